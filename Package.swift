@@ -1,0 +1,31 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+// Layers (dependencies point one way):
+// SegueCore ← SegueMedia (CFFmpeg), SegueReference, SegueGL (CEGL, SegueShaders) ← SeguePipeline ← segue
+let package = Package(
+    name: "Segue",
+    products: [
+        .executable(name: "segue", targets: ["segue"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
+        .systemLibrary(name: "CEGL", path: "Sources/CEGL", pkgConfig: "libdrm",
+                       providers: [.apt(["libegl-dev", "libgles-dev", "libgbm-dev", "libdrm-dev"])]),
+        .target(name: "SegueCore"),
+        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg"]),
+        .target(name: "SegueReference", dependencies: ["SegueCore"]),
+        .target(name: "SegueShaders", path: "Shaders",
+                resources: [.embedInCode("glsl/prelude.glsl"), .embedInCode("glsl/main.glsl"),
+                            .embedInCode("glsl/none.frag"), .embedInCode("glsl/crossfade.frag"),
+                            .embedInCode("glsl/push.frag"), .embedInCode("glsl/wipe.frag")]),
+        .target(name: "SegueGL", dependencies: ["SegueCore", "SegueShaders", "CEGL"]),
+        .target(name: "SeguePipeline", dependencies: ["SegueCore", "SegueMedia", "SegueReference", "SegueGL"]),
+        .executableTarget(name: "segue", dependencies: ["SeguePipeline", "SegueCore"]),
+        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
+        .testTarget(name: "SegueRenderTests", dependencies: ["SegueCore", "SegueReference", "SegueGL", "SegueMedia"]),
+        .testTarget(name: "SegueEndToEndTests", dependencies: ["SegueCore", "SeguePipeline", "SegueMedia"]),
+    ],
+    swiftLanguageVersions: [.v5]
+)

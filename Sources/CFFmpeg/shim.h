@@ -1,0 +1,33 @@
+#ifndef SEGUE_CFFMPEG_SHIM_H
+#define SEGUE_CFFMPEG_SHIM_H
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/avutil.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/samplefmt.h>
+#include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+
+// Function-like macros do not import into Swift; these wrap them.
+static inline int segue_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int segue_averror_eof(void) { return AVERROR_EOF; }
+static inline int64_t segue_nopts_value(void) { return AV_NOPTS_VALUE; }
+static inline const char *segue_err2str(int code, char *buf, size_t size) {
+    av_strerror(code, buf, size);
+    return buf;
+}
+static inline const int32_t *segue_stream_display_matrix(AVStream *st) {
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (!data || size < 9 * sizeof(int32_t)) return 0;
+    return (const int32_t *)data;
+}
+static inline int segue_set_stereo_layout(AVChannelLayout *layout) {
+    AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
+    return av_channel_layout_copy(layout, &stereo);
+}
+#endif

@@ -1,0 +1,210 @@
+import Foundation
+
+/// Reads the JSON edit file format (see README, "The edit file").
+///
+/// Every field but `clips[].path` is optional; unknown fields and wrong types are errors naming the field.
+/// Relative clip paths are resolved against `baseDirectory` (the edit file's folder).
+public enum EditFile {
+    /// Parses an edit from a file. Throws `EditError` (unreadable file, JSON syntax with line and column,
+    /// unknown field, wrong type, out-of-range value).
+    public static func load(path: String) throws -> Edit {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw EditError(path, "cannot read the edit file (missing or not readable)")
+        }
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return try parse(data: data, baseDirectory: base)
+    }
+
+    /// Parses an edit from JSON bytes. Throws `EditError`.
+    public static func parse(data: Data, baseDirectory: String) throws -> Edit {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw EditError("", "the edit file is not valid JSON" + syntaxLocation(data: data, error: error))
+        }
+        let obj = try object(root, "edit")
+        try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "output"])
+        guard let rawClips = obj["clips"] else { throw EditError("clips", "is required: a list of at least one clip") }
+        guard let clipList = rawClips as? [Any] else { throw EditError("clips", "must be a list of clips") }
+        if clipList.isEmpty { throw EditError("clips", "needs at least one clip") }
+        var clips: [ClipSpec] = []
+        for (i, raw) in clipList.enumerated() {
+            clips.append(try clip(raw, index: i, base: baseDirectory))
+        }
+        var edit = Edit(clips: clips)
+        if let rs = obj["renderSize"] {
+            let o = try object(rs, "renderSize")
+            try checkKeys(o, "renderSize", ["width", "height"])
+            guard let w = o["width"], let h = o["height"] else { throw EditError("renderSize", "needs width and height") }
+            let width = try int(w, "renderSize.width"), height = try int(h, "renderSize.height")
+            guard width > 0, height > 0, width <= 16384, height <= 16384 else {
+                throw EditError("renderSize", "width and height must be 1…16384 pixels")
+            }
+            edit.renderSize = PixelSize(width: width, height: height)
+        }
+        if let s = obj["square"] { edit.square = try bool(s, "square") }
+        if let f = obj["fit"] {
+            let s = try string(f, "fit")
+            guard let m = FitMode(rawValue: s) else { throw EditError("fit", "must be one of fill, fit, stretch (got \"\(s)\")") }
+            edit.fit = m
+        }
+        if let r = obj["frameRate"] {
+            let rate: FrameRate?
+            if let s = r as? String { rate = FrameRate.parse(s) } else { rate = FrameRate.fromDecimal(try number(r, "frameRate")) }
+            guard let fr = rate else { throw EditError("frameRate", "must be a positive number or a fraction such as \"30000/1001\"") }
+            edit.frameRate = fr
+        }
+        if let o = obj["output"] {
+            let out = try object(o, "output")
+            try checkKeys(out, "output", ["codec", "crf", "preset"])
+            if let c = out["codec"] {
+                let s = try string(c, "output.codec")
+                guard let codec = OutputSettings.Codec(rawValue: s) else { throw EditError("output.codec", "must be h264 or ffv1 (got \"\(s)\")") }
+                edit.output.codec = codec
+            }
+            if let c = out["crf"] {
+                let v = try int(c, "output.crf")
+                guard (0...51).contains(v) else { throw EditError("output.crf", "must be 0…51") }
+                edit.output.crf = v
+            }
+            if let p = out["preset"] { edit.output.preset = try string(p, "output.preset") }
+        }
+        return edit
+    }
+
+    static func clip(_ raw: Any, index i: Int, base: String) throws -> ClipSpec {
+        let f = "clips[\(i)]"
+        let o = try object(raw, f)
+        try checkKeys(o, f, ["path", "start", "duration", "transition"])
+        guard let p = o["path"] else { throw EditError("\(f).path", "is required") }
+        let path = try string(p, "\(f).path")
+        if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
+        var spec = ClipSpec(path: path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardized.path)
+        if let s = o["start"] {
+            let v = try number(s, "\(f).start")
+            guard v >= 0 else { throw EditError("\(f).start", "must be ≥ 0 seconds (got \(v))") }
+            spec.start = MediaTime(seconds: v)
+        }
+        if let d = o["duration"] {
+            let v = try number(d, "\(f).duration")
+            guard v > 0 else { throw EditError("\(f).duration", "must be > 0 seconds (got \(v))") }
+            spec.duration = MediaTime(seconds: v)
+        }
+        if let t = o["transition"], !(t is NSNull) {
+            let tf = "\(f).transition"
+            if i == 0 { throw EditError(tf, "the first clip cannot have a transition into it") }
+            let to = try object(t, tf)
+            try checkKeys(to, tf, ["type", "duration", "direction"])
+            let kind: Transition.Kind
+            if let k = to["type"] {
+                let s = try string(k, "\(tf).type")
+                guard let kk = Transition.Kind(rawValue: s) else {
+                    throw EditError("\(tf).type", "must be one of \(Transition.Kind.allCases.map(\.rawValue).joined(separator: ", ")) (got \"\(s)\")")
+                }
+                kind = kk
+            } else { kind = .crossfade }
+            var duration = MediaTime(value: 1, timescale: 1)
+            if let d = to["duration"] {
+                let v = try number(d, "\(tf).duration")
+                guard v > 0 else { throw EditError("\(tf).duration", "must be > 0 seconds (got \(v))") }
+                duration = MediaTime(seconds: v)
+            }
+            var direction: Transition.Direction?
+            if let dr = to["direction"] {
+                let s = try string(dr, "\(tf).direction")
+                guard let dd = Transition.Direction(rawValue: s) else {
+                    throw EditError("\(tf).direction", "must be one of \(Transition.Direction.allCases.map(\.rawValue).joined(separator: ", ")) (got \"\(s)\")")
+                }
+                if kind == .push && dd.vector.x != 0 && dd.vector.y != 0 {
+                    throw EditError("\(tf).direction", "push moves along one axis: left, right, up or down (got \"\(s)\")")
+                }
+                direction = dd
+            }
+            spec.transition = Transition(kind: kind, duration: duration, direction: direction)
+        }
+        return spec
+    }
+
+    // MARK: typed field access
+
+    static func object(_ v: Any, _ field: String) throws -> [String: Any] {
+        guard let o = v as? [String: Any] else { throw EditError(field, "must be an object, got \(typeName(v))") }
+        return o
+    }
+    static func string(_ v: Any, _ field: String) throws -> String {
+        guard let s = v as? String else { throw EditError(field, "must be a string, got \(typeName(v))") }
+        return s
+    }
+    static func isBool(_ v: Any) -> Bool {
+        guard let n = v as? NSNumber else { return false }
+        return n.objCType.pointee == 0x63 // 'c': a boxed Bool
+    }
+    static func number(_ v: Any, _ field: String) throws -> Double {
+        guard !isBool(v), let n = v as? NSNumber else { throw EditError(field, "must be a number, got \(typeName(v))") }
+        let d = n.doubleValue
+        guard d.isFinite else { throw EditError(field, "must be a finite number") }
+        return d
+    }
+    static func int(_ v: Any, _ field: String) throws -> Int {
+        let d = try number(v, field)
+        guard d == d.rounded(), abs(d) < 1e9 else { throw EditError(field, "must be a whole number, got \(d)") }
+        return Int(d)
+    }
+    static func bool(_ v: Any, _ field: String) throws -> Bool {
+        guard isBool(v), let n = v as? NSNumber else { throw EditError(field, "must be true or false, got \(typeName(v))") }
+        return n.boolValue
+    }
+    static func typeName(_ v: Any) -> String {
+        if v is NSNull { return "null" }
+        if isBool(v) { return "a boolean" }
+        if v is NSNumber { return "a number" }
+        if v is String { return "a string" }
+        if v is [Any] { return "a list" }
+        if v is [String: Any] { return "an object" }
+        return "\(type(of: v))"
+    }
+
+    static func checkKeys(_ o: [String: Any], _ prefix: String, _ allowed: [String]) throws {
+        for key in o.keys.sorted() where !allowed.contains(key) {
+            let field = prefix.isEmpty ? key : "\(prefix).\(key)"
+            let near = allowed.min(by: { editDistance($0.lowercased(), key.lowercased()) < editDistance($1.lowercased(), key.lowercased()) })
+            var msg = "unknown field"
+            if let n = near, editDistance(n.lowercased(), key.lowercased()) <= max(2, key.count / 3) { msg += "; did you mean \"\(n)\"?" }
+            msg += " (allowed: \(allowed.joined(separator: ", ")))"
+            throw EditError(field, msg)
+        }
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        for i in 1...a.count {
+            var cur = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            prev = cur
+        }
+        return prev[b.count]
+    }
+
+    /// " at line L, column C" from the byte index Foundation reports, when it reports one.
+    static func syntaxLocation(data: Data, error: Error) -> String {
+        let ns = error as NSError
+        var index: Int? = ns.userInfo["NSJSONSerializationErrorIndex"] as? Int
+        if index == nil, let d = ns.userInfo[NSDebugDescriptionErrorKey] as? String,
+           let r = d.range(of: "character ") {
+            index = Int(d[r.upperBound...].prefix(while: { $0.isNumber }))
+        }
+        guard let idx = index else { return "" }
+        var line = 1, col = 1
+        for (k, byte) in data.enumerated() {
+            if k >= idx { break }
+            if byte == 0x0A { line += 1; col = 1 } else { col += 1 }
+        }
+        return " (near line \(line), column \(col))"
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// A 2-D affine map in row-vector form: `(x, y) ↦ (a·x + c·y + tx, b·x + d·y + ty)`
+/// (the layout of `CGAffineTransform` and of the FFmpeg display matrix).
+public struct Affine2D: Equatable, Sendable {
+    public var a, b, c, d, tx, ty: Double
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
+    }
+    public static let identity = Affine2D(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public static func translation(_ x: Double, _ y: Double) -> Affine2D { Affine2D(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y) }
+    public static func scale(_ x: Double, _ y: Double) -> Affine2D { Affine2D(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0) }
+
+    public func apply(_ x: Double, _ y: Double) -> (Double, Double) { (a * x + c * y + tx, b * x + d * y + ty) }
+
+    /// `self` then `next`: the map `p ↦ next(self(p))`.
+    public func then(_ next: Affine2D) -> Affine2D {
+        Affine2D(a: a * next.a + b * next.c, b: a * next.b + b * next.d,
+                 c: c * next.a + d * next.c, d: c * next.b + d * next.d,
+                 tx: tx * next.a + ty * next.c + next.tx, ty: tx * next.b + ty * next.d + next.ty)
+    }
+
+    public var inverted: Affine2D {
+        let det = a * d - b * c
+        precondition(det != 0, "singular transform")
+        let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
+        return Affine2D(a: ia, b: ib, c: ic, d: id, tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
+    }
+}
+
+/// A size in pixels.
+public struct PixelSize: Hashable, CustomStringConvertible, Sendable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+    public var description: String { "\(width)x\(height)" }
+    /// Parses `"1280x720"`.
+    public static func parse(_ s: String) -> PixelSize? {
+        let p = s.lowercased().split(separator: "x")
+        guard p.count == 2, let w = Int(p[0]), let h = Int(p[1]), w > 0, h > 0 else { return nil }
+        return PixelSize(width: w, height: h)
+    }
+}
+
+/// The picture orientation carried by a display matrix, reduced to the eight axis-aligned cases
+/// (quarter turns, optionally mirrored). Stored as the 2×2 part of the matrix with entries in {-1, 0, 1},
+/// acting on y-down picture coordinates as `(x, y) ↦ (a·x + c·y, b·x + d·y)` (FFmpeg `libavutil/display.h` layout).
+public struct Orientation: Hashable, CustomStringConvertible, Sendable {
+    public let a, b, c, d: Int
+
+    public static let identity = Orientation(a: 1, b: 0, c: 0, d: 1)
+
+    public init(a: Int, b: Int, c: Int, d: Int) { (self.a, self.b, self.c, self.d) = (a, b, c, d) }
+
+    /// Reduces a display matrix (FFmpeg's 3×3 16.16 fixed point, row-major) to the nearest axis-aligned case.
+    /// Non-axis-aligned angles snap to the nearest quarter turn.
+    public init(displayMatrix m: [Int32]) {
+        func s(_ v: Int32) -> Double { Double(v) / 65536.0 }
+        let ma = s(m[0]), mb = s(m[1]), mc = s(m[3]), md = s(m[4])
+        if abs(ma) + abs(md) >= abs(mb) + abs(mc) {
+            self.init(a: ma >= 0 ? 1 : -1, b: 0, c: 0, d: md >= 0 ? 1 : -1)
+        } else {
+            self.init(a: 0, b: mb >= 0 ? 1 : -1, c: mc >= 0 ? 1 : -1, d: 0)
+        }
+    }
+
+    /// True when the picture is mirrored (negative determinant).
+    public var isMirrored: Bool { a * d - b * c < 0 }
+    /// True for quarter turns: width and height swap.
+    public var swapsAxes: Bool { a == 0 }
+    /// The rotation as `av_display_rotation_get` reports it: counter-clockwise degrees in (-180, 180].
+    public var rotationDegrees: Int {
+        // av_display_rotation_get = -atan2(b, a) in degrees (after per-column normalisation).
+        let deg = -Int((atan2(Double(b), Double(a)) * 180 / Double.pi).rounded())
+        return deg == -180 ? 180 : deg
+    }
+    public var description: String { "rotation \(rotationDegrees)°\(isMirrored ? " mirrored" : "")" }
+
+    /// The map on centred coordinates (origin at the picture centre) from stored to displayed picture.
+    public var affine: Affine2D { Affine2D(a: Double(a), b: Double(b), c: Double(c), d: Double(d), tx: 0, ty: 0) }
+}
+
+/// How a clip's picture is fitted to the render size.
+public enum FitMode: String, CaseIterable, Sendable {
+    /// Scale to cover the render size and crop the overflow, centred (`resizeAspectFill`).
+    case fill
+    /// Scale to fit inside the render size, centred, background (black) around (`resizeAspect`).
+    case fit
+    /// Scale each axis independently to the render size (`resize`).
+    case stretch
+}
+
+
+/// Builds the map from output pixel coordinates to a source texture's normalized coordinates.
+public enum LayerGeometry {
+    /// The map `M` with `M(x, y) = (u, v)`: `(x, y)` is a position in the output picture in pixels
+    /// (top-left origin; pixel centres at `i + 0.5`), `(u, v)` the normalized position in the stored
+    /// (coded) source picture (0…1 across its width and height, top-left origin).
+    ///
+    /// Order: the stored picture is stretched to its display aspect (`sar`), turned/mirrored by `orientation`,
+    /// then scaled and centred into `renderSize` by `fit`.
+    /// - Parameters:
+    ///   - codedSize: stored picture size in pixels.
+    ///   - sar: sample aspect ratio (pixel width / pixel height), 1 for square pixels.
+    public static func outputToSource(codedSize: PixelSize, sar: Double, orientation: Orientation,
+                                      renderSize: PixelSize, fit: FitMode) -> Affine2D {
+        let dw = Double(codedSize.width) * sar, dh = Double(codedSize.height)
+        let (rw, rh) = orientation.swapsAxes ? (dh, dw) : (dw, dh)
+        let W = Double(renderSize.width), H = Double(renderSize.height)
+        var kx = W / rw, ky = H / rh
+        switch fit {
+        case .fill: let k = max(kx, ky); kx = k; ky = k
+        case .fit: let k = min(kx, ky); kx = k; ky = k
+        case .stretch: break
+        }
+        // source normalized → centred display-aspect pixels → rotated → scaled → output pixels
+        let forward = Affine2D.translation(-0.5, -0.5)
+            .then(.scale(dw, dh))
+            .then(orientation.affine)
+            .then(.scale(kx, ky))
+            .then(.translation(W / 2, H / 2))
+        return forward.inverted
+    }
+}

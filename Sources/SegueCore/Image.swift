@@ -1,0 +1,63 @@
+/// An 8-bit RGBA picture, rows top to bottom, 4 bytes per pixel, no row padding (`width × height × 4` bytes).
+/// Channel values are full-range, gamma-encoded (BT.709 transfer) R′G′B′; alpha is 255.
+public struct RGBAImage: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 4, "RGBA buffer must be width × height × 4 bytes")
+        self.width = width; self.height = height; self.pixels = pixels
+    }
+    /// A picture filled with one colour.
+    public init(width: Int, height: Int, fill: (UInt8, UInt8, UInt8)) {
+        var p = [UInt8](repeating: 255, count: width * height * 4)
+        for i in stride(from: 0, to: p.count, by: 4) { p[i] = fill.0; p[i + 1] = fill.1; p[i + 2] = fill.2 }
+        self.init(width: width, height: height, pixels: p)
+    }
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+    /// The pixel at column `x`, row `y` (top-left origin) as (R, G, B, A).
+    public func pixel(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8, UInt8) {
+        let i = (y * width + x) * 4
+        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+    }
+}
+
+/// Draws output frames from a `FramePlan`. Implemented by the GPU renderer (`SegueGL`) and the CPU reference
+/// (`SegueReference`); both must produce the same pixels (within rounding) for the same plan.
+public protocol CompositeRenderer: AnyObject {
+    /// A short name for logs: "gpu (llvmpipe …)" or "cpu".
+    var name: String { get }
+    /// Renders one frame of `renderSize` pixels.
+    /// - Parameters:
+    ///   - plan: what to draw.
+    ///   - from: the stored picture of `plan.from`'s clip at its source time.
+    ///   - to: the stored picture of `plan.to`'s clip, present exactly when `plan.to` is.
+    func render(_ plan: FramePlan, from: RGBAImage, to: RGBAImage?, renderSize: PixelSize) throws -> RGBAImage
+}
+
+/// Per-frame shader parameters shared by both renderers, derived from a `FramePlan`.
+public struct TransitionParameters: Sendable {
+    /// Which transition function: "none", "crossfade", "push" or "wipe" (the `Shaders/glsl/*.frag` stem).
+    public let function: String
+    /// Progress 0…1 (GLSL `mix` semantics: 0 shows only the outgoing clip).
+    public let progress: Float
+    /// Direction as a unit step per axis (x right, y down).
+    public let direction: (Float, Float)
+    /// Output-normalized (0…1, top-left origin) → source-normalized maps, as (a, b, c, d, tx, ty) in row-vector form.
+    public let fromMap: [Float]
+    public let toMap: [Float]
+
+    public init(plan: FramePlan, renderSize: PixelSize) {
+        function = plan.transition?.kind.rawValue ?? "none"
+        progress = Float(plan.progress)
+        let v = plan.transition?.direction.vector ?? (x: 0, y: 0)
+        direction = (Float(v.x), Float(v.y))
+        func uvMap(_ l: LayerPlan) -> [Float] {
+            let m = Affine2D.scale(Double(renderSize.width), Double(renderSize.height)).then(l.outputToSource)
+            return [m.a, m.b, m.c, m.d, m.tx, m.ty].map { Float($0) }
+        }
+        fromMap = uvMap(plan.from)
+        toMap = plan.to.map(uvMap) ?? fromMap
+    }
+}

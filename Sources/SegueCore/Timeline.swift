@@ -1,0 +1,191 @@
+/// An edit resolved against its clips' media: every time and size fixed, ready to plan frames.
+///
+/// Clip `i` starts at `T_i = T_{i-1} + D_{i-1} - d_i` (`D`: clip duration, `d_i`: the transition into clip `i`);
+/// the edit lasts `T_last + D_last`; output frame `n` is at `n / frameRate`; the frame count is
+/// duration × frame rate rounded to the nearest frame. Clips alternate between track A (even) and B (odd).
+public struct Timeline: Sendable {
+    public struct Placement: Sendable {
+        public let index: Int
+        public let spec: ClipSpec
+        public let source: SourceInfo
+        /// Offset into the source (seconds from its first frame).
+        public let sourceStart: MediaTime
+        /// Length used (`D`).
+        public let duration: MediaTime
+        /// Start on the output timeline (`T`).
+        public let start: MediaTime
+        public var end: MediaTime { start + duration }
+        /// 0 = track A, 1 = track B.
+        public var track: Int { index % 2 }
+        /// Map from output pixel positions to normalized stored-picture positions.
+        public let outputToSource: Affine2D
+    }
+
+    public let placements: [Placement]
+    public let renderSize: PixelSize
+    public let frameRate: FrameRate
+    public let fit: FitMode
+    public let output: OutputSettings
+    /// `T_last + D_last`.
+    public let duration: MediaTime
+    /// `round(duration × frameRate)`.
+    public let frameCount: Int64
+    /// Human-readable notes on derived values (for `--verbose`).
+    public let notes: [String]
+
+    /// Resolves `edit` with `sources[i]` describing `edit.clips[i]`.
+    /// - Throws: `EditError` for a start beyond a clip's end, a duration past it, a transition longer than the
+    ///   clip before or after it, or transitions that overlap each other inside one clip.
+    public init(edit: Edit, sources: [SourceInfo]) throws {
+        precondition(edit.clips.count == sources.count)
+        var notes: [String] = []
+        // Durations.
+        var durations: [MediaTime] = []
+        for (i, (spec, src)) in zip(edit.clips, sources).enumerated() {
+            let name = "clips[\(i)] (\(spec.path.split(separator: "/").last.map(String.init) ?? spec.path))"
+            if !(spec.start < src.duration) {
+                throw EditError("clips[\(i)].start", "\(name): start \(fmt(spec.start)) s is at or beyond the clip's end (\(fmt(src.duration)) s)")
+            }
+            let avail = src.duration - spec.start
+            let d = spec.duration ?? avail
+            if avail < d {
+                throw EditError("clips[\(i)].duration", "\(name): start \(fmt(spec.start)) s + duration \(fmt(d)) s runs past the clip's end (\(fmt(src.duration)) s)")
+            }
+            durations.append(d)
+        }
+        // Transitions fit inside their clips and do not overlap each other.
+        for i in 1..<max(1, edit.clips.count) {
+            guard let t = edit.clips[i].transition else { continue }
+            if durations[i - 1] < t.duration || durations[i] < t.duration {
+                throw EditError("clips[\(i)].transition.duration",
+                                "the \(t.kind.rawValue) lasts \(fmt(t.duration)) s, longer than clip \(i - 1) (\(fmt(durations[i - 1])) s) or clip \(i) (\(fmt(durations[i])) s); shorten the transition")
+            }
+        }
+        for i in 0..<edit.clips.count {
+            let into = edit.clips[i].transition?.duration ?? .zero
+            let out = i + 1 < edit.clips.count ? (edit.clips[i + 1].transition?.duration ?? .zero) : .zero
+            if durations[i] < into + out {
+                throw EditError("clips[\(i)]", "the transitions into (\(fmt(into)) s) and out of (\(fmt(out)) s) clip \(i) overlap: together they exceed its \(fmt(durations[i])) s")
+            }
+        }
+        // Render size: AVVideoComposition(propertiesOf:) takes the largest width and height.
+        var size: PixelSize
+        if let rs = edit.renderSize {
+            size = rs
+        } else {
+            size = PixelSize(width: sources.map(\.displaySize.width).max()!, height: sources.map(\.displaySize.height).max()!)
+            notes.append("render size \(size): largest clip width and height after rotation")
+            if edit.square {
+                let s = min(size.width, size.height)
+                size = PixelSize(width: s, height: s)
+                notes.append("square: \(size)")
+            }
+        }
+        if size.width % 2 != 0 || size.height % 2 != 0 {
+            if edit.renderSize != nil {
+                throw EditError("renderSize", "width and height must be even for 4:2:0 output (got \(size))")
+            }
+            size = PixelSize(width: max(2, size.width & ~1), height: max(2, size.height & ~1))
+            notes.append("rounded down to even for 4:2:0: \(size)")
+        }
+        // Frame rate: the highest nominal clip rate, snapped to a standard rate, else 30.
+        let rate: FrameRate
+        if let r = edit.frameRate {
+            rate = r
+        } else if let best = sources.compactMap(\.nominalFrameRate).filter({ $0.isFinite && $0 > 0 }).max() {
+            rate = FrameRate.snapped(best)
+            notes.append("frame rate \(rate): highest clip nominal rate \(String(format: "%.3f", best)) fps, snapped to a standard rate (cap 60)")
+        } else {
+            rate = FrameRate(30)
+            notes.append("frame rate 30: no clip reports a nominal rate")
+        }
+        // Placements.
+        var placements: [Placement] = []
+        var t = MediaTime.zero
+        for i in 0..<edit.clips.count {
+            if i > 0 { t = t + durations[i - 1] - (edit.clips[i].transition?.duration ?? .zero) }
+            let src = sources[i]
+            let m = LayerGeometry.outputToSource(codedSize: src.codedSize, sar: src.sampleAspectRatio,
+                                                 orientation: src.orientation, renderSize: size, fit: edit.fit)
+            placements.append(Placement(index: i, spec: edit.clips[i], source: src, sourceStart: edit.clips[i].start,
+                                        duration: durations[i], start: t, outputToSource: m))
+        }
+        self.placements = placements
+        self.renderSize = size
+        self.frameRate = rate
+        self.fit = edit.fit
+        self.output = edit.output
+        self.duration = placements.last!.end
+        self.frameCount = duration.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
+        self.notes = notes
+    }
+
+    /// Time of output frame `n`: `n / frameRate`.
+    public func time(ofFrame n: Int64) -> MediaTime { MediaTime(frame: n, rate: frameRate) }
+
+    /// What to draw for output frame `n` (0 ≤ n < frameCount).
+    public func plan(frame n: Int64) -> FramePlan {
+        let t = time(ofFrame: n)
+        // Clips covering t: T ≤ t < T + D. At most two (transitions never overlap).
+        var active = placements.filter { !(t < $0.start) && t < $0.end }
+        if active.isEmpty {
+            // Past the last clip's end by rounding: hold the last clip's final instant.
+            active = [placements.last!]
+        }
+        func layer(_ p: Placement) -> LayerPlan {
+            var local = t - p.start
+            if !(local < p.duration) { local = p.duration - MediaTime(value: 1, timescale: 1_000_000) }
+            if local < .zero { local = .zero }
+            return LayerPlan(clipIndex: p.index, sourceTime: p.sourceStart + local, outputToSource: p.outputToSource)
+        }
+        if active.count >= 2 {
+            let from = active[active.count - 2], to = active[active.count - 1]
+            let tr = to.spec.transition!
+            let p = MediaTime.ratio(t - to.start, tr.duration)
+            return FramePlan(frame: n, time: t, from: layer(from), to: layer(to), transition: tr, progress: p)
+        }
+        return FramePlan(frame: n, time: t, from: layer(active[0]), to: nil, transition: nil, progress: 0)
+    }
+
+    /// Output frame range `[first, end)` showing transition into clip `i` (empty when it has none).
+    public func transitionFrames(into i: Int) -> Range<Int64> {
+        let p = placements[i]
+        guard let tr = p.spec.transition else { return 0..<0 }
+        let rate = frameRate
+        // First n with n/fps ≥ T, first n with n/fps ≥ T + d.
+        func ceilFrame(_ t: MediaTime) -> Int64 {
+            let f = t.floored(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
+            return MediaTime(frame: f, rate: rate) < t ? f + 1 : f
+        }
+        return ceilFrame(p.start)..<ceilFrame(p.start + tr.duration)
+    }
+}
+
+/// One visible clip in an output frame.
+public struct LayerPlan: Equatable, Sendable {
+    public let clipIndex: Int
+    /// Time in the source, from its first frame (clip `start` + clip-local time).
+    public let sourceTime: MediaTime
+    /// Output pixel position → normalized stored-picture position.
+    public let outputToSource: Affine2D
+}
+
+/// What to draw for one output frame: a single layer, or two layers joined by a transition at `progress`.
+public struct FramePlan: Sendable {
+    public let frame: Int64
+    public let time: MediaTime
+    /// The only layer, or the outgoing one (A) in a transition.
+    public let from: LayerPlan
+    /// The incoming layer (B) during a transition.
+    public let to: LayerPlan?
+    public let transition: Transition?
+    /// `(t - T) / d` in [0, 1): 0 on a transition's first frame.
+    public let progress: Double
+}
+
+func fmt(_ t: MediaTime) -> String {
+    let s = t.seconds
+    return s == s.rounded() ? String(Int(s)) : String(format: "%.3f", s)
+}
+
+import Foundation

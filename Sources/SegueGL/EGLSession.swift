@@ -1,0 +1,187 @@
+import CEGL
+import Foundation
+
+/// A failure of EGL or OpenGL ES, with the library's error name (e.g. `EGL_BAD_MATCH`) rather than its number.
+public struct GPUError: Error, CustomStringConvertible {
+    /// The call that failed (e.g. `eglInitialize`), or a Segue step.
+    public let function: String
+    public let message: String
+    public init(_ function: String, _ message: String) { self.function = function; self.message = message }
+    public var description: String { "\(message) (\(function))" }
+
+    static func egl(_ function: String) -> GPUError {
+        GPUError(function, eglErrorName(eglGetError()))
+    }
+}
+
+func eglErrorName(_ code: EGLint) -> String {
+    switch code {
+    case EGL_SUCCESS: return "EGL_SUCCESS"
+    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED: EGL is not initialized for this display"
+    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS"
+    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC: out of GPU resources"
+    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE"
+    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG: no usable configuration"
+    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT"
+    case EGL_BAD_CURRENT_SURFACE: return "EGL_BAD_CURRENT_SURFACE"
+    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY: not an EGL display"
+    case EGL_BAD_MATCH: return "EGL_BAD_MATCH: arguments are inconsistent"
+    case EGL_BAD_NATIVE_PIXMAP: return "EGL_BAD_NATIVE_PIXMAP"
+    case EGL_BAD_NATIVE_WINDOW: return "EGL_BAD_NATIVE_WINDOW"
+    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER"
+    case EGL_BAD_SURFACE: return "EGL_BAD_SURFACE"
+    case EGL_CONTEXT_LOST: return "EGL_CONTEXT_LOST: the GPU was reset"
+    default: return "EGL error 0x\(String(code, radix: 16))"
+    }
+}
+
+/// How to pick the headless EGL display.
+public struct EGLOptions: Sendable {
+    public enum Platform: String, CaseIterable, Sendable {
+        /// GBM on a DRM render node (`/dev/dri/renderD*`; `EGL_KHR_platform_gbm`).
+        case gbm
+        /// The EGL device platform (`EGL_EXT_platform_device`): NVIDIA's headless path; Mesa offers a software device.
+        case device
+        /// Mesa's surfaceless platform (`EGL_MESA_platform_surfaceless`): llvmpipe where there is no GPU.
+        case surfaceless
+    }
+    /// Force one platform; nil tries gbm, device, surfaceless in that order.
+    public var platform: Platform?
+    /// A render node path (`/dev/dri/renderD129`, for gbm) or an EGL device index (`"1"`, for device).
+    public var device: String?
+    public init(platform: Platform? = nil, device: String? = nil) { self.platform = platform; self.device = device }
+}
+
+/// A headless EGL display and OpenGL ES 3 context, current on the thread that created it.
+///
+/// All GL work must happen on that one thread (a context is current on one thread only).
+/// Setting the environment variable `SEGUE_DISABLE_EGL=1` makes creation fail (to test fallbacks).
+public final class EGLSession {
+    public let display: EGLDisplay
+    public let context: EGLContext
+    /// Which platform was used: "gbm /dev/dri/renderD128", "device 0 (EGL_MESA_device_software)", "surfaceless".
+    public let platformDescription: String
+    /// `GL_RENDERER`, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
+    public let renderer: String
+    /// `GL_VERSION`.
+    public let version: String
+    private var gbmDevice: OpaquePointer?
+    private var drmFD: Int32 = -1
+
+    /// Creates the display and context. Throws `GPUError` naming each platform tried and why it failed.
+    public init(options: EGLOptions = EGLOptions()) throws {
+        if ProcessInfo.processInfo.environment["SEGUE_DISABLE_EGL"] == "1" {
+            throw GPUError("EGLSession", "EGL is disabled by SEGUE_DISABLE_EGL=1")
+        }
+        let order: [EGLOptions.Platform] = options.platform.map { [$0] } ?? [.gbm, .device, .surfaceless]
+        var failures: [String] = []
+        var chosen: (EGLDisplay, String, OpaquePointer?, Int32)?
+        for platform in order {
+            do {
+                chosen = try EGLSession.open(platform, device: options.device)
+                break
+            } catch let e as GPUError {
+                failures.append("\(platform.rawValue): \(e.message)")
+            }
+        }
+        guard let (dpy, desc, gbm, fd) = chosen else {
+            throw GPUError("eglGetPlatformDisplay", "no headless EGL display could be made (\(failures.joined(separator: "; ")))")
+        }
+        display = dpy
+        platformDescription = desc
+        gbmDevice = gbm
+        drmFD = fd
+        guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else { throw GPUError.egl("eglBindAPI") }
+        // Prefer a pbuffer-capable ES3 config; headless displays lack window configs. Fall back to no config.
+        var config: EGLConfig? = segue_egl_no_config()
+        let attribs: [EGLint] = [EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT,
+                                 EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE]
+        var n: EGLint = 0
+        if eglChooseConfig(dpy, attribs, &config, 1, &n) != EGL_TRUE || n == 0 { config = segue_egl_no_config() }
+        let ctxAttribs: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
+        guard let ctx = eglCreateContext(dpy, config, segue_egl_no_context(), ctxAttribs), ctx != segue_egl_no_context() else {
+            let e = GPUError.egl("eglCreateContext")
+            eglTerminate(dpy)
+            throw GPUError(e.function, "cannot create an OpenGL ES 3.0 context on \(desc): \(e.message)")
+        }
+        context = ctx
+        guard eglMakeCurrent(dpy, segue_egl_no_surface(), segue_egl_no_surface(), ctx) == EGL_TRUE else {
+            throw GPUError.egl("eglMakeCurrent")
+        }
+        renderer = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "?"
+        version = glGetString(GLenum(GL_VERSION)).map { String(cString: $0) } ?? "?"
+    }
+
+    deinit {
+        eglMakeCurrent(display, segue_egl_no_surface(), segue_egl_no_surface(), segue_egl_no_context())
+        eglDestroyContext(display, context)
+        eglTerminate(display)
+        if let g = gbmDevice { gbm_device_destroy(g) }
+        if drmFD >= 0 { close(drmFD) }
+    }
+
+    static func hasExtension(_ dpy: EGLDisplay?, _ name: String) -> Bool {
+        guard let s = eglQueryString(dpy, EGL_EXTENSIONS) else { return false }
+        return String(cString: s).split(separator: " ").contains(Substring(name))
+    }
+
+    static func initialize(_ dpy: EGLDisplay?) throws -> EGLDisplay {
+        guard let d = dpy, d != segue_egl_no_display() else { throw GPUError.egl("eglGetPlatformDisplay") }
+        var major: EGLint = 0, minor: EGLint = 0
+        guard eglInitialize(d, &major, &minor) == EGL_TRUE else { throw GPUError.egl("eglInitialize") }
+        guard hasExtension(d, "EGL_KHR_surfaceless_context") else {
+            eglTerminate(d)
+            throw GPUError("eglQueryString", "the display lacks EGL_KHR_surfaceless_context")
+        }
+        return d
+    }
+
+    static func open(_ platform: EGLOptions.Platform, device: String?) throws -> (EGLDisplay, String, OpaquePointer?, Int32) {
+        let clientExt = eglQueryString(segue_egl_no_display(), EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
+        switch platform {
+        case .gbm:
+            guard clientExt.contains("EGL_KHR_platform_gbm") || clientExt.contains("EGL_MESA_platform_gbm") else {
+                throw GPUError("eglQueryString", "EGL_KHR_platform_gbm is not supported")
+            }
+            var nodes: [String] = []
+            if let d = device, d.hasPrefix("/") { nodes = [d] } else {
+                var buf = [CChar](repeating: 0, count: 8 * 256)
+                let n = segue_drm_render_nodes(&buf, 256, 8)
+                for i in 0..<Int(n) { nodes.append(buf.withUnsafeBufferPointer { String(cString: $0.baseAddress! + i * 256) }) }
+            }
+            guard let node = nodes.first else { throw GPUError("drmGetDevices2", "no DRM render node (/dev/dri/renderD*)") }
+            let fd = segue_open_rdwr(node)
+            guard fd >= 0 else { throw GPUError("open", "cannot open \(node): \(String(cString: strerror(errno)))") }
+            guard let gbm = gbm_create_device(fd) else { close(fd); throw GPUError("gbm_create_device", "GBM refused \(node)") }
+            do {
+                let d = try initialize(segue_egl_platform_display(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(gbm)))
+                return (d, "gbm \(node)", gbm, fd)
+            } catch { gbm_device_destroy(gbm); close(fd); throw error }
+        case .device:
+            guard clientExt.contains("EGL_EXT_platform_device") else {
+                throw GPUError("eglQueryString", "EGL_EXT_platform_device is not supported")
+            }
+            var devices = [EGLDeviceEXT?](repeating: nil, count: 16)
+            var count: EGLint = 0
+            guard segue_egl_query_devices(16, &devices, &count) == EGL_TRUE, count > 0 else {
+                throw GPUError("eglQueryDevicesEXT", "no EGL devices")
+            }
+            var index = 0
+            if let d = device, !d.hasPrefix("/") {
+                guard let i = Int(d), i >= 0, i < Int(count) else {
+                    throw GPUError("eglQueryDevicesEXT", "EGL device \(d) does not exist (found \(count))")
+                }
+                index = i
+            }
+            let ext = segue_egl_query_device_string(devices[index], EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
+            let d = try initialize(segue_egl_platform_display(EGLenum(EGL_PLATFORM_DEVICE_EXT), UnsafeMutableRawPointer(devices[index])))
+            return (d, "device \(index) (\(ext.isEmpty ? "no extensions" : ext))", nil, -1)
+        case .surfaceless:
+            guard clientExt.contains("EGL_MESA_platform_surfaceless") else {
+                throw GPUError("eglQueryString", "EGL_MESA_platform_surfaceless is not supported")
+            }
+            let d = try initialize(segue_egl_platform_display(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil))
+            return (d, "surfaceless", nil, -1)
+        }
+    }
+}

@@ -1,0 +1,233 @@
+import CFFmpeg
+import SegueCore
+
+/// Encodes and muxes the output: video from RGBA pictures, audio from float stereo samples.
+///
+/// Video: H.264 (libx264; `crf`, `preset`) or FFV1, yuv420p, BT.709 limited range with `color_primaries`,
+/// `color_trc`, `colorspace` and `color_range` tags, constant frame rate (time base = 1 / frame rate).
+/// The RGBA → Y′CbCr conversion uses libswscale with the BT.709 matrix (ITU-R BT.709-6 §3), limited range.
+/// Audio: AAC-LC (FFmpeg's native encoder), 1024-sample frames. Container: MP4 with `+faststart` for H.264,
+/// Matroska for FFV1.
+public final class MediaWriter {
+    public struct AudioSettings {
+        public var sampleRate: Int32 = 48000
+        public var bitRate: Int64 = 192_000
+        public init() {}
+    }
+
+    let path: String
+    let oc: UnsafeMutablePointer<AVFormatContext>
+    var ioOpen = false
+    let video: Encoder
+    let audio: Encoder?
+    let videoStream: UnsafeMutablePointer<AVStream>
+    let audioStream: UnsafeMutablePointer<AVStream>?
+    let size: PixelSize
+    let packet = Packet()
+    let scaler: Scaler
+    let rgbaFrame = Frame()
+    var videoFrames: Int64 = 0
+    var audioSamples: Int64 = 0
+    var audioPending: [Float] = []
+    var finished = false
+    public let frameRate: FrameRate
+
+    final class Encoder {
+        let ctx: UnsafeMutablePointer<AVCodecContext>
+        init(_ c: UnsafeMutablePointer<AVCodecContext>) { ctx = c }
+        deinit { var c: UnsafeMutablePointer<AVCodecContext>? = ctx; avcodec_free_context(&c) }
+    }
+
+    /// Opens `path` for writing (the caller writes to a temporary path and renames it on success).
+    /// - Parameters:
+    ///   - size: picture size in pixels (even width and height).
+    ///   - audio: nil for a file without audio.
+    /// - Throws: `MediaError` if an encoder is missing or the file cannot be created.
+    public init(path: String, size: PixelSize, frameRate: FrameRate, settings: OutputSettings, audio: AudioSettings?) throws {
+        _ = FF.setup
+        self.path = path
+        self.size = size
+        self.frameRate = frameRate
+        var c: UnsafeMutablePointer<AVFormatContext>? = nil
+        let formatName = settings.codec == .ffv1 ? "matroska" : "mp4"
+        try FF.check(avformat_alloc_output_context2(&c, nil, formatName, path), "avformat_alloc_output_context2", path: path)
+        oc = c!
+        let globalHeader = (oc.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
+
+        // Video encoder.
+        let codecName = settings.codec == .ffv1 ? "ffv1" : "libx264"
+        guard let vcodec = avcodec_find_encoder_by_name(codecName) else {
+            throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no \(codecName) encoder")
+        }
+        let vc = avcodec_alloc_context3(vcodec)!
+        video = Encoder(vc)
+        vc.pointee.width = Int32(size.width)
+        vc.pointee.height = Int32(size.height)
+        vc.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        vc.pointee.time_base = AVRational(num: frameRate.denominator, den: frameRate.numerator)
+        vc.pointee.framerate = AVRational(num: frameRate.numerator, den: frameRate.denominator)
+        vc.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        vc.pointee.color_primaries = AVCOL_PRI_BT709
+        vc.pointee.color_trc = AVCOL_TRC_BT709
+        vc.pointee.colorspace = AVCOL_SPC_BT709
+        vc.pointee.color_range = AVCOL_RANGE_MPEG
+        vc.pointee.chroma_sample_location = AVCHROMA_LOC_LEFT
+        if globalHeader { vc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        var opts: OpaquePointer? = nil
+        if settings.codec == .h264 {
+            av_dict_set(&opts, "crf", String(settings.crf), 0)
+            av_dict_set(&opts, "preset", settings.preset, 0)
+        } else {
+            av_dict_set(&opts, "level", "3", 0)
+            vc.pointee.gop_size = 1
+        }
+        let orc = avcodec_open2(vc, vcodec, &opts)
+        av_dict_free(&opts)
+        if orc < 0 {
+            throw MediaError(path: path, function: "avcodec_open2", code: orc, message: "cannot open the \(codecName) encoder (check preset/crf): \(FF.message(orc))")
+        }
+        videoStream = avformat_new_stream(oc, nil)
+        try FF.check(avcodec_parameters_from_context(videoStream.pointee.codecpar, vc), "avcodec_parameters_from_context")
+        videoStream.pointee.time_base = vc.pointee.time_base
+        videoStream.pointee.avg_frame_rate = vc.pointee.framerate
+
+        // Audio encoder.
+        if let a = audio {
+            guard let acodec = avcodec_find_encoder_by_name("aac") else {
+                throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no aac encoder")
+            }
+            let ac = avcodec_alloc_context3(acodec)!
+            self.audio = Encoder(ac)
+            ac.pointee.sample_rate = a.sampleRate
+            ac.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+            segue_set_stereo_layout(&ac.pointee.ch_layout)
+            ac.pointee.bit_rate = a.bitRate
+            ac.pointee.time_base = AVRational(num: 1, den: a.sampleRate)
+            if globalHeader { ac.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+            try FF.check(avcodec_open2(ac, acodec, nil), "avcodec_open2", path: path)
+            let st = avformat_new_stream(oc, nil)!
+            try FF.check(avcodec_parameters_from_context(st.pointee.codecpar, ac), "avcodec_parameters_from_context")
+            st.pointee.time_base = ac.pointee.time_base
+            audioStream = st
+        } else {
+            self.audio = nil
+            audioStream = nil
+        }
+
+        scaler = try Scaler(srcW: Int32(size.width), srcH: Int32(size.height), srcFormat: AV_PIX_FMT_RGBA,
+                            dstW: Int32(size.width), dstH: Int32(size.height), dstFormat: AV_PIX_FMT_YUV420P,
+                            srcColorspace: SWS_CS_DEFAULT, srcFullRange: true, dstColorspace: SWS_CS_ITU709, dstFullRange: false)
+        rgbaFrame.ptr.pointee.width = Int32(size.width)
+        rgbaFrame.ptr.pointee.height = Int32(size.height)
+        rgbaFrame.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        try FF.check(av_frame_get_buffer(rgbaFrame.ptr, 0), "av_frame_get_buffer")
+
+        var pb: UnsafeMutablePointer<AVIOContext>? = nil
+        let rc = avio_open(&pb, path, AVIO_FLAG_WRITE)
+        if rc < 0 { throw MediaError(path: path, function: "avio_open", code: rc, message: "cannot create the output file: \(FF.message(rc))") }
+        oc.pointee.pb = pb
+        ioOpen = true
+        var muxOpts: OpaquePointer? = nil
+        if settings.codec == .h264 { av_dict_set(&muxOpts, "movflags", "+faststart", 0) }
+        let hrc = avformat_write_header(oc, &muxOpts)
+        av_dict_free(&muxOpts)
+        try FF.check(hrc, "avformat_write_header", path: path)
+    }
+
+    deinit {
+        if ioOpen { avio_closep(&oc.pointee.pb) }
+        avformat_free_context(oc)
+    }
+
+    /// Encodes the next video frame (frame `n` gets PTS `n` in the 1 / frame rate time base).
+    public func writeVideo(_ image: RGBAImage) throws {
+        precondition(image.width == size.width && image.height == size.height)
+        try FF.check(av_frame_make_writable(rgbaFrame.ptr), "av_frame_make_writable")
+        let stride = Int(rgbaFrame.ptr.pointee.linesize.0)
+        let base = rgbaFrame.ptr.pointee.data.0!
+        image.pixels.withUnsafeBytes { src in
+            for y in 0..<size.height {
+                (base + y * stride).update(from: src.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * size.width * 4, count: size.width * 4)
+            }
+        }
+        let yuv = Frame()
+        yuv.ptr.pointee.width = Int32(size.width)
+        yuv.ptr.pointee.height = Int32(size.height)
+        yuv.ptr.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        try FF.check(av_frame_get_buffer(yuv.ptr, 0), "av_frame_get_buffer")
+        try scaler.scale(rgbaFrame.ptr, into: yuv.ptr)
+        yuv.ptr.pointee.pts = videoFrames
+        yuv.ptr.pointee.color_primaries = AVCOL_PRI_BT709
+        yuv.ptr.pointee.color_trc = AVCOL_TRC_BT709
+        yuv.ptr.pointee.colorspace = AVCOL_SPC_BT709
+        yuv.ptr.pointee.color_range = AVCOL_RANGE_MPEG
+        videoFrames += 1
+        try FF.check(avcodec_send_frame(video.ctx, yuv.ptr), "avcodec_send_frame", path: path)
+        try drain(video, videoStream)
+    }
+
+    /// Queues interleaved stereo samples (L R L R …) and encodes every full 1024-sample frame.
+    public func writeAudio(_ samples: [Float]) throws {
+        guard audio != nil else { return }
+        audioPending += samples
+        try encodeAudio(final: false)
+    }
+
+    func encodeAudio(final: Bool) throws {
+        guard let a = audio, let st = audioStream else { return }
+        let frameSize = Int(a.ctx.pointee.frame_size > 0 ? a.ctx.pointee.frame_size : 1024)
+        var offset = 0
+        while audioPending.count - offset >= frameSize * 2 || (final && audioPending.count - offset > 0) {
+            let n = min(frameSize, (audioPending.count - offset) / 2)
+            let f = Frame()
+            f.ptr.pointee.nb_samples = Int32(n)
+            f.ptr.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+            f.ptr.pointee.sample_rate = a.ctx.pointee.sample_rate
+            segue_set_stereo_layout(&f.ptr.pointee.ch_layout)
+            try FF.check(av_frame_get_buffer(f.ptr, 0), "av_frame_get_buffer")
+            let l = UnsafeMutableRawPointer(f.ptr.pointee.data.0!).assumingMemoryBound(to: Float.self)
+            let r = UnsafeMutableRawPointer(f.ptr.pointee.data.1!).assumingMemoryBound(to: Float.self)
+            for i in 0..<n { l[i] = audioPending[offset + 2 * i]; r[i] = audioPending[offset + 2 * i + 1] }
+            f.ptr.pointee.pts = audioSamples
+            audioSamples += Int64(n)
+            offset += n * 2
+            try FF.check(avcodec_send_frame(a.ctx, f.ptr), "avcodec_send_frame", path: path)
+            try drain(a, st)
+        }
+        audioPending.removeFirst(offset)
+    }
+
+    func drain(_ enc: Encoder, _ st: UnsafeMutablePointer<AVStream>) throws {
+        while true {
+            let rc = avcodec_receive_packet(enc.ctx, packet.ptr)
+            if rc == FF.eagain || rc == FF.eof { return }
+            try FF.check(rc, "avcodec_receive_packet", path: path)
+            // libx264 through libavcodec 5.1 leaves duration 0; the MP4 edit list would then drop the last frame.
+            if packet.ptr.pointee.duration == 0 {
+                packet.ptr.pointee.duration = enc.ctx.pointee.codec_type == AVMEDIA_TYPE_VIDEO ? 1 : Int64(enc.ctx.pointee.frame_size)
+            }
+            av_packet_rescale_ts(packet.ptr, enc.ctx.pointee.time_base, st.pointee.time_base)
+            packet.ptr.pointee.stream_index = st.pointee.index
+            try FF.check(av_interleaved_write_frame(oc, packet.ptr), "av_interleaved_write_frame", path: path)
+        }
+    }
+
+    /// Flushes the encoders and writes the trailer (moves the index to the front for MP4). Returns the frame
+    /// and sample counts written.
+    @discardableResult
+    public func finish() throws -> (videoFrames: Int64, audioSamples: Int64) {
+        guard !finished else { return (videoFrames, audioSamples) }
+        finished = true
+        try FF.check(avcodec_send_frame(video.ctx, nil), "avcodec_send_frame", path: path)
+        try drain(video, videoStream)
+        if let a = audio, let st = audioStream {
+            try encodeAudio(final: true)
+            try FF.check(avcodec_send_frame(a.ctx, nil), "avcodec_send_frame", path: path)
+            try drain(a, st)
+        }
+        try FF.check(av_write_trailer(oc), "av_write_trailer", path: path)
+        try FF.check(avio_closep(&oc.pointee.pb), "avio_closep", path: path)
+        ioOpen = false
+        return (videoFrames, audioSamples)
+    }
+}

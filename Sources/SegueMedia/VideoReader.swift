@@ -1,0 +1,210 @@
+import CFFmpeg
+import SegueCore
+
+/// Reads a clip's video as stored pictures (RGBA) at requested source times.
+///
+/// Source frame rule: for source time `s` (seconds from the clip's first frame), the picture is the last decoded
+/// frame whose PTS − first PTS ≤ `s`; this holds for variable frame rates too. Past the last frame, the last
+/// frame is held. Times must be requested in non-decreasing order after a `seek`.
+///
+/// Colour: decoded Y′CbCr is converted to full-range R′G′B′ by libswscale with the stream's matrix
+/// (BT.601/BT.709/BT.2020 from `AVFrame.colorspace`; unspecified → BT.709 at ≥ 720 lines, else BT.601) and range.
+public final class VideoReader {
+    public let path: String
+    public private(set) var info = SourceInfo(codedSize: PixelSize(width: 0, height: 0), nominalFrameRate: nil, duration: .zero, hasAudio: false)
+    /// PTS of the first frame, in stream time-base units.
+    private(set) var firstPTS: Int64 = 0
+    let file: InputFile
+    let streamIndex: Int32
+    let timeBase: AVRational
+    let decoder: Decoder
+    let packet = Packet()
+    var current: (rel: MediaTime, frame: Frame)?
+    var pending: (rel: MediaTime, frame: Frame)?
+    var ended = false
+    var scaler: Scaler?
+    var scalerKey: (Int32, Int32, Int32, Int32, Int32) = (0, 0, -1, -1, -1)
+    /// Frames decoded so far (for tests and `--verbose`).
+    public private(set) var decodedFrames = 0
+    /// Packets the decoder rejected as corrupt.
+    public private(set) var corruptPackets = 0
+
+    /// Opens `path`'s best video stream and decodes its first frame. Throws `MediaError` when the file cannot be
+    /// opened, has no video stream, or yields no decodable frame.
+    public init(path: String) throws {
+        self.path = path
+        file = try InputFile(path: path)
+        guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else {
+            throw MediaError(path: path, function: nil, message: "has no video stream")
+        }
+        streamIndex = vi
+        let st = file.stream(vi)
+        timeBase = st.pointee.time_base
+        decoder = try Decoder(stream: st, path: path)
+        // Discard other streams so that demuxing skips them cheaply.
+        for i in 0..<Int32(file.ctx.pointee.nb_streams) where i != vi { file.stream(i).pointee.discard = AVDISCARD_ALL }
+        // First frame: fixes the time origin and proves the stream decodes.
+        guard let first = try decodeNext(origin: nil) else {
+            throw MediaError(path: path, function: nil, message: "no video frame could be decoded")
+        }
+        firstPTS = first.pts
+        current = (.zero, first.frame)
+        let f = first.frame.ptr.pointee
+        let par = st.pointee.codecpar.pointee
+        var sar = 1.0
+        let sr = f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio : (st.pointee.sample_aspect_ratio.isValid ? st.pointee.sample_aspect_ratio : par.sample_aspect_ratio)
+        if sr.isValid { sar = sr.double }
+        var orientation = Orientation.identity
+        if let m = segue_stream_display_matrix(st) {
+            orientation = Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
+        }
+        var rate: Double? = nil
+        if st.pointee.avg_frame_rate.isValid { rate = st.pointee.avg_frame_rate.double }
+        else if st.pointee.r_frame_rate.isValid { rate = st.pointee.r_frame_rate.double }
+        // Duration from the first frame: the stream's own if known, else the container's.
+        var duration: MediaTime
+        let startTime = st.pointee.start_time != FF.noPTS ? st.pointee.start_time : firstPTS
+        if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
+            duration = MediaTime(value: st.pointee.duration - (firstPTS - startTime), timescale: Int64(timeBase.den)) * Int64(timeBase.num)
+        } else if file.ctx.pointee.duration > 0 {
+            let fmtStart = file.ctx.pointee.start_time != FF.noPTS ? file.ctx.pointee.start_time : 0
+            let firstUs = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: Int64(timeBase.den))
+            duration = MediaTime(value: file.ctx.pointee.duration + fmtStart, timescale: 1_000_000) - firstUs
+        } else {
+            duration = MediaTime(value: 1, timescale: Int64(rate.map { max(1, Int($0.rounded())) } ?? 30))
+        }
+        if !(MediaTime.zero < duration) { duration = MediaTime(value: 1, timescale: 30) }
+        let hasAudio = file.bestStream(AVMEDIA_TYPE_AUDIO) != nil
+        info = SourceInfo(codedSize: PixelSize(width: Int(f.width), height: Int(f.height)), sampleAspectRatio: sar,
+                          orientation: orientation, nominalFrameRate: rate, duration: duration, hasAudio: hasAudio)
+        info.firstFrameTime = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: Int64(timeBase.den))
+    }
+
+    func rel(_ pts: Int64) -> MediaTime {
+        MediaTime(value: (pts - firstPTS) * Int64(timeBase.num), timescale: Int64(timeBase.den))
+    }
+
+    /// Decodes the next frame in presentation order, or nil at the end of the stream.
+    func decodeNext(origin: Int64?) throws -> (pts: Int64, frame: Frame)? {
+        let frame = Frame()
+        while true {
+            let rc = avcodec_receive_frame(decoder.ctx, frame.ptr)
+            if rc == 0 {
+                decodedFrames += 1
+                var pts = frame.ptr.pointee.best_effort_timestamp
+                if pts == FF.noPTS { pts = frame.ptr.pointee.pts }
+                if pts == FF.noPTS { pts = (current.map { _ in firstPTS } ?? 0) }
+                return (pts, frame)
+            }
+            if rc == FF.eof { return nil }
+            if rc != FF.eagain { throw MediaError(path: path, function: "avcodec_receive_frame", code: rc, message: FF.message(rc)) }
+            if ended { return nil }
+            // Feed one packet.
+            while true {
+                let r = av_read_frame(file.ctx, packet.ptr)
+                if r < 0 {
+                    ended = true
+                    avcodec_send_packet(decoder.ctx, nil)  // drain
+                    break
+                }
+                defer { av_packet_unref(packet.ptr) }
+                if packet.ptr.pointee.stream_index != streamIndex { continue }
+                let s = avcodec_send_packet(decoder.ctx, packet.ptr)
+                if s < 0 && s != FF.eagain {
+                    corruptPackets += 1  // corrupt packet: skip it, keep the last good picture
+                    continue
+                }
+                break
+            }
+        }
+    }
+
+    /// Positions the reader so that the next `frame(at:)` with a time ≥ `sourceTime` is cheap:
+    /// seeks to the keyframe at or before it and decodes forward. Wraps `av_seek_frame` (`AVSEEK_FLAG_BACKWARD`).
+    public func seek(to sourceTime: MediaTime) throws {
+        if sourceTime == .zero, let c = current, c.rel == .zero { return }
+        let target = firstPTS + sourceTime.floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
+        if let c = current, !(sourceTime < c.rel), pending == nil || sourceTime < pending!.rel { return }
+        if av_seek_frame(file.ctx, streamIndex, target, AVSEEK_FLAG_BACKWARD) < 0 {
+            try FF.check(av_seek_frame(file.ctx, streamIndex, firstPTS, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
+        }
+        avcodec_flush_buffers(decoder.ctx)
+        ended = false
+        current = nil
+        pending = nil
+    }
+
+    /// The stored picture shown at `sourceTime` (seconds from the clip's first frame), as RGBA.
+    public func frame(at sourceTime: MediaTime) throws -> RGBAImage {
+        try advance(to: sourceTime)
+        return try rgba(current!.frame)
+    }
+
+    func advance(to s: MediaTime) throws {
+        while true {
+            if pending == nil, let n = try decodeNext(origin: firstPTS) { pending = (rel(n.pts), n.frame) }
+            guard let p = pending else { break }
+            // Take every frame whose PTS is ≤ s; after a seek the first frame is taken whatever its time.
+            guard current == nil || !(s < p.rel) else { break }
+            current = p
+            pending = nil
+        }
+        if current == nil {
+            throw MediaError(path: path, function: nil, message: "no video frame could be decoded at \(s.seconds) s")
+        }
+    }
+
+    /// `SWS_CS_*` for the frame's matrix; unspecified: BT.709 at ≥ 720 lines, else BT.601.
+    static func swsColorspace(_ f: AVFrame) -> Int32 {
+        switch f.colorspace {
+        case AVCOL_SPC_BT709: return SWS_CS_ITU709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: return SWS_CS_ITU601
+        case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M
+        case AVCOL_SPC_FCC: return SWS_CS_FCC
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
+        default: return f.height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+        }
+    }
+
+    static func isFullRange(_ f: AVFrame) -> Bool {
+        if f.color_range == AVCOL_RANGE_JPEG { return true }
+        switch AVPixelFormat(rawValue: f.format) {
+        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P: return true
+        default: return false
+        }
+    }
+
+    func rgba(_ frame: Frame) throws -> RGBAImage {
+        let f = frame.ptr.pointee
+        let cs = VideoReader.swsColorspace(f)
+        let full = VideoReader.isFullRange(f)
+        let key = (f.width, f.height, f.format, cs, full ? Int32(1) : 0)
+        if scaler == nil || scalerKey != key {
+            scaler = try Scaler(srcW: f.width, srcH: f.height, srcFormat: AVPixelFormat(rawValue: f.format),
+                                dstW: f.width, dstH: f.height, dstFormat: AV_PIX_FMT_RGBA,
+                                srcColorspace: cs, srcFullRange: full, dstColorspace: SWS_CS_DEFAULT, dstFullRange: true)
+            scalerKey = key
+        }
+        let out = Frame()
+        out.ptr.pointee.width = f.width
+        out.ptr.pointee.height = f.height
+        out.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        try FF.check(av_frame_get_buffer(out.ptr, 0), "av_frame_get_buffer")
+        try scaler!.scale(frame.ptr, into: out.ptr)
+        let w = Int(f.width), h = Int(f.height)
+        var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        let stride = Int(out.ptr.pointee.linesize.0)
+        let base = out.ptr.pointee.data.0!
+        pixels.withUnsafeMutableBytes { dst in
+            for y in 0..<h {
+                (dst.baseAddress! + y * w * 4).copyMemory(from: base + y * stride, byteCount: w * 4)
+            }
+        }
+        return RGBAImage(width: w, height: h, pixels: pixels)
+    }
+}
+
+/// Reads what Segue needs to know about a media file (see `SourceInfo`). Throws `MediaError`.
+public func probeSource(path: String) throws -> SourceInfo {
+    try VideoReader(path: path).info
+}
