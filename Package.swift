@@ -23,9 +23,10 @@ let package = Package(
         .target(name: "SegueGL", dependencies: ["SegueCore", "SegueShaders", "CEGL"]),
         .target(name: "SeguePipeline", dependencies: ["SegueCore", "SegueMedia", "SegueReference", "SegueGL"]),
         .executableTarget(name: "segue", dependencies: ["SeguePipeline", "SegueCore"]),
+        .target(name: "SegueTestSupport", dependencies: ["SegueCore"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
-        .testTarget(name: "SegueRenderTests", dependencies: ["SegueCore", "SegueReference", "SegueGL", "SegueMedia"]),
-        .testTarget(name: "SegueEndToEndTests", dependencies: ["SegueCore", "SeguePipeline", "SegueMedia"]),
+        .testTarget(name: "SegueRenderTests", dependencies: ["SegueCore", "SegueReference", "SegueGL", "SegueMedia", "SegueTestSupport"]),
+        .testTarget(name: "SegueEndToEndTests", dependencies: ["SegueCore", "SeguePipeline", "SegueMedia", "SegueTestSupport"]),
     ],
     swiftLanguageVersions: [.v5]
 )

@@ -168,6 +168,10 @@ public struct LayerPlan: Equatable, Sendable {
     public let sourceTime: MediaTime
     /// Output pixel position → normalized stored-picture position.
     public let outputToSource: Affine2D
+
+    public init(clipIndex: Int, sourceTime: MediaTime, outputToSource: Affine2D) {
+        self.clipIndex = clipIndex; self.sourceTime = sourceTime; self.outputToSource = outputToSource
+    }
 }
 
 /// What to draw for one output frame: a single layer, or two layers joined by a transition at `progress`.
@@ -181,6 +185,10 @@ public struct FramePlan: Sendable {
     public let transition: Transition?
     /// `(t - T) / d` in [0, 1): 0 on a transition's first frame.
     public let progress: Double
+
+    public init(frame: Int64, time: MediaTime, from: LayerPlan, to: LayerPlan?, transition: Transition?, progress: Double) {
+        self.frame = frame; self.time = time; self.from = from; self.to = to; self.transition = transition; self.progress = progress
+    }
 }
 
 func fmt(_ t: MediaTime) -> String {

@@ -137,8 +137,14 @@ public final class VideoReader {
     /// The stored picture shown at `sourceTime` (seconds from the clip's first frame), as RGBA.
     public func frame(at sourceTime: MediaTime) throws -> RGBAImage {
         try advance(to: sourceTime)
-        return try rgba(current!.frame)
+        let f = current!.frame
+        // The same stored picture is often shown on several output frames (output rate above the clip's).
+        if let c = converted, c.frame === f { return c.image }
+        let image = try rgba(f)
+        converted = (f, image)
+        return image
     }
+    private var converted: (frame: Frame, image: RGBAImage)?
 
     func advance(to s: MediaTime) throws {
         while true {

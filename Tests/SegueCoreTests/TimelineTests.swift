@@ -1,0 +1,97 @@
+import XCTest
+@testable import SegueCore
+
+final class TimelineTests: XCTestCase {
+    func source(_ w: Int, _ h: Int, seconds: Double, fps: Double? = 30, orientation: Orientation = .identity) -> SourceInfo {
+        SourceInfo(codedSize: PixelSize(width: w, height: h), orientation: orientation, nominalFrameRate: fps,
+                   duration: MediaTime(seconds: seconds), hasAudio: true)
+    }
+    func clip(_ name: String, _ t: Transition? = nil, start: Double = 0, duration: Double? = nil) -> ClipSpec {
+        ClipSpec(path: "/\(name)", start: MediaTime(seconds: start), duration: duration.map { MediaTime(seconds: $0) }, transition: t)
+    }
+
+    func testClipStartsFollowTheOverlapFormula() throws {
+        var edit = Edit(clips: [
+            clip("a", start: 0.5, duration: 4),
+            clip("b", Transition(kind: .crossfade, duration: MediaTime(seconds: 1))),
+            clip("c", Transition(kind: .push, duration: MediaTime(seconds: 0.5))),
+            clip("d"),
+        ])
+        edit.frameRate = FrameRate(30)
+        let tl = try Timeline(edit: edit, sources: [source(640, 360, seconds: 6), source(640, 360, seconds: 3),
+                                                    source(640, 360, seconds: 2), source(640, 360, seconds: 2)])
+        // T0 = 0, T1 = 4 - 1 = 3, T2 = 3 + 3 - 0.5 = 5.5, T3 = 5.5 + 2 - 0 = 7.5, end = 9.5
+        XCTAssertEqual(tl.placements.map(\.start), [0, 3, 5.5, 7.5].map { MediaTime(seconds: $0) })
+        XCTAssertEqual(tl.duration, MediaTime(seconds: 9.5))
+        XCTAssertEqual(tl.frameCount, 285)
+        XCTAssertEqual(tl.placements.map(\.track), [0, 1, 0, 1])
+        XCTAssertEqual(tl.placements[0].sourceStart, MediaTime(seconds: 0.5))
+        // Transition into clip 1: frames 90..<120; p = 0 on frame 90, frame 120 shows only clip 1.
+        XCTAssertEqual(tl.transitionFrames(into: 1), 90..<120)
+        let first = tl.plan(frame: 90)
+        XCTAssertEqual(first.progress, 0)
+        XCTAssertEqual(first.from.clipIndex, 0)
+        XCTAssertEqual(first.to?.clipIndex, 1)
+        XCTAssertEqual(first.from.sourceTime, MediaTime(seconds: 3.5))  // 0.5 start + 3 s in
+        XCTAssertEqual(tl.plan(frame: 105).progress, 0.5, accuracy: 1e-12)
+        XCTAssertNil(tl.plan(frame: 120).to)
+        XCTAssertEqual(tl.plan(frame: 120).from.clipIndex, 1)
+        XCTAssertNil(tl.plan(frame: 89).to)
+        XCTAssertEqual(tl.plan(frame: 89).from.clipIndex, 0)
+        // A cut (no transition) into clip 3 at 7.5 s = frame 225.
+        XCTAssertEqual(tl.plan(frame: 224).from.clipIndex, 2)
+        XCTAssertEqual(tl.plan(frame: 225).from.clipIndex, 3)
+    }
+
+    func testFrameCountsAtStandardRates() throws {
+        for (rate, expected) in [(FrameRate(25), Int64(100)), (FrameRate(30), 120), (FrameRate(30000, 1001), 120)] {
+            var edit = Edit(clips: [clip("a"), clip("b", Transition(kind: .wipe, duration: MediaTime(seconds: 1)))])
+            edit.frameRate = rate
+            let tl = try Timeline(edit: edit, sources: [source(64, 64, seconds: 2.5), source(64, 64, seconds: 2.5)])
+            // 4 s × 29.97 = 119.88 → 120 frames; 4 × 25 = 100; 4 × 30 = 120.
+            XCTAssertEqual(tl.frameCount, expected, "\(rate)")
+        }
+        var edit = Edit(clips: [clip("a"), clip("b", Transition(kind: .crossfade, duration: MediaTime(seconds: 1)))])
+        edit.frameRate = FrameRate(30000, 1001)
+        let tl = try Timeline(edit: edit, sources: [source(64, 64, seconds: 2.5), source(64, 64, seconds: 2.5)])
+        // T1 = 1.5 s = 44.955 frames → first transition frame 45; end 2.5 s = 74.925 → 75.
+        XCTAssertEqual(tl.transitionFrames(into: 1), 45..<75)
+        XCTAssertEqual(tl.plan(frame: 44).to, nil)
+        XCTAssertNotNil(tl.plan(frame: 45).to)
+        XCTAssertEqual(tl.plan(frame: 45).progress, MediaTime.ratio(MediaTime(frame: 45, rate: edit.frameRate!) - MediaTime(seconds: 1.5), MediaTime(seconds: 1)), accuracy: 1e-12)
+    }
+
+    func testDefaultsFollowAVVideoComposition() throws {
+        let portrait = Orientation(a: 0, b: -1, c: 1, d: 0) // a quarter turn
+        let edit = Edit(clips: [clip("a"), clip("b", Transition(kind: .crossfade, duration: MediaTime(seconds: 1)))])
+        let tl = try Timeline(edit: edit, sources: [source(1280, 720, seconds: 3, fps: 29.97), source(1920, 1080, seconds: 3, fps: 24, orientation: portrait)])
+        XCTAssertEqual(tl.renderSize, PixelSize(width: 1280, height: 1920))   // widest 1280, tallest 1920 (rotated)
+        XCTAssertEqual(tl.frameRate, FrameRate(30000, 1001))
+        var sq = edit
+        sq.square = true
+        XCTAssertEqual(try Timeline(edit: sq, sources: [source(1280, 720, seconds: 3), source(1920, 1080, seconds: 3, orientation: portrait)]).renderSize,
+                       PixelSize(width: 1280, height: 1280))
+        let none = try Timeline(edit: Edit(clips: [clip("a")]), sources: [source(161, 121, seconds: 1, fps: nil)])
+        XCTAssertEqual(none.frameRate, FrameRate(30))
+        XCTAssertEqual(none.renderSize, PixelSize(width: 160, height: 120))    // even for 4:2:0
+    }
+
+    func testInvalidEditsNameClipsAndDurations() {
+        let long = Edit(clips: [clip("a.mp4"), clip("b.mp4", Transition(kind: .crossfade, duration: MediaTime(seconds: 2.5)))])
+        XCTAssertThrowsError(try Timeline(edit: long, sources: [source(64, 64, seconds: 2), source(64, 64, seconds: 5)])) { e in
+            let msg = "\(e)"
+            XCTAssertTrue(msg.contains("clips[1].transition.duration") && msg.contains("2.500") && msg.contains("clip 0 (2 s)"), msg)
+        }
+        let overlapping = Edit(clips: [clip("a"), clip("b", Transition(kind: .crossfade, duration: MediaTime(seconds: 1.5))),
+                                       clip("c", Transition(kind: .wipe, duration: MediaTime(seconds: 1.5)))])
+        XCTAssertThrowsError(try Timeline(edit: overlapping, sources: Array(repeating: source(64, 64, seconds: 2), count: 3))) { e in
+            XCTAssertTrue("\(e)".contains("overlap"), "\(e)")
+        }
+        XCTAssertThrowsError(try Timeline(edit: Edit(clips: [clip("a", start: 3)]), sources: [source(64, 64, seconds: 2)])) { e in
+            XCTAssertEqual((e as? EditError)?.field, "clips[0].start")
+        }
+        XCTAssertThrowsError(try Timeline(edit: Edit(clips: [clip("a", start: 1, duration: 1.5)]), sources: [source(64, 64, seconds: 2)])) { e in
+            XCTAssertEqual((e as? EditError)?.field, "clips[0].duration")
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+import SegueCore
+
+/// Helpers shared by Segue's test targets: running FFmpeg and the CLI, generating clips, comparing frames.
+public enum TestSupport {
+    /// True when running under CI (`CI` set): GPU tests must not skip there.
+    public static var inCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "false" } ?? false }
+
+    /// `../shared/media` relative to the package root, if present.
+    public static var sharedMedia: String? {
+        let root = packageRoot
+        let p = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("shared/media").path
+        return FileManager.default.fileExists(atPath: p) ? p : nil
+    }
+
+    public static var packageRoot: String {
+        // Tests/SegueTestSupport/Support.swift → package root
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
+    /// The built `segue` executable beside the test bundle.
+    public static var segueBinary: String {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let p = candidate.appendingPathComponent("segue").path
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return URL(fileURLWithPath: packageRoot).appendingPathComponent(".build/debug/segue").path
+    }
+
+    public struct ProcessResult {
+        public let status: Int32
+        public let stdout: Data
+        public let stderr: String
+        public var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Runs a program and waits; output is captured.
+    @discardableResult
+    public static func run(_ path: String, _ args: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path.hasPrefix("/") ? path : "/usr/bin/\(path)")
+        p.arguments = args
+        if let env = environment { p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 } }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Read both pipes concurrently so that neither fills up.
+        var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        return ProcessResult(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs `ffmpeg -v error -y ARGS`, failing the test with FFmpeg's message on error.
+    public static func ffmpeg(_ args: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let r = try run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + args)
+        if r.status != 0 { XCTFail("ffmpeg \(args.joined(separator: " ")) failed: \(r.stderr)", file: file, line: line) }
+    }
+
+    /// `ffprobe` one entry of the first video (or given) stream, e.g. `nb_read_frames` with `-count_frames`.
+    public static func ffprobe(_ path: String, _ entries: String, stream: String = "v:0", count: Bool = false) throws -> [String: String] {
+        var args = ["-v", "error", "-select_streams", stream, "-show_entries", entries, "-of", "default=noprint_wrappers=1"]
+        if count { args.insert("-count_frames", at: 0) }
+        let r = try run("ffprobe", args + [path])
+        var d: [String: String] = [:]
+        for l in r.text.split(separator: "\n") {
+            let kv = l.split(separator: "=", maxSplits: 1).map(String.init)
+            if kv.count == 2 { d[kv[0]] = kv[1] }
+        }
+        return d
+    }
+
+    /// A fresh temporary folder, removed at process exit by the OS's tmp cleaning; tests remove it themselves.
+    public static func tempDir(_ name: String = "segue-test") -> String {
+        let p = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
+        return p
+    }
+
+    /// Every frame of a video decoded by FFmpeg as raw planes of `pixFmt` (e.g. yuv420p, rgb24).
+    /// `autorotate: false` passes `-noautorotate`.
+    public static func decodeFrames(_ path: String, width: Int, height: Int, pixFmt: String = "yuv420p",
+                                    filter: String? = nil, autorotate: Bool = true) throws -> [[UInt8]] {
+        var args = ["-nostdin", "-v", "error"]
+        if !autorotate { args.append("-noautorotate") }
+        args += ["-i", path]
+        if let f = filter { args += ["-vf", f] }
+        args += ["-f", "rawvideo", "-pix_fmt", pixFmt, "-"]
+        let r = try run("ffmpeg", args)
+        guard r.status == 0 else { throw NSError(domain: "ffmpeg", code: Int(r.status), userInfo: [NSLocalizedDescriptionKey: r.stderr]) }
+        let frameBytes: Int
+        switch pixFmt {
+        case "yuv420p": frameBytes = width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
+        case "rgb24": frameBytes = width * height * 3
+        case "rgba": frameBytes = width * height * 4
+        case "gray": frameBytes = width * height
+        default: fatalError("unsupported pix_fmt \(pixFmt)")
+        }
+        let bytes = [UInt8](r.stdout)
+        return stride(from: 0, to: bytes.count - frameBytes + 1, by: frameBytes).map { Array(bytes[$0..<($0 + frameBytes)]) }
+    }
+
+    /// Compares two yuv420p frame sequences plane by plane; fails with the worst frame, plane and pixel
+    /// when any plane's PSNR is under `minPSNR`.
+    public static func assertYUVSequencesMatch(_ a: [[UInt8]], _ b: [[UInt8]], width: Int, height: Int, minPSNR: Double,
+                                              label: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.count, b.count, "\(label): frame counts differ", file: file, line: line)
+        let ySize = width * height, cw = (width + 1) / 2, cSize = cw * ((height + 1) / 2)
+        var worst: (psnr: Double, frame: Int, plane: String, x: Int, y: Int, diff: Int) = (.infinity, -1, "", 0, 0, 0)
+        for k in 0..<min(a.count, b.count) {
+            let planes: [(String, Range<Int>, Int)] = [("Y", 0..<ySize, width), ("U", ySize..<(ySize + cSize), cw), ("V", (ySize + cSize)..<(ySize + 2 * cSize), cw)]
+            for (name, r, w) in planes {
+                let d = PlaneDifference(Array(a[k][r]), Array(b[k][r]))
+                if d.psnr < worst.psnr {
+                    worst = (d.psnr, k, name, d.worstIndex % w, d.worstIndex / w, d.maxAbsDifference)
+                }
+            }
+        }
+        let msg = String(format: "%@: worst PSNR %.2f dB at frame %d plane %@ (max |Δ| %d at x=%d y=%d)", label, worst.psnr, worst.frame, worst.plane, worst.diff, worst.x, worst.y)
+        print(msg)
+        XCTAssertGreaterThanOrEqual(worst.psnr, minPSNR, msg, file: file, line: line)
+    }
+
+    /// Generates a clip with FFmpeg from a lavfi source: `video` is a lavfi graph (e.g. `testsrc2=s=160x120:r=30:d=2`),
+    /// `audio` an optional lavfi audio source; extra output arguments may follow.
+    public static func makeClip(_ path: String, video: String, audio: String? = nil, extra: [String] = []) throws {
+        var args = ["-f", "lavfi", "-i", video]
+        if let a = audio { args += ["-f", "lavfi", "-i", a, "-shortest"] }
+        args += ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
+        if audio != nil { args += ["-c:a", "aac", "-b:a", "96k"] }
+        try ffmpeg(args + extra + [path])
+    }
+
+    /// Remuxes with a display-matrix rotation (`-metadata:s:v:0 rotate=DEG`; FFmpeg writes the matrix on stream copy).
+    public static func rotated(_ src: String, degrees: Int, to dst: String) throws {
+        try ffmpeg(["-i", src, "-c", "copy", "-metadata:s:v:0", "rotate=\(degrees)", dst])
+    }
+}
