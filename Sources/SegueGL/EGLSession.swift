@@ -112,6 +112,16 @@ public final class EGLSession {
         version = glGetString(GLenum(GL_VERSION)).map { String(cString: $0) } ?? "?"
     }
 
+    /// Makes this context current on the calling thread if it is not already (another session may have
+    /// been current on this thread since). Throws `GPUError`.
+    public func makeCurrent() throws {
+        if eglGetCurrentContext() != context {
+            guard eglMakeCurrent(display, segue_egl_no_surface(), segue_egl_no_surface(), context) == EGL_TRUE else {
+                throw GPUError.egl("eglMakeCurrent")
+            }
+        }
+    }
+
     deinit {
         eglMakeCurrent(display, segue_egl_no_surface(), segue_egl_no_surface(), segue_egl_no_context())
         eglDestroyContext(display, context)

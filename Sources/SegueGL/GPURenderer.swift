@@ -27,9 +27,13 @@ public final class GPURenderer: CompositeRenderer {
             programs[t] = try GLProgram(vertex: ShaderLibrary.vertexSource, fragment: ShaderLibrary.fragmentSource(transition: t)!, name: "\(t).frag")
         }
     }
-    deinit { glDeleteVertexArrays(1, &vao) }
+    deinit {
+        try? session.makeCurrent()
+        glDeleteVertexArrays(1, &vao)
+    }
 
     public func render(_ plan: FramePlan, from: RGBAImage, to: RGBAImage?, renderSize: PixelSize) throws -> RGBAImage {
+        try session.makeCurrent()
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
         guard let program = programs[p.function] else { throw GPUError("render", "no shader for transition \(p.function)") }
         if framebuffer?.size != renderSize { framebuffer = try GLFramebuffer(size: renderSize) }

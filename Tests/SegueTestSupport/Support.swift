@@ -90,7 +90,7 @@ public enum TestSupport {
                                     filter: String? = nil, autorotate: Bool = true) throws -> [[UInt8]] {
         var args = ["-nostdin", "-v", "error"]
         if !autorotate { args.append("-noautorotate") }
-        args += ["-i", path]
+        args += ["-i", path, "-fps_mode", "passthrough"]
         if let f = filter { args += ["-vf", f] }
         args += ["-f", "rawvideo", "-pix_fmt", pixFmt, "-"]
         let r = try run("ffmpeg", args)
@@ -124,6 +124,21 @@ public enum TestSupport {
             }
         }
         let msg = String(format: "%@: worst PSNR %.2f dB at frame %d plane %@ (max |Δ| %d at x=%d y=%d)", label, worst.psnr, worst.frame, worst.plane, worst.diff, worst.x, worst.y)
+        print(msg)
+        XCTAssertGreaterThanOrEqual(worst.psnr, minPSNR, msg, file: file, line: line)
+    }
+
+    /// Compares two rgb24 frame sequences (as decoded by FFmpeg, each file's colour tags honoured);
+    /// fails naming the worst frame and pixel when a frame's PSNR is under `minPSNR`.
+    public static func assertRGBSequencesMatch(_ a: [[UInt8]], _ b: [[UInt8]], width: Int, minPSNR: Double,
+                                              label: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.count, b.count, "\(label): frame counts differ", file: file, line: line)
+        var worst: (psnr: Double, frame: Int, x: Int, y: Int, diff: Int) = (.infinity, -1, 0, 0, 0)
+        for k in 0..<min(a.count, b.count) {
+            let d = PlaneDifference(a[k], b[k])
+            if d.psnr < worst.psnr { worst = (d.psnr, k, (d.worstIndex / 3) % width, (d.worstIndex / 3) / width, d.maxAbsDifference) }
+        }
+        let msg = String(format: "%@: worst PSNR %.2f dB at frame %d (max |Δ| %d at x=%d y=%d)", label, worst.psnr, worst.frame, worst.diff, worst.x, worst.y)
         print(msg)
         XCTAssertGreaterThanOrEqual(worst.psnr, minPSNR, msg, file: file, line: line)
     }
