@@ -110,6 +110,13 @@ public struct Timeline: Sendable {
             placements.append(Placement(index: i, spec: edit.clips[i], source: src, sourceStart: edit.clips[i].start,
                                         duration: durations[i], start: t, outputToSource: m))
         }
+        for p in placements {
+            let name = p.spec.path.split(separator: "/").last.map(String.init) ?? p.spec.path
+            notes.append("clip \(p.index) \(name): track \(p.track == 0 ? "A" : "B"), \(p.source.codedSize) \(p.source.orientation)"
+                         + ", source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + p.duration)) s of \(fmt(p.source.duration)) s"
+                         + ", timeline \(fmt(p.start))–\(fmt(p.end)) s"
+                         + (p.spec.transition.map { ", \($0.kind.rawValue) \(fmt($0.duration)) s in" } ?? ""))
+        }
         self.placements = placements
         self.renderSize = size
         self.frameRate = rate
