@@ -32,7 +32,7 @@ demo: release fixtures
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-swift-testing
 
 clean:
 	rm -rf .build Fixtures/generated demo.mp4
