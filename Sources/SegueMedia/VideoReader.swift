@@ -19,7 +19,7 @@ public final class VideoReader {
     let timeBase: AVRational
     let decoder: Decoder
     let packet = Packet()
-    var current: (rel: MediaTime, frame: Frame)?
+    private(set) var current: (rel: MediaTime, frame: Frame)?
     var pending: (rel: MediaTime, frame: Frame)?
     var ended = false
     var scaler: Scaler?
@@ -119,20 +119,32 @@ public final class VideoReader {
         }
     }
 
-    /// Positions the reader so that the next `frame(at:)` with a time ≥ `sourceTime` is cheap:
-    /// seeks to the keyframe at or before it and decodes forward. Wraps `av_seek_frame` (`AVSEEK_FLAG_BACKWARD`).
+    /// Positions the reader so that the next `frame(at:)` with a time ≥ `sourceTime` is cheap: when the target
+    /// is more than half a second ahead of (or behind) the current picture, seeks to the keyframe at or before it
+    /// and decodes forward from there. Wraps `av_seek_frame` (`AVSEEK_FLAG_BACKWARD`).
     public func seek(to sourceTime: MediaTime) throws {
-        if sourceTime == .zero, let c = current, c.rel == .zero { return }
+        let near = MediaTime(value: 1, timescale: 2)
+        if let c = current, !(sourceTime < c.rel) {
+            // Decoding forward is cheaper than seeking when the target is close to the picture we hold or the next one.
+            if sourceTime - c.rel < near { return }
+            if let p = pending, sourceTime - p.rel < near { return }
+        }
+        try seekBackward(to: sourceTime)
+    }
+
+    private func seekBackward(to sourceTime: MediaTime) throws {
         let target = firstPTS + sourceTime.floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
-        if let c = current, !(sourceTime < c.rel), pending == nil || sourceTime < pending!.rel { return }
-        if av_seek_frame(file.ctx, streamIndex, target, AVSEEK_FLAG_BACKWARD) < 0 {
+        if av_seek_frame(file.ctx, streamIndex, max(target, firstPTS), AVSEEK_FLAG_BACKWARD) < 0 {
             try FF.check(av_seek_frame(file.ctx, streamIndex, firstPTS, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
         }
         avcodec_flush_buffers(decoder.ctx)
         ended = false
         current = nil
         pending = nil
+        seekedTo = sourceTime
     }
+    /// The time of the last seek, while its first picture has not been checked yet.
+    private var seekedTo: MediaTime?
 
     /// The stored picture shown at `sourceTime` (seconds from the clip's first frame), as RGBA.
     public func frame(at sourceTime: MediaTime) throws -> RGBAImage {
@@ -150,6 +162,14 @@ public final class VideoReader {
         while true {
             if pending == nil, let n = try decodeNext(origin: firstPTS) { pending = (rel(n.pts), n.frame) }
             guard let p = pending else { break }
+            if current == nil, let target = seekedTo, s < p.rel, MediaTime.zero < target {
+                // The seek landed after the wanted time (imprecise index, open GOP): go back further.
+                let back = target - MediaTime(value: 2, timescale: 1)
+                try seekBackward(to: back < .zero ? .zero : back)
+                if back < .zero { seekedTo = nil }
+                continue
+            }
+            seekedTo = nil
             // Take every frame whose PTS is ≤ s; after a seek the first frame is taken whatever its time.
             guard current == nil || !(s < p.rel) else { break }
             current = p

@@ -24,7 +24,28 @@ public struct RenderOptions {
     public var audio = true
     /// Where messages go (default: standard error).
     public var log: (String) -> Void = { FileHandle.standardError.write(($0 + "\n").data(using: .utf8)!) }
+    /// Called after each frame is encoded (and once more at the end, with `stage` "done").
+    public var progress: ((RenderProgress) -> Void)?
+    /// Called with each rendered picture before it is encoded (previews, tests).
+    public var onFrame: ((Int64, RGBAImage) -> Void)?
     public init() {}
+}
+
+/// Where a render is: for progress bars and farm managers.
+public struct RenderProgress: Codable, Sendable {
+    /// Frames encoded so far.
+    public let frame: Int64
+    public let total: Int64
+    /// Frames per second so far.
+    public let fps: Double
+    /// Output seconds per wall-clock second.
+    public let speed: Double
+    /// Seconds since the render started.
+    public let elapsed: Double
+    /// Estimated seconds to go.
+    public let eta: Double
+    /// "render" while frames are produced, "done" at the end.
+    public let stage: String
 }
 
 /// What a finished render wrote.
@@ -114,20 +135,33 @@ public enum RenderJob {
         let mixer = options.audio ? AudioMixer(timeline: timeline, sampleRate: sampleRate) : nil
         let frames = FrameSource(timeline: timeline)
         let rate = timeline.frameRate
+        let started = Date()
+        var lastReport = Date.distantPast
+        func report(_ done: Int64, _ stage: String) {
+            guard let p = options.progress else { return }
+            let now = Date()
+            if stage == "render" && now.timeIntervalSince(lastReport) < 0.25 && done != 1 { return }
+            lastReport = now
+            let elapsed = now.timeIntervalSince(started)
+            let fps = elapsed > 0 ? Double(done) / elapsed : 0
+            let total = timeline.frameCount
+            p(RenderProgress(frame: done, total: total, fps: fps, speed: fps / rate.framesPerSecond, elapsed: elapsed,
+                             eta: fps > 0 ? Double(total - done) / fps : 0, stage: stage))
+        }
         for n in 0..<timeline.frameCount {
-            let plan = timeline.plan(frame: n)
-            let from = try frames.picture(plan.from)
-            let to = try plan.to.map { try frames.picture($0) }
-            frames.release(before: plan.time)
-            let image = try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)
+            let image = try frames.render(frame: n, with: renderer)
+            options.onFrame?(n, image)
             try writer.writeVideo(image)
             if let m = mixer {
                 // Audio up to the end of this frame: round((n + 1) / fps × rate), exact.
                 let end = MediaTime(frame: n + 1, rate: rate).rounded(toUnitsOf: Int64(sampleRate))
                 if end > m.position { try writer.writeAudio(try m.next(Int(end - m.position))) }
             }
+            report(n + 1, "render")
         }
-        return try writer.finish()
+        let result = try writer.finish()
+        report(timeline.frameCount, "done")
+        return result
     }
 }
 
@@ -137,20 +171,54 @@ final class FrameSource {
     let timeline: Timeline
     private var readers: [Int: VideoReader] = [:]
 
+    /// Frames decoded by readers already closed.
+    private var closedDecoded = 0
+    /// All frames decoded so far (for tests asserting that previews decode little).
+    var decodedFrames: Int { closedDecoded + readers.values.reduce(0) { $0 + $1.decodedFrames } }
+
     init(timeline: Timeline) { self.timeline = timeline }
+
+    /// Draws output frame `n`: fetches the pictures its plan needs and hands them to `renderer`.
+    func render(frame n: Int64, with renderer: CompositeRenderer) throws -> RGBAImage {
+        let plan = timeline.plan(frame: n)
+        let from = try picture(plan.from)
+        let to = try plan.to.map { try picture($0) }
+        release(before: plan.time)
+        return try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)
+    }
 
     func picture(_ layer: LayerPlan) throws -> RGBAImage {
         let r: VideoReader
         if let existing = readers[layer.clipIndex] { r = existing } else {
             let p = timeline.placements[layer.clipIndex]
             r = try VideoReader(path: p.spec.path)
-            try r.seek(to: layer.sourceTime)
             readers[layer.clipIndex] = r
         }
+        try r.seek(to: layer.sourceTime)
         return try r.frame(at: layer.sourceTime)
     }
 
     func release(before t: MediaTime) {
-        for (i, _) in readers where !(t < timeline.placements[i].end) { readers[i] = nil }
+        for (i, r) in readers where !(t < timeline.placements[i].end) {
+            closedDecoded += r.decodedFrames
+            readers[i] = nil
+        }
+    }
+}
+
+extension RenderJob {
+    /// Renders only the given output frames (in any order; rendered in ascending order), seeking each clip
+    /// to the keyframe before the first picture it needs. For previews (`segue frame`, `segue sheet`).
+    /// - Returns: the pictures in the order of `frames`, and how many source frames were decoded.
+    public static func renderFrames(_ timeline: Timeline, frames: [Int64], renderer: CompositeRenderer) throws -> (images: [RGBAImage], decodedFrames: Int) {
+        let source = FrameSource(timeline: timeline)
+        var byFrame: [Int64: RGBAImage] = [:]
+        for n in Set(frames).sorted() {
+            guard n >= 0 && n < timeline.frameCount else {
+                throw EditError("frame", "frame \(n) is outside the edit (0…\(timeline.frameCount - 1))")
+            }
+            byFrame[n] = try source.render(frame: n, with: renderer)
+        }
+        return (frames.map { byFrame[$0]! }, source.decodedFrames)
     }
 }

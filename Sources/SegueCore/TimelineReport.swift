@@ -1,0 +1,70 @@
+/// The resolved edit in a form for people (`text`) and machines (`Codable`): what `segue plan` prints.
+public struct TimelineReport: Codable, Sendable {
+    public struct Clip: Codable, Sendable {
+        public let index: Int
+        public let path: String
+        /// "A" or "B".
+        public let track: String
+        /// Seconds in the source.
+        public let sourceStart: Double, sourceEnd: Double
+        /// Seconds on the timeline, and the output frames `[firstFrame, endFrame)` that show the clip.
+        public let start: Double, end: Double
+        public let firstFrame: Int64, endFrame: Int64
+        public let rotation: Int
+        public let mirrored: Bool
+        public let transition: Transition?
+    }
+    public struct Transition: Codable, Sendable {
+        public let type: String
+        public let direction: String
+        public let duration: Double
+        /// Output frames `[firstFrame, endFrame)`; `firstFrame` has p = 0.
+        public let firstFrame: Int64, endFrame: Int64
+    }
+    public let width: Int, height: Int
+    /// "30000/1001".
+    public let frameRate: String
+    public let duration: Double
+    public let frameCount: Int64
+    public let clips: [Clip]
+    public let notes: [String]
+
+    public init(_ t: Timeline) {
+        width = t.renderSize.width; height = t.renderSize.height
+        frameRate = t.frameRate.description
+        duration = t.duration.seconds
+        frameCount = t.frameCount
+        notes = t.notes
+        func firstFrame(at time: MediaTime) -> Int64 {
+            let f = time.floored(toUnitsOf: Int64(t.frameRate.numerator), per: Int64(t.frameRate.denominator))
+            return MediaTime(frame: f, rate: t.frameRate) < time ? f + 1 : f
+        }
+        clips = t.placements.map { p in
+            let r = t.transitionFrames(into: p.index)
+            return Clip(index: p.index, path: p.spec.path, track: p.track == 0 ? "A" : "B",
+                        sourceStart: p.sourceStart.seconds, sourceEnd: (p.sourceStart + p.duration).seconds,
+                        start: p.start.seconds, end: p.end.seconds,
+                        firstFrame: firstFrame(at: p.start), endFrame: min(t.frameCount, firstFrame(at: p.end)),
+                        rotation: p.source.orientation.rotationDegrees, mirrored: p.source.orientation.isMirrored,
+                        transition: p.spec.transition.map {
+                            Transition(type: $0.kind.rawValue, direction: $0.direction.rawValue, duration: $0.duration.seconds,
+                                       firstFrame: r.lowerBound, endFrame: r.upperBound)
+                        })
+        }
+    }
+
+    public var text: String {
+        var s = "render size \(width)x\(height), \(frameRate) fps, \(String(format: "%.3f", duration)) s, \(frameCount) frames\n"
+        for c in clips {
+            if let t = c.transition {
+                s += String(format: "  %@ %.3f s%@: frames %lld–%lld\n", t.type, t.duration,
+                            t.type == "crossfade" ? "" : " \(t.direction)", t.firstFrame, t.endFrame - 1)
+            }
+            let name = c.path.split(separator: "/").last.map(String.init) ?? c.path
+            s += String(format: "clip %d [%@] %@: source %.3f–%.3f s → timeline %.3f–%.3f s, frames %lld–%lld%@\n",
+                        c.index, c.track, name, c.sourceStart, c.sourceEnd, c.start, c.end, c.firstFrame, c.endFrame - 1,
+                        c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")" : "")
+        }
+        return s
+    }
+}

@@ -1,0 +1,112 @@
+import CFFmpeg
+import SegueCore
+
+/// Everything `segue probe` reports about a media file, as Segue sees it.
+public struct ProbeReport: Codable, Sendable {
+    public struct Video: Codable, Sendable {
+        public var streamIndex: Int
+        public var codec: String
+        public var pixelFormat: String
+        /// Stored size in pixels.
+        public var codedWidth: Int, codedHeight: Int
+        /// Display matrix rotation, counter-clockwise degrees (`av_display_rotation_get`); 0 without a matrix.
+        public var rotation: Int
+        public var mirrored: Bool
+        /// Size as displayed (SAR applied, then rotated), pixels.
+        public var displayWidth: Int, displayHeight: Int
+        /// Sample aspect ratio "num:den".
+        public var sampleAspectRatio: String
+        /// `avg_frame_rate` and `r_frame_rate`, frames per second.
+        public var averageFrameRate: Double?
+        public var baseFrameRate: Double?
+        /// True when the two disagree by more than 1 % (variable frame rate, as phones record).
+        public var variableFrameRate: Bool
+        /// Seconds from the first frame.
+        public var duration: Double
+        /// First frame's presentation time, seconds.
+        public var firstPTS: Double
+        public var colorMatrix: String
+        public var colorRange: String
+        public var colorPrimaries: String
+        public var colorTransfer: String
+        /// The matrix Segue uses to convert to RGB (untagged: BT.709 from 720 lines, else BT.601).
+        public var matrixUsed: String
+    }
+    public struct Audio: Codable, Sendable {
+        public var streamIndex: Int
+        public var codec: String
+        public var sampleRate: Int
+        public var channels: Int
+        public var layout: String
+    }
+    public var path: String
+    public var container: String
+    public var duration: Double
+    public var video: Video?
+    public var audio: [Audio]
+
+    /// Probes `path` (decoding its first video frame). Throws `MediaError` when the file cannot be opened.
+    public init(path: String) throws {
+        _ = FF.setup
+        self.path = path
+        let file = try InputFile(path: path)
+        container = String(cString: file.ctx.pointee.iformat.pointee.name)
+        duration = file.ctx.pointee.duration > 0 ? Double(file.ctx.pointee.duration) / 1_000_000 : 0
+        audio = []
+        for i in 0..<Int32(file.ctx.pointee.nb_streams) {
+            let st = file.stream(i).pointee
+            let par = st.codecpar.pointee
+            guard par.codec_type == AVMEDIA_TYPE_AUDIO else { continue }
+            var buf = [CChar](repeating: 0, count: 128)
+            var layout = par.ch_layout
+            av_channel_layout_describe(&layout, &buf, 128)
+            audio.append(Audio(streamIndex: Int(i), codec: String(cString: avcodec_get_name(par.codec_id)),
+                               sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels), layout: String(cString: buf)))
+        }
+        video = nil
+        if file.bestStream(AVMEDIA_TYPE_VIDEO) != nil {
+            let reader = try VideoReader(path: path)
+            let info = reader.info
+            let st = reader.file.stream(reader.streamIndex).pointee
+            let f = reader.current!.frame.ptr.pointee
+            func name(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "unknown" }
+            let avg = st.avg_frame_rate.isValid ? st.avg_frame_rate.double : nil
+            let base = st.r_frame_rate.isValid ? st.r_frame_rate.double : nil
+            let sarR = f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
+            let cs = VideoReader.swsColorspace(f)
+            video = Video(
+                streamIndex: Int(reader.streamIndex), codec: String(cString: avcodec_get_name(st.codecpar.pointee.codec_id)),
+                pixelFormat: name(av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format))),
+                codedWidth: info.codedSize.width, codedHeight: info.codedSize.height,
+                rotation: info.orientation.rotationDegrees, mirrored: info.orientation.isMirrored,
+                displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
+                sampleAspectRatio: "\(sarR.num):\(sarR.den)",
+                averageFrameRate: avg, baseFrameRate: base,
+                variableFrameRate: avg != nil && base != nil && abs(avg! - base!) / base! > 0.01,
+                duration: info.duration.seconds, firstPTS: info.firstFrameTime.seconds,
+                colorMatrix: name(av_color_space_name(f.colorspace)),
+                colorRange: VideoReader.isFullRange(f) ? "full" : (f.color_range == AVCOL_RANGE_MPEG ? "limited" : "limited (untagged)"),
+                colorPrimaries: name(av_color_primaries_name(f.color_primaries)),
+                colorTransfer: name(av_color_transfer_name(f.color_trc)),
+                matrixUsed: cs == SWS_CS_ITU709 ? "BT.709" : cs == SWS_CS_BT2020 ? "BT.2020" : cs == SWS_CS_SMPTE240M ? "SMPTE 240M" : cs == SWS_CS_FCC ? "FCC" : "BT.601")
+        }
+    }
+
+    /// A few lines for people.
+    public var text: String {
+        var s = "\(path)\n  container \(container), \(String(format: "%.3f", duration)) s\n"
+        if let v = video {
+            s += "  video #\(v.streamIndex): \(v.codec) \(v.pixelFormat), coded \(v.codedWidth)x\(v.codedHeight), SAR \(v.sampleAspectRatio)"
+            s += ", rotation \(v.rotation)°\(v.mirrored ? " mirrored" : ""), displayed \(v.displayWidth)x\(v.displayHeight)\n"
+            s += String(format: "    frame rate %@ avg / %@ base%@, duration %.3f s, first PTS %.3f s\n",
+                        v.averageFrameRate.map { String(format: "%.3f", $0) } ?? "?", v.baseFrameRate.map { String(format: "%.3f", $0) } ?? "?",
+                        v.variableFrameRate ? " (variable)" : "", v.duration, v.firstPTS)
+            s += "    colour: matrix \(v.colorMatrix), range \(v.colorRange), primaries \(v.colorPrimaries), transfer \(v.colorTransfer); converted as \(v.matrixUsed)\n"
+        } else {
+            s += "  no video stream\n"
+        }
+        for a in audio { s += "  audio #\(a.streamIndex): \(a.codec) \(a.sampleRate) Hz, \(a.channels) ch (\(a.layout))\n" }
+        if audio.isEmpty { s += "  no audio stream\n" }
+        return s
+    }
+}

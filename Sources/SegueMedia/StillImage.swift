@@ -1,0 +1,138 @@
+import CFFmpeg
+import Foundation
+import SegueCore
+
+/// Still pictures through libavcodec's PNG codec.
+public enum StillImage {
+    /// Encodes `image` as an RGBA PNG and writes it to `path` (via a temporary file renamed on success).
+    /// Throws `MediaError`.
+    public static func writePNG(_ image: RGBAImage, to path: String) throws {
+        _ = FF.setup
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG), let c = avcodec_alloc_context3(codec) else {
+            throw MediaError(path: path, function: "avcodec_find_encoder", message: "this FFmpeg has no PNG encoder")
+        }
+        var ctx: UnsafeMutablePointer<AVCodecContext>? = c
+        defer { avcodec_free_context(&ctx) }
+        c.pointee.width = Int32(image.width)
+        c.pointee.height = Int32(image.height)
+        c.pointee.pix_fmt = AV_PIX_FMT_RGBA
+        c.pointee.time_base = AVRational(num: 1, den: 1)
+        try FF.check(avcodec_open2(c, codec, nil), "avcodec_open2", path: path)
+        let frame = Frame()
+        frame.ptr.pointee.width = Int32(image.width)
+        frame.ptr.pointee.height = Int32(image.height)
+        frame.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        try FF.check(av_frame_get_buffer(frame.ptr, 0), "av_frame_get_buffer")
+        let stride = Int(frame.ptr.pointee.linesize.0)
+        image.pixels.withUnsafeBytes { src in
+            for y in 0..<image.height {
+                (frame.ptr.pointee.data.0! + y * stride).update(from: src.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * image.width * 4, count: image.width * 4)
+            }
+        }
+        frame.ptr.pointee.pts = 0
+        try FF.check(avcodec_send_frame(c, frame.ptr), "avcodec_send_frame", path: path)
+        try FF.check(avcodec_send_frame(c, nil), "avcodec_send_frame", path: path)
+        let packet = Packet()
+        var bytes = Data()
+        while avcodec_receive_packet(c, packet.ptr) == 0 {
+            bytes.append(packet.ptr.pointee.data, count: Int(packet.ptr.pointee.size))
+            av_packet_unref(packet.ptr)
+        }
+        guard !bytes.isEmpty else { throw MediaError(path: path, function: "avcodec_receive_packet", message: "the PNG encoder produced nothing") }
+        let url = URL(fileURLWithPath: path)
+        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).segue-\(getpid()).tmp")
+        do {
+            try bytes.write(to: temp)
+            if rename(temp.path, url.path) != 0 { throw MediaError(path: path, function: "rename", message: String(cString: strerror(errno))) }
+        } catch let e as MediaError {
+            unlink(temp.path); throw e
+        } catch {
+            unlink(temp.path)
+            throw MediaError(path: path, function: nil, message: "cannot write: \(error.localizedDescription)")
+        }
+    }
+}
+
+/// Reads a video's frames in decode order as 8-bit 4:2:0 planes (Y, then U, then V, no padding), for comparisons.
+/// Frames in other pixel formats are converted by libswscale without changing the colour matrix.
+public final class PlanarFrameReader {
+    public let path: String
+    public let width: Int, height: Int
+    let reader: VideoReader
+    var scaler: Scaler?
+    var first = true
+
+    /// Throws `MediaError`.
+    public init(path: String) throws {
+        self.path = path
+        reader = try VideoReader(path: path)
+        width = reader.info.codedSize.width
+        height = reader.info.codedSize.height
+    }
+
+    /// The next frame's planes, or nil at the end.
+    public func next() throws -> [UInt8]? {
+        let frame: Frame
+        if first {
+            first = false
+            frame = reader.current!.frame
+        } else {
+            guard let n = try reader.decodeNext(origin: nil) else { return nil }
+            frame = n.frame
+        }
+        let f = frame.ptr.pointee
+        if scaler == nil {
+            scaler = try Scaler(srcW: f.width, srcH: f.height, srcFormat: AVPixelFormat(rawValue: f.format), dstW: f.width, dstH: f.height,
+                                dstFormat: AV_PIX_FMT_YUV420P, srcColorspace: SWS_CS_ITU709, srcFullRange: false, dstColorspace: SWS_CS_ITU709, dstFullRange: false)
+        }
+        let out = Frame()
+        out.ptr.pointee.width = f.width
+        out.ptr.pointee.height = f.height
+        out.ptr.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        try FF.check(av_frame_get_buffer(out.ptr, 0), "av_frame_get_buffer")
+        try scaler!.scale(frame.ptr, into: out.ptr)
+        let cw = (width + 1) / 2, ch = (height + 1) / 2
+        var planes = [UInt8]()
+        planes.reserveCapacity(width * height + 2 * cw * ch)
+        withUnsafePointer(to: out.ptr.pointee.data) { dp in
+            withUnsafePointer(to: out.ptr.pointee.linesize) { lp in
+                let data = UnsafeRawPointer(dp).assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
+                let lines = UnsafeRawPointer(lp).assumingMemoryBound(to: Int32.self)
+                for (p, w, h) in [(0, width, height), (1, cw, ch), (2, cw, ch)] {
+                    for y in 0..<h { planes.append(contentsOf: UnsafeBufferPointer(start: data[p]! + y * Int(lines[p]), count: w)) }
+                }
+            }
+        }
+        return planes
+    }
+}
+
+extension StillImage {
+    /// Resizes an RGBA picture with libswscale (bicubic). Throws `MediaError`.
+    public static func resize(_ image: RGBAImage, to size: PixelSize) throws -> RGBAImage {
+        if image.size == size { return image }
+        let scaler = try Scaler(srcW: Int32(image.width), srcH: Int32(image.height), srcFormat: AV_PIX_FMT_RGBA,
+                                dstW: Int32(size.width), dstH: Int32(size.height), dstFormat: AV_PIX_FMT_RGBA,
+                                srcColorspace: SWS_CS_DEFAULT, srcFullRange: true, dstColorspace: SWS_CS_DEFAULT, dstFullRange: true)
+        let src = Frame(), dst = Frame()
+        for (f, w, h) in [(src, image.width, image.height), (dst, size.width, size.height)] {
+            f.ptr.pointee.width = Int32(w); f.ptr.pointee.height = Int32(h); f.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
+            try FF.check(av_frame_get_buffer(f.ptr, 0), "av_frame_get_buffer")
+        }
+        let ss = Int(src.ptr.pointee.linesize.0)
+        image.pixels.withUnsafeBytes { p in
+            for y in 0..<image.height {
+                (src.ptr.pointee.data.0! + y * ss).update(from: p.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * image.width * 4, count: image.width * 4)
+            }
+        }
+        try scaler.scale(src.ptr, into: dst.ptr)
+        var out = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        let ds = Int(dst.ptr.pointee.linesize.0)
+        out.withUnsafeMutableBytes { o in
+            for y in 0..<size.height {
+                (o.baseAddress! + y * size.width * 4).copyMemory(from: dst.ptr.pointee.data.0! + y * ds, byteCount: size.width * 4)
+            }
+        }
+        return RGBAImage(width: size.width, height: size.height, pixels: out)
+    }
+}

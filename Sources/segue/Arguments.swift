@@ -1,0 +1,161 @@
+import Foundation
+import SegueCore
+import SeguePipeline
+import SegueGL
+
+/// A command-line mistake: exit status 2 with the usage.
+struct CommandLineError: Error { let message: String }
+
+/// Progress output styles.
+enum ProgressStyle: String { case bar, plain, json, none }
+
+/// Every option the commands take; each command uses what applies to it.
+struct Arguments {
+    var positional: [String] = []
+    var output: String?
+    var options = RenderOptions()
+    var transitions: [Transition?] = []
+    var square = false, size: PixelSize?, fit: FitMode?, fps: FrameRate?
+    var codec: OutputSettings.Codec?, crf: Int?, preset: String?
+    var json = false
+    var at: Double?, frame: Int64?
+    var columns = 5, tileWidth = 192
+    var minPSNR: Double?
+    var backends = false
+    var progress: ProgressStyle?
+
+    init(_ args: [String]) throws {
+        var i = 0
+        func value(_ name: String) throws -> String {
+            i += 1
+            guard i < args.count else { throw CommandLineError(message: "\(name) needs a value") }
+            return args[i]
+        }
+        func number(_ name: String) throws -> Double {
+            let v = try value(name)
+            guard let d = Double(v), d.isFinite else { throw CommandLineError(message: "\(name) needs a number (got \(v))") }
+            return d
+        }
+        while i < args.count {
+            let a = args[i]
+            switch a {
+            case "-o", "--output": output = try value(a)
+            case "--backend":
+                let v = try value(a)
+                guard let b = Backend(rawValue: v) else { throw CommandLineError(message: "--backend must be gpu, cpu or auto (got \(v))") }
+                options.backend = b
+            case "--codec":
+                let v = try value(a)
+                guard let c = OutputSettings.Codec(rawValue: v) else { throw CommandLineError(message: "--codec must be h264 or ffv1 (got \(v))") }
+                codec = c
+            case "--crf":
+                let v = try value(a)
+                guard let n = Int(v), (0...51).contains(n) else { throw CommandLineError(message: "--crf must be 0…51 (got \(v))") }
+                crf = n
+            case "--preset": preset = try value(a)
+            case "--egl-platform":
+                let v = try value(a)
+                guard let p = EGLOptions.Platform(rawValue: v) else { throw CommandLineError(message: "--egl-platform must be gbm, device or surfaceless (got \(v))") }
+                options.egl.platform = p
+            case "--gpu-device": options.egl.device = try value(a)
+            case "--no-audio": options.audio = false
+            case "--verbose", "-v": options.verbose = true
+            case "--square": square = true
+            case "--size":
+                let v = try value(a)
+                guard let s = PixelSize.parse(v) else { throw CommandLineError(message: "--size must look like 1280x720 (got \(v))") }
+                size = s
+            case "--fit":
+                let v = try value(a)
+                guard let f = FitMode(rawValue: v) else { throw CommandLineError(message: "--fit must be fill, fit or stretch (got \(v))") }
+                fit = f
+            case "--fps":
+                let v = try value(a)
+                guard let r = FrameRate.parse(v) else { throw CommandLineError(message: "--fps must be a positive rate such as 30 or 30000/1001 (got \(v))") }
+                fps = r
+            case "--transition": transitions.append(try Arguments.parseTransition(try value(a)))
+            case "--json": json = true
+            case "--at":
+                let t = try number(a)
+                guard t >= 0 else { throw CommandLineError(message: "--at must be ≥ 0 seconds") }
+                at = t
+            case "--frame":
+                let v = try value(a)
+                guard let n = Int64(v), n >= 0 else { throw CommandLineError(message: "--frame must be a frame number ≥ 0 (got \(v))") }
+                frame = n
+            case "--cols":
+                let v = try value(a)
+                guard let n = Int(v), (1...50).contains(n) else { throw CommandLineError(message: "--cols must be 1…50 (got \(v))") }
+                columns = n
+            case "--tile-width":
+                let v = try value(a)
+                guard let n = Int(v), (16...4096).contains(n) else { throw CommandLineError(message: "--tile-width must be 16…4096 (got \(v))") }
+                tileWidth = n
+            case "--min-psnr": minPSNR = try number(a)
+            case "--backends": backends = true
+            case "--progress":
+                let v = try value(a)
+                guard let p = ProgressStyle(rawValue: v) else { throw CommandLineError(message: "--progress must be bar, plain, json or none (got \(v))") }
+                progress = p
+            case "-h", "--help": throw HelpRequested()
+            default:
+                if a.hasPrefix("-") && a != "-" { throw CommandLineError(message: "unknown option \(a)") }
+                positional.append(a)
+            }
+            i += 1
+        }
+    }
+
+    /// `TYPE:SECONDS[:DIRECTION]`, or `cut`.
+    static func parseTransition(_ s: String) throws -> Transition? {
+        if s == "cut" || s == "none" { return nil }
+        let parts = s.split(separator: ":").map(String.init)
+        guard let first = parts.first, let kind = Transition.Kind(rawValue: first) else {
+            throw CommandLineError(message: "--transition type must be crossfade, push, wipe or cut (got \(s))")
+        }
+        var duration = MediaTime(value: 1, timescale: 1)
+        if parts.count > 1 {
+            guard let d = Double(parts[1]), d > 0, d.isFinite else { throw CommandLineError(message: "--transition duration must be > 0 seconds (got \(parts[1]))") }
+            duration = MediaTime(seconds: d)
+        }
+        var direction: Transition.Direction?
+        if parts.count > 2 {
+            guard let d = Transition.Direction(rawValue: parts[2]) else { throw CommandLineError(message: "unknown --transition direction \(parts[2])") }
+            direction = d
+        }
+        return Transition(kind: kind, duration: duration, direction: direction)
+    }
+
+    /// The edit: from an edit file (one `.json` argument) or from clips on the command line, with the
+    /// command-line overrides applied.
+    func edit() throws -> Edit {
+        guard !positional.isEmpty else { throw CommandLineError(message: "give an edit file or clips to join") }
+        var edit: Edit
+        if positional.count == 1 && positional[0].lowercased().hasSuffix(".json") {
+            edit = try EditFile.load(path: positional[0])
+            if !transitions.isEmpty { throw CommandLineError(message: "--transition applies to clips on the command line, not to an edit file") }
+        } else {
+            let cwd = FileManager.default.currentDirectoryPath
+            edit = Edit(clips: positional.enumerated().map { (k, p) in
+                let path = p.hasPrefix("/") ? p : URL(fileURLWithPath: cwd).appendingPathComponent(p).standardized.path
+                let t: Transition? = k == 0 || transitions.isEmpty ? nil : transitions[(k - 1) % transitions.count]
+                return ClipSpec(path: path, transition: t)
+            })
+        }
+        if square { edit.square = true }
+        if let s = size { edit.renderSize = s }
+        if let f = fit { edit.fit = f }
+        if let r = fps { edit.frameRate = r }
+        if let c = codec { edit.output.codec = c }
+        if let c = crf { edit.output.crf = c }
+        if let p = preset { edit.output.preset = p }
+        return edit
+    }
+
+    func requireOutput() throws -> String {
+        guard let o = output else { throw CommandLineError(message: "missing -o OUTPUT") }
+        return o
+    }
+}
+
+struct HelpRequested: Error {}

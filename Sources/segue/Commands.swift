@@ -1,0 +1,102 @@
+import Foundation
+import SegueCore
+import SeguePipeline
+import SegueMedia
+
+func say(_ s: String) { FileHandle.standardError.write((s.hasSuffix("\n") ? s : s + "\n").data(using: .utf8)!) }
+
+func printJSON<T: Encodable>(_ value: T) throws {
+    let e = JSONEncoder()
+    e.outputFormatting = [.prettyPrinted, .sortedKeys]
+    e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    print(String(data: try e.encode(value), encoding: .utf8)!)
+}
+
+func renderCommand(_ a: Arguments) throws {
+    let out = try a.requireOutput()
+    var options = a.options
+    options.progress = progressPrinter(a.progress ?? defaultProgressStyle())
+    let started = Date()
+    let result = try RenderJob.render(try a.edit(), to: out, options: options)
+    say(String(format: "segue: wrote %@: %lld frames at %@ fps (%@), %.3f s, rendered by %@ in %.1f s",
+               result.path, result.frames, result.timeline.frameRate.description, result.timeline.renderSize.description,
+               Double(result.frames) / result.timeline.frameRate.framesPerSecond, result.renderer, Date().timeIntervalSince(started)))
+}
+
+func probeCommand(_ a: Arguments) throws {
+    guard !a.positional.isEmpty else { throw CommandLineError(message: "give one or more media files") }
+    var reports: [ProbeReport] = []
+    for p in a.positional {
+        guard FileManager.default.fileExists(atPath: p) else { throw MediaError(path: p, function: nil, message: "file not found") }
+        reports.append(try ProbeReport(path: p))
+    }
+    if a.json { try printJSON(reports) } else { print(reports.map(\.text).joined(separator: "\n"), terminator: "") }
+}
+
+func planCommand(_ a: Arguments) throws {
+    let timeline = try RenderJob.resolve(try a.edit())
+    let report = TimelineReport(timeline)
+    if a.json { try printJSON(report) } else {
+        print(report.text, terminator: "")
+        if a.options.verbose { report.notes.forEach { say("segue: \($0)") } }
+    }
+}
+
+/// The output frame for `--frame N` or `--at SECONDS` (the frame showing that instant: floor(t × fps)).
+func targetFrame(_ a: Arguments, _ timeline: Timeline) throws -> Int64 {
+    if let n = a.frame { return n }
+    guard let t = a.at else { throw CommandLineError(message: "give --at SECONDS or --frame N") }
+    return MediaTime(seconds: t).floored(toUnitsOf: Int64(timeline.frameRate.numerator), per: Int64(timeline.frameRate.denominator))
+}
+
+func frameCommand(_ a: Arguments) throws {
+    let out = try a.requireOutput()
+    let timeline = try RenderJob.resolve(try a.edit())
+    let n = try targetFrame(a, timeline)
+    let renderer = try RenderJob.makeRenderer(a.options)
+    let (images, decoded) = try RenderJob.renderFrames(timeline, frames: [n], renderer: renderer)
+    try StillImage.writePNG(images[0], to: out)
+    say(String(format: "segue: wrote %@: frame %lld (%.3f s) of %lld, %@, %d source frames decoded, rendered by %@",
+               out, n, timeline.time(ofFrame: n).seconds, timeline.frameCount, timeline.renderSize.description, decoded, renderer.name))
+}
+
+func sheetCommand(_ a: Arguments) throws {
+    let out = try a.requireOutput()
+    let timeline = try RenderJob.resolve(try a.edit())
+    let renderer = try RenderJob.makeRenderer(a.options)
+    let (image, tiles) = try ContactSheet.render(timeline, renderer: renderer, columns: a.columns, tileWidth: a.tileWidth)
+    try StillImage.writePNG(image, to: out)
+    say("segue: wrote \(out): \(image.width)x\(image.height), \(tiles.count) tiles")
+}
+
+func compareCommand(_ a: Arguments) throws {
+    let result: VideoComparison
+    if a.backends {
+        guard a.positional.count == 1 else { throw CommandLineError(message: "--backends takes one edit file") }
+        var edit = try a.edit()
+        edit.output.codec = .ffv1
+        let dir = NSTemporaryDirectory() + "segue-compare-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = a.options
+        options.audio = false
+        options.backend = .gpu
+        try RenderJob.render(edit, to: "\(dir)/gpu.mkv", options: options)
+        options.backend = .cpu
+        try RenderJob.render(edit, to: "\(dir)/cpu.mkv", options: options)
+        result = try VideoComparison("\(dir)/gpu.mkv", "\(dir)/cpu.mkv")
+    } else {
+        guard a.positional.count == 2 else { throw CommandLineError(message: "compare takes two videos (or --backends EDIT.json)") }
+        for p in a.positional where !FileManager.default.fileExists(atPath: p) { throw MediaError(path: p, function: nil, message: "file not found") }
+        result = try VideoComparison(a.positional[0], a.positional[1])
+    }
+    if a.json { try printJSON(result) } else { print(result.text, terminator: "") }
+    if result.countA != result.countB {
+        throw ComparisonFailed(message: "frame counts differ: \(result.countA) vs \(result.countB)")
+    }
+    if let m = a.minPSNR, let w = result.worst, w.min < m {
+        throw ComparisonFailed(message: String(format: "frame %d is under --min-psnr %.2f dB (%.2f dB)", w.frame, m, w.min))
+    }
+}
+
+struct ComparisonFailed: Error { let message: String }
