@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "SegueTestSupport", dependencies: ["SegueCore"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueCore", "SegueReference", "SegueGL", "SegueMedia", "SegueTestSupport"]),
-        .testTarget(name: "SegueEndToEndTests", dependencies: ["SegueCore", "SeguePipeline", "SegueMedia", "SegueTestSupport"]),
+        .testTarget(name: "SegueEndToEndTests", dependencies: ["SegueCore", "SeguePipeline", "SegueMedia", "SegueReference", "SegueTestSupport"]),
     ],
     swiftLanguageVersions: [.v5]
 )
