@@ -199,6 +199,9 @@ public enum EditFile {
            let r = d.range(of: "character ") {
             index = Int(d[r.upperBound...].prefix(while: { $0.isNumber }))
         }
+        if index == nil, let d = ns.userInfo[NSDebugDescriptionErrorKey] as? String, d.contains("end of file") {
+            index = data.count   // something is unterminated: report the end
+        }
         guard let idx = index else { return "" }
         var line = 1, col = 1
         for (k, byte) in data.enumerated() {

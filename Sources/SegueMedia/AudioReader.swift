@@ -24,6 +24,7 @@ public final class AudioReader {
     /// Output samples still to drop (positive) or silence still to insert (negative) to reach the start.
     var skip: Int64 = 0
     var started = false
+    var failures = 0
     let startTime: MediaTime
 
     /// Opens the best audio stream of `path`, positioned at `start` seconds after `videoOrigin`
@@ -101,7 +102,13 @@ public final class AudioReader {
             drained = true
             return
         }
-        if rc != FF.eagain { throw MediaError(path: path, function: "avcodec_receive_frame", code: rc, message: FF.message(rc)) }
+        if rc != FF.eagain {
+            // Undecodable audio: skip it (silence is better than a failed render); give up after many in a row.
+            failures += 1
+            if failures > 1000 { drained = true }
+            return
+        }
+        failures = 0
         if ended { drained = true; return }
         while true {
             if av_read_frame(file.ctx, packet.ptr) < 0 { ended = true; avcodec_send_packet(decoder.ctx, nil); return }

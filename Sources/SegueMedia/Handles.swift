@@ -60,6 +60,17 @@ final class Decoder {
 final class Frame {
     let ptr: UnsafeMutablePointer<AVFrame>
     init() { ptr = av_frame_alloc() }
+
+    /// Allocates the buffers for the frame's format and size (`av_frame_get_buffer`) and clears them,
+    /// padding included: converters and encoders may read past the picture's edge, and output must not
+    /// depend on what the memory held before (the same edit must give the same bytes).
+    static func allocateZeroed(_ f: UnsafeMutablePointer<AVFrame>) throws {
+        try FF.check(av_frame_get_buffer(f, 0), "av_frame_get_buffer")
+        withUnsafePointer(to: f.pointee.buf) { bp in
+            let bufs = UnsafeRawPointer(bp).assumingMemoryBound(to: UnsafeMutablePointer<AVBufferRef>?.self)
+            for i in 0..<8 { if let b = bufs[i] { memset(b.pointee.data, 0, b.pointee.size) } }
+        }
+    }
     deinit { var p: UnsafeMutablePointer<AVFrame>? = ptr; av_frame_free(&p) }
 }
 

@@ -120,7 +120,7 @@ public final class MediaWriter {
         rgbaFrame.ptr.pointee.width = Int32(size.width)
         rgbaFrame.ptr.pointee.height = Int32(size.height)
         rgbaFrame.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
-        try FF.check(av_frame_get_buffer(rgbaFrame.ptr, 0), "av_frame_get_buffer")
+        try Frame.allocateZeroed(rgbaFrame.ptr)
 
         var pb: UnsafeMutablePointer<AVIOContext>? = nil
         let rc = avio_open(&pb, path, AVIO_FLAG_WRITE)
@@ -154,7 +154,7 @@ public final class MediaWriter {
         yuv.ptr.pointee.width = Int32(size.width)
         yuv.ptr.pointee.height = Int32(size.height)
         yuv.ptr.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        try FF.check(av_frame_get_buffer(yuv.ptr, 0), "av_frame_get_buffer")
+        try Frame.allocateZeroed(yuv.ptr)
         try scaler.scale(rgbaFrame.ptr, into: yuv.ptr)
         yuv.ptr.pointee.pts = videoFrames
         yuv.ptr.pointee.color_primaries = AVCOL_PRI_BT709
@@ -184,7 +184,7 @@ public final class MediaWriter {
             f.ptr.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
             f.ptr.pointee.sample_rate = a.ctx.pointee.sample_rate
             segue_set_stereo_layout(&f.ptr.pointee.ch_layout)
-            try FF.check(av_frame_get_buffer(f.ptr, 0), "av_frame_get_buffer")
+            try Frame.allocateZeroed(f.ptr)
             let l = UnsafeMutableRawPointer(f.ptr.pointee.data.0!).assumingMemoryBound(to: Float.self)
             let r = UnsafeMutableRawPointer(f.ptr.pointee.data.1!).assumingMemoryBound(to: Float.self)
             for i in 0..<n { l[i] = audioPending[offset + 2 * i]; r[i] = audioPending[offset + 2 * i + 1] }

@@ -22,7 +22,7 @@ public enum StillImage {
         frame.ptr.pointee.width = Int32(image.width)
         frame.ptr.pointee.height = Int32(image.height)
         frame.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
-        try FF.check(av_frame_get_buffer(frame.ptr, 0), "av_frame_get_buffer")
+        try Frame.allocateZeroed(frame.ptr)
         let stride = Int(frame.ptr.pointee.linesize.0)
         image.pixels.withUnsafeBytes { src in
             for y in 0..<image.height {
@@ -89,7 +89,7 @@ public final class PlanarFrameReader {
         out.ptr.pointee.width = f.width
         out.ptr.pointee.height = f.height
         out.ptr.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        try FF.check(av_frame_get_buffer(out.ptr, 0), "av_frame_get_buffer")
+        try Frame.allocateZeroed(out.ptr)
         try scaler!.scale(frame.ptr, into: out.ptr)
         let cw = (width + 1) / 2, ch = (height + 1) / 2
         var planes = [UInt8]()
@@ -117,7 +117,7 @@ extension StillImage {
         let src = Frame(), dst = Frame()
         for (f, w, h) in [(src, image.width, image.height), (dst, size.width, size.height)] {
             f.ptr.pointee.width = Int32(w); f.ptr.pointee.height = Int32(h); f.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
-            try FF.check(av_frame_get_buffer(f.ptr, 0), "av_frame_get_buffer")
+            try Frame.allocateZeroed(f.ptr)
         }
         let ss = Int(src.ptr.pointee.linesize.0)
         image.pixels.withUnsafeBytes { p in

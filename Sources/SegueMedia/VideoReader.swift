@@ -61,15 +61,16 @@ public final class VideoReader {
         var rate: Double? = nil
         if st.pointee.avg_frame_rate.isValid { rate = st.pointee.avg_frame_rate.double }
         else if st.pointee.r_frame_rate.isValid { rate = st.pointee.r_frame_rate.double }
-        // Duration from the first frame: the stream's own if known, else the container's.
+        // Duration from the first frame: the stream's own if the container records it, else the end of the
+        // last video packet (containers disagree on what their own duration field means).
         var duration: MediaTime
         let startTime = st.pointee.start_time != FF.noPTS ? st.pointee.start_time : firstPTS
         if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
             duration = MediaTime(value: st.pointee.duration - (firstPTS - startTime), timescale: Int64(timeBase.den)) * Int64(timeBase.num)
+        } else if let end = try lastPacketEnd() {
+            duration = MediaTime(value: end - firstPTS, timescale: Int64(timeBase.den)) * Int64(timeBase.num)
         } else if file.ctx.pointee.duration > 0 {
-            let fmtStart = file.ctx.pointee.start_time != FF.noPTS ? file.ctx.pointee.start_time : 0
-            let firstUs = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: Int64(timeBase.den))
-            duration = MediaTime(value: file.ctx.pointee.duration + fmtStart, timescale: 1_000_000) - firstUs
+            duration = MediaTime(value: file.ctx.pointee.duration, timescale: 1_000_000)
         } else {
             duration = MediaTime(value: 1, timescale: Int64(rate.map { max(1, Int($0.rounded())) } ?? 30))
         }
@@ -80,35 +81,76 @@ public final class VideoReader {
         info.firstFrameTime = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: Int64(timeBase.den))
     }
 
+    /// The end (PTS + duration) of the last video packet, found by seeking near the end and reading on;
+    /// the reader is then put back at its first frame. Nil if the container cannot seek.
+    private func lastPacketEnd() throws -> Int64? {
+        let big = Int64.max / 4
+        guard av_seek_frame(file.ctx, streamIndex, big, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
+        var end: Int64?
+        while av_read_frame(file.ctx, packet.ptr) >= 0 {
+            defer { av_packet_unref(packet.ptr) }
+            guard packet.ptr.pointee.stream_index == streamIndex, packet.ptr.pointee.pts != FF.noPTS else { continue }
+            let e = packet.ptr.pointee.pts + max(0, packet.ptr.pointee.duration)
+            end = max(end ?? e, e)
+        }
+        _ = av_seek_frame(file.ctx, streamIndex, firstPTS, AVSEEK_FLAG_BACKWARD)
+        avcodec_flush_buffers(decoder.ctx)
+        ended = false
+        // Decoding restarts from the first frame, which we hold already: skip up to it again.
+        pending = nil
+        seekedTo = nil
+        current = nil
+        _ = try? advanceToFirst()
+        return end
+    }
+
+    private func advanceToFirst() throws {
+        guard let first = try decodeNext(origin: nil) else { return }
+        current = (rel(first.pts), first.frame)
+    }
+
     func rel(_ pts: Int64) -> MediaTime {
         MediaTime(value: (pts - firstPTS) * Int64(timeBase.num), timescale: Int64(timeBase.den))
     }
 
-    /// Decodes the next frame in presentation order, or nil at the end of the stream.
+    /// Decodes the next frame in presentation order, or nil at the end of the stream. Corrupt packets and
+    /// frames the decoder rejects are skipped and counted (`corruptPackets`); a read error ends the stream
+    /// (a truncated file then holds its last good picture).
     func decodeNext(origin: Int64?) throws -> (pts: Int64, frame: Frame)? {
         let frame = Frame()
+        var failures = 0
         while true {
             let rc = avcodec_receive_frame(decoder.ctx, frame.ptr)
             if rc == 0 {
                 decodedFrames += 1
                 var pts = frame.ptr.pointee.best_effort_timestamp
                 if pts == FF.noPTS { pts = frame.ptr.pointee.pts }
-                if pts == FF.noPTS { pts = (current.map { _ in firstPTS } ?? 0) }
+                if pts == FF.noPTS { pts = lastPTS.map { $0 + 1 } ?? 0 }
+                if frame.ptr.pointee.decode_error_flags != 0 || (frame.ptr.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 { concealedFrames += 1 }
+                lastPTS = pts
                 return (pts, frame)
             }
             if rc == FF.eof { return nil }
-            if rc != FF.eagain { throw MediaError(path: path, function: "avcodec_receive_frame", code: rc, message: FF.message(rc)) }
+            if rc != FF.eagain {
+                // A frame the decoder could not reconstruct: skip it, but never loop forever.
+                corruptPackets += 1
+                failures += 1
+                if failures > 1000 { throw MediaError(path: path, function: "avcodec_receive_frame", code: rc, message: FF.message(rc)) }
+                continue
+            }
             if ended { return nil }
             // Feed one packet.
             while true {
                 let r = av_read_frame(file.ctx, packet.ptr)
                 if r < 0 {
+                    if r != FF.eof { readErrors += 1 }
                     ended = true
                     avcodec_send_packet(decoder.ctx, nil)  // drain
                     break
                 }
                 defer { av_packet_unref(packet.ptr) }
                 if packet.ptr.pointee.stream_index != streamIndex { continue }
+                if (packet.ptr.pointee.flags & AV_PKT_FLAG_CORRUPT) != 0 { corruptPackets += 1 }
                 let s = avcodec_send_packet(decoder.ctx, packet.ptr)
                 if s < 0 && s != FF.eagain {
                     corruptPackets += 1  // corrupt packet: skip it, keep the last good picture
@@ -118,6 +160,14 @@ public final class VideoReader {
             }
         }
     }
+    private var lastPTS: Int64?
+    /// Frames the decoder marked as concealed (damaged but shown).
+    public private(set) var concealedFrames = 0
+    /// Read errors that ended the stream early (a truncated file).
+    public private(set) var readErrors = 0
+    /// Requests answered with the last picture although the clip should still have pictures there
+    /// (more than two frame durations after the last decodable frame): the file ends early.
+    public private(set) var heldPastEnd = 0
 
     /// Positions the reader so that the next `frame(at:)` with a time ≥ `sourceTime` is cheap: when the target
     /// is more than half a second ahead of (or behind) the current picture, seeks to the keyframe at or before it
@@ -125,6 +175,8 @@ public final class VideoReader {
     public func seek(to sourceTime: MediaTime) throws {
         let near = MediaTime(value: 1, timescale: 2)
         if let c = current, !(sourceTime < c.rel) {
+            // Past the last decodable picture (a truncated file): hold it rather than seek into missing data.
+            if ended && pending == nil { return }
             // Decoding forward is cheaper than seeking when the target is close to the picture we hold or the next one.
             if sourceTime - c.rel < near { return }
             if let p = pending, sourceTime - p.rel < near { return }
@@ -149,6 +201,10 @@ public final class VideoReader {
     /// The stored picture shown at `sourceTime` (seconds from the clip's first frame), as RGBA.
     public func frame(at sourceTime: MediaTime) throws -> RGBAImage {
         try advance(to: sourceTime)
+        if pending == nil && ended, let c = current, let fps = info.nominalFrameRate, fps > 0,
+           MediaTime(seconds: 2 / fps) < sourceTime - c.rel, sourceTime < info.duration {
+            heldPastEnd += 1
+        }
         let f = current!.frame
         // The same stored picture is often shown on several output frames (output rate above the clip's).
         if let c = converted, c.frame === f { return c.image }
@@ -175,10 +231,19 @@ public final class VideoReader {
             current = p
             pending = nil
         }
+        if current == nil && !retriedFromStart {
+            // Nothing decodes after the seek (damaged data behind an intact index): start over from the top.
+            retriedFromStart = true
+            try seekBackward(to: .zero)
+            seekedTo = nil
+            try advance(to: s)
+            return
+        }
         if current == nil {
             throw MediaError(path: path, function: nil, message: "no video frame could be decoded at \(s.seconds) s")
         }
     }
+    private var retriedFromStart = false
 
     /// `SWS_CS_*` for the frame's matrix; unspecified: BT.709 at ≥ 720 lines, else BT.601.
     static func swsColorspace(_ f: AVFrame) -> Int32 {
@@ -215,7 +280,7 @@ public final class VideoReader {
         out.ptr.pointee.width = f.width
         out.ptr.pointee.height = f.height
         out.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
-        try FF.check(av_frame_get_buffer(out.ptr, 0), "av_frame_get_buffer")
+        try Frame.allocateZeroed(out.ptr)
         try scaler!.scale(frame.ptr, into: out.ptr)
         let w = Int(f.width), h = Int(f.height)
         var pixels = [UInt8](repeating: 0, count: w * h * 4)

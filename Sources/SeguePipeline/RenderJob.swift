@@ -55,6 +55,9 @@ public struct RenderResult {
     public let audioSamples: Int64
     public let renderer: String
     public let timeline: Timeline
+    /// Damage found and worked around (corrupt packets skipped, truncated clips held on their last picture),
+    /// one line per clip, naming it.
+    public let warnings: [String]
 }
 
 /// Renders edits: probes every clip first (so a bad clip fails before any work), resolves the timeline,
@@ -116,19 +119,23 @@ public enum RenderJob {
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 
         let temp = dir.appendingPathComponent(".\(out.lastPathComponent).segue-\(getpid()).tmp")
+        SignalCleanup.register(temp.path)
+        defer { SignalCleanup.unregister() }
         do {
             let result = try encode(timeline, renderer: renderer, to: temp.path, options: options)
             if rename(temp.path, out.path) != 0 {
                 throw MediaError(path: out.path, function: "rename", message: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
             }
-            return RenderResult(path: out.path, frames: result.0, audioSamples: result.1, renderer: renderer.name, timeline: timeline)
+            result.warnings.forEach { options.log("warning: \($0)") }
+            return RenderResult(path: out.path, frames: result.frames, audioSamples: result.samples, renderer: renderer.name,
+                                timeline: timeline, warnings: result.warnings)
         } catch {
             unlink(temp.path)
             throw error
         }
     }
 
-    static func encode(_ timeline: Timeline, renderer: CompositeRenderer, to path: String, options: RenderOptions) throws -> (Int64, Int64) {
+    static func encode(_ timeline: Timeline, renderer: CompositeRenderer, to path: String, options: RenderOptions) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
         let sampleRate: Int32 = 48000
         let writer = try MediaWriter(path: path, size: timeline.renderSize, frameRate: timeline.frameRate,
                                      settings: timeline.output, audio: options.audio ? MediaWriter.AudioSettings() : nil)
@@ -161,7 +168,7 @@ public enum RenderJob {
         }
         let result = try writer.finish()
         report(timeline.frameCount, "done")
-        return result
+        return (result.videoFrames, result.audioSamples, frames.finishAll())
     }
 }
 
@@ -199,10 +206,31 @@ final class FrameSource {
     }
 
     func release(before t: MediaTime) {
-        for (i, r) in readers where !(t < timeline.placements[i].end) {
-            closedDecoded += r.decodedFrames
-            readers[i] = nil
+        for (i, _) in readers where !(t < timeline.placements[i].end) { close(i) }
+    }
+
+    /// Damage reports of closed clips.
+    private(set) var warnings: [String] = []
+
+    private func close(_ i: Int) {
+        guard let r = readers.removeValue(forKey: i) else { return }
+        closedDecoded += r.decodedFrames
+        var parts: [String] = []
+        if r.corruptPackets > 0 { parts.append("\(r.corruptPackets) corrupt packet(s) skipped") }
+        if r.concealedFrames > 0 { parts.append("\(r.concealedFrames) frame(s) concealed by the decoder") }
+        if r.readErrors > 0 || r.heldPastEnd > 0 {
+            parts.append("the file ends early: \(r.heldPastEnd) output frame(s) hold its last good picture")
         }
+        if !parts.isEmpty {
+            let name = timeline.placements[i].spec.path.split(separator: "/").last.map(String.init) ?? ""
+            warnings.append("clip \(i) (\(name)): " + parts.joined(separator: "; "))
+        }
+    }
+
+    /// Closes every reader and returns the damage reports.
+    func finishAll() -> [String] {
+        for i in readers.keys.sorted() { close(i) }
+        return warnings
     }
 }
 
@@ -220,5 +248,27 @@ extension RenderJob {
             byFrame[n] = try source.render(frame: n, with: renderer)
         }
         return (frames.map { byFrame[$0]! }, source.decodedFrames)
+    }
+}
+
+/// Removes the temporary output file when the process is interrupted (SIGINT → exit 130, SIGTERM → exit 143).
+/// `unlink` and `_exit` are async-signal-safe; the path is kept in a C buffer that the handler only reads.
+public enum SignalCleanup {
+    nonisolated(unsafe) static var path: UnsafeMutablePointer<CChar>?
+
+    /// Installs the handlers (the CLI calls this once).
+    public static func installHandlers() {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig) { s in
+                if let p = SignalCleanup.path { unlink(p) }
+                _exit(128 + s)
+            }
+        }
+    }
+    static func register(_ p: String) { unregister(); path = strdup(p) }
+    static func unregister() {
+        let old = path
+        path = nil
+        free(old)
     }
 }

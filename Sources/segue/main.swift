@@ -41,6 +41,7 @@ let commands: [String: (Arguments) throws -> Void] = [
 ]
 if ["-h", "--help", "help"].contains(command) { print(usage); exit(0) }
 guard let run = commands[command] else { say("segue: unknown command \(command)\n\(usage)"); exit(2) }
+SignalCleanup.installHandlers()
 do {
     try run(try Arguments(args))
 } catch is HelpRequested {
