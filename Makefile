@@ -5,7 +5,7 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test fixtures clean
+.PHONY: deps build release demo test fixtures fuzz leakcheck clean
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -33,6 +33,21 @@ demo: release fixtures
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
+
+# Fuzzes the edit-file parser with libFuzzer for FUZZ_SECONDS (default 60). A crash leaves fuzz-crash-* here:
+# turn it into a test in Tests/SegueCoreTests/EditFileFuzzRegressionTests.swift.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	mkdir -p .build .build/fuzz-corpus
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SegueCore Sources/SegueCore/*.swift Fuzz/EditFileFuzz.swift -o .build/fuzz-editfile
+	cp Fuzz/corpus/* .build/fuzz-corpus/
+	.build/fuzz-editfile -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=fuzz- .build/fuzz-corpus
+
+# Renders a small edit under valgrind's memcheck; fails on definite leaks or memory errors.
+leakcheck: build fixtures
+	valgrind --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind; }
+	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=3 \
+	  .build/debug/segue render Fixtures/demo.json --size 96x96 --backend cpu -o .build/leakcheck.mp4
 
 clean:
 	rm -rf .build Fixtures/generated demo.mp4

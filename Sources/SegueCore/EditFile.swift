@@ -52,7 +52,7 @@ public enum EditFile {
         if let r = obj["frameRate"] {
             let rate: FrameRate?
             if let s = r as? String { rate = FrameRate.parse(s) } else { rate = FrameRate.fromDecimal(try number(r, "frameRate")) }
-            guard let fr = rate else { throw EditError("frameRate", "must be a positive number or a fraction such as \"30000/1001\"") }
+            guard let fr = rate else { throw EditError("frameRate", "must be a rate from 0.01 to 1000 frames per second, as a number or a fraction such as \"30000/1001\"") }
             edit.frameRate = fr
         }
         if let o = obj["output"] {
@@ -82,12 +82,12 @@ public enum EditFile {
         if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
         var spec = ClipSpec(path: path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardized.path)
         if let s = o["start"] {
-            let v = try number(s, "\(f).start")
+            let v = try seconds(s, "\(f).start")
             guard v >= 0 else { throw EditError("\(f).start", "must be ≥ 0 seconds (got \(v))") }
             spec.start = MediaTime(seconds: v)
         }
         if let d = o["duration"] {
-            let v = try number(d, "\(f).duration")
+            let v = try seconds(d, "\(f).duration")
             guard v > 0 else { throw EditError("\(f).duration", "must be > 0 seconds (got \(v))") }
             spec.duration = MediaTime(seconds: v)
         }
@@ -106,7 +106,7 @@ public enum EditFile {
             } else { kind = .crossfade }
             var duration = MediaTime(value: 1, timescale: 1)
             if let d = to["duration"] {
-                let v = try number(d, "\(tf).duration")
+                let v = try seconds(d, "\(tf).duration")
                 guard v > 0 else { throw EditError("\(tf).duration", "must be > 0 seconds (got \(v))") }
                 duration = MediaTime(seconds: v)
             }
@@ -144,6 +144,14 @@ public enum EditFile {
         guard !isBool(v), let n = v as? NSNumber else { throw EditError(field, "must be a number, got \(typeName(v))") }
         let d = n.doubleValue
         guard d.isFinite else { throw EditError(field, "must be a finite number") }
+        return d
+    }
+    /// A time in seconds: a number within ±`MediaTime.maxSeconds`.
+    static func seconds(_ v: Any, _ field: String) throws -> Double {
+        let d = try number(v, field)
+        guard MediaTime.isRepresentable(seconds: d) else {
+            throw EditError(field, "\(d) s is out of range (at most \(Int(MediaTime.maxSeconds)) s)")
+        }
         return d
     }
     static func int(_ v: Any, _ field: String) throws -> Int {

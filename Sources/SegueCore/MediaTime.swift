@@ -23,9 +23,17 @@ public struct MediaTime: Hashable, Comparable, CustomStringConvertible, Sendable
 
     /// Creates the nearest rational with a microsecond timescale (`round(seconds × 1e6) / 1e6`),
     /// reduced. Used for seconds written by people (edit files, command lines).
+    /// `seconds` must be finite and within ±`maxSeconds` (check with `isRepresentable` first for user input).
     public init(seconds: Double) {
+        precondition(MediaTime.isRepresentable(seconds: seconds), "time \(seconds) s is out of range")
         self.init(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000)
     }
+
+    /// The largest time accepted from people: 10,000,000 s (about 115 days).
+    public static let maxSeconds: Double = 10_000_000
+
+    /// Whether `seconds` can be a `MediaTime` (finite, |seconds| ≤ `maxSeconds`).
+    public static func isRepresentable(seconds: Double) -> Bool { seconds.isFinite && abs(seconds) <= maxSeconds }
 
     /// Whole frames: `frame / rate` for a frame rate in frames per second.
     public init(frame: Int64, rate: FrameRate) {
@@ -138,14 +146,17 @@ public struct FrameRate: Hashable, CustomStringConvertible, Sendable {
     /// Parses `"30"`, `"29.97"`, `"30000/1001"`. Decimal NTSC rates (23.976, 29.97, 59.94) map to their exact fractions.
     public static func parse(_ text: String) -> FrameRate? {
         let parts = text.split(separator: "/")
-        if parts.count == 2, let n = Int32(parts[0]), let d = Int32(parts[1]), n > 0, d > 0 { return FrameRate(n, d) }
+        if parts.count == 2, let n = Int32(parts[0]), let d = Int32(parts[1]), n > 0, d > 0 {
+            let r = FrameRate(n, d)
+            return r.framesPerSecond >= 0.01 && r.framesPerSecond <= 1000 ? r : nil
+        }
         guard parts.count == 1, let v = Double(text) else { return nil }
         return fromDecimal(v)
     }
 
-    /// Converts a decimal rate, mapping 23.976/29.97/59.94 (±0.01) to x000/1001 fractions; nil if not positive.
+    /// Converts a decimal rate, mapping 23.976/29.97/59.94 (±0.01) to x000/1001 fractions; nil outside 0.01…1000.
     public static func fromDecimal(_ v: Double) -> FrameRate? {
-        guard v.isFinite, v > 0, v <= 1000 else { return nil }
+        guard v.isFinite, v >= 0.01, v <= 1000 else { return nil }
         for s in standard where s.denominator == 1001 && abs(s.framesPerSecond - v) < 0.01 { return s }
         if v == v.rounded() { return FrameRate(Int32(v)) }
         return FrameRate(Int32((v * 1000).rounded()), 1000)

@@ -77,7 +77,7 @@ struct Arguments {
             case "--json": json = true
             case "--at":
                 let t = try number(a)
-                guard t >= 0 else { throw CommandLineError(message: "--at must be ≥ 0 seconds") }
+                guard t >= 0, MediaTime.isRepresentable(seconds: t) else { throw CommandLineError(message: "--at must be 0…\(Int(MediaTime.maxSeconds)) seconds") }
                 at = t
             case "--frame":
                 let v = try value(a)
@@ -115,7 +115,7 @@ struct Arguments {
         }
         var duration = MediaTime(value: 1, timescale: 1)
         if parts.count > 1 {
-            guard let d = Double(parts[1]), d > 0, d.isFinite else { throw CommandLineError(message: "--transition duration must be > 0 seconds (got \(parts[1]))") }
+            guard let d = Double(parts[1]), d > 0, MediaTime.isRepresentable(seconds: d) else { throw CommandLineError(message: "--transition duration must be > 0 seconds (got \(parts[1]))") }
             duration = MediaTime(seconds: d)
         }
         var direction: Transition.Direction?
