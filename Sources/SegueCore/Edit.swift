@@ -32,6 +32,8 @@ public struct Transition: Equatable, Sendable {
     /// Length of the overlap of outgoing and incoming clip.
     public var duration: MediaTime
     public var direction: Direction
+    /// How the clips' audio crosses over the same overlap.
+    public var audioCurve: AudioCurve = .linear
 
     /// `direction` defaults to `left` for push and `down-right` for wipe (crossfade ignores it).
     public init(kind: Kind, duration: MediaTime, direction: Direction? = nil) {
@@ -51,6 +53,8 @@ public struct ClipSpec: Equatable, Sendable {
     public var duration: MediaTime?
     /// The transition into this clip from the previous one; nil for a cut (and always nil on clip 0).
     public var transition: Transition?
+    /// Gain applied to the clip's audio (1 = as recorded, 0 = silent).
+    public var volume: Double = 1
 
     public init(path: String, start: MediaTime = .zero, duration: MediaTime? = nil, transition: Transition? = nil) {
         self.path = path; self.start = start; self.duration = duration; self.transition = transition
@@ -85,6 +89,78 @@ public struct Edit: Equatable, Sendable {
     /// Output frame rate; nil: the highest nominal clip frame rate (snapped to a standard rate), else 30.
     public var frameRate: FrameRate?
     public var output = OutputSettings()
+    /// Background music mixed under the clips' audio; nil for none.
+    public var music: MusicSpec?
+    /// Output audio format.
+    public var audio = AudioSettings()
 
     public init(clips: [ClipSpec]) { self.clips = clips }
 }
+
+/// The shape of an audio crossfade over a transition's overlap, at progress `p` (0…1).
+public enum AudioCurve: String, CaseIterable, Sendable {
+    /// Outgoing `1 − p`, incoming `p` (FFmpeg `acrossfade` curve `tri`).
+    case linear
+    /// Outgoing `cos(p·π/2)`, incoming `sin(p·π/2)`: constant power for uncorrelated signals.
+    case equalPower = "equal-power"
+
+    /// (outgoing gain, incoming gain) at progress `p`.
+    public func gains(_ p: Double) -> (out: Double, in: Double) {
+        switch self {
+        case .linear: return (1 - p, p)
+        case .equalPower: return (cos(p * Double.pi / 2), sin(p * Double.pi / 2))
+        }
+    }
+}
+
+/// A linear gain ramp (`AVMutableAudioMixInputParameters.setVolumeRamp(fromStartVolume:toEndVolume:timeRange:)`).
+public struct VolumeRamp: Equatable, Sendable {
+    public var from: Double
+    public var to: Double
+    /// Start on the edit's timeline; negative counts back from the edit's end.
+    public var start: MediaTime
+    public var duration: MediaTime
+    public init(from: Double, to: Double, start: MediaTime, duration: MediaTime) {
+        self.from = from; self.to = to; self.start = start; self.duration = duration
+    }
+}
+
+/// Music ducking: while the clips' audio is present, the music's gain moves to `level`.
+public struct Ducking: Equatable, Sendable {
+    /// Gain while ducked (0…1).
+    public var level: Double = 0.25
+    /// Seconds to go from full volume down to `level`.
+    public var attack: Double = 0.2
+    /// Seconds to come back up to full volume.
+    public var release: Double = 0.6
+    public init() {}
+}
+
+/// Background music.
+public struct MusicSpec: Equatable, Sendable {
+    /// Absolute path of the audio (or video) file.
+    public var path: String
+    /// Offset into the song, seconds.
+    public var start: MediaTime = .zero
+    /// Gain multiplying everything else.
+    public var volume: Double = 1
+    /// Start again from `start` when the song ends (else silence after it).
+    public var loop = false
+    /// Gain ramps over the edit's timeline; before the first ramp the gain is 1, after a ramp it stays at its `to`.
+    public var ramps: [VolumeRamp] = []
+    public var duck: Ducking?
+    public init(path: String) { self.path = path }
+}
+
+/// Output audio format.
+public struct AudioSettings: Equatable, Sendable {
+    /// Samples per second.
+    public var sampleRate: Int = 48000
+    /// 1 (mono) … 8; the default layout for the count (2 = stereo, 6 = 5.1).
+    public var channels: Int = 2
+    /// AAC bit rate, bits per second.
+    public var bitRate: Int = 192_000
+    public init() {}
+}
+
+import Foundation

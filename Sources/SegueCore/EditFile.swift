@@ -24,7 +24,7 @@ public enum EditFile {
             throw EditError("", "the edit file is not valid JSON" + syntaxLocation(data: data, error: error))
         }
         let obj = try object(root, "edit")
-        try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "output"])
+        try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "output", "music", "audio"])
         guard let rawClips = obj["clips"] else { throw EditError("clips", "is required: a list of at least one clip") }
         guard let clipList = rawClips as? [Any] else { throw EditError("clips", "must be a list of clips") }
         if clipList.isEmpty { throw EditError("clips", "needs at least one clip") }
@@ -70,13 +70,92 @@ public enum EditFile {
             }
             if let p = out["preset"] { edit.output.preset = try string(p, "output.preset") }
         }
+        if let m = obj["music"], !(m is NSNull) { edit.music = try music(m, base: baseDirectory) }
+        if let a = obj["audio"] {
+            let o = try object(a, "audio")
+            try checkKeys(o, "audio", ["sampleRate", "channels", "bitrate"])
+            if let v = o["sampleRate"] {
+                let r = try int(v, "audio.sampleRate")
+                guard (8000...192_000).contains(r) else { throw EditError("audio.sampleRate", "must be 8000…192000 Hz (got \(r))") }
+                edit.audio.sampleRate = r
+            }
+            if let v = o["channels"] {
+                let c = try int(v, "audio.channels")
+                guard (1...8).contains(c) else { throw EditError("audio.channels", "must be 1…8 (got \(c))") }
+                edit.audio.channels = c
+            }
+            if let v = o["bitrate"] {
+                let b = try int(v, "audio.bitrate")
+                guard (16_000...1_536_000).contains(b) else { throw EditError("audio.bitrate", "must be 16000…1536000 bits per second (got \(b))") }
+                edit.audio.bitRate = b
+            }
+        }
         return edit
+    }
+
+    static func gain(_ v: Any, _ field: String) throws -> Double {
+        let g = try number(v, field)
+        guard g >= 0 && g <= 16 else { throw EditError(field, "must be a gain from 0 to 16 (got \(g))") }
+        return g
+    }
+
+    static func music(_ raw: Any, base: String) throws -> MusicSpec {
+        let o = try object(raw, "music")
+        try checkKeys(o, "music", ["path", "start", "volume", "loop", "ramps", "duck"])
+        guard let p = o["path"] else { throw EditError("music.path", "is required") }
+        let path = try string(p, "music.path")
+        if path.isEmpty { throw EditError("music.path", "must not be empty") }
+        var m = MusicSpec(path: path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardized.path)
+        if let v = o["start"] {
+            let s = try seconds(v, "music.start")
+            guard s >= 0 else { throw EditError("music.start", "must be ≥ 0 seconds (got \(s))") }
+            m.start = MediaTime(seconds: s)
+        }
+        if let v = o["volume"] { m.volume = try gain(v, "music.volume") }
+        if let v = o["loop"] { m.loop = try bool(v, "music.loop") }
+        if let v = o["ramps"] {
+            guard let list = v as? [Any] else { throw EditError("music.ramps", "must be a list of ramps") }
+            for (k, r) in list.enumerated() {
+                let f = "music.ramps[\(k)]"
+                let ro = try object(r, f)
+                try checkKeys(ro, f, ["from", "to", "start", "duration"])
+                guard let from = ro["from"], let to = ro["to"], let start = ro["start"], let dur = ro["duration"] else {
+                    throw EditError(f, "needs from, to, start and duration")
+                }
+                let d = try seconds(dur, "\(f).duration")
+                guard d > 0 else { throw EditError("\(f).duration", "must be > 0 seconds (got \(d))") }
+                m.ramps.append(VolumeRamp(from: try gain(from, "\(f).from"), to: try gain(to, "\(f).to"),
+                                          start: MediaTime(seconds: try seconds(start, "\(f).start")), duration: MediaTime(seconds: d)))
+            }
+        }
+        if let v = o["duck"], !(v is NSNull) {
+            var d = Ducking()
+            if isBool(v) {
+                if !(try bool(v, "music.duck")) { return m }
+            } else {
+                let dobj = try object(v, "music.duck")
+                try checkKeys(dobj, "music.duck", ["level", "attack", "release"])
+                if let l = dobj["level"] {
+                    d.level = try number(l, "music.duck.level")
+                    guard (0...1).contains(d.level) else { throw EditError("music.duck.level", "must be 0…1 (got \(d.level))") }
+                }
+                for (key, path) in [("attack", \Ducking.attack), ("release", \Ducking.release)] {
+                    if let x = dobj[key] {
+                        let s = try seconds(x, "music.duck.\(key)")
+                        guard s >= 0 && s <= 60 else { throw EditError("music.duck.\(key)", "must be 0…60 seconds (got \(s))") }
+                        d[keyPath: path] = s
+                    }
+                }
+            }
+            m.duck = d
+        }
+        return m
     }
 
     static func clip(_ raw: Any, index i: Int, base: String) throws -> ClipSpec {
         let f = "clips[\(i)]"
         let o = try object(raw, f)
-        try checkKeys(o, f, ["path", "start", "duration", "transition"])
+        try checkKeys(o, f, ["path", "start", "duration", "transition", "volume"])
         guard let p = o["path"] else { throw EditError("\(f).path", "is required") }
         let path = try string(p, "\(f).path")
         if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
@@ -91,11 +170,12 @@ public enum EditFile {
             guard v > 0 else { throw EditError("\(f).duration", "must be > 0 seconds (got \(v))") }
             spec.duration = MediaTime(seconds: v)
         }
+        if let v = o["volume"] { spec.volume = try gain(v, "\(f).volume") }
         if let t = o["transition"], !(t is NSNull) {
             let tf = "\(f).transition"
             if i == 0 { throw EditError(tf, "the first clip cannot have a transition into it") }
             let to = try object(t, tf)
-            try checkKeys(to, tf, ["type", "duration", "direction"])
+            try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve"])
             let kind: Transition.Kind
             if let k = to["type"] {
                 let s = try string(k, "\(tf).type")
@@ -121,7 +201,13 @@ public enum EditFile {
                 }
                 direction = dd
             }
-            spec.transition = Transition(kind: kind, duration: duration, direction: direction)
+            var transition = Transition(kind: kind, duration: duration, direction: direction)
+            if let c = to["audioCurve"] {
+                let s = try string(c, "\(tf).audioCurve")
+                guard let curve = AudioCurve(rawValue: s) else { throw EditError("\(tf).audioCurve", "must be linear or equal-power (got \"\(s)\")") }
+                transition.audioCurve = curve
+            }
+            spec.transition = transition
         }
         return spec
     }

@@ -26,6 +26,8 @@ public struct Timeline: Sendable {
     public let frameRate: FrameRate
     public let fit: FitMode
     public let output: OutputSettings
+    public let music: MusicSpec?
+    public let audio: AudioSettings
     /// `T_last + D_last`.
     public let duration: MediaTime
     /// `round(duration × frameRate)`.
@@ -122,6 +124,8 @@ public struct Timeline: Sendable {
         self.frameRate = rate
         self.fit = edit.fit
         self.output = edit.output
+        self.music = edit.music
+        self.audio = edit.audio
         self.duration = placements.last!.end
         self.frameCount = duration.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
         self.notes = notes

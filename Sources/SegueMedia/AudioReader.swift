@@ -1,8 +1,9 @@
 import CFFmpeg
 import SegueCore
 
-/// Reads a clip's first audio stream as 32-bit float stereo at `sampleRate` (libswresample does the
-/// conversion from any layout and rate), sequentially from a source time.
+/// Reads a clip's first audio stream as interleaved 32-bit float at `sampleRate` with `channels` channels in
+/// FFmpeg's default layout for that count (libswresample converts from any layout and rate, downmixing 5.1 and
+/// duplicating mono), sequentially from a source time.
 ///
 /// Source time is measured from the clip's first *video* frame, so audio stays in step with the pictures:
 /// sample `k` returned is the audio at source time `start + k / sampleRate`. Where the stream has no audio
@@ -10,6 +11,7 @@ import SegueCore
 public final class AudioReader {
     public let path: String
     public let sampleRate: Int32
+    public let channels: Int
     let file: InputFile
     let streamIndex: Int32
     let timeBase: AVRational
@@ -19,7 +21,7 @@ public final class AudioReader {
     let frame = Frame()
     var ended = false
     var drained = false
-    /// Converted samples not yet returned, interleaved L R.
+    /// Converted samples not yet returned, interleaved.
     var buffer: [Float] = []
     /// Output samples still to drop (positive) or silence still to insert (negative) to reach the start.
     var skip: Int64 = 0
@@ -29,10 +31,11 @@ public final class AudioReader {
 
     /// Opens the best audio stream of `path`, positioned at `start` seconds after `videoOrigin`
     /// (the absolute time of the clip's first video frame). Throws `MediaError`; returns nil if the file has no audio.
-    public init?(path: String, videoOrigin: MediaTime, start: MediaTime, sampleRate: Int32 = 48000) throws {
+    public init?(path: String, videoOrigin: MediaTime, start: MediaTime, sampleRate: Int32 = 48000, channels: Int = 2) throws {
         _ = FF.setup
         self.path = path
         self.sampleRate = sampleRate
+        self.channels = channels
         file = try InputFile(path: path)
         guard let ai = file.bestStream(AVMEDIA_TYPE_AUDIO) else { return nil }
         streamIndex = ai
@@ -43,7 +46,7 @@ public final class AudioReader {
         startTime = videoOrigin + start
         var swr: OpaquePointer? = nil
         var outLayout = AVChannelLayout()
-        segue_set_stereo_layout(&outLayout)
+        av_channel_layout_default(&outLayout, Int32(channels))
         var inLayout = AVChannelLayout()
         if decoder.ctx.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || decoder.ctx.pointee.ch_layout.nb_channels == 0 {
             av_channel_layout_default(&inLayout, max(1, decoder.ctx.pointee.ch_layout.nb_channels))
@@ -54,6 +57,7 @@ public final class AudioReader {
                                          &inLayout, decoder.ctx.pointee.sample_fmt, decoder.ctx.pointee.sample_rate, 0, nil),
                      "swr_alloc_set_opts2", path: path)
         av_channel_layout_uninit(&inLayout)
+        av_channel_layout_uninit(&outLayout)
         guard let r = swr else { throw MediaError(path: path, function: "swr_alloc_set_opts2", message: "out of memory") }
         resampler = r
         try FF.check(swr_init(r), "swr_init", path: path)
@@ -68,15 +72,21 @@ public final class AudioReader {
         swr_free(&r)
     }
 
-    /// The next `count` stereo samples, interleaved L R (`2 × count` floats), silence past the end.
+    /// The next `count` samples, interleaved (`channels × count` floats), silence past the end.
     public func read(_ count: Int) throws -> [Float] {
-        while buffer.count < count * 2 && !drained {
+        var out = try readAvailable(count)
+        if out.count < count * channels { out += [Float](repeating: 0, count: count * channels - out.count) }
+        return out
+    }
+
+    /// Up to `count` samples, interleaved; fewer only at the end of the stream (empty once it has ended).
+    public func readAvailable(_ count: Int) throws -> [Float] {
+        while buffer.count < count * channels && !drained {
             try decodeMore()
         }
-        let n = min(buffer.count, count * 2)
-        var out = Array(buffer[0..<n])
+        let n = min(buffer.count, count * channels)
+        let out = Array(buffer[0..<n])
         buffer.removeFirst(n)
-        if out.count < count * 2 { out += [Float](repeating: 0, count: count * 2 - out.count) }
         return out
     }
 
@@ -91,7 +101,7 @@ public final class AudioReader {
                 let t = pts == FF.noPTS ? startTime : MediaTime(value: pts * Int64(timeBase.num), timescale: Int64(timeBase.den))
                 // Samples of output between the first decoded sample and the wanted start.
                 skip = (startTime - t).rounded(toUnitsOf: Int64(sampleRate))
-                if skip < 0 { buffer += [Float](repeating: 0, count: Int(-skip) * 2); skip = 0 }
+                if skip < 0 { buffer += [Float](repeating: 0, count: Int(-skip) * channels); skip = 0 }
             }
             try convert(frame.ptr.pointee.extended_data.map { UnsafeMutablePointer<UnsafePointer<UInt8>?>(OpaquePointer($0)) }, count: frame.ptr.pointee.nb_samples)
             return
@@ -121,7 +131,7 @@ public final class AudioReader {
 
     func convert(_ input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int32) throws {
         let capacity = Int(swr_get_out_samples(resampler, count)) + 32
-        var out = [Float](repeating: 0, count: capacity * 2)
+        var out = [Float](repeating: 0, count: capacity * channels)
         let got: Int32 = try out.withUnsafeMutableBytes { raw in
             var ptr: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
             return try withUnsafeMutablePointer(to: &ptr) { pp in
@@ -136,6 +146,6 @@ public final class AudioReader {
             offset = Int(drop)
             produced -= Int(drop)
         }
-        if produced > 0 { buffer += out[(offset * 2)..<((offset + produced) * 2)] }
+        if produced > 0 { buffer += out[(offset * channels)..<((offset + produced) * channels)] }
     }
 }

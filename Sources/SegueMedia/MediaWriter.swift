@@ -6,11 +6,12 @@ import SegueCore
 /// Video: H.264 (libx264; `crf`, `preset`) or FFV1, yuv420p, BT.709 limited range with `color_primaries`,
 /// `color_trc`, `colorspace` and `color_range` tags, constant frame rate (time base = 1 / frame rate).
 /// The RGBA → Y′CbCr conversion uses libswscale with the BT.709 matrix (ITU-R BT.709-6 §3), limited range.
-/// Audio: AAC-LC (FFmpeg's native encoder), 1024-sample frames. Container: MP4 with `+faststart` for H.264,
-/// Matroska for FFV1.
+/// Audio: AAC-LC (FFmpeg's native encoder, 1024-sample frames) with H.264; 32-bit float PCM with FFV1 (lossless,
+/// for exact comparisons). Container: MP4 with `+faststart` for H.264, Matroska for FFV1.
 public final class MediaWriter {
     public struct AudioSettings {
         public var sampleRate: Int32 = 48000
+        public var channels: Int = 2
         public var bitRate: Int64 = 192_000
         public init() {}
     }
@@ -93,14 +94,15 @@ public final class MediaWriter {
 
         // Audio encoder.
         if let a = audio {
-            guard let acodec = avcodec_find_encoder_by_name("aac") else {
-                throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no aac encoder")
+            let audioCodec = settings.codec == .ffv1 ? "pcm_f32le" : "aac"
+            guard let acodec = avcodec_find_encoder_by_name(audioCodec) else {
+                throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no \(audioCodec) encoder")
             }
             let ac = avcodec_alloc_context3(acodec)!
             self.audio = Encoder(ac)
             ac.pointee.sample_rate = a.sampleRate
-            ac.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-            segue_set_stereo_layout(&ac.pointee.ch_layout)
+            ac.pointee.sample_fmt = settings.codec == .ffv1 ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP
+            av_channel_layout_default(&ac.pointee.ch_layout, Int32(a.channels))
             ac.pointee.bit_rate = a.bitRate
             ac.pointee.time_base = AVRational(num: 1, den: a.sampleRate)
             if globalHeader { ac.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
@@ -166,7 +168,7 @@ public final class MediaWriter {
         try drain(video, videoStream)
     }
 
-    /// Queues interleaved stereo samples (L R L R …) and encodes every full 1024-sample frame.
+    /// Queues interleaved samples and encodes every full frame (1024 samples for AAC).
     public func writeAudio(_ samples: [Float]) throws {
         guard audio != nil else { return }
         audioPending += samples
@@ -175,22 +177,35 @@ public final class MediaWriter {
 
     func encodeAudio(final: Bool) throws {
         guard let a = audio, let st = audioStream else { return }
+        let channels = Int(a.ctx.pointee.ch_layout.nb_channels)
         let frameSize = Int(a.ctx.pointee.frame_size > 0 ? a.ctx.pointee.frame_size : 1024)
+        let planar = a.ctx.pointee.sample_fmt == AV_SAMPLE_FMT_FLTP
         var offset = 0
-        while audioPending.count - offset >= frameSize * 2 || (final && audioPending.count - offset > 0) {
-            let n = min(frameSize, (audioPending.count - offset) / 2)
+        while audioPending.count - offset >= frameSize * channels || (final && audioPending.count - offset > 0) {
+            let n = min(frameSize, (audioPending.count - offset) / channels)
             let f = Frame()
             f.ptr.pointee.nb_samples = Int32(n)
-            f.ptr.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+            f.ptr.pointee.format = a.ctx.pointee.sample_fmt.rawValue
             f.ptr.pointee.sample_rate = a.ctx.pointee.sample_rate
-            segue_set_stereo_layout(&f.ptr.pointee.ch_layout)
+            av_channel_layout_copy(&f.ptr.pointee.ch_layout, &a.ctx.pointee.ch_layout)
             try Frame.allocateZeroed(f.ptr)
-            let l = UnsafeMutableRawPointer(f.ptr.pointee.data.0!).assumingMemoryBound(to: Float.self)
-            let r = UnsafeMutableRawPointer(f.ptr.pointee.data.1!).assumingMemoryBound(to: Float.self)
-            for i in 0..<n { l[i] = audioPending[offset + 2 * i]; r[i] = audioPending[offset + 2 * i + 1] }
+            withUnsafePointer(to: f.ptr.pointee.data) { dp in
+                let data = UnsafeRawPointer(dp).assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
+                audioPending.withUnsafeBufferPointer { src in
+                    if planar {
+                        for c in 0..<channels {
+                            let dst = UnsafeMutableRawPointer(data[c]!).assumingMemoryBound(to: Float.self)
+                            for i in 0..<n { dst[i] = src[offset + channels * i + c] }
+                        }
+                    } else {
+                        let dst = UnsafeMutableRawPointer(data[0]!).assumingMemoryBound(to: Float.self)
+                        for i in 0..<(n * channels) { dst[i] = src[offset + i] }
+                    }
+                }
+            }
             f.ptr.pointee.pts = audioSamples
             audioSamples += Int64(n)
-            offset += n * 2
+            offset += n * channels
             try FF.check(avcodec_send_frame(a.ctx, f.ptr), "avcodec_send_frame", path: path)
             try drain(a, st)
         }

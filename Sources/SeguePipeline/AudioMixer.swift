@@ -1,51 +1,66 @@
 import SegueCore
 import SegueMedia
 
-/// Joins the clips' audio on the timeline, sample-exact, with linear crossfades over each transition.
+/// Joins the clips' audio on the timeline, sample-exact, crossfades it over each transition, and mixes the
+/// background music (ramps, ducking) under it.
 ///
 /// Clip `i` occupies output samples `[S_i, E_i)` with `S_i = round(T_i × rate)` and `E_i = round((T_i + D_i) × rate)`
-/// (rounding in exact rational arithmetic; nothing accumulates). Over the overlap `[S_i, E_{i-1})` of a transition the
-/// incoming clip's gain is `p = (s − S_i) / (E_{i-1} − S_i)` and the outgoing clip's `1 − p`. A clip without audio
-/// contributes silence. Readers are opened when their clip starts and closed when it ends (memory stays bounded).
+/// (exact rational arithmetic; nothing accumulates). Over the overlap `[S_i, E_{i-1})` of a transition, at
+/// `p = (s − S_i) / (E_{i-1} − S_i)`, the gains are the transition's `AudioCurve` (linear: `1 − p` and `p`;
+/// equal-power: `cos(pπ/2)` and `sin(pπ/2)`), times each clip's `volume`. A clip without audio contributes silence.
+/// Music: `volume × ramps(s) × duck(s)`. Readers are opened when needed and closed after (memory stays bounded).
 final class AudioMixer {
     let timeline: Timeline
     let rate: Int32
+    let channels: Int
     let starts: [Int64]
     let ends: [Int64]
     private var readers: [Int: AudioReader] = [:]
     private var finishedClips = Set<Int>()
     private(set) var position: Int64 = 0
+    // Music.
+    let music: MusicSpec?
+    private var musicReader: AudioReader?
+    private var musicEnded = false
+    let ramps: RampEnvelope?
+    private var ducker: Ducker?
 
-    init(timeline: Timeline, sampleRate: Int32) {
+    init(timeline: Timeline, music: MusicSpec?, sampleRate: Int32, channels: Int) {
         self.timeline = timeline
         rate = sampleRate
+        self.channels = channels
         starts = timeline.placements.map { $0.start.rounded(toUnitsOf: Int64(sampleRate)) }
         ends = timeline.placements.map { $0.end.rounded(toUnitsOf: Int64(sampleRate)) }
+        self.music = music
+        ramps = music.map { RampEnvelope($0.ramps, editDuration: timeline.duration, sampleRate: Int(sampleRate)) }
+        ducker = music?.duck.map { Ducker($0, sampleRate: Int(sampleRate)) }
     }
 
     /// Gain of clip `i` at output sample `s` (within `[S_i, E_i)`).
     func gain(clip i: Int, sample s: Int64) -> Float {
-        var g: Float = 1
-        if i > 0, timeline.placements[i].spec.transition != nil, s < ends[i - 1] {
+        let placement = timeline.placements[i]
+        var g = placement.spec.volume
+        if i > 0, let t = placement.spec.transition, s < ends[i - 1] {
             let len = ends[i - 1] - starts[i]
-            if len > 0 { g *= Float(Double(s - starts[i]) / Double(len)) }
+            if len > 0 { g *= t.audioCurve.gains(Double(s - starts[i]) / Double(len)).in }
         }
-        if i + 1 < starts.count, timeline.placements[i + 1].spec.transition != nil, s >= starts[i + 1] {
+        if i + 1 < starts.count, let t = timeline.placements[i + 1].spec.transition, s >= starts[i + 1] {
             let len = ends[i] - starts[i + 1]
-            if len > 0 { g *= 1 - Float(Double(s - starts[i + 1]) / Double(len)) }
+            if len > 0 { g *= t.audioCurve.gains(Double(s - starts[i + 1]) / Double(len)).out }
         }
-        return g
+        return Float(g)
     }
 
-    /// The next `count` output samples (interleaved stereo).
+    /// The next `count` output samples, interleaved.
     func next(_ count: Int) throws -> [Float] {
         let a = position, b = position + Int64(count)
-        var out = [Float](repeating: 0, count: count * 2)
+        var out = [Float](repeating: 0, count: count * channels)
         for (i, p) in timeline.placements.enumerated() where starts[i] < b && a < ends[i] && !finishedClips.contains(i) {
             guard p.source.hasAudio else { continue }
             let reader: AudioReader
             if let r = readers[i] { reader = r } else {
-                guard let r = try AudioReader(path: p.spec.path, videoOrigin: p.source.firstFrameTime, start: p.sourceStart, sampleRate: rate) else { continue }
+                guard let r = try AudioReader(path: p.spec.path, videoOrigin: p.source.firstFrameTime, start: p.sourceStart,
+                                              sampleRate: rate, channels: channels) else { continue }
                 // Position the reader at the first sample we need (normally the clip's first sample).
                 if a > starts[i] { _ = try r.read(Int(a - starts[i])) }
                 readers[i] = r
@@ -55,13 +70,46 @@ final class AudioMixer {
             let samples = try reader.read(Int(hi - lo))
             for s in lo..<hi {
                 let g = gain(clip: i, sample: s)
-                let k = Int(s - lo), o = Int(s - a)
-                out[2 * o] += samples[2 * k] * g
-                out[2 * o + 1] += samples[2 * k + 1] * g
+                let k = Int(s - lo) * channels, o = Int(s - a) * channels
+                for c in 0..<channels { out[o + c] += samples[k + c] * g }
             }
             if hi == ends[i] { readers[i] = nil; finishedClips.insert(i) }
         }
+        if let m = music { try mixMusic(m, into: &out, from: a, count: count) }
         position = b
         return out
     }
+
+    private func mixMusic(_ m: MusicSpec, into out: inout [Float], from a: Int64, count: Int) throws {
+        // Song samples, looping from `start` when asked.
+        var song: [Float] = []
+        while song.count < count * channels && !musicEnded {
+            if musicReader == nil {
+                musicReader = try AudioReader(path: m.path, videoOrigin: .zero, start: m.start, sampleRate: rate, channels: channels)
+                if musicReader == nil { musicEnded = true; break }
+            }
+            let got = try musicReader!.readAvailable(count - song.count / channels)
+            if got.isEmpty {
+                musicReader = nil
+                // Stop at the end unless looping; a reopened song that yields nothing at all also stops.
+                if !m.loop || reopenedEmpty { musicEnded = true } else { reopenedEmpty = true }
+            } else {
+                reopenedEmpty = false
+                song += got
+            }
+        }
+        if song.count < count * channels { song += [Float](repeating: 0, count: count * channels - song.count) }
+        for k in 0..<count {
+            let s = a + Int64(k)
+            var g = m.volume * (ramps?.gain(at: s) ?? 1)
+            if ducker != nil {
+                var peak: Float = 0
+                for c in 0..<channels { peak = max(peak, abs(out[k * channels + c])) }
+                g *= ducker!.next(Double(peak))
+            }
+            let gf = Float(g)
+            for c in 0..<channels { out[k * channels + c] += song[k * channels + c] * gf }
+        }
+    }
+    private var reopenedEmpty = false
 }

@@ -68,6 +68,19 @@ public enum RenderJob {
     /// - Throws: `EditError` (invalid edit; names the clip and field) or `MediaError` (a clip cannot be read; names the file).
     public static func resolve(_ edit: Edit) throws -> Timeline {
         var infos: [SourceInfo] = []
+        if let m = edit.music {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: m.path, isDirectory: &isDir), !isDir.boolValue else {
+                throw MediaError(path: m.path, function: nil, message: "music: file not found")
+            }
+            do {
+                guard try AudioReader(path: m.path, videoOrigin: .zero, start: .zero) != nil else {
+                    throw MediaError(path: m.path, function: nil, message: "music: the file has no audio stream")
+                }
+            } catch let e as MediaError where e.function != nil {
+                throw MediaError(path: m.path, function: e.function, code: e.code, message: "music: \(e.message)")
+            }
+        }
         for (i, clip) in edit.clips.enumerated() {
             var isDir: ObjCBool = false
             if !FileManager.default.fileExists(atPath: clip.path, isDirectory: &isDir) {
@@ -136,10 +149,14 @@ public enum RenderJob {
     }
 
     static func encode(_ timeline: Timeline, renderer: CompositeRenderer, to path: String, options: RenderOptions) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
-        let sampleRate: Int32 = 48000
+        let sampleRate = Int32(timeline.audio.sampleRate)
+        var audioSettings = MediaWriter.AudioSettings()
+        audioSettings.sampleRate = sampleRate
+        audioSettings.channels = timeline.audio.channels
+        audioSettings.bitRate = Int64(timeline.audio.bitRate)
         let writer = try MediaWriter(path: path, size: timeline.renderSize, frameRate: timeline.frameRate,
-                                     settings: timeline.output, audio: options.audio ? MediaWriter.AudioSettings() : nil)
-        let mixer = options.audio ? AudioMixer(timeline: timeline, sampleRate: sampleRate) : nil
+                                     settings: timeline.output, audio: options.audio ? audioSettings : nil)
+        let mixer = options.audio ? AudioMixer(timeline: timeline, music: timeline.music, sampleRate: sampleRate, channels: timeline.audio.channels) : nil
         let frames = FrameSource(timeline: timeline)
         let rate = timeline.frameRate
         let started = Date()

@@ -23,6 +23,8 @@ struct Arguments {
     var minPSNR: Double?
     var backends = false
     var progress: ProgressStyle?
+    var music: (path: String, volume: Double?)?
+    var duck = false
 
     init(_ args: [String]) throws {
         var i = 0
@@ -93,6 +95,16 @@ struct Arguments {
                 tileWidth = n
             case "--min-psnr": minPSNR = try number(a)
             case "--backends": backends = true
+            case "--music":
+                let v = try value(a)
+                // PATH[:VOLUME]; a path may itself contain colons, so only a trailing number counts as the volume.
+                if let colon = v.lastIndex(of: ":"), let vol = Double(v[v.index(after: colon)...]) {
+                    guard vol >= 0 && vol <= 16 else { throw CommandLineError(message: "--music volume must be 0…16 (got \(vol))") }
+                    music = (String(v[..<colon]), vol)
+                } else {
+                    music = (v, nil)
+                }
+            case "--duck": duck = true
             case "--progress":
                 let v = try value(a)
                 guard let p = ProgressStyle(rawValue: v) else { throw CommandLineError(message: "--progress must be bar, plain, json or none (got \(v))") }
@@ -149,6 +161,17 @@ struct Arguments {
         if let c = codec { edit.output.codec = c }
         if let c = crf { edit.output.crf = c }
         if let p = preset { edit.output.preset = p }
+        if let m = music {
+            let cwd = FileManager.default.currentDirectoryPath
+            var spec = edit.music ?? MusicSpec(path: "")
+            spec.path = m.path.hasPrefix("/") ? m.path : URL(fileURLWithPath: cwd).appendingPathComponent(m.path).standardized.path
+            if let v = m.volume { spec.volume = v }
+            edit.music = spec
+        }
+        if duck {
+            guard edit.music != nil else { throw CommandLineError(message: "--duck needs music (--music FILE or \"music\" in the edit)") }
+            if edit.music?.duck == nil { edit.music?.duck = Ducking() }
+        }
         return edit
     }
 

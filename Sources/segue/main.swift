@@ -27,6 +27,8 @@ render options:
   --egl-platform gbm|device|surfaceless   force an EGL platform
   --gpu-device PATH|N          a render node (/dev/dri/renderD129) or an EGL device index
   --no-audio                   write video only
+  --music FILE[:VOLUME]        background music under the clips' audio (e.g. song.m4a:0.6)
+  --duck                       lower the music while the clips' audio is present
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)
   --verbose                    say what was chosen (EGL platform, GL_RENDERER, size, rate, clips)
 transitions: crossfade, push, wipe; directions left|right|up|down (push), and up-left|up-right|down-left|down-right (wipe)
