@@ -150,10 +150,10 @@ final class AudioMixTests: EndToEndTestCase {
         XCTAssertEqual(r.frames, 135)   // 6 − 1.5 = 4.5 s
         let s = try samples(path("mix.mkv"))
         XCTAssertEqual(s.count / 2, 4 * 48000 + 24000, "exactly the video's 4.5 s")
-        // The mono clip plays alone from 1.0 s to 1.5 s: both channels carry the tone.
-        let k = Int(1.2 * 48000) * 2
+        // The mono clip plays alone from 1.5 s to 2.0 s: both channels carry the tone (RMS 0.125 × 0.707 / √2 = 0.0625).
+        let k = Int(1.7 * 48000) * 2
         let rms = ((0..<480).reduce(0.0) { $0 + Double(s[k + 2 * $1] * s[k + 2 * $1]) } / 480).squareRoot()
-        XCTAssertGreaterThan(rms, 0.03, "the mono tone (amplitude 1/8, upmixed) is there")
+        XCTAssertEqual(rms, 0.0625, accuracy: 0.005, "the mono tone (amplitude 1/8, upmixed to both channels)")
         XCTAssertEqual(s[k], s[k + 1], accuracy: 1e-6)
         // Output format from the edit: 44.1 kHz mono.
         e.audio.sampleRate = 44100
