@@ -81,32 +81,20 @@ public final class VideoReader {
         info.firstFrameTime = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: Int64(timeBase.den))
     }
 
-    /// The end (PTS + duration) of the last video packet, found by seeking near the end and reading on;
-    /// the reader is then put back at its first frame. Nil if the container cannot seek.
+    /// The end (PTS + duration) of the last video packet, found by seeking near the end of a second
+    /// instance of the file and reading on (so this reader's position is untouched). Nil if it cannot seek.
     private func lastPacketEnd() throws -> Int64? {
-        let big = Int64.max / 4
-        guard av_seek_frame(file.ctx, streamIndex, big, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
+        let probe = try InputFile(path: path)
+        guard av_seek_frame(probe.ctx, streamIndex, Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
+        let pkt = Packet()
         var end: Int64?
-        while av_read_frame(file.ctx, packet.ptr) >= 0 {
-            defer { av_packet_unref(packet.ptr) }
-            guard packet.ptr.pointee.stream_index == streamIndex, packet.ptr.pointee.pts != FF.noPTS else { continue }
-            let e = packet.ptr.pointee.pts + max(0, packet.ptr.pointee.duration)
+        while av_read_frame(probe.ctx, pkt.ptr) >= 0 {
+            defer { av_packet_unref(pkt.ptr) }
+            guard pkt.ptr.pointee.stream_index == streamIndex, pkt.ptr.pointee.pts != FF.noPTS else { continue }
+            let e = pkt.ptr.pointee.pts + max(0, pkt.ptr.pointee.duration)
             end = max(end ?? e, e)
         }
-        _ = av_seek_frame(file.ctx, streamIndex, firstPTS, AVSEEK_FLAG_BACKWARD)
-        avcodec_flush_buffers(decoder.ctx)
-        ended = false
-        // Decoding restarts from the first frame, which we hold already: skip up to it again.
-        pending = nil
-        seekedTo = nil
-        current = nil
-        _ = try? advanceToFirst()
         return end
-    }
-
-    private func advanceToFirst() throws {
-        guard let first = try decodeNext(origin: nil) else { return }
-        current = (rel(first.pts), first.frame)
     }
 
     func rel(_ pts: Int64) -> MediaTime {

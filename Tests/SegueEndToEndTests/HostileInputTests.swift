@@ -217,6 +217,18 @@ final class HostileInputTests: EndToEndTestCase {
         let lateSrc = try TestSupport.decodeFrames(late, width: 64, height: 48, filter: "scale=in_color_matrix=bt601:out_color_matrix=bt709:in_range=tv:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int")
         XCTAssertGreaterThan(PlaneDifference(lateOut[0], lateSrc[0]).psnr, 35)
         XCTAssertGreaterThan(PlaneDifference(lateOut[24], lateSrc[24]).psnr, 35)
+        // Negative start_time (−0.5 s): the clip still starts at its first picture and lasts 1 s.
+        let negative = path("negative.mkv")
+        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=25:d=1", "-c:v", "ffv1", "-avoid_negative_ts", "disabled", "-output_ts_offset", "-0.5", negative])
+        XCTAssertEqual(try TestSupport.ffprobe(negative, "stream=start_time")["start_time"], "-0.500000")
+        e = Edit(clips: [clip(negative)])
+        e.output.codec = .ffv1
+        r = try render(e, to: path("negative.out.mkv"), backend: .cpu, audio: false)
+        XCTAssertEqual(r.frames, 25)
+        let negOut = try TestSupport.decodeFrames(path("negative.out.mkv"), width: 64, height: 48)
+        let negSrc = try TestSupport.decodeFrames(negative, width: 64, height: 48, filter: "scale=in_color_matrix=bt601:out_color_matrix=bt709:in_range=tv:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int")
+        XCTAssertGreaterThan(PlaneDifference(negOut[0], negSrc[0]).psnr, 35)
+        XCTAssertGreaterThan(PlaneDifference(negOut[12], negSrc[12]).psnr, 35)
         // Variable frame rate (timestamps 0, 0.1, 0.15, 0.5, ...): each output frame shows the last picture at or before it.
         let vfr = path("vfr.mkv")
         try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=2", "-vf", "setpts='if(lt(N,10),N*0.1,1+(N-10)*0.05)/TB'",
