@@ -5,7 +5,7 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test fixtures fuzz leakcheck clean
+.PHONY: deps build release demo test fixtures fuzz leakcheck bench clean
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -33,6 +33,10 @@ demo: release fixtures
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
+
+# Benchmark against FFmpeg's filtergraph and the codec floor (see bench/run.py for BENCH_* settings).
+bench: release
+	python3 bench/run.py
 
 # Fuzzes the edit-file parser with libFuzzer for FUZZ_SECONDS (default 60). A crash leaves fuzz-crash-* here:
 # turn it into a test in Tests/SegueCoreTests/EditFileFuzzRegressionTests.swift.

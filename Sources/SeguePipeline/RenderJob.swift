@@ -172,19 +172,34 @@ public enum RenderJob {
             p(RenderProgress(frame: done, total: total, fps: fps, speed: fps / rate.framesPerSecond, elapsed: elapsed,
                              eta: fps > 0 ? Double(total - done) / fps : 0, stage: stage))
         }
+        // Wall time per stage, for --verbose (where the time goes).
+        var stage = (pictures: 0.0, composite: 0.0, video: 0.0, audio: 0.0)
+        func timed(_ t: inout Double, _ body: () throws -> Void) rethrows {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            try body()
+            t += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+        }
         for n in 0..<timeline.frameCount {
-            let image = try frames.render(frame: n, with: renderer)
-            options.onFrame?(n, image)
-            try writer.writeVideo(image)
+            let plan = timeline.plan(frame: n)
+            var from: RGBAImage?, to: RGBAImage?, image: RGBAImage?
+            try timed(&stage.pictures) { (from, to) = try frames.pictures(for: plan) }
+            try timed(&stage.composite) { image = try renderer.render(plan, from: from!, to: to, renderSize: timeline.renderSize) }
+            options.onFrame?(n, image!)
+            try timed(&stage.video) { try writer.writeVideo(image!) }
             if let m = mixer {
                 // Audio up to the end of this frame: round((n + 1) / fps × rate), exact.
                 let end = MediaTime(frame: n + 1, rate: rate).rounded(toUnitsOf: Int64(sampleRate))
-                if end > m.position { try writer.writeAudio(try m.next(Int(end - m.position))) }
+                if end > m.position { try timed(&stage.audio) { try writer.writeAudio(try m.next(Int(end - m.position))) } }
             }
             report(n + 1, "render")
         }
-        let result = try writer.finish()
+        var result: (videoFrames: Int64, audioSamples: Int64) = (0, 0)
+        try timed(&stage.video) { result = try writer.finish() }
         report(timeline.frameCount, "done")
+        if options.verbose {
+            options.log(String(format: "segue: time: decode + convert pictures %.2f s, composite + readback %.2f s, convert + encode video %.2f s, audio %.2f s",
+                               stage.pictures, stage.composite, stage.video, stage.audio))
+        }
         return (result.videoFrames, result.audioSamples, frames.finishAll())
     }
 }
@@ -205,10 +220,16 @@ final class FrameSource {
     /// Draws output frame `n`: fetches the pictures its plan needs and hands them to `renderer`.
     func render(frame n: Int64, with renderer: CompositeRenderer) throws -> RGBAImage {
         let plan = timeline.plan(frame: n)
+        let (from, to) = try pictures(for: plan)
+        return try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)
+    }
+
+    /// The stored pictures a plan needs; closes the clips the timeline has passed.
+    func pictures(for plan: FramePlan) throws -> (RGBAImage, RGBAImage?) {
         let from = try picture(plan.from)
         let to = try plan.to.map { try picture($0) }
         release(before: plan.time)
-        return try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)
+        return (from, to)
     }
 
     func picture(_ layer: LayerPlan) throws -> RGBAImage {

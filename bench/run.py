@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Segue benchmark: segue (GPU and CPU backends) against the equivalent FFmpeg filtergraph and the codec floor,
+run alternately in one process run, several repetitions each. Prints medians, ratios and peak RSS; writes JSON.
+
+Environment (defaults follow the issue's spec):
+  BENCH_CLIPS=10  BENCH_CLIP_SECONDS=3  BENCH_TRANSITION=1  BENCH_REPS=3  BENCH_PRESET=medium  BENCH_CRF=18
+  BENCH_SIZE=1920x1080  BENCH_LONG=1 (also 10- vs 40-clip memory run)  BENCH_BACKENDS=gpu,cpu
+"""
+import json, os, statistics, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORK = os.path.join(ROOT, ".build", "bench")
+SEGUE = os.path.join(ROOT, ".build", "release", "segue")
+env = os.environ.get
+CLIPS, SECONDS, TRANS = int(env("BENCH_CLIPS", "10")), float(env("BENCH_CLIP_SECONDS", "3")), float(env("BENCH_TRANSITION", "1"))
+REPS, PRESET, CRF = int(env("BENCH_REPS", "3")), env("BENCH_PRESET", "medium"), env("BENCH_CRF", "18")
+W, H = map(int, env("BENCH_SIZE", "1920x1080").split("x"))
+BACKENDS = env("BENCH_BACKENDS", "gpu,cpu").split(",")
+KINDS = ["crossfade", "push", "wipe"]
+XFADE = {"crossfade": "fade", "push": "slideleft", "wipe": "wipetl"}   # wipe down-right reveals B from the top-left
+
+
+def ff(*args):
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", *args], check=True)
+
+
+def make_inputs():
+    os.makedirs(WORK, exist_ok=True)
+    paths = []
+    for i in range(CLIPS):
+        p = os.path.join(WORK, f"clip{i}_{W}x{H}_{SECONDS}.mp4")
+        if not os.path.exists(p):
+            src = ["testsrc2", "smptehdbars", "mandelbrot", "rgbtestsrc", "testsrc"][i % 5]
+            video = f"{src}=s={W}x{H}:r=30" + ("" if src == "mandelbrot" else f":d={SECONDS}")
+            tmp = p + ".tmp.mp4"
+            ff("-f", "lavfi", "-i", f"{video},trim=duration={SECONDS},hue=h={i * 36}", "-f", "lavfi", "-i", f"sine=f={220 + 40 * i}:r=48000:d={SECONDS}",
+               "-shortest", "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-c:a", "aac", tmp)
+            if i == CLIPS // 2:   # a portrait phone-style clip: stored landscape with a -90 display matrix
+                ff("-i", tmp, "-c", "copy", "-metadata:s:v:0", "rotate=-90", p)
+                os.remove(tmp)
+            else:
+                os.rename(tmp, p)
+        paths.append(p)
+    return paths
+
+
+def edit_file(paths, name):
+    clips = [{"path": paths[0]}] + [
+        {"path": p, "transition": {"type": KINDS[(k - 1) % 3], "duration": TRANS, "direction": "left" if KINDS[(k - 1) % 3] == "push" else "down-right"}}
+        for k, p in enumerate(paths) if k > 0]
+    e = {"frameRate": 30, "clips": clips, "output": {"codec": "h264", "crf": int(CRF), "preset": PRESET}}
+    f = os.path.join(WORK, name)
+    with open(f, "w") as fh:
+        json.dump(e, fh)
+    return f
+
+
+def ffmpeg_graph(paths, w, h, out):
+    """The equivalent FFmpeg CLI filtergraph: autorotate (on by default), scale+crop to fill, xfade, acrossfade."""
+    args = []
+    for p in paths:
+        args += ["-i", p]
+    parts, v, a = [], "v0", "a0"
+    for i in range(len(paths)):
+        parts.append(f"[{i}:v]scale={w}:{h}:force_original_aspect_ratio=increase,crop={w}:{h},setsar=1,fps=30,format=yuv420p[v{i}]")
+    offset = SECONDS - TRANS
+    for i in range(1, len(paths)):
+        kind = XFADE[KINDS[(i - 1) % 3]]
+        parts.append(f"[{v}][v{i}]xfade=transition={kind}:duration={TRANS}:offset={offset:.6f}[x{i}]")
+        parts.append(f"[{a}][{i}:a]acrossfade=d={TRANS}:c1=tri:c2=tri[y{i}]")
+        v, a = f"x{i}", f"y{i}"
+        offset += SECONDS - TRANS
+    if len(paths) == 1:
+        parts.append("[0:a]anull[y0]"); a = "y0"
+    return ["ffmpeg", "-nostdin", "-v", "error", "-y", *args, "-filter_complex", ";".join(parts).replace("[a0]", "[0:a]"),
+            "-map", f"[{v}]", "-map", f"[{a}]", "-c:v", "libx264", "-preset", PRESET, "-crf", CRF, "-pix_fmt", "yuv420p",
+            "-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart", out]
+
+
+def floor_cmds(paths, reference_output, out):
+    """Codec floor: decode exactly the source ranges (all of each clip here) + encode an output of the same
+    length, size and settings (the reference render re-encoded; includes one decode of that output)."""
+    dec = ["ffmpeg", "-nostdin", "-v", "error", "-threads", "0"]
+    for p in paths:
+        dec += ["-i", p]
+    for i in range(len(paths)):
+        dec += ["-map", f"{i}:v", "-map", f"{i}:a"]
+    dec += ["-f", "null", "-"]
+    enc = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", reference_output, "-c:v", "libx264", "-preset", PRESET, "-crf", CRF,
+           "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart", out]
+    return [dec, enc]
+
+
+def run(cmds):
+    """Runs commands one after another; returns (seconds, peak RSS in MB of the largest process)."""
+    total, peak = 0.0, 0
+    for c in cmds:
+        t = time.monotonic()
+        p = subprocess.Popen(c, stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        total += time.monotonic() - t
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"failed: {' '.join(c)}")
+        peak = max(peak, usage.ru_maxrss // 1024)
+    return total, peak
+
+
+def main():
+    if not os.path.exists(SEGUE):
+        raise SystemExit("build first: swift build -c release")
+    paths = make_inputs()
+    edit = edit_file(paths, "edit.json")
+    sq = min(W, H)
+    out = lambda n: os.path.join(WORK, n)
+    cases = {}
+    for b in BACKENDS:
+        cases[f"segue-{b} {W}x{H}"] = [[SEGUE, "render", edit, "--size", f"{W}x{H}", "--backend", b, "--progress", "none", "-o", out(f"segue-{b}.mp4")]]
+        cases[f"segue-{b} square"] = [[SEGUE, "render", edit, "--size", f"{sq}x{sq}", "--backend", b, "--progress", "none", "-o", out(f"segue-{b}-sq.mp4")]]
+    cases[f"ffmpeg {W}x{H}"] = [ffmpeg_graph(paths, W, H, out("ffmpeg.mp4"))]
+    cases["ffmpeg square"] = [ffmpeg_graph(paths, sq, sq, out("ffmpeg-sq.mp4"))]
+    # The floor re-encodes a reference of the right size: make them once (untimed).
+    ref = out("reference.mp4"); ref_sq = out("reference-sq.mp4")
+    if not os.path.exists(ref):
+        subprocess.run(ffmpeg_graph(paths, W, H, ref), check=True)
+        subprocess.run(ffmpeg_graph(paths, sq, sq, ref_sq), check=True)
+    cases[f"floor {W}x{H}"] = floor_cmds(paths, ref, out("floor.mp4"))
+    cases["floor square"] = floor_cmds(paths, ref_sq, out("floor-sq.mp4"))
+    times = {k: [] for k in cases}
+    rss = {k: 0 for k in cases}
+    order = list(cases)
+    for rep in range(REPS):
+        for k in (order if rep % 2 == 0 else order[::-1]):   # alternate, so drift hits every case alike
+            t, m = run(cases[k])
+            times[k].append(t); rss[k] = max(rss[k], m)
+            print(f"  rep {rep + 1}/{REPS} {k}: {t:.1f} s, {m} MB", flush=True)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    result = {"machine": f"{os.cpu_count()} cores", "clips": CLIPS, "clip_seconds": SECONDS, "transition": TRANS, "preset": PRESET,
+              "crf": CRF, "reps": REPS, "median_seconds": med, "peak_rss_mb": rss, "ratios": {}}
+    print(f"\n{'case':28} {'median s':>9} {'peak MB':>8}")
+    for k in order:
+        print(f"{k:28} {med[k]:9.2f} {rss[k]:8d}")
+    print()
+    for b in BACKENDS:
+        for shape, ff_key, fl_key in [(f"{W}x{H}", f"ffmpeg {W}x{H}", f"floor {W}x{H}"), ("square", "ffmpeg square", "floor square")]:
+            k = f"segue-{b} {shape}"
+            r1, r2 = med[k] / med[ff_key], med[k] / med[fl_key]
+            result["ratios"][k] = {"segue/ffmpeg": r1, "segue/floor": r2}
+            print(f"{k:28} segue/ffmpeg {r1:5.2f}   segue/floor {r2:5.2f}")
+    if env("BENCH_LONG", "1") == "1":
+        long_edit = edit_file(paths * 4, "edit-40.json")
+        t10, m10 = run([[SEGUE, "render", edit, "--size", f"{sq}x{sq}", "--progress", "none", "-o", out("mem10.mp4")]])
+        t40, m40 = run([[SEGUE, "render", long_edit, "--size", f"{sq}x{sq}", "--progress", "none", "-o", out("mem40.mp4")]])
+        result["memory"] = {"10 clips MB": m10, "40 clips MB": m40, "growth": (m40 - m10) / m10}
+        print(f"\nmemory: 10 clips {m10} MB ({t10:.0f} s), 40 clips {m40} MB ({t40:.0f} s): {100 * (m40 - m10) / m10:+.1f} %")
+    with open(out("results.json"), "w") as fh:
+        json.dump(result, fh, indent=2)
+    print(f"\nwrote {out('results.json')}")
+
+
+if __name__ == "__main__":
+    main()
