@@ -119,7 +119,8 @@ def main():
     cases[f"ffmpeg {W}x{H}"] = [ffmpeg_graph(paths, W, H, out("ffmpeg.mp4"))]
     cases["ffmpeg square"] = [ffmpeg_graph(paths, sq, sq, out("ffmpeg-sq.mp4"))]
     # The floor re-encodes a reference of the right size: make them once (untimed).
-    ref = out("reference.mp4"); ref_sq = out("reference-sq.mp4")
+    tag = f"{W}x{H}-{CLIPS}x{SECONDS}-{TRANS}-{PRESET}-{CRF}"
+    ref = out(f"reference-{tag}.mp4"); ref_sq = out(f"reference-sq-{tag}.mp4")
     if not os.path.exists(ref):
         subprocess.run(ffmpeg_graph(paths, W, H, ref), check=True)
         subprocess.run(ffmpeg_graph(paths, sq, sq, ref_sq), check=True)

@@ -41,6 +41,19 @@ public struct Transition: Equatable, Sendable {
         self.duration = duration
         self.direction = direction ?? (kind == .wipe ? .downRight : .left)
     }
+
+    /// Checks that `direction` suits `kind`: a crossfade has none, a push moves along one axis.
+    /// Throws `EditError` naming `field`.
+    public static func check(kind: Kind, direction: Direction?, field: String) throws {
+        guard let d = direction else { return }
+        switch kind {
+        case .crossfade:
+            throw EditError(field, "a crossfade has no direction (got \"\(d.rawValue)\")")
+        case .push where d.vector.x != 0 && d.vector.y != 0:
+            throw EditError(field, "push moves along one axis: left, right, up or down (got \"\(d.rawValue)\")")
+        default: return
+        }
+    }
 }
 
 /// One clip of an edit: a time range of a media file.
@@ -74,6 +87,8 @@ public struct OutputSettings: Equatable, Sendable {
     public var crf: Int = 18
     /// libx264 preset; default `medium`.
     public var preset: String = "medium"
+    /// The libx264 presets, fastest first.
+    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
     public init() {}
 }
 
@@ -154,8 +169,10 @@ public struct MusicSpec: Equatable, Sendable {
 
 /// Output audio format.
 public struct AudioSettings: Equatable, Sendable {
-    /// Samples per second.
+    /// Samples per second (one of `aacSampleRates`).
     public var sampleRate: Int = 48000
+    /// The sampling rates AAC (ISO/IEC 14496-3) defines, and so the ones FFmpeg's encoder takes.
+    public static let aacSampleRates = [7350, 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
     /// 1 (mono) … 8; the default layout for the count (2 = stereo, 6 = 5.1).
     public var channels: Int = 2
     /// AAC bit rate, bits per second.

@@ -68,7 +68,13 @@ public enum EditFile {
                 guard (0...51).contains(v) else { throw EditError("output.crf", "must be 0…51") }
                 edit.output.crf = v
             }
-            if let p = out["preset"] { edit.output.preset = try string(p, "output.preset") }
+            if let p = out["preset"] {
+                let name = try string(p, "output.preset")
+                guard OutputSettings.presets.contains(name) else {
+                    throw EditError("output.preset", "must be one of \(OutputSettings.presets.joined(separator: ", ")) (got \"\(name)\")")
+                }
+                edit.output.preset = name
+            }
         }
         if let m = obj["music"], !(m is NSNull) { edit.music = try music(m, base: baseDirectory) }
         if let a = obj["audio"] {
@@ -76,7 +82,9 @@ public enum EditFile {
             try checkKeys(o, "audio", ["sampleRate", "channels", "bitrate"])
             if let v = o["sampleRate"] {
                 let r = try int(v, "audio.sampleRate")
-                guard (8000...192_000).contains(r) else { throw EditError("audio.sampleRate", "must be 8000…192000 Hz (got \(r))") }
+                guard AudioSettings.aacSampleRates.contains(r) else {
+                    throw EditError("audio.sampleRate", "must be a rate AAC supports: \(AudioSettings.aacSampleRates.map(String.init).joined(separator: ", ")) Hz (got \(r))")
+                }
                 edit.audio.sampleRate = r
             }
             if let v = o["channels"] {
@@ -196,9 +204,7 @@ public enum EditFile {
                 guard let dd = Transition.Direction(rawValue: s) else {
                     throw EditError("\(tf).direction", "must be one of \(Transition.Direction.allCases.map(\.rawValue).joined(separator: ", ")) (got \"\(s)\")")
                 }
-                if kind == .push && dd.vector.x != 0 && dd.vector.y != 0 {
-                    throw EditError("\(tf).direction", "push moves along one axis: left, right, up or down (got \"\(s)\")")
-                }
+                try Transition.check(kind: kind, direction: dd, field: "\(tf).direction")
                 direction = dd
             }
             var transition = Transition(kind: kind, duration: duration, direction: direction)

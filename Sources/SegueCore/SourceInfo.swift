@@ -8,6 +8,25 @@ public struct SourceInfo: Equatable, Sendable {
     public var orientation: Orientation
     /// Nominal frame rate (`avg_frame_rate`, else `r_frame_rate`), frames per second; nil if unknown.
     public var nominalFrameRate: Double?
+    /// The stream's base rate (`r_frame_rate`), frames per second; nil if unknown. For variable-frame-rate
+    /// phone clips this is the capture clock (29.97) while the average is lower; it can also be absurd (600).
+    public var baseFrameRate: Double?
+
+    /// The standard output rate this clip asks for: its average rate if that is within 1 % of a standard rate
+    /// (23.976, 24, 25, 29.97, 30, 50, 59.94, 60); else its base rate if that is; else, for a variable-frame-rate
+    /// clip, 30; else its average rounded to whole frames per second (at most 60). Nil if nothing is known.
+    public var standardFrameRate: FrameRate? {
+        func standard(_ r: Double?) -> FrameRate? {
+            guard let r = r, r.isFinite, r > 0 else { return nil }
+            let s = FrameRate.snapped(r)
+            return FrameRate.standard.contains(s) && abs(s.framesPerSecond - r) / r < 0.01 ? s : nil
+        }
+        if let s = standard(nominalFrameRate) { return s }
+        if let s = standard(baseFrameRate) { return s }
+        guard let avg = nominalFrameRate, avg.isFinite, avg > 0 else { return nil }
+        if let base = baseFrameRate, abs(base - avg) / avg > 0.01 { return FrameRate(30) }
+        return FrameRate.snapped(avg)
+    }
     /// Length of the video from its first frame, exact.
     public var duration: MediaTime
     /// Whether the file has an audio stream.

@@ -90,16 +90,17 @@ public struct Timeline: Sendable {
             size = PixelSize(width: max(2, size.width & ~1), height: max(2, size.height & ~1))
             notes.append("rounded down to even for 4:2:0: \(size)")
         }
-        // Frame rate: the highest nominal clip rate, snapped to a standard rate, else 30.
+        // Frame rate: the highest standard rate the clips ask for (see SourceInfo.standardFrameRate), else 30.
         let rate: FrameRate
         if let r = edit.frameRate {
             rate = r
-        } else if let best = sources.compactMap(\.nominalFrameRate).filter({ $0.isFinite && $0 > 0 }).max() {
-            rate = FrameRate.snapped(best)
-            notes.append("frame rate \(rate): highest clip nominal rate \(String(format: "%.3f", best)) fps, snapped to a standard rate (cap 60)")
+        } else if let best = sources.compactMap(\.standardFrameRate).max(by: { $0.framesPerSecond < $1.framesPerSecond }) {
+            rate = best
+            let measured = sources.compactMap(\.nominalFrameRate).map { String(format: "%.3f", $0) }.joined(separator: ", ")
+            notes.append("frame rate \(rate): the highest clip rate, snapped to a standard rate (clips average \(measured) fps)")
         } else {
             rate = FrameRate(30)
-            notes.append("frame rate 30: no clip reports a nominal rate")
+            notes.append("frame rate 30: no clip reports a frame rate")
         }
         // Placements.
         var placements: [Placement] = []
@@ -128,6 +129,14 @@ public struct Timeline: Sendable {
         self.audio = edit.audio
         self.duration = placements.last!.end
         self.frameCount = duration.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
+        if frameCount < 1 {
+            throw EditError("clips", "the edit lasts \(fmt(duration)) s, less than one frame at \(rate) fps")
+        }
+        for i in 1..<max(1, placements.count) {
+            if let t = placements[i].spec.transition, t.duration < rate.frameDuration {
+                throw EditError("clips[\(i)].transition.duration", "\(fmt(t.duration)) s is shorter than one frame (\(fmt(rate.frameDuration)) s at \(rate) fps); leave the transition out for a cut")
+            }
+        }
         self.notes = notes
     }
 

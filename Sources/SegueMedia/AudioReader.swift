@@ -149,3 +149,11 @@ public final class AudioReader {
         if produced > 0 { buffer += out[(offset * channels)..<((offset + produced) * channels)] }
     }
 }
+
+/// The length of a media file as its container reports it (`AVFormatContext.duration`); nil if unknown.
+/// Throws `MediaError` if the file cannot be opened.
+public func mediaDuration(path: String) throws -> MediaTime? {
+    let file = try InputFile(path: path)
+    let d = file.ctx.pointee.duration
+    return d > 0 ? MediaTime(value: d, timescale: 1_000_000) : nil
+}

@@ -79,6 +79,7 @@ public final class VideoReader {
         info = SourceInfo(codedSize: PixelSize(width: Int(f.width), height: Int(f.height)), sampleAspectRatio: sar,
                           orientation: orientation, nominalFrameRate: rate, duration: duration, hasAudio: hasAudio)
         info.firstFrameTime = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: Int64(timeBase.den))
+        info.baseFrameRate = st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : nil
     }
 
     /// The end (PTS + duration) of the last video packet, found by seeking near the end of a second

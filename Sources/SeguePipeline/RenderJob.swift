@@ -80,6 +80,9 @@ public enum RenderJob {
             } catch let e as MediaError where e.function != nil {
                 throw MediaError(path: m.path, function: e.function, code: e.code, message: "music: \(e.message)")
             }
+            if let length = (try? mediaDuration(path: m.path)) ?? nil, !(m.start < length) {
+                throw EditError("music.start", "\(m.start.seconds) s is at or past the end of the song (\(String(format: "%.3f", length.seconds)) s)")
+            }
         }
         for (i, clip) in edit.clips.enumerated() {
             var isDir: ObjCBool = false
@@ -115,11 +118,25 @@ public enum RenderJob {
     @discardableResult
     public static func render(_ edit: Edit, to outputPath: String, options: RenderOptions = RenderOptions()) throws -> RenderResult {
         let out = URL(fileURLWithPath: outputPath).standardizedFileURL
-        for (i, c) in edit.clips.enumerated() where URL(fileURLWithPath: c.path).standardizedFileURL.resolvingSymlinksInPath() == out.resolvingSymlinksInPath() {
+        let outResolved = out.resolvingSymlinksInPath()
+        func same(_ p: String) -> Bool { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath() == outResolved }
+        for (i, c) in edit.clips.enumerated() where same(c.path) {
             throw EditError("output", "the output path \(outputPath) is clip \(i)'s input; choose another output path")
         }
-        if edit.output.codec == .ffv1 && out.pathExtension.lowercased() != "mkv" {
-            throw EditError("output", "FFV1 is written into Matroska: give the output a .mkv name")
+        if let m = edit.music, same(m.path) {
+            throw EditError("output", "the output path \(outputPath) is the music file; choose another output path")
+        }
+        var outIsDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out.path, isDirectory: &outIsDir), outIsDir.boolValue {
+            throw EditError("output", "\(outputPath) is a folder; give a file name")
+        }
+        let ext = out.pathExtension.lowercased()
+        switch edit.output.codec {
+        case .ffv1 where ext != "mkv":
+            throw EditError("output", "FFV1 is written into Matroska: give the output a .mkv name (got \(outputPath))")
+        case .h264 where !["mp4", "m4v", "mov"].contains(ext):
+            throw EditError("output", "H.264 is written into MP4: give the output a .mp4 (or .m4v, .mov) name, or use --codec ffv1 for .mkv (got \(outputPath))")
+        default: break
         }
         let dir = out.deletingLastPathComponent()
         var isDir: ObjCBool = false
@@ -142,6 +159,10 @@ public enum RenderJob {
             result.warnings.forEach { options.log("warning: \($0)") }
             return RenderResult(path: out.path, frames: result.frames, audioSamples: result.samples, renderer: renderer.name,
                                 timeline: timeline, warnings: result.warnings)
+        } catch let e as MediaError where e.path == temp.path {
+            unlink(temp.path)
+            // Name the file the user asked for, not the hidden temporary one.
+            throw MediaError(path: out.path, function: e.function, code: e.code, message: e.message)
         } catch {
             unlink(temp.path)
             throw error

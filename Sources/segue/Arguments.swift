@@ -54,7 +54,10 @@ struct Arguments {
                 let v = try value(a)
                 guard let n = Int(v), (0...51).contains(n) else { throw CommandLineError(message: "--crf must be 0…51 (got \(v))") }
                 crf = n
-            case "--preset": preset = try value(a)
+            case "--preset":
+                let v = try value(a)
+                guard OutputSettings.presets.contains(v) else { throw CommandLineError(message: "--preset must be one of \(OutputSettings.presets.joined(separator: ", ")) (got \(v))") }
+                preset = v
             case "--egl-platform":
                 let v = try value(a)
                 guard let p = EGLOptions.Platform(rawValue: v) else { throw CommandLineError(message: "--egl-platform must be gbm, device or surfaceless (got \(v))") }
@@ -133,8 +136,12 @@ struct Arguments {
         var direction: Transition.Direction?
         if parts.count > 2 {
             guard let d = Transition.Direction(rawValue: parts[2]) else { throw CommandLineError(message: "unknown --transition direction \(parts[2])") }
+            do { try Transition.check(kind: kind, direction: d, field: "--transition") } catch let e as EditError {
+                throw CommandLineError(message: e.description)
+            }
             direction = d
         }
+        if parts.count > 3 { throw CommandLineError(message: "--transition takes TYPE:SECONDS[:DIRECTION] (got \(s))") }
         return Transition(kind: kind, duration: duration, direction: direction)
     }
 
@@ -154,6 +161,8 @@ struct Arguments {
                 return ClipSpec(path: path, transition: t)
             })
         }
+        if square && size != nil { throw CommandLineError(message: "give either --square or --size, not both") }
+        if music != nil && !options.audio { throw CommandLineError(message: "--music needs audio: drop --no-audio") }
         if square { edit.square = true }
         if let s = size { edit.renderSize = s }
         if let f = fit { edit.fit = f }
@@ -177,6 +186,19 @@ struct Arguments {
 
     func requireOutput() throws -> String {
         guard let o = output else { throw CommandLineError(message: "missing -o OUTPUT") }
+        guard !o.isEmpty else { throw CommandLineError(message: "-o needs a file name") }
+        // Never write over the edit file itself.
+        if positional.count == 1 && positional[0].lowercased().hasSuffix(".json"),
+           URL(fileURLWithPath: positional[0]).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: o).standardizedFileURL.resolvingSymlinksInPath() {
+            throw EditError("output", "the output path \(o) is the edit file; choose another output path")
+        }
+        return o
+    }
+
+    /// An output path for a still picture: must end in .png.
+    func requirePNGOutput() throws -> String {
+        let o = try requireOutput()
+        guard o.lowercased().hasSuffix(".png") else { throw CommandLineError(message: "the picture is written as PNG: give -o a .png name (got \(o))") }
         return o
     }
 }

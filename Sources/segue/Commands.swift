@@ -50,7 +50,7 @@ func targetFrame(_ a: Arguments, _ timeline: Timeline) throws -> Int64 {
 }
 
 func frameCommand(_ a: Arguments) throws {
-    let out = try a.requireOutput()
+    let out = try a.requirePNGOutput()
     let timeline = try RenderJob.resolve(try a.edit())
     let n = try targetFrame(a, timeline)
     let renderer = try RenderJob.makeRenderer(a.options)
@@ -61,7 +61,7 @@ func frameCommand(_ a: Arguments) throws {
 }
 
 func sheetCommand(_ a: Arguments) throws {
-    let out = try a.requireOutput()
+    let out = try a.requirePNGOutput()
     let timeline = try RenderJob.resolve(try a.edit())
     let renderer = try RenderJob.makeRenderer(a.options)
     let (image, tiles) = try ContactSheet.render(timeline, renderer: renderer, columns: a.columns, tileWidth: a.tileWidth)
@@ -73,6 +73,7 @@ func compareCommand(_ a: Arguments) throws {
     let result: VideoComparison
     if a.backends {
         guard a.positional.count == 1 else { throw CommandLineError(message: "--backends takes one edit file") }
+        if a.options.backend != .auto { throw CommandLineError(message: "compare --backends renders on both backends: drop --backend") }
         var edit = try a.edit()
         edit.output.codec = .ffv1
         let dir = NSTemporaryDirectory() + "segue-compare-\(getpid())"

@@ -59,5 +59,8 @@ final class EditFileTests: XCTestCase {
         assertError(#"{"clips": [{"path": "a", "transition": {"type": "crossfade"}}]}"#, field: "clips[0].transition", contains: "first clip")
         assertError(#"{"clips": [{"path": "a"}], "output": {"codec": "prores"}}"#, field: "output.codec", contains: "h264 or ffv1")
         assertError("{\"clips\": [\n {\"path\": \"a\" ]\n}", field: "", contains: "not valid JSON")
+        assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "crossfade", "direction": "up"}}]}"#, field: "clips[1].transition.direction", contains: "no direction")
+        assertError(#"{"clips": [{"path": "a"}], "audio": {"sampleRate": 12345}}"#, field: "audio.sampleRate", contains: "AAC")
+        assertError(#"{"clips": [{"path": "a"}], "output": {"preset": "fastest"}}"#, field: "output.preset", contains: "ultrafast")
     }
 }

@@ -94,4 +94,28 @@ final class TimelineTests: XCTestCase {
             XCTAssertEqual((e as? EditError)?.field, "clips[0].duration")
         }
     }
+
+    func testStandardRateOfVariableFrameRateClips() {
+        func info(avg: Double?, base: Double?) -> SourceInfo {
+            var s = SourceInfo(codedSize: PixelSize(width: 64, height: 64), nominalFrameRate: avg, duration: MediaTime(seconds: 1), hasAudio: false)
+            s.baseFrameRate = base
+            return s
+        }
+        XCTAssertEqual(info(avg: 29.977, base: 29.97).standardFrameRate, FrameRate(30000, 1001))
+        XCTAssertEqual(info(avg: 10.645, base: 29.97).standardFrameRate, FrameRate(30000, 1001))  // Live Photo
+        XCTAssertEqual(info(avg: 13.325, base: 30).standardFrameRate, FrameRate(30))              // slow-motion remux
+        XCTAssertEqual(info(avg: 7.399, base: 600).standardFrameRate, FrameRate(30))              // FLIR: absurd base
+        XCTAssertEqual(info(avg: 15, base: 15).standardFrameRate, FrameRate(15))                  // a steady 15 fps camera
+        XCTAssertEqual(info(avg: 120, base: 120).standardFrameRate, FrameRate(60))                // capped
+        XCTAssertNil(info(avg: nil, base: nil).standardFrameRate)
+    }
+
+    func testTransitionShorterThanAFrameIsAnError() {
+        var edit = Edit(clips: [clip("a"), clip("b", Transition(kind: .wipe, duration: MediaTime(seconds: 0.001)))])
+        edit.frameRate = FrameRate(30)
+        XCTAssertThrowsError(try Timeline(edit: edit, sources: [source(64, 64, seconds: 2), source(64, 64, seconds: 2)])) { e in
+            XCTAssertEqual((e as? EditError)?.field, "clips[1].transition.duration")
+            XCTAssertTrue("\(e)".contains("shorter than one frame"), "\(e)")
+        }
+    }
 }

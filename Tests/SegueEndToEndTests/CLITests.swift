@@ -75,4 +75,60 @@ final class CLITests: EndToEndTestCase {
         XCTAssertTrue(r.stderr.contains("crossfade, push, wipe"), r.stderr)
         XCTAssertEqual(try segue(["frobnicate"]).status, 2)
     }
+
+    /// Defects a fresh-user review found: each input must be refused up front with status 2, naming what to change.
+    func testOutputAndSettingsAreCheckedBeforeRendering() throws {
+        let a = try cornerClip("a.mp4")
+        try TestSupport.makeClip(path("song.m4a"), video: "color=c=black:s=16x16:r=10:d=1", audio: "sine=f=300:r=48000:d=2", extra: ["-vn"])
+        let song = try Data(contentsOf: URL(fileURLWithPath: path("song.m4a")))
+        func refused(_ args: [String], _ mentions: String, line: UInt = #line) throws {
+            let r = try segue(args)
+            XCTAssertEqual(r.status, 2, r.stderr, line: line)
+            XCTAssertTrue(r.stderr.contains(mentions), "expected \"\(mentions)\" in \(r.stderr)", line: line)
+            XCTAssertFalse(r.stderr.contains(".segue-"), "no temporary path in messages: \(r.stderr)", line: line)
+        }
+        // The music file and the edit file are inputs too.
+        try refused(["render", a, "--music", path("song.m4a"), "-o", path("song.m4a")], "music file")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("song.m4a"))), song)
+        let edit = path("self.json")
+        try Data(#"{"clips":[{"path":"a.mp4"}]}"#.utf8).write(to: URL(fileURLWithPath: edit))
+        try refused(["render", edit, "-o", edit], "edit file")
+        XCTAssertEqual(try String(contentsOfFile: edit, encoding: .utf8), #"{"clips":[{"path":"a.mp4"}]}"#)
+        // Shorter than a frame.
+        try Data(#"{"clips":[{"path":"a.mp4","duration":0.01}]}"#.utf8).write(to: URL(fileURLWithPath: path("short.json")))
+        try refused(["render", path("short.json"), "-o", path("short.mp4")], "less than one frame")
+        try refused(["plan", path("short.json")], "less than one frame")
+        // Directions that do not suit the transition.
+        try refused(["render", a, a, "--transition", "push:0.5:down-right", "-o", path("p.mp4")], "one axis")
+        try refused(["render", a, a, "--transition", "crossfade:0.5:up", "-o", path("p.mp4")], "no direction")
+        // Encoder settings: AAC sample rates, x264 presets.
+        try Data(#"{"clips":[{"path":"a.mp4"}],"audio":{"sampleRate":12345}}"#.utf8).write(to: URL(fileURLWithPath: path("rate.json")))
+        try refused(["render", path("rate.json"), "-o", path("rate.mp4")], "audio.sampleRate")
+        try refused(["render", a, "--preset", "bogus", "-o", path("preset.mp4")], "--preset")
+        try Data(#"{"clips":[{"path":"a.mp4"}],"output":{"preset":"ultrafastt"}}"#.utf8).write(to: URL(fileURLWithPath: path("preset.json")))
+        try refused(["render", path("preset.json"), "-o", path("preset.mp4")], "output.preset")
+        // Output names: a folder, empty, a container that does not match the codec, a picture that is not PNG.
+        try refused(["render", a, "-o", dir], "is a folder")
+        try refused(["render", a, "-o", ""], "-o needs a file name")
+        try refused(["render", a, "-o", path("k.avi")], ".mp4")
+        try refused(["frame", a, "--at", "0.5", "-o", path("at.jpg")], ".png")
+        // Conflicting options.
+        try refused(["render", a, "--square", "--size", "64x64", "-o", path("c.mp4")], "either --square or --size")
+        try refused(["render", a, "--music", path("song.m4a"), "--no-audio", "-o", path("c.mp4")], "--no-audio")
+        try refused(["compare", "--backends", edit, "--backend", "cpu"], "drop --backend")
+        // Music that starts past the end of the song, looped or not.
+        try Data(#"{"clips":[{"path":"a.mp4"}],"music":{"path":"song.m4a","start":100,"loop":true}}"#.utf8).write(to: URL(fileURLWithPath: path("late.json")))
+        try refused(["render", path("late.json"), "-o", path("late.mp4")], "music.start")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".mp4") && $0 != "a.mp4" }, [])
+    }
+
+    func testVariableFrameRatePhoneClipsRenderAtAStandardRate() throws {
+        guard let media = TestSupport.sharedMedia else { throw XCTSkip("../shared/media is absent") }
+        // 22 frames in 1.23 s (average 10.6 fps) on a 29.97 fps clock: rendered at 29.97, not 11.
+        let r = try segue(["plan", "--json", "\(media)/iphone6s_livephoto_1440x1080_vfr_pcm.mov"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try JSONDecoder().decode(TimelineReport.self, from: r.stdout).frameRate, "30000/1001")
+        let flir = try segue(["plan", "--json", "\(media)/flir_1080x1440_portrait_vfr.mp4"])
+        XCTAssertEqual(try JSONDecoder().decode(TimelineReport.self, from: flir.stdout).frameRate, "30")
+    }
 }
