@@ -12,8 +12,12 @@ class EndToEndTestCase: XCTestCase {
         dir = TestSupport.tempDir("segue-e2e")
     }
     override func tearDownWithError() throws {
-        if testRun?.hasSucceeded ?? false { try? FileManager.default.removeItem(atPath: dir) }
-        else { print("kept test files in \(dir)") }
+        // Keep the files of a failed test for a look; remove the rest (some are large).
+        if (testRun?.totalFailureCount ?? 0) == 0 && ProcessInfo.processInfo.environment["SEGUE_KEEP_TEST_FILES"] == nil {
+            try? FileManager.default.removeItem(atPath: dir)
+        } else {
+            print("kept test files in \(dir)")
+        }
     }
 
     func path(_ name: String) -> String { "\(dir)/\(name)" }
