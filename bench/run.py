@@ -45,9 +45,12 @@ def make_inputs():
 
 
 def edit_file(paths, name):
-    clips = [{"path": paths[0]}] + [
-        {"path": p, "transition": {"type": KINDS[(k - 1) % 3], "duration": TRANS, "direction": "left" if KINDS[(k - 1) % 3] == "push" else "down-right"}}
-        for k, p in enumerate(paths) if k > 0]
+    def transition(kind):
+        t = {"type": kind, "duration": TRANS}
+        if kind != "crossfade":
+            t["direction"] = "left" if kind == "push" else "down-right"
+        return t
+    clips = [{"path": paths[0]}] + [{"path": p, "transition": transition(KINDS[(k - 1) % 3])} for k, p in enumerate(paths) if k > 0]
     e = {"frameRate": 30, "clips": clips, "output": {"codec": "h264", "crf": int(CRF), "preset": PRESET}}
     f = os.path.join(WORK, name)
     with open(f, "w") as fh:
