@@ -154,8 +154,8 @@ def main():
         long_edit = edit_file(paths * 4, "edit-40.json")
         t10, m10 = run([[SEGUE, "render", edit, "--size", f"{sq}x{sq}", "--progress", "none", "-o", out("mem10.mp4")]])
         t40, m40 = run([[SEGUE, "render", long_edit, "--size", f"{sq}x{sq}", "--progress", "none", "-o", out("mem40.mp4")]])
-        result["memory"] = {"10 clips MB": m10, "40 clips MB": m40, "growth": (m40 - m10) / m10}
-        print(f"\nmemory: 10 clips {m10} MB ({t10:.0f} s), 40 clips {m40} MB ({t40:.0f} s): {100 * (m40 - m10) / m10:+.1f} %")
+        result["memory"] = {f"{CLIPS} clips MB": m10, f"{4 * CLIPS} clips MB": m40, "growth": (m40 - m10) / m10}
+        print(f"\nmemory: {CLIPS} clips {m10} MB ({t10:.0f} s), {4 * CLIPS} clips {m40} MB ({t40:.0f} s): {100 * (m40 - m10) / m10:+.1f} %")
     with open(out("results.json"), "w") as fh:
         json.dump(result, fh, indent=2)
     print(f"\nwrote {out('results.json')}")
