@@ -40,7 +40,11 @@ final class HostileInputTests: EndToEndTestCase {
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: locked)
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir)
         if getuid() == 0 {
-            let r = try TestSupport.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TestSupport.segueBinary,
+            // The checkout may sit in a folder nobody cannot enter: run a copy of the binary from the test folder.
+            let binary = path("segue-copy")
+            try FileManager.default.copyItem(atPath: TestSupport.segueBinary, toPath: binary)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary)
+            let r = try TestSupport.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary,
                                                              "render", locked, "-o", path("nobody.mp4")])
             XCTAssertEqual(r.status, 1, r.stderr)
             XCTAssertTrue(r.stderr.contains("locked.mp4") && r.stderr.contains("Permission denied"), r.stderr)
