@@ -1,4 +1,5 @@
 import CFFmpeg
+import SegueCore
 
 // One owner per C handle: each class frees its handle in deinit.
 
@@ -72,6 +73,46 @@ final class Frame {
         }
     }
     deinit { var p: UnsafeMutablePointer<AVFrame>? = ptr; av_frame_free(&p) }
+}
+
+extension Frame {
+    /// A frame of `width × height` in `format` with zeroed buffers.
+    static func allocated(width: Int, height: Int, format: AVPixelFormat) throws -> Frame {
+        let f = Frame()
+        f.ptr.pointee.width = Int32(width)
+        f.ptr.pointee.height = Int32(height)
+        f.ptr.pointee.format = format.rawValue
+        try allocateZeroed(f.ptr)
+        return f
+    }
+
+    /// An RGBA frame holding a copy of `image` (rows copied into the frame's padded stride).
+    static func rgba(_ image: RGBAImage) throws -> Frame {
+        let f = try allocated(width: image.width, height: image.height, format: AV_PIX_FMT_RGBA)
+        f.copyIn(image)
+        return f
+    }
+
+    /// Copies `image` into this RGBA frame of the same size.
+    func copyIn(_ image: RGBAImage) {
+        let stride = Int(ptr.pointee.linesize.0), base = ptr.pointee.data.0!, row = image.width * 4
+        image.pixels.withUnsafeBytes { src in
+            for y in 0..<image.height {
+                (base + y * stride).update(from: src.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * row, count: row)
+            }
+        }
+    }
+
+    /// This RGBA frame's pixels as an `RGBAImage` (padding dropped).
+    func rgbaImage() -> RGBAImage {
+        let w = Int(ptr.pointee.width), h = Int(ptr.pointee.height)
+        let stride = Int(ptr.pointee.linesize.0), base = ptr.pointee.data.0!
+        var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        pixels.withUnsafeMutableBytes { dst in
+            for y in 0..<h { (dst.baseAddress! + y * w * 4).copyMemory(from: base + y * stride, byteCount: w * 4) }
+        }
+        return RGBAImage(width: w, height: h, pixels: pixels)
+    }
 }
 
 final class Packet {

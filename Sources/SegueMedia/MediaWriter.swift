@@ -26,7 +26,7 @@ public final class MediaWriter {
     let size: PixelSize
     let packet = Packet()
     let scaler: Scaler
-    let rgbaFrame = Frame()
+    let rgbaFrame: Frame
     var videoFrames: Int64 = 0
     var audioSamples: Int64 = 0
     var audioPending: [Float] = []
@@ -119,10 +119,7 @@ public final class MediaWriter {
         scaler = try Scaler(srcW: Int32(size.width), srcH: Int32(size.height), srcFormat: AV_PIX_FMT_RGBA,
                             dstW: Int32(size.width), dstH: Int32(size.height), dstFormat: AV_PIX_FMT_YUV420P,
                             srcColorspace: SWS_CS_DEFAULT, srcFullRange: true, dstColorspace: SWS_CS_ITU709, dstFullRange: false)
-        rgbaFrame.ptr.pointee.width = Int32(size.width)
-        rgbaFrame.ptr.pointee.height = Int32(size.height)
-        rgbaFrame.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
-        try Frame.allocateZeroed(rgbaFrame.ptr)
+        rgbaFrame = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_RGBA)
 
         var pb: UnsafeMutablePointer<AVIOContext>? = nil
         let rc = avio_open(&pb, path, AVIO_FLAG_WRITE)
@@ -145,18 +142,8 @@ public final class MediaWriter {
     public func writeVideo(_ image: RGBAImage) throws {
         precondition(image.width == size.width && image.height == size.height)
         try FF.check(av_frame_make_writable(rgbaFrame.ptr), "av_frame_make_writable")
-        let stride = Int(rgbaFrame.ptr.pointee.linesize.0)
-        let base = rgbaFrame.ptr.pointee.data.0!
-        image.pixels.withUnsafeBytes { src in
-            for y in 0..<size.height {
-                (base + y * stride).update(from: src.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * size.width * 4, count: size.width * 4)
-            }
-        }
-        let yuv = Frame()
-        yuv.ptr.pointee.width = Int32(size.width)
-        yuv.ptr.pointee.height = Int32(size.height)
-        yuv.ptr.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        try Frame.allocateZeroed(yuv.ptr)
+        rgbaFrame.copyIn(image)
+        let yuv = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_YUV420P)
         try scaler.scale(rgbaFrame.ptr, into: yuv.ptr)
         yuv.ptr.pointee.pts = videoFrames
         yuv.ptr.pointee.color_primaries = AVCOL_PRI_BT709

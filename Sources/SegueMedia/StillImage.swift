@@ -18,17 +18,7 @@ public enum StillImage {
         c.pointee.pix_fmt = AV_PIX_FMT_RGBA
         c.pointee.time_base = AVRational(num: 1, den: 1)
         try FF.check(avcodec_open2(c, codec, nil), "avcodec_open2", path: path)
-        let frame = Frame()
-        frame.ptr.pointee.width = Int32(image.width)
-        frame.ptr.pointee.height = Int32(image.height)
-        frame.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
-        try Frame.allocateZeroed(frame.ptr)
-        let stride = Int(frame.ptr.pointee.linesize.0)
-        image.pixels.withUnsafeBytes { src in
-            for y in 0..<image.height {
-                (frame.ptr.pointee.data.0! + y * stride).update(from: src.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * image.width * 4, count: image.width * 4)
-            }
-        }
+        let frame = try Frame.rgba(image)
         frame.ptr.pointee.pts = 0
         try FF.check(avcodec_send_frame(c, frame.ptr), "avcodec_send_frame", path: path)
         try FF.check(avcodec_send_frame(c, nil), "avcodec_send_frame", path: path)
@@ -85,11 +75,7 @@ public final class PlanarFrameReader {
             scaler = try Scaler(srcW: f.width, srcH: f.height, srcFormat: AVPixelFormat(rawValue: f.format), dstW: f.width, dstH: f.height,
                                 dstFormat: AV_PIX_FMT_YUV420P, srcColorspace: SWS_CS_ITU709, srcFullRange: false, dstColorspace: SWS_CS_ITU709, dstFullRange: false)
         }
-        let out = Frame()
-        out.ptr.pointee.width = f.width
-        out.ptr.pointee.height = f.height
-        out.ptr.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        try Frame.allocateZeroed(out.ptr)
+        let out = try Frame.allocated(width: Int(f.width), height: Int(f.height), format: AV_PIX_FMT_YUV420P)
         try scaler!.scale(frame.ptr, into: out.ptr)
         let cw = (width + 1) / 2, ch = (height + 1) / 2
         var planes = [UInt8]()
@@ -114,25 +100,9 @@ extension StillImage {
         let scaler = try Scaler(srcW: Int32(image.width), srcH: Int32(image.height), srcFormat: AV_PIX_FMT_RGBA,
                                 dstW: Int32(size.width), dstH: Int32(size.height), dstFormat: AV_PIX_FMT_RGBA,
                                 srcColorspace: SWS_CS_DEFAULT, srcFullRange: true, dstColorspace: SWS_CS_DEFAULT, dstFullRange: true)
-        let src = Frame(), dst = Frame()
-        for (f, w, h) in [(src, image.width, image.height), (dst, size.width, size.height)] {
-            f.ptr.pointee.width = Int32(w); f.ptr.pointee.height = Int32(h); f.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
-            try Frame.allocateZeroed(f.ptr)
-        }
-        let ss = Int(src.ptr.pointee.linesize.0)
-        image.pixels.withUnsafeBytes { p in
-            for y in 0..<image.height {
-                (src.ptr.pointee.data.0! + y * ss).update(from: p.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * image.width * 4, count: image.width * 4)
-            }
-        }
+        let src = try Frame.rgba(image)
+        let dst = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_RGBA)
         try scaler.scale(src.ptr, into: dst.ptr)
-        var out = [UInt8](repeating: 0, count: size.width * size.height * 4)
-        let ds = Int(dst.ptr.pointee.linesize.0)
-        out.withUnsafeMutableBytes { o in
-            for y in 0..<size.height {
-                (o.baseAddress! + y * size.width * 4).copyMemory(from: dst.ptr.pointee.data.0! + y * ds, byteCount: size.width * 4)
-            }
-        }
-        return RGBAImage(width: size.width, height: size.height, pixels: out)
+        return dst.rgbaImage()
     }
 }

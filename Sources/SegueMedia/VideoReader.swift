@@ -265,22 +265,9 @@ public final class VideoReader {
                                 srcColorspace: cs, srcFullRange: full, dstColorspace: SWS_CS_DEFAULT, dstFullRange: true)
             scalerKey = key
         }
-        let out = Frame()
-        out.ptr.pointee.width = f.width
-        out.ptr.pointee.height = f.height
-        out.ptr.pointee.format = AV_PIX_FMT_RGBA.rawValue
-        try Frame.allocateZeroed(out.ptr)
+        let out = try Frame.allocated(width: Int(f.width), height: Int(f.height), format: AV_PIX_FMT_RGBA)
         try scaler!.scale(frame.ptr, into: out.ptr)
-        let w = Int(f.width), h = Int(f.height)
-        var pixels = [UInt8](repeating: 0, count: w * h * 4)
-        let stride = Int(out.ptr.pointee.linesize.0)
-        let base = out.ptr.pointee.data.0!
-        pixels.withUnsafeMutableBytes { dst in
-            for y in 0..<h {
-                (dst.baseAddress! + y * w * 4).copyMemory(from: base + y * stride, byteCount: w * 4)
-            }
-        }
-        return RGBAImage(width: w, height: h, pixels: pixels)
+        return out.rgbaImage()
     }
 }
 

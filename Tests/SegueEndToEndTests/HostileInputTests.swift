@@ -210,29 +210,21 @@ final class HostileInputTests: EndToEndTestCase {
         r = try render(Edit(clips: [clip(fast)]), to: path("fast.mp4.mp4"), backend: .cpu, audio: false)
         XCTAssertEqual(r.timeline.frameRate, FrameRate(60))
         XCTAssertEqual(r.frames, 60)
-        // First PTS not zero (a stream that starts at 10 s): output frame 0 is the clip's first picture.
-        let late = path("late.mkv")
-        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=25:d=1", "-c:v", "ffv1", "-output_ts_offset", "10", late])
-        e = Edit(clips: [clip(late)])
-        e.output.codec = .ffv1
-        r = try render(e, to: path("late.out.mkv"), backend: .cpu, audio: false)
-        XCTAssertEqual(r.frames, 25)
-        let lateOut = try TestSupport.decodeFrames(path("late.out.mkv"), width: 64, height: 48)
-        let lateSrc = try TestSupport.decodeFrames(late, width: 64, height: 48, filter: "scale=in_color_matrix=bt601:out_color_matrix=bt709:in_range=tv:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int")
-        XCTAssertGreaterThan(PlaneDifference(lateOut[0], lateSrc[0]).psnr, 35)
-        XCTAssertGreaterThan(PlaneDifference(lateOut[24], lateSrc[24]).psnr, 35)
-        // Negative start_time (−0.5 s): the clip still starts at its first picture and lasts 1 s.
-        let negative = path("negative.mkv")
-        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=25:d=1", "-c:v", "ffv1", "-avoid_negative_ts", "disabled", "-output_ts_offset", "-0.5", negative])
-        XCTAssertEqual(try TestSupport.ffprobe(negative, "stream=start_time")["start_time"], "-0.500000")
-        e = Edit(clips: [clip(negative)])
-        e.output.codec = .ffv1
-        r = try render(e, to: path("negative.out.mkv"), backend: .cpu, audio: false)
-        XCTAssertEqual(r.frames, 25)
-        let negOut = try TestSupport.decodeFrames(path("negative.out.mkv"), width: 64, height: 48)
-        let negSrc = try TestSupport.decodeFrames(negative, width: 64, height: 48, filter: "scale=in_color_matrix=bt601:out_color_matrix=bt709:in_range=tv:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int")
-        XCTAssertGreaterThan(PlaneDifference(negOut[0], negSrc[0]).psnr, 35)
-        XCTAssertGreaterThan(PlaneDifference(negOut[12], negSrc[12]).psnr, 35)
+        // First PTS not zero (a stream that starts at 10 s) and a negative start_time (−0.5 s): output frame 0
+        // is the clip's first picture and the clip lasts its 1 s.
+        for (name, offset) in [("late.mkv", "10"), ("negative.mkv", "-0.5")] {
+            let src = path(name)
+            try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=25:d=1", "-c:v", "ffv1", "-avoid_negative_ts", "disabled", "-output_ts_offset", offset, src])
+            XCTAssertEqual(Double(try TestSupport.ffprobe(src, "stream=start_time")["start_time"] ?? ""), Double(offset))
+            e = Edit(clips: [clip(src)])
+            e.output.codec = .ffv1
+            r = try render(e, to: path(name + ".out.mkv"), backend: .cpu, audio: false)
+            XCTAssertEqual(r.frames, 25, name)
+            let out = try TestSupport.decodeFrames(path(name + ".out.mkv"), width: 64, height: 48)
+            let ref = try TestSupport.decodeFrames(src, width: 64, height: 48, filter: TestSupport.bt601ToBT709)
+            XCTAssertGreaterThan(PlaneDifference(out[0], ref[0]).psnr, 35, name)
+            XCTAssertGreaterThan(PlaneDifference(out[12], ref[12]).psnr, 35, name)
+        }
         // Variable frame rate (timestamps 0, 0.1, 0.15, 0.5, ...): each output frame shows the last picture at or before it.
         let vfr = path("vfr.mkv")
         try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=2", "-vf", "setpts='if(lt(N,10),N*0.1,1+(N-10)*0.05)/TB'",

@@ -8,7 +8,7 @@ final class OracleTests: EndToEndTestCase {
     /// Our output is BT.709 limited range; the generated sources are untagged SD (BT.601). Comparisons are made in
     /// Y′CbCr with the oracle's matrix change done explicitly: comparing in RGB instead would measure the CLI's default
     /// 4:2:0 → RGB chroma upsampling (which differs from ours at sharp colour edges), not the geometry under test.
-    let to709 = "scale=in_color_matrix=bt601:out_color_matrix=bt709:in_range=tv:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int"
+    let to709 = TestSupport.bt601ToBT709
 
     /// Rewrites the first `tkhd` matrix of an MP4 (FFmpeg 5.1's CLI cannot write a mirrored display matrix).
     func setTrackMatrix(_ file: String, _ m: [Int32]) throws {

@@ -4,6 +4,10 @@ import SegueCore
 
 /// Helpers shared by Segue's test targets: running FFmpeg and the CLI, generating clips, comparing frames.
 public enum TestSupport {
+    /// An FFmpeg filter that converts untagged SD frames (BT.601 limited) to BT.709 limited the way Segue's
+    /// output is written: oracles compare in Y′CbCr after this.
+    public static let bt601ToBT709 = "scale=in_color_matrix=bt601:out_color_matrix=bt709:in_range=tv:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int"
+
     /// True when running under CI (`CI` set): GPU tests must not skip there.
     public static var inCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "false" } ?? false }
 
