@@ -87,6 +87,9 @@ public struct OutputSettings: Equatable, Sendable {
     public var crf: Int = 18
     /// libx264 preset; default `medium`.
     public var preset: String = "medium"
+    /// A libavcodec video encoder to use instead of libx264 for MP4 output (e.g. `libx265`, `h264_nvenc`);
+    /// `crf` and `preset` are passed to it when it has those options. Nil: libx264.
+    public var encoder: String?
     /// The libx264 presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
     public init() {}

@@ -57,7 +57,7 @@ public enum EditFile {
         }
         if let o = obj["output"] {
             let out = try object(o, "output")
-            try checkKeys(out, "output", ["codec", "crf", "preset"])
+            try checkKeys(out, "output", ["codec", "crf", "preset", "encoder"])
             if let c = out["codec"] {
                 let s = try string(c, "output.codec")
                 guard let codec = OutputSettings.Codec(rawValue: s) else { throw EditError("output.codec", "must be h264 or ffv1 (got \"\(s)\")") }
@@ -68,9 +68,15 @@ public enum EditFile {
                 guard (0...51).contains(v) else { throw EditError("output.crf", "must be 0…51") }
                 edit.output.crf = v
             }
+            if let e = out["encoder"] {
+                let name = try string(e, "output.encoder")
+                guard !name.isEmpty else { throw EditError("output.encoder", "must name an encoder, e.g. libx265") }
+                edit.output.encoder = name
+            }
             if let p = out["preset"] {
                 let name = try string(p, "output.preset")
-                guard OutputSettings.presets.contains(name) else {
+                // x264/x265 preset names are checked here; other encoders' presets (NVENC's p1…p7) when they open.
+                guard OutputSettings.presets.contains(name) || !["libx264", "libx265"].contains(edit.output.encoder ?? "libx264") else {
                     throw EditError("output.preset", "must be one of \(OutputSettings.presets.joined(separator: ", ")) (got \"\(name)\")")
                 }
                 edit.output.preset = name

@@ -56,7 +56,7 @@ public final class MediaWriter {
         let globalHeader = (oc.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
 
         // Video encoder.
-        let codecName = settings.codec == .ffv1 ? "ffv1" : "libx264"
+        let codecName = settings.codec == .ffv1 ? "ffv1" : (settings.encoder ?? "libx264")
         guard let vcodec = avcodec_find_encoder_by_name(codecName) else {
             throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no \(codecName) encoder")
         }
@@ -76,8 +76,11 @@ public final class MediaWriter {
         if globalHeader { vc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         var opts: OpaquePointer? = nil
         if settings.codec == .h264 {
-            av_dict_set(&opts, "crf", String(settings.crf), 0)
-            av_dict_set(&opts, "preset", settings.preset, 0)
+            // crf and preset go to the encoders that have them (libx264, libx265, libvpx-vp9's crf, NVENC's preset).
+            if MediaWriter.encoder(vcodec, hasOption: "crf") { av_dict_set(&opts, "crf", String(settings.crf), 0) }
+            if MediaWriter.encoder(vcodec, hasOption: "preset") { av_dict_set(&opts, "preset", settings.preset, 0) }
+            // HEVC in MP4 tagged hvc1, as Apple's players expect.
+            if vcodec.pointee.id == AV_CODEC_ID_HEVC { vc.pointee.codec_tag = MediaWriter.fourCC("hvc1") }
         } else {
             av_dict_set(&opts, "level", "3", 0)
             vc.pointee.gop_size = 1
@@ -131,6 +134,34 @@ public final class MediaWriter {
         let hrc = avformat_write_header(oc, &muxOpts)
         av_dict_free(&muxOpts)
         try FF.check(hrc, "avformat_write_header", path: path)
+    }
+
+    /// Whether `codec`'s private options include `name`.
+    static func encoder(_ codec: UnsafePointer<AVCodec>, hasOption name: String) -> Bool {
+        guard let cls = codec.pointee.priv_class else { return false }
+        var c: UnsafePointer<AVClass>? = cls
+        return withUnsafeMutablePointer(to: &c) { av_opt_find(UnsafeMutableRawPointer($0), name, nil, 0, AV_OPT_SEARCH_FAKE_OBJ) != nil }
+    }
+
+    static func fourCC(_ s: String) -> UInt32 {
+        let b = Array(s.utf8)
+        return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+    }
+
+    /// Checks that `name` is a libavcodec video encoder in this FFmpeg that takes yuv420p. Returns nil if so,
+    /// else the reason in words (for the caller's error).
+    public static func problem(withVideoEncoder name: String) -> String? {
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            return "this FFmpeg has no encoder named \(name) (`ffmpeg -encoders` lists them)"
+        }
+        guard codec.pointee.type == AVMEDIA_TYPE_VIDEO else { return "\(name) is not a video encoder" }
+        if let fmts = codec.pointee.pix_fmts {
+            var k = 0
+            var found = false
+            while fmts[k] != AV_PIX_FMT_NONE { if fmts[k] == AV_PIX_FMT_YUV420P { found = true }; k += 1 }
+            if !found { return "\(name) does not take yuv420p pictures" }
+        }
+        return nil
     }
 
     deinit {

@@ -130,6 +130,10 @@ public enum RenderJob {
         if FileManager.default.fileExists(atPath: out.path, isDirectory: &outIsDir), outIsDir.boolValue {
             throw EditError("output", "\(outputPath) is a folder; give a file name")
         }
+        if let e = edit.output.encoder {
+            if edit.output.codec == .ffv1 { throw EditError("output.encoder", "an encoder applies to MP4 output, not to --codec ffv1") }
+            if let why = MediaWriter.problem(withVideoEncoder: e) { throw EditError("output.encoder", why) }
+        }
         let ext = out.pathExtension.lowercased()
         switch edit.output.codec {
         case .ffv1 where ext != "mkv":

@@ -16,7 +16,7 @@ struct Arguments {
     var options = RenderOptions()
     var transitions: [Transition?] = []
     var square = false, size: PixelSize?, fit: FitMode?, fps: FrameRate?
-    var codec: OutputSettings.Codec?, crf: Int?, preset: String?
+    var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?
     var json = false
     var at: Double?, frame: Int64?
     var columns = 5, tileWidth = 192
@@ -54,10 +54,11 @@ struct Arguments {
                 let v = try value(a)
                 guard let n = Int(v), (0...51).contains(n) else { throw CommandLineError(message: "--crf must be 0…51 (got \(v))") }
                 crf = n
-            case "--preset":
+            case "--preset": preset = try value(a)
+            case "--encoder":
                 let v = try value(a)
-                guard OutputSettings.presets.contains(v) else { throw CommandLineError(message: "--preset must be one of \(OutputSettings.presets.joined(separator: ", ")) (got \(v))") }
-                preset = v
+                guard !v.isEmpty else { throw CommandLineError(message: "--encoder needs an encoder name, e.g. libx265") }
+                encoder = v
             case "--egl-platform":
                 let v = try value(a)
                 guard let p = EGLOptions.Platform(rawValue: v) else { throw CommandLineError(message: "--egl-platform must be gbm, device or surfaceless (got \(v))") }
@@ -169,7 +170,14 @@ struct Arguments {
         if let r = fps { edit.frameRate = r }
         if let c = codec { edit.output.codec = c }
         if let c = crf { edit.output.crf = c }
-        if let p = preset { edit.output.preset = p }
+        if let e = encoder { edit.output.encoder = e }
+        if let p = preset {
+            // x264/x265 preset names are checked here; other encoders' presets (NVENC's p1…p7) when they open.
+            if ["libx264", "libx265"].contains(edit.output.encoder ?? "libx264") && !OutputSettings.presets.contains(p) {
+                throw CommandLineError(message: "--preset must be one of \(OutputSettings.presets.joined(separator: ", ")) (got \(p))")
+            }
+            edit.output.preset = p
+        }
         if let m = music {
             let cwd = FileManager.default.currentDirectoryPath
             var spec = edit.music ?? MusicSpec(path: "")

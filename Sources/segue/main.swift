@@ -23,7 +23,8 @@ render options:
   -o, --output PATH            output file (.mp4 for h264, .mkv for ffv1)
   --backend gpu|cpu|auto       renderer (default auto: GPU when an EGL context can be made, else CPU)
   --codec h264|ffv1            H.264 (default) or lossless FFV1 in Matroska
-  --crf N, --preset NAME       libx264 settings (default 18, medium)
+  --crf N, --preset NAME       encoder settings (default 18, medium)
+  --encoder NAME               another libavcodec video encoder for MP4 output (libx265, h264_nvenc, ...)
   --egl-platform gbm|device|surfaceless   force an EGL platform
   --gpu-device PATH|N          a render node (/dev/dri/renderD129) or an EGL device index
   --no-audio                   write video only

@@ -131,4 +131,25 @@ final class CLITests: EndToEndTestCase {
         let flir = try segue(["plan", "--json", "\(media)/flir_1080x1440_portrait_vfr.mp4"])
         XCTAssertEqual(try JSONDecoder().decode(TimelineReport.self, from: flir.stdout).frameRate, "30")
     }
+
+    func testOtherVideoEncoders() throws {
+        let a = try cornerClip("a.mp4")
+        // libx265 in MP4, tagged hvc1, with preset and crf passed through.
+        let r = try segue(["render", a, "--encoder", "libx265", "--preset", "ultrafast", "--crf", "30", "--fps", "30", "-o", path("h265.mp4")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let v = try TestSupport.ffprobe(path("h265.mp4"), "stream=codec_name,codec_tag_string,nb_read_frames,color_space", count: true)
+        XCTAssertEqual(v["codec_name"], "hevc")
+        XCTAssertEqual(v["codec_tag_string"], "hvc1")
+        XCTAssertEqual(v["nb_read_frames"], "30")
+        XCTAssertEqual(v["color_space"], "bt709")
+        // Unknown encoders, audio encoders and encoders with FFV1 are refused up front.
+        for (args, text) in [(["--encoder", "nope"], "no encoder named nope"), (["--encoder", "aac"], "not a video encoder"),
+                             (["--encoder", "libx265", "--codec", "ffv1"], "MP4 output")] {
+            let out = path("bad.\(args.contains("ffv1") ? "mkv" : "mp4")")
+            let b = try segue(["render", a] + args + ["-o", out])
+            XCTAssertEqual(b.status, 2, b.stderr)
+            XCTAssertTrue(b.stderr.contains(text), b.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        }
+    }
 }
