@@ -171,13 +171,13 @@ public struct Timeline: Sendable {
     public func transitionFrames(into i: Int) -> Range<Int64> {
         let p = placements[i]
         guard let tr = p.spec.transition else { return 0..<0 }
-        let rate = frameRate
-        // First n with n/fps ≥ T, first n with n/fps ≥ T + d.
-        func ceilFrame(_ t: MediaTime) -> Int64 {
-            let f = t.floored(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
-            return MediaTime(frame: f, rate: rate) < t ? f + 1 : f
-        }
-        return ceilFrame(p.start)..<ceilFrame(p.start + tr.duration)
+        return firstFrame(atOrAfter: p.start)..<firstFrame(atOrAfter: p.start + tr.duration)
+    }
+
+    /// The first output frame `n` with `n / frameRate ≥ t`.
+    public func firstFrame(atOrAfter t: MediaTime) -> Int64 {
+        let f = t.floored(toUnitsOf: Int64(frameRate.numerator), per: Int64(frameRate.denominator))
+        return time(ofFrame: f) < t ? f + 1 : f
     }
 }
 

@@ -35,16 +35,12 @@ public struct TimelineReport: Codable, Sendable {
         duration = t.duration.seconds
         frameCount = t.frameCount
         notes = t.notes
-        func firstFrame(at time: MediaTime) -> Int64 {
-            let f = time.floored(toUnitsOf: Int64(t.frameRate.numerator), per: Int64(t.frameRate.denominator))
-            return MediaTime(frame: f, rate: t.frameRate) < time ? f + 1 : f
-        }
         clips = t.placements.map { p in
             let r = t.transitionFrames(into: p.index)
             return Clip(index: p.index, path: p.spec.path, track: p.track == 0 ? "A" : "B",
                         sourceStart: p.sourceStart.seconds, sourceEnd: (p.sourceStart + p.duration).seconds,
                         start: p.start.seconds, end: p.end.seconds,
-                        firstFrame: firstFrame(at: p.start), endFrame: min(t.frameCount, firstFrame(at: p.end)),
+                        firstFrame: t.firstFrame(atOrAfter: p.start), endFrame: min(t.frameCount, t.firstFrame(atOrAfter: p.end)),
                         rotation: p.source.orientation.rotationDegrees, mirrored: p.source.orientation.isMirrored,
                         transition: p.spec.transition.map {
                             Transition(type: $0.kind.rawValue, direction: $0.direction.rawValue, duration: $0.duration.seconds,

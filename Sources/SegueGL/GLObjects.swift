@@ -99,13 +99,7 @@ final class GLTexture {
     }
 
     /// Uploads `image`, row 0 at t = 0 (top-left origin in texture space).
-    /// Throws `GPUError` when the picture is larger than `GL_MAX_TEXTURE_SIZE`.
     func upload(_ image: RGBAImage) throws {
-        var maxSize: GLint = 0
-        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
-        if image.width > Int(maxSize) || image.height > Int(maxSize) {
-            throw GPUError("GL_MAX_TEXTURE_SIZE", "a \(image.width)x\(image.height) picture is larger than this GPU's maximum texture size (\(maxSize)); render it with --backend cpu")
-        }
         glBindTexture(GLenum(GL_TEXTURE_2D), id)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         image.pixels.withUnsafeBytes { p in
@@ -132,11 +126,6 @@ final class GLFramebuffer {
 
     init(size: PixelSize) throws {
         self.size = size
-        var maxSize: GLint = 0
-        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
-        if size.width > Int(maxSize) || size.height > Int(maxSize) {
-            throw GPUError("GL_MAX_TEXTURE_SIZE", "render size \(size) exceeds this GPU's maximum texture size \(maxSize)")
-        }
         color.allocate(size.width, size.height)
         glGenFramebuffers(1, &id)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), id)

@@ -16,12 +16,17 @@ public final class GPURenderer: CompositeRenderer {
     private let toTexture: GLTexture
     private var framebuffer: GLFramebuffer?
     private var vao: GLuint = 0
+    /// `GL_MAX_TEXTURE_SIZE`, read once: the largest picture or render size this context takes.
+    private let maxTextureSize: Int
 
     /// Creates the EGL context and compiles every transition program. Throws `GPUError`.
     public init(options: EGLOptions = EGLOptions()) throws {
         session = try EGLSession(options: options)
         fromTexture = GLTexture()
         toTexture = GLTexture()
+        var maxSize: GLint = 0
+        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
+        maxTextureSize = Int(maxSize)
         glGenVertexArrays(1, &vao)
         for t in ShaderLibrary.transitions {
             programs[t] = try GLProgram(vertex: ShaderLibrary.vertexSource, fragment: ShaderLibrary.fragmentSource(transition: t)!, name: "\(t).frag")
@@ -36,10 +41,13 @@ public final class GPURenderer: CompositeRenderer {
         try session.makeCurrent()
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
         guard let program = programs[p.function] else { throw GPUError("render", "no shader for transition \(p.function)") }
-        if framebuffer?.size != renderSize { framebuffer = try GLFramebuffer(size: renderSize) }
+        if framebuffer?.size != renderSize {
+            try checkFits(renderSize, "render size \(renderSize) exceeds this GPU's maximum texture size (\(maxTextureSize))")
+            framebuffer = try GLFramebuffer(size: renderSize)
+        }
         let fb = framebuffer!
-        try fromTexture.upload(from)
-        if let t = to { try toTexture.upload(t) }
+        try upload(from, into: fromTexture)
+        if let t = to { try upload(t, into: toTexture) }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fb.id)
         glViewport(0, 0, GLsizei(renderSize.width), GLsizei(renderSize.height))
         glUseProgram(program.id)
@@ -65,6 +73,15 @@ public final class GPURenderer: CompositeRenderer {
         }
         try glCheck("glReadPixels")
         return RGBAImage(width: renderSize.width, height: renderSize.height, pixels: pixels)
+    }
+
+    private func upload(_ picture: RGBAImage, into texture: GLTexture) throws {
+        try checkFits(picture.size, "a \(picture.width)x\(picture.height) picture is larger than this GPU's maximum texture size (\(maxTextureSize)); render it with --backend cpu")
+        try texture.upload(picture)
+    }
+
+    private func checkFits(_ size: PixelSize, _ message: @autoclosure () -> String) throws {
+        if size.width > maxTextureSize || size.height > maxTextureSize { throw GPUError("GL_MAX_TEXTURE_SIZE", message()) }
     }
 
     /// Column-major mat3 for `st = M · (uv, 1)`: columns (a, b, 0), (c, d, 0), (tx, ty, 1).

@@ -67,7 +67,7 @@ public final class PlanarFrameReader {
             first = false
             frame = reader.current!.frame
         } else {
-            guard let n = try reader.decodeNext(origin: nil) else { return nil }
+            guard let n = try reader.decodeNext() else { return nil }
             frame = n.frame
         }
         let f = frame.ptr.pointee

@@ -44,7 +44,7 @@ public final class VideoReader {
         // Discard other streams so that demuxing skips them cheaply.
         for i in 0..<Int32(file.ctx.pointee.nb_streams) where i != vi { file.stream(i).pointee.discard = AVDISCARD_ALL }
         // First frame: fixes the time origin and proves the stream decodes.
-        guard let first = try decodeNext(origin: nil) else {
+        guard let first = try decodeNext() else {
             throw MediaError(path: path, function: nil, message: "no video frame could be decoded")
         }
         firstPTS = first.pts
@@ -105,7 +105,7 @@ public final class VideoReader {
     /// Decodes the next frame in presentation order, or nil at the end of the stream. Corrupt packets and
     /// frames the decoder rejects are skipped and counted (`corruptPackets`); a read error ends the stream
     /// (a truncated file then holds its last good picture).
-    func decodeNext(origin: Int64?) throws -> (pts: Int64, frame: Frame)? {
+    func decodeNext() throws -> (pts: Int64, frame: Frame)? {
         let frame = Frame()
         var failures = 0
         while true {
@@ -205,7 +205,7 @@ public final class VideoReader {
 
     func advance(to s: MediaTime) throws {
         while true {
-            if pending == nil, let n = try decodeNext(origin: firstPTS) { pending = (rel(n.pts), n.frame) }
+            if pending == nil, let n = try decodeNext() { pending = (rel(n.pts), n.frame) }
             guard let p = pending else { break }
             if current == nil, let target = seekedTo, s < p.rel, MediaTime.zero < target {
                 // The seek landed after the wanted time (imprecise index, open GOP): go back further.

@@ -11,20 +11,13 @@ final class TinyFrameTests: RendererTestCase {
     let a = RGBAImage(width: 4, height: 4, fill: (200, 40, 0))
     let b = RGBAImage(width: 4, height: 4, fill: (40, 200, 80))
 
-    /// A has R = 10 + 60·column, B has G = 20 + 60·column (so shifts are visible).
-    func columns(red: Bool) -> RGBAImage {
+    /// Stripes that make shifts visible: A (`red`) has R = 10 + 60·k, B has G = 20 + 60·k, where k is the
+    /// column (or the row, with `alongRows`).
+    func stripes(red: Bool, alongRows: Bool = false) -> RGBAImage {
         var p = [UInt8](repeating: 255, count: 64)
         for y in 0..<4 { for x in 0..<4 {
-            let i = (y * 4 + x) * 4
-            p[i] = red ? UInt8(10 + 60 * x) : 0; p[i + 1] = red ? 0 : UInt8(20 + 60 * x); p[i + 2] = 0
-        } }
-        return RGBAImage(width: 4, height: 4, pixels: p)
-    }
-    func rows(red: Bool) -> RGBAImage {
-        var p = [UInt8](repeating: 255, count: 64)
-        for y in 0..<4 { for x in 0..<4 {
-            let i = (y * 4 + x) * 4
-            p[i] = red ? UInt8(10 + 60 * y) : 0; p[i + 1] = red ? 0 : UInt8(20 + 60 * y); p[i + 2] = 0
+            let i = (y * 4 + x) * 4, k = alongRows ? y : x
+            p[i] = red ? UInt8(10 + 60 * k) : 0; p[i + 1] = red ? 0 : UInt8(20 + 60 * k); p[i + 2] = 0
         } }
         return RGBAImage(width: 4, height: 4, pixels: p)
     }
@@ -50,8 +43,8 @@ final class TinyFrameTests: RendererTestCase {
     }
 
     func testPushLeftRightUpDown() throws {
-        let ca = columns(red: true), cb = columns(red: false)
-        let ra = rows(red: true), rb = rows(red: false)
+        let ca = stripes(red: true), cb = stripes(red: false)
+        let ra = stripes(red: true, alongRows: true), rb = stripes(red: false, alongRows: true)
         func A(_ k: Int) -> (UInt8, UInt8, UInt8) { (UInt8(10 + 60 * k), 0, 0) }
         func B(_ k: Int) -> (UInt8, UInt8, UInt8) { (0, UInt8(20 + 60 * k), 0) }
         for r in try renderers() {
