@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers (dependencies point one way):
-// SegueCore ← SegueMedia (CFFmpeg), SegueReference, SegueGL (CEGL, SegueShaders) ← SeguePipeline ← segue
+// SegueCore ← SegueMedia (CFFmpeg), SegueReference, SegueGL (CEGL, SegueShaders) ← SeguePipeline ← SegueFarm ← segue
 let package = Package(
     name: "Segue",
     products: [
@@ -22,11 +22,12 @@ let package = Package(
                             .embedInCode("glsl/push.frag"), .embedInCode("glsl/wipe.frag")]),
         .target(name: "SegueGL", dependencies: ["SegueCore", "SegueShaders", "CEGL"]),
         .target(name: "SeguePipeline", dependencies: ["SegueCore", "SegueMedia", "SegueReference", "SegueGL"]),
-        .executableTarget(name: "segue", dependencies: ["SeguePipeline", "SegueCore"]),
+        .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueCore"]),
+        .executableTarget(name: "segue", dependencies: ["SegueFarm", "SeguePipeline", "SegueCore"]),
         .target(name: "SegueTestSupport", dependencies: ["SegueCore"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueCore", "SegueReference", "SegueGL", "SegueMedia", "SegueTestSupport"]),
-        .testTarget(name: "SegueEndToEndTests", dependencies: ["SegueCore", "SeguePipeline", "SegueMedia", "SegueReference", "SegueTestSupport"]),
+        .testTarget(name: "SegueEndToEndTests", dependencies: ["SegueCore", "SeguePipeline", "SegueFarm", "SegueMedia", "SegueReference", "SegueTestSupport"]),
     ],
     swiftLanguageVersions: [.v5]
 )

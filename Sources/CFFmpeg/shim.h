@@ -9,6 +9,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
+#include <libavutil/hash.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 

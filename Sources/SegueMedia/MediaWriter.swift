@@ -19,9 +19,9 @@ public final class MediaWriter {
     let path: String
     let oc: UnsafeMutablePointer<AVFormatContext>
     var ioOpen = false
-    let video: Encoder
+    let video: Encoder?
     let audio: Encoder?
-    let videoStream: UnsafeMutablePointer<AVStream>
+    let videoStream: UnsafeMutablePointer<AVStream>?
     let audioStream: UnsafeMutablePointer<AVStream>?
     let size: PixelSize
     let packet = Packet()
@@ -32,6 +32,17 @@ public final class MediaWriter {
     var audioPending: [Float] = []
     var finished = false
     public let frameRate: FrameRate
+    /// For farm chunks: the frames from `keepFrames` on are encoder lookahead only. Frame `keepFrames − 1` is
+    /// forced to be a P-frame, so nothing before it references what follows, and the packets of later frames are
+    /// dropped. The encoder's rate control (x264's macroblock tree) still sees the frames after the seam, as in a
+    /// single pass, so the last frames of a chunk are not starved of bits. Only for encoders that honour forced
+    /// frame types (`honoursForcedFrameTypes`).
+    public var keepFrames: Int64?
+    /// Whether the video encoder takes forced frame types (libx264, libx265), so `keepFrames` may be used.
+    public var honoursForcedFrameTypes: Bool {
+        guard let c = video?.ctx.pointee.codec else { return false }
+        return ["libx264", "libx265"].contains(String(cString: c.pointee.name))
+    }
 
     final class Encoder {
         let ctx: UnsafeMutablePointer<AVCodecContext>
@@ -43,8 +54,10 @@ public final class MediaWriter {
     /// - Parameters:
     ///   - size: picture size in pixels (even width and height).
     ///   - audio: nil for a file without audio.
+    ///   - video: false for an audio-only file (the farm's audio pass: `.m4a` for H.264 settings, Matroska for FFV1).
     /// - Throws: `MediaError` if an encoder is missing or the file cannot be created.
-    public init(path: String, size: PixelSize, frameRate: FrameRate, settings: OutputSettings, audio: AudioSettings?) throws {
+    public init(path: String, size: PixelSize, frameRate: FrameRate, settings: OutputSettings, audio: AudioSettings?,
+                video withVideo: Bool = true) throws {
         _ = FF.setup
         self.path = path
         self.size = size
@@ -56,44 +69,50 @@ public final class MediaWriter {
         let globalHeader = (oc.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
 
         // Video encoder.
-        let codecName = settings.codec == .ffv1 ? "ffv1" : (settings.encoder ?? "libx264")
-        guard let vcodec = avcodec_find_encoder_by_name(codecName) else {
-            throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no \(codecName) encoder")
-        }
-        let vc = avcodec_alloc_context3(vcodec)!
-        video = Encoder(vc)
-        vc.pointee.width = Int32(size.width)
-        vc.pointee.height = Int32(size.height)
-        vc.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        vc.pointee.time_base = AVRational(num: frameRate.denominator, den: frameRate.numerator)
-        vc.pointee.framerate = AVRational(num: frameRate.numerator, den: frameRate.denominator)
-        vc.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        vc.pointee.color_primaries = AVCOL_PRI_BT709
-        vc.pointee.color_trc = AVCOL_TRC_BT709
-        vc.pointee.colorspace = AVCOL_SPC_BT709
-        vc.pointee.color_range = AVCOL_RANGE_MPEG
-        vc.pointee.chroma_sample_location = AVCHROMA_LOC_LEFT
-        if globalHeader { vc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        var opts: OpaquePointer? = nil
-        if settings.codec == .h264 {
-            // crf and preset go to the encoders that have them (libx264, libx265, libvpx-vp9's crf, NVENC's preset).
-            if MediaWriter.encoder(vcodec, hasOption: "crf") { av_dict_set(&opts, "crf", String(settings.crf), 0) }
-            if MediaWriter.encoder(vcodec, hasOption: "preset") { av_dict_set(&opts, "preset", settings.preset, 0) }
-            // HEVC in MP4 tagged hvc1, as Apple's players expect.
-            if vcodec.pointee.id == AV_CODEC_ID_HEVC { vc.pointee.codec_tag = MediaWriter.fourCC("hvc1") }
+        if withVideo {
+            let codecName = settings.codec == .ffv1 ? "ffv1" : (settings.encoder ?? "libx264")
+            guard let vcodec = avcodec_find_encoder_by_name(codecName) else {
+                throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no \(codecName) encoder")
+            }
+            let vc = avcodec_alloc_context3(vcodec)!
+            video = Encoder(vc)
+            vc.pointee.width = Int32(size.width)
+            vc.pointee.height = Int32(size.height)
+            vc.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+            vc.pointee.time_base = AVRational(num: frameRate.denominator, den: frameRate.numerator)
+            vc.pointee.framerate = AVRational(num: frameRate.numerator, den: frameRate.denominator)
+            vc.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+            vc.pointee.color_primaries = AVCOL_PRI_BT709
+            vc.pointee.color_trc = AVCOL_TRC_BT709
+            vc.pointee.colorspace = AVCOL_SPC_BT709
+            vc.pointee.color_range = AVCOL_RANGE_MPEG
+            vc.pointee.chroma_sample_location = AVCHROMA_LOC_LEFT
+            if globalHeader { vc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+            var opts: OpaquePointer? = nil
+            if settings.codec == .h264 {
+                // crf and preset go to the encoders that have them (libx264, libx265, libvpx-vp9's crf, NVENC's preset).
+                if MediaWriter.encoder(vcodec, hasOption: "crf") { av_dict_set(&opts, "crf", String(settings.crf), 0) }
+                if MediaWriter.encoder(vcodec, hasOption: "preset") { av_dict_set(&opts, "preset", settings.preset, 0) }
+                // HEVC in MP4 tagged hvc1, as Apple's players expect.
+                if vcodec.pointee.id == AV_CODEC_ID_HEVC { vc.pointee.codec_tag = MediaWriter.fourCC("hvc1") }
+            } else {
+                av_dict_set(&opts, "level", "3", 0)
+                vc.pointee.gop_size = 1
+            }
+            let orc = avcodec_open2(vc, vcodec, &opts)
+            av_dict_free(&opts)
+            if orc < 0 {
+                throw MediaError(path: path, function: "avcodec_open2", code: orc, message: "cannot open the \(codecName) encoder (check preset/crf): \(FF.message(orc))")
+            }
+            let vst = avformat_new_stream(oc, nil)!
+            videoStream = vst
+            try FF.check(avcodec_parameters_from_context(vst.pointee.codecpar, vc), "avcodec_parameters_from_context")
+            vst.pointee.time_base = vc.pointee.time_base
+            vst.pointee.avg_frame_rate = vc.pointee.framerate
         } else {
-            av_dict_set(&opts, "level", "3", 0)
-            vc.pointee.gop_size = 1
+            video = nil
+            videoStream = nil
         }
-        let orc = avcodec_open2(vc, vcodec, &opts)
-        av_dict_free(&opts)
-        if orc < 0 {
-            throw MediaError(path: path, function: "avcodec_open2", code: orc, message: "cannot open the \(codecName) encoder (check preset/crf): \(FF.message(orc))")
-        }
-        videoStream = avformat_new_stream(oc, nil)
-        try FF.check(avcodec_parameters_from_context(videoStream.pointee.codecpar, vc), "avcodec_parameters_from_context")
-        videoStream.pointee.time_base = vc.pointee.time_base
-        videoStream.pointee.avg_frame_rate = vc.pointee.framerate
 
         // Audio encoder.
         if let a = audio {
@@ -164,6 +183,15 @@ public final class MediaWriter {
         return nil
     }
 
+    /// SHA-256 of a video codec header as a demuxer reports it: codec, profile, level, size, pixel format and the
+    /// extradata (avcC with SPS/PPS for H.264 in MP4). Chunks of one plan must all have the same.
+    static func headerHash(_ par: UnsafeMutablePointer<AVCodecParameters>) -> String {
+        let p = par.pointee
+        var bytes = Array("\(p.codec_id.rawValue) \(p.profile) \(p.level) \(p.width)x\(p.height) \(p.format) ".utf8)
+        if let e = p.extradata, p.extradata_size > 0 { bytes += UnsafeBufferPointer(start: e, count: Int(p.extradata_size)) }
+        return Digest.sha256(bytes)
+    }
+
     deinit {
         if ioOpen { avio_closep(&oc.pointee.pb) }
         avformat_free_context(oc)
@@ -171,12 +199,14 @@ public final class MediaWriter {
 
     /// Encodes the next video frame (frame `n` gets PTS `n` in the 1 / frame rate time base).
     public func writeVideo(_ image: RGBAImage) throws {
+        guard let video, let videoStream else { preconditionFailure("writeVideo on an audio-only MediaWriter") }
         precondition(image.width == size.width && image.height == size.height)
         try FF.check(av_frame_make_writable(rgbaFrame.ptr), "av_frame_make_writable")
         rgbaFrame.copyIn(image)
         let yuv = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_YUV420P)
         try scaler.scale(rgbaFrame.ptr, into: yuv.ptr)
         yuv.ptr.pointee.pts = videoFrames
+        if let k = keepFrames, videoFrames == k - 1 { yuv.ptr.pointee.pict_type = AV_PICTURE_TYPE_P }
         yuv.ptr.pointee.color_primaries = AVCOL_PRI_BT709
         yuv.ptr.pointee.color_trc = AVCOL_TRC_BT709
         yuv.ptr.pointee.colorspace = AVCOL_SPC_BT709
@@ -235,6 +265,10 @@ public final class MediaWriter {
             let rc = avcodec_receive_packet(enc.ctx, packet.ptr)
             if rc == FF.eagain || rc == FF.eof { return }
             try FF.check(rc, "avcodec_receive_packet", path: path)
+            if let k = keepFrames, enc === video, packet.ptr.pointee.pts >= k {
+                av_packet_unref(packet.ptr)
+                continue
+            }
             // libx264 through libavcodec 5.1 leaves duration 0; the MP4 edit list would then drop the last frame.
             if packet.ptr.pointee.duration == 0 {
                 packet.ptr.pointee.duration = enc.ctx.pointee.codec_type == AVMEDIA_TYPE_VIDEO ? 1 : Int64(enc.ctx.pointee.frame_size)
@@ -251,8 +285,10 @@ public final class MediaWriter {
     public func finish() throws -> (videoFrames: Int64, audioSamples: Int64) {
         guard !finished else { return (videoFrames, audioSamples) }
         finished = true
-        try FF.check(avcodec_send_frame(video.ctx, nil), "avcodec_send_frame", path: path)
-        try drain(video, videoStream)
+        if let video, let videoStream {
+            try FF.check(avcodec_send_frame(video.ctx, nil), "avcodec_send_frame", path: path)
+            try drain(video, videoStream)
+        }
         if let a = audio, let st = audioStream {
             try encodeAudio(final: true)
             try FF.check(avcodec_send_frame(a.ctx, nil), "avcodec_send_frame", path: path)
@@ -261,6 +297,6 @@ public final class MediaWriter {
         try FF.check(av_write_trailer(oc), "av_write_trailer", path: path)
         try FF.check(avio_closep(&oc.pointee.pb), "avio_closep", path: path)
         ioOpen = false
-        return (videoFrames, audioSamples)
+        return (keepFrames.map { min($0, videoFrames) } ?? videoFrames, audioSamples)
     }
 }

@@ -152,36 +152,59 @@ public enum RenderJob {
         let renderer = try makeRenderer(options)
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 
-        let temp = dir.appendingPathComponent(".\(out.lastPathComponent).segue-\(getpid()).tmp")
-        SignalCleanup.register(temp.path)
+        let result = try writeAtomically(to: out.path) { temp in
+            try encode(timeline, renderer: renderer, to: temp, options: options)
+        }
+        result.warnings.forEach { options.log("warning: \($0)") }
+        return RenderResult(path: out.path, frames: result.frames, audioSamples: result.samples, renderer: renderer.name,
+                            timeline: timeline, warnings: result.warnings)
+    }
+
+    /// Runs `write` on a hidden temporary file beside `path` and renames it to `path` only if `write` succeeds;
+    /// on any error (or SIGINT/SIGTERM) the temporary file is removed and an existing file at `path` is untouched.
+    /// - Throws: what `write` throws (a `MediaError` about the temporary file names `path` instead), or a
+    ///   `MediaError` if the rename fails.
+    static func writeAtomically<T>(to path: String, _ write: (String) throws -> T) throws -> T {
+        let out = URL(fileURLWithPath: path)
+        let temp = out.deletingLastPathComponent().appendingPathComponent(".\(out.lastPathComponent).segue-\(getpid()).tmp").path
+        SignalCleanup.register(temp)
         defer { SignalCleanup.unregister() }
         do {
-            let result = try encode(timeline, renderer: renderer, to: temp.path, options: options)
-            if rename(temp.path, out.path) != 0 {
-                throw MediaError(path: out.path, function: "rename", message: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
+            let result = try write(temp)
+            if rename(temp, path) != 0 {
+                throw MediaError(path: path, function: "rename", message: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
             }
-            result.warnings.forEach { options.log("warning: \($0)") }
-            return RenderResult(path: out.path, frames: result.frames, audioSamples: result.samples, renderer: renderer.name,
-                                timeline: timeline, warnings: result.warnings)
-        } catch let e as MediaError where e.path == temp.path {
-            unlink(temp.path)
+            return result
+        } catch let e as MediaError where e.path == temp {
+            unlink(temp)
             // Name the file the user asked for, not the hidden temporary one.
-            throw MediaError(path: out.path, function: e.function, code: e.code, message: e.message)
+            throw MediaError(path: path, function: e.function, code: e.code, message: e.message)
         } catch {
-            unlink(temp.path)
+            unlink(temp)
             throw error
         }
     }
 
-    static func encode(_ timeline: Timeline, renderer: CompositeRenderer, to path: String, options: RenderOptions) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
+    /// Draws and encodes the output frames `frames` (default: all) with PTS 0, 1, … in the file; audio only when
+    /// `options.audio` and the range starts at frame 0. With `encoderLookahead` > 0 and an encoder that takes
+    /// forced frame types, up to that many frames after the range are drawn and fed to the encoder as lookahead
+    /// but not written (see `MediaWriter.keepFrames`).
+    static func encode(_ timeline: Timeline, renderer: CompositeRenderer, to path: String, options: RenderOptions,
+                       frames wanted: Range<Int64>? = nil, encoderLookahead: Int64 = 0) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
+        var range = wanted ?? 0..<timeline.frameCount
+        let withAudio = options.audio && range.lowerBound == 0
         let sampleRate = Int32(timeline.audio.sampleRate)
         var audioSettings = MediaWriter.AudioSettings()
         audioSettings.sampleRate = sampleRate
         audioSettings.channels = timeline.audio.channels
         audioSettings.bitRate = Int64(timeline.audio.bitRate)
         let writer = try MediaWriter(path: path, size: timeline.renderSize, frameRate: timeline.frameRate,
-                                     settings: timeline.output, audio: options.audio ? audioSettings : nil)
-        let mixer = options.audio ? AudioMixer(timeline: timeline, music: timeline.music, sampleRate: sampleRate, channels: timeline.audio.channels) : nil
+                                     settings: timeline.output, audio: withAudio ? audioSettings : nil)
+        let mixer = withAudio ? AudioMixer(timeline: timeline, music: timeline.music, sampleRate: sampleRate, channels: timeline.audio.channels) : nil
+        if encoderLookahead > 0 && writer.honoursForcedFrameTypes && range.upperBound < timeline.frameCount {
+            writer.keepFrames = Int64(range.count)
+            range = range.lowerBound..<min(timeline.frameCount, range.upperBound + encoderLookahead)
+        }
         let frames = FrameSource(timeline: timeline)
         let rate = timeline.frameRate
         let started = Date()
@@ -193,7 +216,7 @@ public enum RenderJob {
             lastReport = now
             let elapsed = now.timeIntervalSince(started)
             let fps = elapsed > 0 ? Double(done) / elapsed : 0
-            let total = timeline.frameCount
+            let total = Int64(range.count)
             p(RenderProgress(frame: done, total: total, fps: fps, speed: fps / rate.framesPerSecond, elapsed: elapsed,
                              eta: fps > 0 ? Double(total - done) / fps : 0, stage: stage))
         }
@@ -204,7 +227,7 @@ public enum RenderJob {
             try body()
             t += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
         }
-        for n in 0..<timeline.frameCount {
+        for n in range {
             let plan = timeline.plan(frame: n)
             var from: RGBAImage?, to: RGBAImage?, image: RGBAImage?
             try timed(&stage.pictures) { (from, to) = try frames.pictures(for: plan) }
@@ -216,11 +239,11 @@ public enum RenderJob {
                 let end = MediaTime(frame: n + 1, rate: rate).rounded(toUnitsOf: Int64(sampleRate))
                 if end > m.position { try timed(&stage.audio) { try writer.writeAudio(try m.next(Int(end - m.position))) } }
             }
-            report(n + 1, "render")
+            report(n + 1 - range.lowerBound, "render")
         }
         var result: (videoFrames: Int64, audioSamples: Int64) = (0, 0)
         try timed(&stage.video) { result = try writer.finish() }
-        report(timeline.frameCount, "done")
+        report(Int64(range.count), "done")
         if options.verbose {
             options.log(String(format: "segue: time: decode + convert pictures %.2f s, composite + readback %.2f s, convert + encode video %.2f s, audio %.2f s",
                                stage.pictures, stage.composite, stage.video, stage.audio))

@@ -2,6 +2,7 @@ import Foundation
 import SegueCore
 import SeguePipeline
 import SegueGL
+import SegueFarm
 
 /// A command-line mistake: exit status 2 with the usage.
 struct CommandLineError: Error { let message: String }
@@ -25,6 +26,12 @@ struct Arguments {
     var progress: ProgressStyle?
     var music: (path: String, volume: Double?)?
     var duck = false
+    // Render farms.
+    var chunks: Int?, plan: String?, chunk: String?, audioPath: String?
+    var farm = SlurmOptions(), dryRun = false
+    /// The options that change the edit (size, rate, encoder settings, music), as given: a chunk plan records them
+    /// so that every worker renders the same edit.
+    var editOverrides: [String] = []
 
     init(_ args: [String]) throws {
         var i = 0
@@ -38,8 +45,11 @@ struct Arguments {
             guard let d = Double(v), d.isFinite else { throw CommandLineError(message: "\(name) needs a number (got \(v))") }
             return d
         }
+        let overrides: Set<String> = ["--square", "--size", "--fit", "--fps", "--codec", "--crf", "--preset", "--encoder", "--music", "--duck"]
         while i < args.count {
             let a = args[i]
+            let first = i
+            defer { if overrides.contains(a) { editOverrides += args[first..<min(i, args.count)] } }
             switch a {
             case "-o", "--output": output = try value(a)
             case "--backend":
@@ -109,6 +119,19 @@ struct Arguments {
                     music = (v, nil)
                 }
             case "--duck": duck = true
+            case "--chunks": chunks = try Arguments.count(a, try value(a), min: 1)
+            case "--plan": plan = try value(a)
+            case "--chunk": chunk = try value(a)
+            case "--audio": audioPath = try value(a)
+            case "--work-dir": farm.workDir = try value(a)
+            case "--partition": farm.partition = try value(a)
+            case "--gres": farm.gres = try value(a)
+            case "--time": farm.time = try value(a)
+            case "--max-parallel": farm.maxParallel = try Arguments.count(a, try value(a), min: 1)
+            case "--retries": farm.retries = try Arguments.count(a, try value(a), min: 0)
+            case "--retry-delay": farm.retryDelay = try Arguments.count(a, try value(a), min: 0)
+            case "--allow-local": farm.allowLocal = true
+            case "--dry-run": dryRun = true
             case "--progress":
                 let v = try value(a)
                 guard let p = ProgressStyle(rawValue: v) else { throw CommandLineError(message: "--progress must be bar, plain, json or none (got \(v))") }
@@ -120,6 +143,16 @@ struct Arguments {
             }
             i += 1
         }
+        // Workers may run in another folder: record the music file by absolute path.
+        if let k = editOverrides.firstIndex(of: "--music"), k + 1 < editOverrides.count, !editOverrides[k + 1].hasPrefix("/") {
+            editOverrides[k + 1] = FileManager.default.currentDirectoryPath + "/" + editOverrides[k + 1]
+        }
+    }
+
+    /// A whole number ≥ `min` for option `name`.
+    static func count(_ name: String, _ v: String, min: Int) throws -> Int {
+        guard let n = Int(v), n >= min, n <= 1_000_000 else { throw CommandLineError(message: "\(name) must be a whole number ≥ \(min) (got \(v))") }
+        return n
     }
 
     /// `TYPE:SECONDS[:DIRECTION]`, or `cut`.

@@ -13,6 +13,7 @@ func printJSON<T: Encodable>(_ value: T) throws {
 }
 
 func renderCommand(_ a: Arguments) throws {
+    if a.plan != nil || a.chunk != nil { return try renderChunkCommand(a) }
     let out = try a.requireOutput()
     var options = a.options
     options.progress = progressPrinter(a.progress ?? defaultProgressStyle())
@@ -34,6 +35,8 @@ func probeCommand(_ a: Arguments) throws {
 }
 
 func planCommand(_ a: Arguments) throws {
+    if a.chunks != nil { return try planChunksCommand(a) }
+    if a.output != nil { throw CommandLineError(message: "-o applies to a chunk plan: add --chunks N") }
     let timeline = try RenderJob.resolve(try a.edit())
     let report = TimelineReport(timeline)
     if a.json { try printJSON(report) } else {

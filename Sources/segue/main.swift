@@ -3,9 +3,11 @@ import SegueCore
 import SeguePipeline
 import SegueMedia
 import SegueGL
+import SegueFarm
 
 // segue: a thin command line over SeguePipeline.
-// Exit status: 0 success, 1 a render (or comparison) failed, 2 invalid edit or command line.
+// Exit status: 0 success, 1 a render (or comparison) failed, 2 invalid edit or command line (or stitch refused),
+// 75 a chunk render failed in a way worth retrying (GPU/EGL start-up, output I/O).
 
 let usage = """
 usage:
@@ -14,6 +16,14 @@ usage:
                [--fit fill|fit|stretch] [--fps RATE] -o OUT.mp4 [options]
   segue probe FILE... [--json]
   segue plan EDIT.json [--json]
+  segue plan EDIT.json --chunks N [-o plan.json] [--no-audio]
+  segue render [EDIT.json] --plan plan.json --chunk I|auto -o DIR [--backend ...]
+  segue render-audio EDIT.json -o audio.m4a
+  segue stitch --plan plan.json DIR -o OUT.mp4 [--audio audio.m4a]
+  segue farm slurm EDIT.json --chunks N -o OUT.mp4 [--work-dir DIR] [--partition P] [--gres gpu:1]
+               [--time T] [--max-parallel K] [--retries R] [--retry-delay SECONDS] [--dry-run] [--allow-local]
+  segue farm status WORK_DIR [--json]
+  segue farm resume WORK_DIR
   segue frame EDIT.json (--at SECONDS | --frame N) -o FRAME.png [--backend ...]
   segue sheet EDIT.json -o SHEET.png [--cols 5] [--tile-width 192] [--backend ...]
   segue compare A.mp4 B.mp4 [--min-psnr DB] [--json]
@@ -32,6 +42,7 @@ render options:
   --duck                       lower the music while the clips' audio is present
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)
   --verbose                    say what was chosen (EGL platform, GL_RENDERER, size, rate, clips)
+render farms (see README, "Render farms"): chunk exit status 75 = transient (retry), 2 = invalid edit, 1 = other
 transitions: crossfade, push, wipe; directions left|right|up|down (push), and up-left|up-right|down-left|down-right (wipe)
 """
 
@@ -41,6 +52,7 @@ args.removeFirst()
 let commands: [String: (Arguments) throws -> Void] = [
     "render": renderCommand, "probe": probeCommand, "plan": planCommand,
     "frame": frameCommand, "sheet": sheetCommand, "compare": compareCommand,
+    "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand,
 ]
 if ["-h", "--help", "help"].contains(command) { print(usage); exit(0) }
 guard let run = commands[command] else { say("segue: unknown command \(command)\n\(usage)"); exit(2) }
@@ -51,12 +63,16 @@ do {
     print(usage)
 } catch let e as CommandLineError {
     say("segue: \(e.message)\n\(usage)"); exit(2)
+} catch let e as StitchRefused {
+    say("segue: stitch refused: \(e)"); exit(2)
 } catch let e as EditError {
     say("segue: invalid edit: \(e)"); exit(2)
 } catch let e as MediaError {
     say("segue: \(command) failed: \(e)"); exit(1)
 } catch let e as GPUError {
     say("segue: GPU \(command) failed: \(e)"); exit(1)
+} catch let e as FarmError {
+    say("segue: \(command) failed: \(e)"); exit(1)
 } catch let e as ComparisonFailed {
     say("segue: \(e.message)"); exit(1)
 } catch {

@@ -1,0 +1,91 @@
+/// How an edit is split for a render farm: output-frame ranges that each worker renders on its own, the
+/// settings every chunk must share, and the audio pass. Engine-neutral: a worker needs only its chunk index
+/// (Slurm's `SLURM_ARRAY_TASK_ID`, Kubernetes' `JOB_COMPLETION_INDEX`, an OpenJD task parameter).
+///
+/// Written by `segue plan --chunks N -o plan.json`, read by `segue render --plan`, `segue stitch` and
+/// `segue farm`.
+public struct ChunkPlan: Codable, Equatable, Sendable {
+    /// One chunk: output frames `[start, end)`.
+    public struct Chunk: Codable, Equatable, Sendable {
+        public let index: Int
+        public let start: Int64
+        public let end: Int64
+        public var frames: Int64 { end - start }
+        /// File name of the chunk's video, e.g. `chunk_0007.mp4`.
+        public let file: String
+        public init(index: Int, start: Int64, end: Int64, file: String) {
+            self.index = index; self.start = start; self.end = end; self.file = file
+        }
+    }
+    /// The audio pass: the whole mix in one file (AAC per chunk would add priming and padding at every seam).
+    public struct AudioPass: Codable, Equatable, Sendable {
+        public let sampleRate: Int
+        public let channels: Int
+        /// Samples of the whole mix: round(totalFrames / frame rate × sampleRate).
+        public let samples: Int64
+        /// "aac" (H.264 output) or "pcm_f32le" (FFV1 output).
+        public let codec: String
+        /// File name in the chunk folder, e.g. `audio.m4a`.
+        public let file: String
+        public init(sampleRate: Int, channels: Int, samples: Int64, codec: String, file: String) {
+            self.sampleRate = sampleRate; self.channels = channels; self.samples = samples; self.codec = codec; self.file = file
+        }
+    }
+
+    /// The plan format; a reader refuses other versions.
+    public static let formatVersion = 1
+    public let version: Int
+    /// Absolute path of the edit file the plan was made from.
+    public let edit: String
+    /// Command-line options applied on top of the edit file when the plan was made (`--square`, `--crf 20`, …):
+    /// every worker applies the same.
+    public let editArguments: [String]
+    /// SHA-256 of the resolved timeline (clips, source ranges, transitions, render size, frame rate, music):
+    /// a chunk rendered from a changed edit is refused.
+    public let editHash: String
+    /// The encoder settings every chunk shares, in words, and their SHA-256.
+    public let settings: String
+    public let settingsHash: String
+    public let width: Int, height: Int
+    /// "30000/1001".
+    public let frameRate: String
+    public let totalFrames: Int64
+    /// Seconds: totalFrames / frame rate.
+    public let duration: Double
+    public let chunks: [Chunk]
+    /// nil when the edit has no audio.
+    public let audio: AudioPass?
+
+    public init(edit: String, editArguments: [String] = [], editHash: String, settings: String, settingsHash: String, width: Int, height: Int,
+                frameRate: FrameRate, totalFrames: Int64, chunks: [Chunk], audio: AudioPass?) {
+        version = ChunkPlan.formatVersion
+        self.edit = edit; self.editArguments = editArguments; self.editHash = editHash; self.settings = settings; self.settingsHash = settingsHash
+        self.width = width; self.height = height; self.frameRate = frameRate.description
+        self.totalFrames = totalFrames
+        duration = MediaTime(frame: totalFrames, rate: frameRate).seconds
+        self.chunks = chunks; self.audio = audio
+    }
+
+    /// Splits `[0, total)` into `count` contiguous ranges as equal as whole frames allow: chunk `i` starts at
+    /// ⌊i × total / count⌋. The ranges cover every frame once, in order; they may cut anywhere (also inside a
+    /// transition, since every frame can be rendered on its own).
+    /// - Throws: `EditError` if `count` < 1 or there are more chunks than frames.
+    public static func ranges(total: Int64, count: Int) throws -> [Range<Int64>] {
+        guard count >= 1 else { throw EditError("chunks", "need at least 1 chunk (got \(count))") }
+        guard Int64(count) <= total else {
+            throw EditError("chunks", "\(count) chunks for \(total) frames: every chunk needs at least one frame")
+        }
+        let n = Int64(count)
+        // total × i stays far inside Int64 for any edit MediaTime can hold (≤ 2^40 frames × 2^20 chunks).
+        return (0..<n).map { i in (total * i / n)..<(total * (i + 1) / n) }
+    }
+
+    /// The chunk file name for index `i`: `chunk_0007.mp4` (or `.mkv` for FFV1).
+    public static func fileName(index i: Int, codec: OutputSettings.Codec) -> String {
+        let digits = String(i)
+        return "chunk_" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + (codec == .ffv1 ? ".mkv" : ".mp4")
+    }
+
+    /// The frame rate as a `FrameRate`.
+    public var rate: FrameRate? { FrameRate.parse(frameRate) }
+}

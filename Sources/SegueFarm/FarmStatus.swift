@@ -1,0 +1,141 @@
+import Foundation
+import SegueCore
+import SeguePipeline
+
+/// Where a farm render stands: each chunk, the audio pass and the stitch, from the files in the work folder
+/// (verified, never trusting exit codes) and from `squeue` for what is still queued or running.
+public struct FarmStatus: Codable, Sendable {
+    public struct Item: Codable, Sendable {
+        /// "chunk", "audio" or "stitch".
+        public let kind: String
+        public let index: Int?
+        /// "done", "pending", "running", "failed" or "not submitted".
+        public let state: String
+        /// Why, in words (the chunk check's finding, Slurm's reason, the last log line).
+        public let detail: String
+    }
+    public let work: String
+    public let output: String
+    public let items: [Item]
+    public var failedChunks: [Int] { items.filter { $0.kind == "chunk" && $0.state == "failed" }.compactMap(\.index) }
+    public var done: Bool { items.first { $0.kind == "stitch" }?.state == "done" }
+
+    public var text: String {
+        var s = "segue farm \(work) → \(output)\n"
+        for i in items {
+            let name = i.kind == "chunk" ? "chunk \(i.index!)" : i.kind
+            s += "  \(name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(i.state.padding(toLength: 13, withPad: " ", startingAt: 0)) \(i.detail)\n"
+        }
+        let failed = failedChunks
+        if !failed.isEmpty { s += "failed chunks: \(SlurmFarm.compactRanges(failed)); `segue farm resume \(shellQuoted(work))` submits them again\n" }
+        return s
+    }
+}
+
+/// One job or array task in the queue.
+struct QueueEntry {
+    let job: String
+    let task: Int?
+    let state: String
+    let reason: String
+    var active: Bool { ["PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED", "REQUEUE_HOLD", "RESIZING", "SUSPENDED", "STAGE_OUT"].contains(state) }
+}
+
+extension SlurmFarm {
+    /// Jobs in the queue (finished ones stay listed for a few minutes with their final state).
+    static func queue() -> [QueueEntry] {
+        guard let out = try? ExternalCommand.run("squeue", ["-h", "-r", "-o", "%F|%K|%T|%r"]) else { return [] }
+        return out.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: "|", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard f.count == 4 else { return nil }
+            return QueueEntry(job: f[0], task: Int(f[1]), state: f[2], reason: f[3])
+        }
+    }
+
+    /// The status of the farm render in `work`.
+    /// - Throws: `EditError` if `work` is not a farm work folder.
+    public static func status(_ work: String) throws -> FarmStatus {
+        let (state, plan, layout) = try load(work)
+        return status(state, plan, layout, queue: queue())
+    }
+
+    static func status(_ state: FarmState, _ plan: ChunkPlan, _ layout: Layout, queue: [QueueEntry]) -> FarmStatus {
+        let active = queue.filter(\.active)
+        func entry(_ kind: String, task: Int? = nil) -> QueueEntry? {
+            // The newest submission that covers it and is still in the queue.
+            for s in state.submissions.reversed() where s.kind == kind && (task == nil || s.indices?.contains(task!) == true) {
+                if let e = active.first(where: { $0.job == s.jobID && (task == nil || $0.task == task || $0.task == nil) }) { return e }
+            }
+            return nil
+        }
+        var items: [FarmStatus.Item] = []
+        for chunk in plan.chunks {
+            switch ChunkRender.verify(chunk, in: layout.chunks, plan: plan) {
+            case .success(let r):
+                items.append(.init(kind: "chunk", index: chunk.index, state: "done",
+                                   detail: String(format: "frames [%lld, %lld), %.1f s on %@", r.start, r.end, r.seconds, r.host)))
+            case .failure(let p):
+                if let e = entry("chunks", task: chunk.index) {
+                    items.append(.init(kind: "chunk", index: chunk.index, state: e.state.lowercased(), detail: "job \(e.job)_\(chunk.index) (\(e.reason))"))
+                } else {
+                    let submitted = state.submissions.contains { $0.kind == "chunks" && $0.indices?.contains(chunk.index) == true }
+                    let last = lastLogLine(layout.logs, index: chunk.index).map { "; last log line: \($0)" } ?? ""
+                    items.append(.init(kind: "chunk", index: chunk.index, state: submitted ? "failed" : "not submitted", detail: p.reason + last))
+                }
+            }
+        }
+        if let pass = plan.audio {
+            let path = "\(layout.chunks)/\(pass.file)"
+            if FileManager.default.fileExists(atPath: path) {
+                items.append(.init(kind: "audio", index: nil, state: "done", detail: path))
+            } else if let e = entry("audio") {
+                items.append(.init(kind: "audio", index: nil, state: e.state.lowercased(), detail: "job \(e.job) (\(e.reason))"))
+            } else {
+                items.append(.init(kind: "audio", index: nil, state: "failed", detail: "\(path) is missing; see \(layout.logs)/slurm-audio-*.out"))
+            }
+        }
+        let output = state.options.output
+        if FileManager.default.fileExists(atPath: output) {
+            items.append(.init(kind: "stitch", index: nil, state: "done", detail: output))
+        } else if let e = entry("stitch") {
+            items.append(.init(kind: "stitch", index: nil, state: e.state.lowercased(), detail: "job \(e.job) (\(e.reason))"))
+        } else {
+            items.append(.init(kind: "stitch", index: nil, state: "failed",
+                               detail: "not written (cancelled when a chunk failed for good, or see \(layout.logs)/slurm-stitch-*.out)"))
+        }
+        return FarmStatus(work: layout.work, output: output, items: items)
+    }
+
+    static func lastLogLine(_ logs: String, index: Int) -> String? {
+        let prefix = ChunkPlan.fileName(index: index, codec: .h264).dropLast(4) + ".attempt"
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: logs)) ?? []).filter { $0.hasPrefix(prefix) }
+        guard let newest = files.max(by: { (Int($0.dropFirst(prefix.count).dropLast(4)) ?? 0) < (Int($1.dropFirst(prefix.count).dropLast(4)) ?? 0) }),
+              let text = try? String(contentsOfFile: "\(logs)/\(newest)", encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n").filter { !$0.hasPrefix("segue: exit status") }
+        return lines.last.map { "\(newest): \($0)" }
+    }
+
+    /// Submits again only what failed: the failed chunks, the audio pass if it is missing, and a new stitch job
+    /// (after the new jobs succeed and the ones still queued finish). Does nothing if the output is there.
+    /// - Returns: the status before resuming.
+    @discardableResult
+    public static func resume(_ work: String, log: (String) -> Void) throws -> FarmStatus {
+        var (state, plan, layout) = try load(work)
+        let q = queue()
+        let st = status(state, plan, layout, queue: q)
+        if st.done { log("segue: \(state.options.output) is already written; nothing to resume"); return st }
+        let redo = st.items.filter { $0.kind == "chunk" && ["failed", "not submitted"].contains($0.state) }.compactMap(\.index)
+        let audio = st.items.contains { $0.kind == "audio" && $0.state == "failed" }
+        let activeJobs = Set(q.filter(\.active).map(\.job))
+        let stitchJobs = state.submissions.filter { $0.kind == "stitch" && activeJobs.contains($0.jobID) }.map(\.jobID)
+        if redo.isEmpty && !audio && !stitchJobs.isEmpty {
+            log("segue: nothing failed; the stitch (job \(stitchJobs.joined(separator: ", "))) is still queued")
+            return st
+        }
+        // A new stitch replaces the old one.
+        if !stitchJobs.isEmpty { try ExternalCommand.run("scancel", stitchJobs) }
+        let waitFor = state.submissions.filter { $0.kind != "stitch" && activeJobs.contains($0.jobID) }.map(\.jobID)
+        try submitJobs(&state, layout: layout, plan: plan, chunkIndices: redo, audio: audio, waitFor: waitFor, log: log)
+        return st
+    }
+}

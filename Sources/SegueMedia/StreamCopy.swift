@@ -1,0 +1,232 @@
+import CFFmpeg
+import SegueCore
+
+/// What a video file holds, read from its packets without decoding: what `stitch` checks every chunk and
+/// the stitched output against.
+public struct VideoPacketSummary: Sendable {
+    /// Video packets (one per frame for the codecs Segue writes).
+    public let frames: Int64
+    /// SHA-256 of the codec header (see `MediaWriter.headerHash`).
+    public let headerHash: String
+    /// Whether the first packet in decoding order is a keyframe (an IDR frame for H.264).
+    public let startsWithKeyframe: Bool
+    public let width: Int, height: Int
+    /// Whether the presentation times, in frames of the given rate, are exactly 0, 1, …, frames − 1
+    /// (continuous, unique, starting at 0).
+    public let timestampsContinuous: Bool
+    /// Audio packets and the audio's length in seconds (0 without audio).
+    public let audioPackets: Int64
+    public let audioSeconds: Double
+
+    /// Reads every packet of `path`.
+    /// - Parameter frameRate: the rate the video was written at (timestamps are checked in its frames).
+    /// - Throws: `MediaError` if the file cannot be read or has no video stream.
+    public init(path: String, frameRate: FrameRate) throws {
+        let file = try InputFile(path: path)
+        guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else {
+            throw MediaError(path: path, function: nil, message: "no video stream")
+        }
+        let ai = file.bestStream(AVMEDIA_TYPE_AUDIO)
+        let vst = file.stream(vi)
+        headerHash = MediaWriter.headerHash(vst.pointee.codecpar)
+        width = Int(vst.pointee.codecpar.pointee.width)
+        height = Int(vst.pointee.codecpar.pointee.height)
+        let frameBase = AVRational(num: frameRate.denominator, den: frameRate.numerator)
+        let pkt = Packet()
+        var frames: Int64 = 0, audio: Int64 = 0, audioEnd: Int64 = 0, audioStart: Int64 = .max
+        var first = true, key = false
+        var times = [Bool]()
+        var continuous = true
+        while true {
+            let rc = av_read_frame(file.ctx, pkt.ptr)
+            if rc == FF.eof { break }
+            try FF.check(rc, "av_read_frame", path: path)
+            defer { av_packet_unref(pkt.ptr) }
+            let p = pkt.ptr.pointee
+            if p.stream_index == vi {
+                if first { key = (p.flags & AV_PKT_FLAG_KEY) != 0; first = false }
+                frames += 1
+                guard p.pts != FF.noPTS else { continuous = false; continue }
+                let n = av_rescale_q_rnd(p.pts, vst.pointee.time_base, frameBase, AV_ROUND_NEAR_INF)
+                if n < 0 || n > Int64(Int32.max) { continuous = false; continue }
+                if Int(n) >= times.count { times += [Bool](repeating: false, count: Int(n) + 1 - times.count) }
+                if times[Int(n)] { continuous = false }
+                times[Int(n)] = true
+            } else if let ai, p.stream_index == ai, p.pts != FF.noPTS {
+                audio += 1
+                let tb = file.stream(ai).pointee.time_base
+                let us = AVRational(num: 1, den: 1_000_000)
+                audioStart = min(audioStart, av_rescale_q(max(0, p.pts), tb, us))
+                audioEnd = max(audioEnd, av_rescale_q(p.pts + p.duration, tb, us))
+            }
+        }
+        self.frames = frames
+        startsWithKeyframe = key
+        timestampsContinuous = continuous && Int64(times.count) == frames && !times.contains(false)
+        audioPackets = audio
+        audioSeconds = audio > 0 ? Double(audioEnd - audioStart) / 1e6 : 0
+    }
+}
+
+/// Joins video files by stream copy (no re-encoding), for stitching farm chunks.
+public enum StreamCopy {
+    /// One input: a video file whose frame 0 is output frame `startFrame`.
+    public struct Piece {
+        public let path: String
+        public let startFrame: Int64
+        public init(path: String, startFrame: Int64) { self.path = path; self.startFrame = startFrame }
+    }
+
+    /// Concatenates `pieces` (in order; each must have the same codec header) and muxes the audio of `audioPath`
+    /// beside them, to `path` in `container` ("mp4" with `+faststart`, or "matroska").
+    ///
+    /// Video timestamps are rewritten in whole frames: a packet at frame k of its piece (its presentation time as
+    /// the demuxer gives it, edit lists applied) goes to frame `startFrame + k`; decoding times keep their offset
+    /// from the presentation times (B-frame reordering delay), so they stay increasing across the seams.
+    /// Audio packets keep their timestamps (and with them the AAC priming the edit list hides).
+    /// Packets of both streams are written in time order, so memory does not grow with the edit.
+    /// - Returns: video and audio packets written.
+    /// - Throws: `MediaError` naming the file that failed.
+    @discardableResult
+    public static func concatenate(_ pieces: [Piece], frameRate: FrameRate, audioPath: String?, to path: String,
+                                   container: String) throws -> (video: Int64, audio: Int64) {
+        _ = FF.setup
+        guard let firstPiece = pieces.first else { throw MediaError(path: path, function: nil, message: "nothing to join") }
+        var c: UnsafeMutablePointer<AVFormatContext>? = nil
+        try FF.check(avformat_alloc_output_context2(&c, nil, container, path), "avformat_alloc_output_context2", path: path)
+        let out = OutputFile(c!)
+        let oc = out.ctx
+
+        var video = try PieceReader(firstPiece, type: AVMEDIA_TYPE_VIDEO)
+        let vst = try out.addStream(copying: video.stream, path: path)
+        let audio = try audioPath.map { try PieceReader(Piece(path: $0, startFrame: 0), type: AVMEDIA_TYPE_AUDIO) }
+        let ast = try audio.map { try out.addStream(copying: $0.stream, path: path) }
+
+        var pb: UnsafeMutablePointer<AVIOContext>? = nil
+        let rc = avio_open(&pb, path, AVIO_FLAG_WRITE)
+        if rc < 0 { throw MediaError(path: path, function: "avio_open", code: rc, message: "cannot create the output file: \(FF.message(rc))") }
+        oc.pointee.pb = pb
+        out.ioOpen = true
+        var muxOpts: OpaquePointer? = nil
+        if container == "mp4" { av_dict_set(&muxOpts, "movflags", "+faststart", 0) }
+        let hrc = avformat_write_header(oc, &muxOpts)
+        av_dict_free(&muxOpts)
+        try FF.check(hrc, "avformat_write_header", path: path)
+
+        let frameBase = AVRational(num: frameRate.denominator, den: frameRate.numerator)
+        let outVideoBase = vst.pointee.time_base
+        var nextPiece = 1
+        var counts: (video: Int64, audio: Int64) = (0, 0)
+        var videoPending = try video.next()
+        var audioPending = try audio?.next() ?? false
+        while true {
+            // Move to the next piece when this one is used up.
+            while !videoPending && nextPiece < pieces.count {
+                video = try PieceReader(pieces[nextPiece], type: AVMEDIA_TYPE_VIDEO)
+                nextPiece += 1
+                guard MediaWriter.headerHash(video.stream.pointee.codecpar) == MediaWriter.headerHash(vst.pointee.codecpar) else {
+                    throw MediaError(path: video.path, function: nil, message: "its codec header differs from the first piece's: cannot join by stream copy")
+                }
+                videoPending = try video.next()
+            }
+            guard videoPending || audioPending else { break }
+            var takeVideo = videoPending
+            if videoPending, audioPending, let a = audio {
+                // Earlier decoding time first.
+                let vDTS = av_rescale_q_rnd(video.packet.ptr.pointee.dts, video.stream.pointee.time_base, frameBase, AV_ROUND_NEAR_INF) + video.piece.startFrame
+                takeVideo = av_compare_ts(vDTS, frameBase, a.packet.ptr.pointee.dts, a.stream.pointee.time_base) <= 0
+            }
+            if takeVideo {
+                let p = video.packet.ptr
+                let tb = video.stream.pointee.time_base
+                let ptsFrame = av_rescale_q_rnd(p.pointee.pts, tb, frameBase, AV_ROUND_NEAR_INF) + video.piece.startFrame
+                let dtsFrame = av_rescale_q_rnd(p.pointee.dts, tb, frameBase, AV_ROUND_NEAR_INF) + video.piece.startFrame
+                p.pointee.pts = av_rescale_q(ptsFrame, frameBase, outVideoBase)
+                p.pointee.dts = av_rescale_q(dtsFrame, frameBase, outVideoBase)
+                p.pointee.duration = av_rescale_q(1, frameBase, outVideoBase)
+                p.pointee.stream_index = vst.pointee.index
+                p.pointee.pos = -1
+                try FF.check(av_interleaved_write_frame(oc, p), "av_interleaved_write_frame", path: path)
+                counts.video += 1
+                videoPending = try video.next()
+            } else if let a = audio, let ast {
+                let p = a.packet.ptr
+                av_packet_rescale_ts(p, a.stream.pointee.time_base, ast.pointee.time_base)
+                p.pointee.stream_index = ast.pointee.index
+                p.pointee.pos = -1
+                try FF.check(av_interleaved_write_frame(oc, p), "av_interleaved_write_frame", path: path)
+                counts.audio += 1
+                audioPending = try a.next()
+            }
+        }
+        try FF.check(av_write_trailer(oc), "av_write_trailer", path: path)
+        try FF.check(avio_closep(&oc.pointee.pb), "avio_closep", path: path)
+        out.ioOpen = false
+        return counts
+    }
+}
+
+/// An output format context (owner: frees it, closing its file if open).
+final class OutputFile {
+    let ctx: UnsafeMutablePointer<AVFormatContext>
+    var ioOpen = false
+    init(_ c: UnsafeMutablePointer<AVFormatContext>) { ctx = c }
+    deinit {
+        if ioOpen { avio_closep(&ctx.pointee.pb) }
+        avformat_free_context(ctx)
+    }
+
+    /// A new stream with `source`'s codec parameters; the codec tag is kept only where the container knows it.
+    func addStream(copying source: UnsafeMutablePointer<AVStream>, path: String) throws -> UnsafeMutablePointer<AVStream> {
+        guard let st = avformat_new_stream(ctx, nil) else {
+            throw MediaError(path: path, function: "avformat_new_stream", message: "out of memory")
+        }
+        try FF.check(avcodec_parameters_copy(st.pointee.codecpar, source.pointee.codecpar), "avcodec_parameters_copy", path: path)
+        // Keep a tag the container lists for this codec (hvc1 rather than hev1 in MP4); otherwise the muxer chooses.
+        let par = st.pointee.codecpar.pointee
+        if let tags = ctx.pointee.oformat.pointee.codec_tag, av_codec_get_id(tags, par.codec_tag) == par.codec_id {} else {
+            st.pointee.codecpar.pointee.codec_tag = 0
+        }
+        st.pointee.time_base = source.pointee.time_base
+        st.pointee.avg_frame_rate = source.pointee.avg_frame_rate
+        return st
+    }
+}
+
+/// Reads the packets of one stream of a file, in file order.
+final class PieceReader {
+    let file: InputFile
+    let piece: StreamCopy.Piece
+    let stream: UnsafeMutablePointer<AVStream>
+    let index: Int32
+    let packet = Packet()
+    var path: String { piece.path }
+
+    init(_ piece: StreamCopy.Piece, type: AVMediaType) throws {
+        self.piece = piece
+        file = try InputFile(path: piece.path)
+        guard let i = file.bestStream(type) else {
+            throw MediaError(path: piece.path, function: nil, message: type == AVMEDIA_TYPE_VIDEO ? "no video stream" : "no audio stream")
+        }
+        index = i
+        stream = file.stream(i)
+    }
+
+    /// Reads the next packet of the stream into `packet`; false at the end of the file.
+    func next() throws -> Bool {
+        av_packet_unref(packet.ptr)
+        while true {
+            let rc = av_read_frame(file.ctx, packet.ptr)
+            if rc == FF.eof { return false }
+            try FF.check(rc, "av_read_frame", path: piece.path)
+            if packet.ptr.pointee.stream_index == index {
+                guard packet.ptr.pointee.pts != FF.noPTS else {
+                    throw MediaError(path: piece.path, function: nil, message: "a packet has no timestamp")
+                }
+                if packet.ptr.pointee.dts == FF.noPTS { packet.ptr.pointee.dts = packet.ptr.pointee.pts }
+                return true
+            }
+            av_packet_unref(packet.ptr)
+        }
+    }
+}

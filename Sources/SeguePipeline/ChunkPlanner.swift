@@ -1,0 +1,93 @@
+import Foundation
+import SegueCore
+import SegueMedia
+
+/// Makes and reads `ChunkPlan`s: the contract between `segue plan --chunks`, the chunk workers and `stitch`.
+public enum ChunkPlanner {
+    /// Resolves `edit` (probing every clip) and splits it into `count` chunks.
+    /// - Parameters:
+    ///   - editPath: the edit file, recorded in the plan so workers and `stitch` can name it in commands.
+    ///   - audio: include the audio pass (false: the stitched file has video only).
+    /// - Throws: `EditError` (invalid edit, or more chunks than frames), `MediaError` (a clip cannot be read).
+    ///   - editArguments: command-line options applied to the edit file (recorded for the workers).
+    public static func plan(_ edit: Edit, editPath: String, editArguments: [String] = [], chunks count: Int, audio: Bool = true) throws -> ChunkPlan {
+        let timeline = try RenderJob.resolve(edit)
+        let ranges = try ChunkPlan.ranges(total: timeline.frameCount, count: count)
+        let codec = timeline.output.codec
+        let pass: ChunkPlan.AudioPass? = audio ? ChunkPlan.AudioPass(
+            sampleRate: timeline.audio.sampleRate, channels: timeline.audio.channels,
+            samples: MediaTime(frame: timeline.frameCount, rate: timeline.frameRate).rounded(toUnitsOf: Int64(timeline.audio.sampleRate)),
+            codec: codec == .ffv1 ? "pcm_f32le" : "aac", file: codec == .ffv1 ? "audio.mka" : "audio.m4a") : nil
+        let settings = settingsDescription(timeline)
+        return ChunkPlan(edit: URL(fileURLWithPath: editPath).standardizedFileURL.path, editArguments: editArguments, editHash: editHash(timeline),
+                         settings: settings, settingsHash: Digest.sha256(settings),
+                         width: timeline.renderSize.width, height: timeline.renderSize.height, frameRate: timeline.frameRate,
+                         totalFrames: timeline.frameCount,
+                         chunks: ranges.enumerated().map { i, r in
+                             ChunkPlan.Chunk(index: i, start: r.lowerBound, end: r.upperBound, file: ChunkPlan.fileName(index: i, codec: codec))
+                         },
+                         audio: pass)
+    }
+
+    /// The encoder settings every chunk must share, in words (hashed into `ChunkPlan.settingsHash`).
+    static func settingsDescription(_ t: Timeline) -> String {
+        let o = t.output
+        let encoder = o.codec == .ffv1 ? "ffv1" : (o.encoder ?? "libx264")
+        var s = "segue-chunks/\(ChunkPlan.formatVersion) codec=\(o.codec.rawValue) encoder=\(encoder)"
+        if o.codec == .h264 { s += " crf=\(o.crf) preset=\(o.preset)" }
+        return s + " size=\(t.renderSize) rate=\(t.frameRate) pix_fmt=yuv420p colour=bt709/limited"
+    }
+
+    /// SHA-256 of what decides the output: the resolved timeline (as `segue plan --json` reports it), every clip's
+    /// and the music's settings, and the size of each of their files.
+    static func editHash(_ t: Timeline) -> String {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        var text = (try? e.encode(TimelineReport(t))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        for p in t.placements.map(\.spec.path) + (t.music.map { [$0.path] } ?? []) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int) ?? -1
+            text += "\n\(p) \(size ?? -1)"
+        }
+        text += "\n" + String(describing: t.placements.map(\.spec)) + "\n" + String(describing: t.music)
+        return Digest.sha256(text)
+    }
+
+    /// Writes `plan` as pretty-printed JSON, atomically.
+    public static func write(_ plan: ChunkPlan, to path: String) throws {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try e.encode(plan)
+        try RenderJob.writeAtomically(to: path) { temp in
+            guard FileManager.default.createFile(atPath: temp, contents: data + Data("\n".utf8)) else {
+                throw MediaError(path: path, function: nil, message: "cannot write the plan: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Reads a plan file.
+    /// - Throws: `EditError` ("plan") if the file is missing, not a plan, or of another format version.
+    public static func load(_ path: String) throws -> ChunkPlan {
+        guard let data = FileManager.default.contents(atPath: path) else { throw EditError("plan", "cannot read \(path)") }
+        let plan: ChunkPlan
+        do { plan = try JSONDecoder().decode(ChunkPlan.self, from: data) } catch {
+            throw EditError("plan", "\(path) is not a Segue chunk plan (\(error.localizedDescription)); make one with `segue plan EDIT.json --chunks N -o plan.json`")
+        }
+        guard plan.version == ChunkPlan.formatVersion else {
+            throw EditError("plan", "\(path) is plan format \(plan.version); this segue reads format \(ChunkPlan.formatVersion): make the plan again")
+        }
+        guard plan.rate != nil, !plan.chunks.isEmpty else { throw EditError("plan", "\(path) has no chunks or no frame rate") }
+        return plan
+    }
+
+    /// Checks that `plan` was made from `edit` with the same settings.
+    /// - Throws: `EditError` ("plan") naming what changed.
+    public static func check(_ plan: ChunkPlan, matches timeline: Timeline) throws {
+        if plan.settingsHash != Digest.sha256(settingsDescription(timeline)) {
+            throw EditError("plan", "the edit's encoder settings (\(settingsDescription(timeline))) differ from the plan's (\(plan.settings)): make the plan again")
+        }
+        if plan.editHash != editHash(timeline) || plan.totalFrames != timeline.frameCount {
+            throw EditError("plan", "the edit (or one of its clips) changed since the plan was made: make the plan again")
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import SegueCore
+import SegueMedia
+import SegueGL
+
+/// The JSON sidecar written beside each finished chunk (`chunk_0007.json`): what `stitch` checks.
+public struct ChunkRecord: Codable, Equatable, Sendable {
+    public let index: Int
+    /// Output frames `[start, end)`.
+    public let start: Int64, end: Int64
+    /// Frames in the chunk file.
+    public let frames: Int64
+    public let settingsHash: String
+    public let editHash: String
+    /// SHA-256 of the chunk's codec header (identical for every chunk of a plan).
+    public let codecHeaderHash: String
+    public let file: String
+    public let bytes: Int64
+    public let renderer: String
+    /// Wall-clock seconds the chunk took, and the machine that rendered it.
+    public let seconds: Double
+    public let host: String
+}
+
+/// How a chunk render ended.
+public enum ChunkOutcome {
+    /// Rendered now.
+    case rendered(ChunkRecord)
+    /// A valid chunk was already there: nothing was done.
+    case alreadyDone(ChunkRecord)
+}
+
+/// A failure worth retrying elsewhere or later (GPU/EGL initialisation, I/O on the output): exit status 75
+/// (`EX_TEMPFAIL`) for render-farm engines.
+public struct TransientFailure: Error, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension RenderJob {
+    /// Renders chunk `index` of `plan` (video only) into `directory` as `chunk_NNNN.mp4` (or `.mkv`) plus its
+    /// sidecar `chunk_NNNN.json`, both written to temporary files and renamed into place. Each clip is opened at
+    /// the keyframe before the first picture the chunk needs. The chunk is its own encode: it starts with a
+    /// keyframe (IDR) at PTS 0 and references nothing outside itself. If a valid chunk is already there, does
+    /// nothing.
+    ///
+    /// For tests of retries, `SEGUE_TEST_FAIL_CHUNK=INDEX:TIMES` (or `INDEX:always`) makes chunk INDEX fail with a
+    /// `TransientFailure` that many times (counted in `directory/.chunk_NNNN.forced-failures`).
+    /// - Throws: `EditError` (the plan does not match the edit; index out of range), `TransientFailure` or
+    ///   `GPUError` (retry), `MediaError`.
+    public static func renderChunk(_ edit: Edit, plan: ChunkPlan, index: Int, directory: String,
+                                   options: RenderOptions = RenderOptions()) throws -> ChunkOutcome {
+        guard plan.chunks.indices.contains(index) else {
+            throw EditError("chunk", "chunk \(index) is not in the plan (0…\(plan.chunks.count - 1))")
+        }
+        let chunk = plan.chunks[index]
+        let timeline = try resolve(edit)
+        try ChunkPlanner.check(plan, matches: timeline)
+        try ensureDirectory(directory)
+        let video = "\(directory)/\(chunk.file)", sidecar = ChunkRender.sidecarPath(video)
+        if let record = try? ChunkRender.verify(chunk, in: directory, plan: plan).get() {
+            return .alreadyDone(record)
+        }
+        try ChunkRender.forcedFailure(index: index, directory: directory)
+        let renderer = try makeRenderer(options)
+        let started = Date()
+        var o = options
+        o.audio = false
+        let (result, summary) = try writeAtomically(to: video) { temp in
+            let result = try encode(timeline, renderer: renderer, to: temp, options: o, frames: chunk.start..<chunk.end,
+                                    encoderLookahead: ChunkRender.encoderLookahead(timeline.output))
+            // Check the file as stitch will, before it is put in place.
+            let s = try VideoPacketSummary(path: temp, frameRate: timeline.frameRate)
+            guard s.frames == chunk.frames, s.startsWithKeyframe, s.timestampsContinuous else {
+                throw MediaError(path: temp, function: nil, message: "the chunk came out with \(s.frames) frames (planned \(chunk.frames)), keyframe first: \(s.startsWithKeyframe), continuous timestamps: \(s.timestampsContinuous)")
+            }
+            return (result, s)
+        }
+        result.warnings.forEach { options.log("warning: \($0)") }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: video)[.size] as? Int64) ?? 0
+        let record = ChunkRecord(index: index, start: chunk.start, end: chunk.end, frames: result.frames,
+                                 settingsHash: plan.settingsHash, editHash: plan.editHash,
+                                 codecHeaderHash: summary.headerHash, file: chunk.file, bytes: bytes,
+                                 renderer: renderer.name, seconds: Date().timeIntervalSince(started),
+                                 host: ProcessInfo.processInfo.hostName)
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try e.encode(record)
+        try writeAtomically(to: sidecar) { temp in
+            guard FileManager.default.createFile(atPath: temp, contents: data + Data("\n".utf8)) else {
+                throw MediaError(path: sidecar, function: nil, message: "cannot write the chunk's sidecar")
+            }
+        }
+        return .rendered(record)
+    }
+
+    /// Renders the whole audio mix of `edit` in one pass to `path` (AAC in `.m4a` for H.264 output, 32-bit float
+    /// PCM in `.mka` for FFV1), exactly as a single-pass render would encode it.
+    /// - Returns: samples written.
+    /// - Throws: `EditError`, `MediaError`.
+    @discardableResult
+    public static func renderAudio(_ edit: Edit, to path: String, options: RenderOptions = RenderOptions()) throws -> Int64 {
+        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        switch edit.output.codec {
+        case .h264 where !["m4a", "mp4"].contains(ext):
+            throw EditError("output", "the audio pass of an H.264 edit is AAC: give it a .m4a name (got \(path))")
+        case .ffv1 where !["mka", "mkv"].contains(ext):
+            throw EditError("output", "the audio pass of an FFV1 edit is PCM in Matroska: give it a .mka name (got \(path))")
+        default: break
+        }
+        let timeline = try resolve(edit)
+        try ensureDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        let rate = Int32(timeline.audio.sampleRate)
+        var settings = MediaWriter.AudioSettings()
+        settings.sampleRate = rate
+        settings.channels = timeline.audio.channels
+        settings.bitRate = Int64(timeline.audio.bitRate)
+        return try writeAtomically(to: path) { temp in
+            let writer = try MediaWriter(path: temp, size: timeline.renderSize, frameRate: timeline.frameRate,
+                                         settings: timeline.output, audio: settings, video: false)
+            let mixer = AudioMixer(timeline: timeline, music: timeline.music, sampleRate: rate, channels: timeline.audio.channels)
+            let total = MediaTime(frame: timeline.frameCount, rate: timeline.frameRate).rounded(toUnitsOf: Int64(rate))
+            while mixer.position < total {
+                try writer.writeAudio(try mixer.next(Int(min(total - mixer.position, Int64(rate)))))
+            }
+            return try writer.finish().audioSamples
+        }
+    }
+
+    static func ensureDirectory(_ dir: String) throws {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
+            if !isDir.boolValue { throw EditError("output", "\(dir) is a file; give a folder for the chunks") }
+            return
+        }
+        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+            throw MediaError(path: dir, function: "mkdir", message: "cannot create the folder: \(error.localizedDescription)")
+        }
+    }
+
+    /// Whether `error` is worth retrying (exit status 75): GPU/EGL initialisation, output I/O, a forced failure.
+    public static func isTransient(_ error: Error) -> Bool {
+        switch error {
+        case is TransientFailure: return true
+        case let e as MediaError:
+            let io = ["avio_open", "av_interleaved_write_frame", "av_write_trailer", "avio_closep", "rename", "mkdir"]
+            let errnos: [Int32] = [EIO, ENOSPC, ESTALE, ETIMEDOUT, EAGAIN, EDQUOT, ENOMEM]
+            return e.function.map(io.contains) ?? false || errnos.contains(-e.code)
+        case is GPUError: return true
+        default: return false
+        }
+    }
+}
+
+/// Checks of finished chunks.
+public enum ChunkRender {
+    static func sidecarPath(_ video: String) -> String {
+        (video as NSString).deletingPathExtension + ".json"
+    }
+
+    /// Checks chunk `chunk` of `plan` in `directory`: the sidecar is there and matches the plan, and the video
+    /// file has the planned number of frames with continuous timestamps, starts with a keyframe and has the
+    /// codec header the sidecar records. Never trusts an engine's exit status.
+    /// - Returns: the sidecar, or what is wrong in words.
+    public static func verify(_ chunk: ChunkPlan.Chunk, in directory: String, plan: ChunkPlan) -> Result<ChunkRecord, ChunkProblem> {
+        let video = "\(directory)/\(chunk.file)", sidecar = sidecarPath(video)
+        func problem(_ s: String) -> Result<ChunkRecord, ChunkProblem> { .failure(ChunkProblem(index: chunk.index, reason: s)) }
+        guard FileManager.default.fileExists(atPath: video) else { return problem("missing (\(chunk.file) is not there)") }
+        guard let data = FileManager.default.contents(atPath: sidecar) else { return problem("unfinished (no sidecar \((sidecar as NSString).lastPathComponent))") }
+        guard let r = try? JSONDecoder().decode(ChunkRecord.self, from: data) else { return problem("its sidecar is unreadable") }
+        if r.settingsHash != plan.settingsHash { return problem("rendered with other encoder settings (settings hash \(r.settingsHash.prefix(12)) ≠ plan's \(plan.settingsHash.prefix(12)))") }
+        if r.editHash != plan.editHash { return problem("rendered from another version of the edit") }
+        if r.index != chunk.index || r.start != chunk.start || r.end != chunk.end {
+            return problem("its sidecar is for frames [\(r.start), \(r.end)), the plan's chunk \(chunk.index) is [\(chunk.start), \(chunk.end))")
+        }
+        guard let rate = plan.rate else { return problem("the plan has no frame rate") }
+        let s: VideoPacketSummary
+        do { s = try VideoPacketSummary(path: video, frameRate: rate) } catch { return problem("unreadable: \(error)") }
+        if s.frames != chunk.frames || r.frames != chunk.frames {
+            return problem("has \(s.frames) frames, the plan says \(chunk.frames)")
+        }
+        if s.headerHash != r.codecHeaderHash { return problem("its codec header differs from its sidecar's") }
+        if !s.startsWithKeyframe { return problem("does not start with a keyframe") }
+        if !s.timestampsContinuous { return problem("its timestamps are not 0…\(chunk.frames - 1), one per frame") }
+        if s.width != plan.width || s.height != plan.height { return problem("is \(s.width)x\(s.height), the plan says \(plan.width)x\(plan.height)") }
+        return .success(r)
+    }
+
+    /// Frames drawn past a chunk's end for the encoder's rate control only: x264's `rc-lookahead` for the preset
+    /// (its macroblock tree gives a frame bits by how much later frames refer to it; cut off at a chunk's end, the
+    /// last frames would come out up to 3 dB worse than in a single pass). None for lossless or intra-only output.
+    static func encoderLookahead(_ o: OutputSettings) -> Int64 {
+        guard o.codec == .h264, o.crf > 0 else { return 0 }
+        let x264: [String: Int64] = ["ultrafast": 0, "superfast": 0, "veryfast": 10, "faster": 20, "fast": 30,
+                                     "medium": 40, "slow": 50, "slower": 60, "veryslow": 60, "placebo": 60]
+        return x264[o.preset] ?? 40
+    }
+
+    /// Makes chunk `index` fail while `SEGUE_TEST_FAIL_CHUNK` asks for it (tests of retries).
+    static func forcedFailure(index: Int, directory: String) throws {
+        guard let spec = ProcessInfo.processInfo.environment["SEGUE_TEST_FAIL_CHUNK"] else { return }
+        let parts = spec.split(separator: ":").map(String.init)
+        guard parts.count == 2, Int(parts[0]) == index else { return }
+        let counter = "\(directory)/.\(ChunkPlan.fileName(index: index, codec: .h264).dropLast(4)).forced-failures"
+        let failed = Int((try? String(contentsOfFile: counter, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "0") ?? 0
+        if parts[1] == "always" || failed < (Int(parts[1]) ?? 0) {
+            try? String(failed + 1).write(toFile: counter, atomically: true, encoding: .utf8)
+            throw TransientFailure("chunk \(index): failure forced by SEGUE_TEST_FAIL_CHUNK=\(spec) (attempt \(failed + 1))")
+        }
+    }
+}
+
+/// What is wrong with one chunk.
+public struct ChunkProblem: Error, CustomStringConvertible, Sendable {
+    public let index: Int
+    public let reason: String
+    public var description: String { "chunk \(index): \(reason)" }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import SegueCore
+import SeguePipeline
+import SegueFarm
+
+// Render-farm commands: plan --chunks, render --chunk, render-audio, stitch, farm slurm|status|resume.
+
+/// `segue plan EDIT.json --chunks N [-o plan.json]`.
+func planChunksCommand(_ a: Arguments) throws {
+    let editPath = try a.editFile()
+    let plan = try ChunkPlanner.plan(try a.edit(), editPath: editPath, editArguments: a.editOverrides, chunks: a.chunks!, audio: a.options.audio)
+    if let out = a.output {
+        guard out.lowercased().hasSuffix(".json") else { throw CommandLineError(message: "the plan is JSON: give -o a .json name (got \(out))") }
+        if URL(fileURLWithPath: out).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: editPath).standardizedFileURL.resolvingSymlinksInPath() {
+            throw EditError("output", "the output path \(out) is the edit file; choose another output path")
+        }
+        try ChunkPlanner.write(plan, to: out)
+        say("segue: wrote \(out): \(plan.totalFrames) frames at \(plan.frameRate) fps in \(plan.chunks.count) chunks")
+    } else {
+        try printJSON(plan)
+    }
+}
+
+/// `segue render [EDIT.json] --plan plan.json --chunk I|auto -o DIR`. Exit 75 for failures worth retrying.
+func renderChunkCommand(_ a: Arguments) throws {
+    guard let planPath = a.plan else { throw CommandLineError(message: "--chunk needs --plan plan.json") }
+    guard let spec = a.chunk else { throw CommandLineError(message: "--plan needs --chunk I (or auto)") }
+    guard let dir = a.output, !dir.isEmpty else { throw CommandLineError(message: "missing -o DIR (the chunk folder)") }
+    let plan = try ChunkPlanner.load(planPath)
+    let index: Int
+    if spec == "auto" {
+        let env = ProcessInfo.processInfo.environment
+        guard let v = env["SLURM_ARRAY_TASK_ID"] ?? env["JOB_COMPLETION_INDEX"], let i = Int(v) else {
+            throw CommandLineError(message: "--chunk auto reads SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, and neither is set to a number")
+        }
+        index = i
+    } else {
+        guard let i = Int(spec), i >= 0 else { throw CommandLineError(message: "--chunk must be a chunk index or auto (got \(spec))") }
+        index = i
+    }
+    let edit = try a.planEdit(plan)
+    var options = a.options
+    options.progress = progressPrinter(a.progress ?? defaultProgressStyle())
+    do {
+        switch try RenderJob.renderChunk(edit, plan: plan, index: index, directory: dir, options: options) {
+        case .alreadyDone(let r):
+            say("segue: chunk \(index) (frames [\(r.start), \(r.end))) is already rendered and valid; nothing to do")
+        case .rendered(let r):
+            say(String(format: "segue: wrote %@/%@: chunk %d, frames [%lld, %lld), %lld frames, rendered by %@ in %.1f s",
+                       dir, r.file, index, r.start, r.end, r.frames, r.renderer, r.seconds))
+        }
+    } catch where RenderJob.isTransient(error) {
+        say("segue: chunk \(index) failed (transient, worth a retry): \(error)")
+        exit(75)
+    }
+}
+
+/// `segue render-audio EDIT.json -o audio.m4a` or `segue render-audio --plan plan.json -o audio.m4a`.
+func renderAudioCommand(_ a: Arguments) throws {
+    guard let out = a.output, !out.isEmpty else { throw CommandLineError(message: "missing -o OUTPUT") }
+    if !a.options.audio { throw CommandLineError(message: "render-audio renders audio: drop --no-audio") }
+    let edit = try a.plan.map { try a.planEdit(try ChunkPlanner.load($0)) } ?? a.edit()
+    let samples = try RenderJob.renderAudio(edit, to: out, options: a.options)
+    say("segue: wrote \(out): \(samples) samples")
+}
+
+/// `segue stitch --plan plan.json DIR -o OUT.mp4`. Exit 2 with the list of chunks to render again.
+func stitchCommand(_ a: Arguments) throws {
+    guard let planPath = a.plan else { throw CommandLineError(message: "stitch needs --plan plan.json") }
+    guard a.positional.count == 1 else { throw CommandLineError(message: "stitch takes one folder of chunks") }
+    let out = try a.requireOutput()
+    let plan = try ChunkPlanner.load(planPath)
+    let dir = a.positional[0]
+    for p in [plan.edit] + plan.chunks.map({ "\(dir)/\($0.file)" }) where URL(fileURLWithPath: p).standardizedFileURL == URL(fileURLWithPath: out).standardizedFileURL {
+        throw EditError("output", "the output path \(out) is one of the inputs; choose another output path")
+    }
+    let r = try Stitcher.stitch(plan, planPath: URL(fileURLWithPath: planPath).standardizedFileURL.path, directory: dir,
+                                audioPath: a.audioPath, to: out)
+    say(String(format: "segue: wrote %@: %lld frames (%.3f s) from %d chunks, audio %.3f s", r.path, r.frames, r.seconds, plan.chunks.count, r.audioSeconds))
+}
+
+/// `segue farm slurm|status|resume ...`.
+func farmCommand(_ a: Arguments) throws {
+    guard let sub = a.positional.first else { throw CommandLineError(message: "farm needs slurm, status or resume") }
+    var rest = a
+    rest.positional.removeFirst()
+    switch sub {
+    case "slurm":
+        guard let n = rest.chunks else { throw CommandLineError(message: "farm slurm needs --chunks N") }
+        let out = try rest.requireOutput()
+        guard out.lowercased().hasSuffix(".mp4") || out.lowercased().hasSuffix(".mkv") else {
+            throw CommandLineError(message: "give -o the final file (.mp4, or .mkv for --codec ffv1)")
+        }
+        let editPath = try rest.editFile()
+        var options = rest.farm
+        options.chunks = n
+        options.output = URL(fileURLWithPath: out).standardizedFileURL.path
+        options.audio = rest.options.audio
+        options.renderArguments = rest.renderArgumentsForChunks()
+        try SlurmFarm.submit(try rest.edit(), editPath: editPath, editArguments: rest.editOverrides, options: options, segue: executablePath(),
+                             dryRun: rest.dryRun, log: say)
+    case "status":
+        guard rest.positional.count == 1 else { throw CommandLineError(message: "farm status takes the work folder") }
+        let st = try SlurmFarm.status(rest.positional[0])
+        if rest.json { try printJSON(st) } else { print(st.text, terminator: "") }
+    case "resume":
+        guard rest.positional.count == 1 else { throw CommandLineError(message: "farm resume takes the work folder") }
+        try SlurmFarm.resume(rest.positional[0], log: say)
+    default:
+        throw CommandLineError(message: "farm needs slurm, status or resume (got \(sub))")
+    }
+}
+
+/// This executable, as an absolute path the batch scripts can run.
+func executablePath() -> String {
+    if let p = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return p }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+}
+
+extension Arguments {
+    /// The edit file among the positional arguments (chunked renders need one file every node can read).
+    func editFile() throws -> String {
+        guard positional.count == 1, positional[0].lowercased().hasSuffix(".json") else {
+            throw CommandLineError(message: "chunked renders take one edit file (EDIT.json), not clips on the command line")
+        }
+        return URL(fileURLWithPath: positional[0]).standardizedFileURL.path
+    }
+
+    /// The edit a plan was made from: its edit file with the options recorded in the plan. An edit file given on
+    /// the command line must be the plan's; edit options may not be given again.
+    func planEdit(_ plan: ChunkPlan) throws -> Edit {
+        if !editOverrides.isEmpty {
+            throw CommandLineError(message: "the plan fixes the edit's settings (\(plan.editArguments.joined(separator: " "))): drop \(editOverrides.joined(separator: " "))")
+        }
+        if !positional.isEmpty && (try? editFile()) != plan.edit {
+            throw CommandLineError(message: "the plan was made from \(plan.edit), not \(positional.joined(separator: " "))")
+        }
+        return try Arguments([plan.edit] + plan.editArguments).edit()
+    }
+
+    /// The options every chunk render gets from `farm slurm`'s command line.
+    func renderArgumentsForChunks() -> [String] {
+        var r: [String] = []
+        if options.backend != .auto { r += ["--backend", options.backend.rawValue] }
+        if let p = options.egl.platform { r += ["--egl-platform", p.rawValue] }
+        if let d = options.egl.device { r += ["--gpu-device", d] }
+        if options.verbose { r.append("--verbose") }
+        return r
+    }
+}
