@@ -5,7 +5,7 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test fixtures fuzz leakcheck bench clean
+.PHONY: deps build release demo test farm-test fixtures fuzz leakcheck bench clean
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -30,9 +30,16 @@ demo: release fixtures
 	@ffprobe -v error -show_entries stream=codec_name,width,height,nb_frames,duration -of compact demo.mp4
 
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
+# Ends with the real Slurm run (farm-test).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
+	Tests/Farm/farm-test.sh .build/debug/segue
+
+# A real single-node Slurm cluster (installs slurm-wlm and munge; needs root or sudo) running `segue farm slurm`:
+# retries, refusal to stitch a failed chunk, resume, output identical to a single pass.
+farm-test: build
+	Tests/Farm/farm-test.sh .build/debug/segue
 
 # Benchmark against FFmpeg's filtergraph and the codec floor (see bench/run.py for BENCH_* settings).
 bench: release

@@ -105,8 +105,10 @@ public enum SlurmFarm {
         // A dry run may be made away from the cluster: do not ask it.
         let nodes = dryRun ? 0 : (try? ExternalCommand.run("sinfo", ["-h", "-N", "-o", "%N"]))
             .map { Set($0.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }).count } ?? 0
+        var seen = Set<String>()
         for p in paths {
             let fs = FilesystemCheck(path: p)
+            guard seen.insert(fs.path).inserted else { continue }
             switch fs.verdict {
             case .shared: continue
             case .nodeLocal where nodes > 1 && !allowLocal:
@@ -146,8 +148,12 @@ public enum SlurmFarm {
         rc=$?
         echo "segue: exit status $rc" >>"$log"
         if [ "$rc" -eq 75 ] && [ "$attempt" -lt \(o.retries) ]; then
-          echo "segue: transient failure: requeueing (retry $((attempt + 1)) of \(o.retries))" >>"$log"
-          scontrol requeue "$SLURM_JOB_ID" >>"$log" 2>&1 && scontrol update JobId="$SLURM_JOB_ID" StartTime=now+\(o.retryDelay) >>"$log" 2>&1
+          task="${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}"
+          echo "segue: transient failure: requeueing $task (retry $((attempt + 1)) of \(o.retries)) in \(o.retryDelay) s" >>"$log"
+          # Slurm holds a requeued job back for about two minutes; a detached helper (outside this job, which the
+          # requeue ends) sets the retry delay instead. Where it cannot outlive the job, Slurm's delay applies.
+          setsid -f sh -c "sleep 2; scontrol update JobId=$task StartTime=now+\(o.retryDelay)" </dev/null >/dev/null 2>&1
+          scontrol requeue "$task" >>"$log" 2>&1
         fi
         exit "$rc"
 

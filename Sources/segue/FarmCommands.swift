@@ -70,7 +70,7 @@ func stitchCommand(_ a: Arguments) throws {
     guard a.positional.count == 1 else { throw CommandLineError(message: "stitch takes one folder of chunks") }
     let out = try a.requireOutput()
     let plan = try ChunkPlanner.load(planPath)
-    let dir = a.positional[0]
+    let dir = URL(fileURLWithPath: a.positional[0]).standardizedFileURL.path
     for p in [plan.edit] + plan.chunks.map({ "\(dir)/\($0.file)" }) where URL(fileURLWithPath: p).standardizedFileURL == URL(fileURLWithPath: out).standardizedFileURL {
         throw EditError("output", "the output path \(out) is one of the inputs; choose another output path")
     }

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# A real Slurm run: brings up a single-node cluster, renders a small edit with `segue farm slurm` in 4 chunks
+# (chunk 1 forced to fail once: it must requeue itself and the output must still be right), compares the stitched
+# file frame by frame and sample by sample with a single-pass render, then makes a chunk fail for good: the stitch
+# must not happen, `segue stitch` must refuse naming the chunk, and `segue farm resume` must finish the job.
+# Usage: Tests/Farm/farm-test.sh [SEGUE_BINARY]   (run by `make farm-test`, part of `make test`)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+segue=$(realpath "${1:-$root/.build/debug/segue}")
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+if ! command -v sbatch >/dev/null || ! command -v munged >/dev/null; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
+fi
+work=$(mktemp -d /tmp/segue-farm-test.XXXXXX)
+cluster="$work/cluster"
+cleanup() {
+  status=$?
+  $SUDO "$root/Tests/Farm/slurm-cluster.sh" down "$cluster" || true
+  if [ "$status" = 0 ]; then rm -rf "$work"; else echo "farm-test: FAILED; files kept in $work" >&2; fi
+}
+trap cleanup EXIT
+fail() { echo "farm-test: FAIL: $*" >&2; exit 1; }
+$SUDO "$root/Tests/Farm/slurm-cluster.sh" up "$cluster"
+
+# Three 1 s clips with audio, a crossfade and a push; x264 lossless so frames compare exactly.
+cd "$work"
+for k in 0 1 2; do
+  ffmpeg -nostdin -v error -f lavfi -i "testsrc2=s=96x64:r=30:d=1,hue=h=$((k * 120))" -f lavfi -i "sine=f=$((440 + 220 * k)):d=1:r=48000" \
+    -shortest -c:v libx264 -preset ultrafast -g 8 -pix_fmt yuv420p -c:a aac "c$k.mp4"
+done
+cat > edit.json <<JSON
+{"renderSize": {"width": 64, "height": 48}, "frameRate": 30,
+ "clips": [{"path": "c0.mp4"},
+           {"path": "c1.mp4", "transition": {"type": "crossfade", "duration": 0.6}},
+           {"path": "c2.mp4", "transition": {"type": "push", "duration": 0.3, "direction": "up"}}],
+ "output": {"codec": "h264", "crf": 0, "preset": "medium"}}
+JSON
+"$segue" render edit.json -o single.mp4 --backend gpu --progress none
+framemd5() { ffmpeg -nostdin -v error -i "$1" -map "0:$2" -f framemd5 - | grep -v '^#'; }
+
+# Polls the queue until none of our jobs is pending or running.
+wait_queue() {
+  for _ in $(seq 300); do
+    if [ -z "$(squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING,REQUEUED -o %i)" ]; then return 0; fi
+    sleep 1
+  done
+  squeue; fail "jobs still queued after 300 s"
+}
+
+echo "farm-test: run 1: 4 chunks, chunk 1 fails once (exit 75) and is retried"
+started=$(date +%s.%N)
+SEGUE_TEST_FAIL_CHUNK=1:1 "$segue" farm slurm edit.json --chunks 4 -o out1.mp4 --work-dir run1 --retries 2 --retry-delay 0 \
+  --max-parallel 2 --backend gpu
+wait_queue
+echo "farm-test: run 1 took $(echo "$(date +%s.%N) - $started" | bc) s"
+"$segue" farm status run1 | tee status1.txt
+[ -f out1.mp4 ] || { cat run1/logs/*; fail "no stitched output"; }
+grep -q "exit status 75" run1/logs/chunk_0001.attempt0.log || fail "chunk 1 did not fail on its first attempt"
+grep -q "exit status 0" run1/logs/chunk_0001.attempt1.log || fail "chunk 1 was not retried successfully"
+[ "$(framemd5 out1.mp4 v)" = "$(framemd5 single.mp4 v)" ] || fail "video frames differ from the single pass"
+[ "$(framemd5 out1.mp4 a)" = "$(framemd5 single.mp4 a)" ] || fail "audio differs from the single pass"
+[ "$(framemd5 out1.mp4 v | wc -l)" = 63 ] || fail "frame count"
+[ "$(grep -c ' done ' status1.txt)" = 6 ] || fail "farm status does not show 4 chunks + audio + stitch done"
+
+echo "farm-test: run 2: chunk 2 fails every time; the stitch must not happen"
+SEGUE_TEST_FAIL_CHUNK=2:always "$segue" farm slurm edit.json --chunks 4 -o out2.mp4 --work-dir run2 --retries 1 --retry-delay 0 \
+  --backend gpu
+wait_queue
+[ -f out2.mp4 ] && fail "a stitched file was written although chunk 2 failed"
+[ -f run2/logs/chunk_0002.attempt1.log ] || fail "chunk 2 was not retried once"
+[ -f run2/logs/chunk_0002.attempt2.log ] && fail "chunk 2 was retried more than --retries 1"
+"$segue" farm status run2 | tee status2.txt
+grep -E "chunk 2 +failed" status2.txt || fail "farm status does not show chunk 2 failed"
+set +e
+"$segue" stitch --plan run2/plan.json run2/chunks -o out2.mp4 2>stitch2.txt
+rc=$?
+set -e
+cat stitch2.txt
+[ "$rc" = 2 ] || fail "stitch exited $rc, expected 2"
+grep -q -- "--chunk 2 -o" stitch2.txt || fail "stitch does not give the command for chunk 2"
+grep -q -- "--chunk [013] " stitch2.txt && fail "stitch lists chunks that are fine"
+
+echo "farm-test: resume run 2 (the failure is gone)"
+"$segue" farm resume run2
+wait_queue
+"$segue" farm status run2
+[ -f out2.mp4 ] || { cat run2/logs/slurm-stitch-*; fail "resume did not produce the output"; }
+[ "$(framemd5 out2.mp4 v)" = "$(framemd5 single.mp4 v)" ] || fail "resumed video differs from the single pass"
+[ "$(framemd5 out2.mp4 a)" = "$(framemd5 single.mp4 a)" ] || fail "resumed audio differs from the single pass"
+echo "farm-test: OK"
