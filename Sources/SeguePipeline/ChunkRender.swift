@@ -139,7 +139,8 @@ extension RenderJob {
         }
     }
 
-    /// Whether `error` is worth retrying (exit status 75): GPU/EGL initialisation, output I/O, a forced failure.
+    /// Whether `error` is worth retrying (exit status 75): GPU/EGL start-up, output I/O (or an errno such as EIO,
+    /// ENOSPC, ESTALE), a forced failure.
     public static func isTransient(_ error: Error) -> Bool {
         switch error {
         case is TransientFailure: return true
@@ -147,7 +148,10 @@ extension RenderJob {
             let io = ["avio_open", "av_interleaved_write_frame", "av_write_trailer", "avio_closep", "rename", "mkdir"]
             let errnos: [Int32] = [EIO, ENOSPC, ESTALE, ETIMEDOUT, EAGAIN, EDQUOT, ENOMEM]
             return e.function.map(io.contains) ?? false || errnos.contains(-e.code)
-        case is GPUError: return true
+        case let e as GPUError:
+            // Start-up (EGL display/context, the render node) may work on another node or later; a GL failure
+            // during rendering (a picture over the texture limit) would fail again.
+            return e.function.hasPrefix("egl") || ["EGLSession", "drmGetDevices2", "open", "gbm_create_device"].contains(e.function)
         default: return false
         }
     }

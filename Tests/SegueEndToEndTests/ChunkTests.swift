@@ -184,6 +184,10 @@ final class ChunkTests: EndToEndTestCase {
         r = try segue(base + ["--chunk", "auto"], env: ["JOB_COMPLETION_INDEX": "2"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("chunk 2"), r.stderr)
+        // No GPU context (EGL start-up): worth a retry elsewhere.
+        r = try segue(["render", "--plan", planPath, "-o", chunks, "--backend", "gpu", "--chunk", "0"], env: ["SEGUE_DISABLE_EGL": "1"])
+        XCTAssertEqual(r.status, 75, r.stderr)
+        XCTAssertTrue(r.stderr.contains("transient"), r.stderr)
         // Invalid: out of range, a plan made with other settings, options the plan fixes, a broken plan.
         r = try segue(base + ["--chunk", "3"])
         XCTAssertEqual(r.status, 2, r.stderr)
