@@ -40,6 +40,8 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
     /// Command-line options applied on top of the edit file when the plan was made (`--square`, `--crf 20`, …):
     /// every worker applies the same.
     public let editArguments: [String]
+    /// Every media file the edit reads (clips, music), absolute: no output may replace one.
+    public let inputs: [String]
     /// SHA-256 of the resolved timeline (clips, source ranges, transitions, render size, frame rate, music):
     /// a chunk rendered from a changed edit is refused.
     public let editHash: String
@@ -56,10 +58,10 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
     /// nil when the edit has no audio.
     public let audio: AudioPass?
 
-    public init(edit: String, editArguments: [String] = [], editHash: String, settings: String, settingsHash: String, width: Int, height: Int,
+    public init(edit: String, editArguments: [String] = [], inputs: [String] = [], editHash: String, settings: String, settingsHash: String, width: Int, height: Int,
                 frameRate: FrameRate, totalFrames: Int64, chunks: [Chunk], audio: AudioPass?) {
         version = ChunkPlan.formatVersion
-        self.edit = edit; self.editArguments = editArguments; self.editHash = editHash; self.settings = settings; self.settingsHash = settingsHash
+        self.edit = edit; self.editArguments = editArguments; self.inputs = inputs; self.editHash = editHash; self.settings = settings; self.settingsHash = settingsHash
         self.width = width; self.height = height; self.frameRate = frameRate.description
         self.totalFrames = totalFrames
         duration = MediaTime(frame: totalFrames, rate: frameRate).seconds
@@ -84,6 +86,25 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
     public static func fileName(index i: Int, codec: OutputSettings.Codec) -> String {
         let digits = String(i)
         return "chunk_" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + (codec == .ffv1 ? ".mkv" : ".mp4")
+    }
+
+    /// What is inconsistent in the plan (chunks that do not cover `[0, totalFrames)` exactly, in order, with the
+    /// standard file names), or nil.
+    public var inconsistency: String? {
+        guard rate != nil else { return "no valid frame rate (\(frameRate))" }
+        guard !chunks.isEmpty else { return "no chunks" }
+        var next: Int64 = 0
+        for (i, c) in chunks.enumerated() {
+            guard c.index == i else { return "chunk \(i) is numbered \(c.index)" }
+            guard c.start == next, c.end > c.start else {
+                return "chunk \(i) covers [\(c.start), \(c.end)); it must start at frame \(next) and hold at least one frame"
+            }
+            guard c.file == ChunkPlan.fileName(index: i, codec: .h264) || c.file == ChunkPlan.fileName(index: i, codec: .ffv1) else {
+                return "chunk \(i)'s file is named \(c.file)"
+            }
+            next = c.end
+        }
+        return next == totalFrames ? nil : "the chunks end at frame \(next), the edit at \(totalFrames)"
     }
 
     /// The frame rate as a `FrameRate`.

@@ -17,8 +17,15 @@ public struct FarmStatus: Codable, Sendable {
     public let work: String
     public let output: String
     public let items: [Item]
-    public var failedChunks: [Int] { items.filter { $0.kind == "chunk" && $0.state == "failed" }.compactMap(\.index) }
+    public var failedChunks: [Int] { items.filter { $0.kind == "chunk" && ["failed", "not submitted"].contains($0.state) }.compactMap(\.index) }
     public var done: Bool { items.first { $0.kind == "stitch" }?.state == "done" }
+    /// For scripts: 0 the output is written, 3 work is still queued or running and nothing has failed, 1 something
+    /// failed or was never submitted (`farm resume` submits it).
+    public var exitStatus: Int32 {
+        if done { return 0 }
+        if items.contains(where: { ["failed", "not submitted"].contains($0.state) }) { return 1 }
+        return 3
+    }
 
     public var text: String {
         var s = "segue farm \(work) → \(output)\n"
@@ -84,24 +91,33 @@ extension SlurmFarm {
                 }
             }
         }
-        if let pass = plan.audio {
-            let path = "\(layout.chunks)/\(pass.file)"
-            if FileManager.default.fileExists(atPath: path) {
-                items.append(.init(kind: "audio", index: nil, state: "done", detail: path))
-            } else if let e = entry("audio") {
-                items.append(.init(kind: "audio", index: nil, state: e.state.lowercased(), detail: "job \(e.job) (\(e.reason))"))
+        func submitted(_ kind: String) -> Bool { state.submissions.contains { $0.kind == kind } }
+        if plan.audio != nil {
+            let path = "\(layout.chunks)/\(plan.audio!.file)"
+            if let why = ChunkRender.verifyAudio(plan, at: path) {
+                if let e = entry("audio") {
+                    items.append(.init(kind: "audio", index: nil, state: e.state.lowercased(), detail: "job \(e.job) (\(e.reason))"))
+                } else {
+                    items.append(.init(kind: "audio", index: nil, state: submitted("audio") ? "failed" : "not submitted",
+                                       detail: "\(why); see \(layout.logs)/slurm-audio-*.out"))
+                }
             } else {
-                items.append(.init(kind: "audio", index: nil, state: "failed", detail: "\(path) is missing; see \(layout.logs)/slurm-audio-*.out"))
+                items.append(.init(kind: "audio", index: nil, state: "done", detail: path))
             }
         }
+        // The output counts only if it was written after this plan (not left over from an earlier run).
         let output = state.options.output
-        if FileManager.default.fileExists(atPath: output) {
+        func modified(_ p: String) -> Date? { (try? FileManager.default.attributesOfItem(atPath: p))?[.modificationDate] as? Date }
+        if let written = modified(output), let planned = modified(layout.plan), written >= planned {
             items.append(.init(kind: "stitch", index: nil, state: "done", detail: output))
         } else if let e = entry("stitch") {
             items.append(.init(kind: "stitch", index: nil, state: e.state.lowercased(), detail: "job \(e.job) (\(e.reason))"))
+        } else if !submitted("stitch") {
+            items.append(.init(kind: "stitch", index: nil, state: "not submitted", detail: "`segue farm resume \(shellQuoted(layout.work))` submits it"))
         } else {
+            let stale = modified(output) != nil ? "; \(output) is from an earlier run" : ""
             items.append(.init(kind: "stitch", index: nil, state: "failed",
-                               detail: "not written (cancelled when a chunk failed for good, or see \(layout.logs)/slurm-stitch-*.out)"))
+                               detail: "not written (cancelled when a chunk failed for good, or see \(layout.logs)/slurm-stitch-*.out)\(stale)"))
         }
         return FarmStatus(work: layout.work, output: output, items: items)
     }
@@ -125,7 +141,7 @@ extension SlurmFarm {
         let st = status(state, plan, layout, queue: q)
         if st.done { log("segue: \(state.options.output) is already written; nothing to resume"); return st }
         let redo = st.items.filter { $0.kind == "chunk" && ["failed", "not submitted"].contains($0.state) }.compactMap(\.index)
-        let audio = st.items.contains { $0.kind == "audio" && $0.state == "failed" }
+        let audio = st.items.contains { $0.kind == "audio" && ["failed", "not submitted"].contains($0.state) }
         let activeJobs = Set(q.filter(\.active).map(\.job))
         let stitchJobs = state.submissions.filter { $0.kind == "stitch" && activeJobs.contains($0.jobID) }.map(\.jobID)
         if redo.isEmpty && !audio && !stitchJobs.isEmpty {

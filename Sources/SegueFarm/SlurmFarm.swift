@@ -80,6 +80,7 @@ public enum SlurmFarm {
                 throw EditError("--work-dir", "cannot create \(d): \(error.localizedDescription)")
             }
         }
+        try RenderJob.refuseOverwriting(inputsOf: edit, with: output, others: [("the edit file", editPath)])
         let plan = try ChunkPlanner.plan(edit, editPath: editPath, editArguments: editArguments, chunks: options.chunks, audio: options.audio)
         try ChunkPlanner.write(plan, to: layout.plan)
         let edit = plan.edit
@@ -87,12 +88,19 @@ public enum SlurmFarm {
                               options: options, submissions: [])
         try writeScripts(state, layout: layout, plan: plan, output: output)
         log("segue: plan \(layout.plan): \(plan.totalFrames) frames at \(plan.frameRate) fps in \(plan.chunks.count) chunks")
+        if FileManager.default.fileExists(atPath: output) {
+            log("segue: note: \(output) exists; the stitch will replace it (`farm status` counts it as done only once it is rewritten)")
+        }
+        // Saved before anything is submitted, so that `farm status` and `farm resume` work whatever happens next.
+        try save(state, layout)
         if dryRun {
-            log("segue: dry run: wrote \(layout.script("chunks")), \(layout.script("audio")), \(layout.script("stitch")); submit with:")
-            log("  sbatch --parsable \(layout.script("chunks"))")
-            if plan.audio != nil { log("  sbatch --parsable \(layout.script("audio"))") }
-            log("  sbatch --parsable --dependency=afterok:CHUNKS\(plan.audio != nil ? ":AUDIO" : "") --kill-on-invalid-dep=yes \(layout.script("stitch"))")
-            try save(state, layout)
+            let kinds = plan.audio != nil ? ["chunks", "audio", "stitch"] : ["chunks", "stitch"]
+            log("segue: dry run: wrote " + kinds.map { layout.script($0) }.joined(separator: ", ") + "; submit with:")
+            for kind in kinds {
+                var extra: [String] = []
+                if kind == "stitch" { extra = ["--dependency=afterok:CHUNKS" + (plan.audio != nil ? ":AUDIO" : ""), "--kill-on-invalid-dep=yes"] }
+                log("  sbatch " + sbatchArguments(kind, layout: layout, extra: extra).map(shellQuoted).joined(separator: " "))
+            }
             return state
         }
         try submitJobs(&state, layout: layout, plan: plan, chunkIndices: plan.chunks.map(\.index),
@@ -132,13 +140,12 @@ public enum SlurmFarm {
         let array = "0-\(plan.chunks.count - 1)" + (o.maxParallel.map { "%\($0)" } ?? "")
         let chunkScript = """
         #!/bin/bash
-        # Segue chunk workers, one array task per chunk of \(layout.plan). Written by `segue farm slurm`.
+        # Segue chunk workers, one array task per chunk of \(layout.plan). Written by `segue farm slurm`, which
+        # submits it with --output (Slurm's log, in \(logs)) and --open-mode=append on the sbatch command line.
         # A chunk that exits 75 (transient: GPU/EGL start-up, I/O) requeues itself up to \(o.retries) time(s);
         # exit 2 (invalid edit) and 1 are final. Each attempt logs to \(logs)/chunk_NNNN.attemptA.log.
         #SBATCH --job-name=segue-chunks
         #SBATCH --array=\(array)
-        #SBATCH --output=\(logs)/slurm-chunks-%A_%a.out
-        #SBATCH --open-mode=append
         #SBATCH --requeue
         \(common)\(o.gres.map { "#SBATCH --gres=\($0)\n" } ?? "")set -u
         attempt=${SLURM_RESTART_COUNT:-0}
@@ -158,26 +165,22 @@ public enum SlurmFarm {
         exit "$rc"
 
         """
-        let audioPath = plan.audio.map { "\(layout.chunks)/\($0.file)" } ?? ""
+        let audioPath = plan.audio.map { "\(layout.chunks)/\($0.file)" }
         let audioScript = """
         #!/bin/bash
         # Segue audio pass: the whole mix in one file. Written by `segue farm slurm`.
         #SBATCH --job-name=segue-audio
-        #SBATCH --output=\(logs)/slurm-audio-%j.out
-        #SBATCH --open-mode=append
-        \(common)exec \(segue) render-audio --plan \(planPath) -o \(q(audioPath))
+        \(common)exec \(segue) render-audio --plan \(planPath) -o \(q(audioPath ?? ""))
 
         """
         let stitchScript = """
         #!/bin/bash
         # Segue stitch: verifies every chunk and joins them with the audio by stream copy. Written by `segue farm slurm`.
         #SBATCH --job-name=segue-stitch
-        #SBATCH --output=\(logs)/slurm-stitch-%j.out
-        #SBATCH --open-mode=append
         \(common)exec \(segue) stitch --plan \(planPath) \(chunks) -o \(q(output))
 
         """
-        for (kind, text) in [("chunks", chunkScript), ("audio", audioScript), ("stitch", stitchScript)] {
+        for (kind, text) in [("chunks", chunkScript), ("audio", audioScript), ("stitch", stitchScript)] where kind != "audio" || audioPath != nil {
             let path = layout.script(kind)
             guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755]) else {
                 throw EditError("--work-dir", "cannot write \(path)")
@@ -192,31 +195,39 @@ public enum SlurmFarm {
         var ok: [String] = []
         let now = Date()
         if !chunkIndices.isEmpty {
-            var args = ["--parsable"]
+            var extra: [String] = []
             if chunkIndices.count != plan.chunks.count {
-                args.append("--array=" + chunkIndices.map(String.init).joined(separator: ",") + (state.options.maxParallel.map { "%\($0)" } ?? ""))
+                extra.append("--array=" + chunkIndices.map(String.init).joined(separator: ",") + (state.options.maxParallel.map { "%\($0)" } ?? ""))
             }
-            let id = try jobID(ExternalCommand.run("sbatch", args + [layout.script("chunks")]))
+            let id = try jobID(ExternalCommand.run("sbatch", sbatchArguments("chunks", layout: layout, extra: extra)))
             state.submissions.append(.init(kind: "chunks", jobID: id, indices: chunkIndices, submitted: now))
+            try save(state, layout)
             ok.append(id)
             log("segue: submitted chunks \(compactRanges(chunkIndices)) as job array \(id)")
         }
         if audio {
-            let id = try jobID(ExternalCommand.run("sbatch", ["--parsable", layout.script("audio")]))
+            let id = try jobID(ExternalCommand.run("sbatch", sbatchArguments("audio", layout: layout)))
             state.submissions.append(.init(kind: "audio", jobID: id, indices: nil, submitted: now))
+            try save(state, layout)
             ok.append(id)
             log("segue: submitted the audio pass as job \(id)")
         }
         var deps: [String] = []
         if !ok.isEmpty { deps.append("afterok:" + ok.joined(separator: ":")) }
         if !waitFor.isEmpty { deps.append("afterany:" + waitFor.joined(separator: ":")) }
-        var args = ["--parsable"]
-        if !deps.isEmpty { args += ["--dependency=" + deps.joined(separator: ","), "--kill-on-invalid-dep=yes"] }
-        let id = try jobID(ExternalCommand.run("sbatch", args + [layout.script("stitch")]))
+        let extra = deps.isEmpty ? [] : ["--dependency=" + deps.joined(separator: ","), "--kill-on-invalid-dep=yes"]
+        let id = try jobID(ExternalCommand.run("sbatch", sbatchArguments("stitch", layout: layout, extra: extra)))
         state.submissions.append(.init(kind: "stitch", jobID: id, indices: nil, submitted: now))
-        log("segue: submitted the stitch as job \(id) (after \(deps.isEmpty ? "nothing" : deps.joined(separator: ",")))")
         try save(state, layout)
+        log("segue: submitted the stitch as job \(id)" + (deps.isEmpty ? "" : " (after \(deps.joined(separator: ",")))"))
         log("segue: follow it with `segue farm status \(shellQuoted(layout.work))`")
+    }
+
+    /// `sbatch` arguments for one of the scripts: Slurm's own log in the logs folder (given here rather than in
+    /// the script, where `#SBATCH` lines cannot quote a path with spaces), appended to across requeues.
+    static func sbatchArguments(_ kind: String, layout: Layout, extra: [String] = []) -> [String] {
+        let pattern = kind == "chunks" ? "slurm-chunks-%A_%a.out" : "slurm-\(kind)-%j.out"
+        return ["--parsable", "--output=\(layout.logs)/\(pattern)", "--open-mode=append"] + extra + [layout.script(kind)]
     }
 
     /// `sbatch --parsable` prints "ID" or "ID;CLUSTER".

@@ -19,7 +19,8 @@ public enum ChunkPlanner {
             samples: MediaTime(frame: timeline.frameCount, rate: timeline.frameRate).rounded(toUnitsOf: Int64(timeline.audio.sampleRate)),
             codec: codec == .ffv1 ? "pcm_f32le" : "aac", file: codec == .ffv1 ? "audio.mka" : "audio.m4a") : nil
         let settings = settingsDescription(timeline)
-        return ChunkPlan(edit: URL(fileURLWithPath: editPath).standardizedFileURL.path, editArguments: editArguments, editHash: editHash(timeline),
+        return ChunkPlan(edit: URL(fileURLWithPath: editPath).standardizedFileURL.path, editArguments: editArguments,
+                         inputs: timeline.placements.map(\.spec.path) + (timeline.music.map { [$0.path] } ?? []), editHash: editHash(timeline),
                          settings: settings, settingsHash: Digest.sha256(settings),
                          width: timeline.renderSize.width, height: timeline.renderSize.height, frameRate: timeline.frameRate,
                          totalFrames: timeline.frameCount,
@@ -76,7 +77,7 @@ public enum ChunkPlanner {
         guard plan.version == ChunkPlan.formatVersion else {
             throw EditError("plan", "\(path) is plan format \(plan.version); this segue reads format \(ChunkPlan.formatVersion): make the plan again")
         }
-        guard plan.rate != nil, !plan.chunks.isEmpty else { throw EditError("plan", "\(path) has no chunks or no frame rate") }
+        if let why = plan.inconsistency { throw EditError("plan", "\(path) is inconsistent: \(why); make the plan again") }
         return plan
     }
 

@@ -15,11 +15,25 @@ public struct ChunkRecord: Codable, Equatable, Sendable {
     /// SHA-256 of the chunk's codec header (identical for every chunk of a plan).
     public let codecHeaderHash: String
     public let file: String
+    /// Size and SHA-256 of the chunk file: a swapped, truncated or damaged file is found.
     public let bytes: Int64
+    public let sha256: String
     public let renderer: String
     /// Wall-clock seconds the chunk took, and the machine that rendered it.
     public let seconds: Double
     public let host: String
+}
+
+/// The sidecar of the audio pass (`audio.json` beside `audio.m4a`), written by `render-audio --plan`.
+public struct AudioRecord: Codable, Equatable, Sendable {
+    public let editHash: String
+    public let sampleRate: Int, channels: Int
+    /// Samples of the mix; must equal the plan's.
+    public let samples: Int64
+    public let codec: String
+    public let file: String
+    public let bytes: Int64
+    public let sha256: String
 }
 
 /// How a chunk render ended.
@@ -62,6 +76,7 @@ extension RenderJob {
         if let record = try? ChunkRender.verify(chunk, in: directory, plan: plan).get() {
             return .alreadyDone(record)
         }
+        ChunkRender.removeStaleTemporaries(of: chunk.file, in: directory)
         try ChunkRender.forcedFailure(index: index, directory: directory)
         let renderer = try makeRenderer(options)
         let started = Date()
@@ -78,45 +93,46 @@ extension RenderJob {
             return (result, s)
         }
         result.warnings.forEach { options.log("warning: \($0)") }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: video)[.size] as? Int64) ?? 0
+        let (bytes, sha) = try ChunkRender.fingerprint(video)
         let record = ChunkRecord(index: index, start: chunk.start, end: chunk.end, frames: result.frames,
                                  settingsHash: plan.settingsHash, editHash: plan.editHash,
-                                 codecHeaderHash: summary.headerHash, file: chunk.file, bytes: bytes,
+                                 codecHeaderHash: summary.headerHash, file: chunk.file, bytes: bytes, sha256: sha,
                                  renderer: renderer.name, seconds: Date().timeIntervalSince(started),
                                  host: ProcessInfo.processInfo.hostName)
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try e.encode(record)
-        try writeAtomically(to: sidecar) { temp in
-            guard FileManager.default.createFile(atPath: temp, contents: data + Data("\n".utf8)) else {
-                throw MediaError(path: sidecar, function: nil, message: "cannot write the chunk's sidecar")
-            }
-        }
+        try ChunkRender.writeJSON(record, to: sidecar)
         return .rendered(record)
     }
 
     /// Renders the whole audio mix of `edit` in one pass to `path` (AAC in `.m4a` for H.264 output, 32-bit float
-    /// PCM in `.mka` for FFV1), exactly as a single-pass render would encode it.
+    /// PCM in `.mka` for FFV1), exactly as a single-pass render would encode it. With a `plan`, first checks that
+    /// the plan has an audio pass and was made from this edit, and writes the sidecar `stitch` checks
+    /// (`audio.json` beside `audio.m4a`).
     /// - Returns: samples written.
-    /// - Throws: `EditError`, `MediaError`.
+    /// - Throws: `EditError` (wrong name, an output that is an input, a plan without audio or from another edit),
+    ///   `MediaError`.
     @discardableResult
-    public static func renderAudio(_ edit: Edit, to path: String, options: RenderOptions = RenderOptions()) throws -> Int64 {
+    public static func renderAudio(_ edit: Edit, to path: String, plan: ChunkPlan? = nil, options: RenderOptions = RenderOptions()) throws -> Int64 {
+        try refuseOverwriting(inputsOf: edit, with: path, others: plan.map { [("the edit file", $0.edit)] } ?? [])
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         switch edit.output.codec {
-        case .h264 where !["m4a", "mp4"].contains(ext):
+        case .h264 where ext != "m4a":
             throw EditError("output", "the audio pass of an H.264 edit is AAC: give it a .m4a name (got \(path))")
-        case .ffv1 where !["mka", "mkv"].contains(ext):
+        case .ffv1 where ext != "mka":
             throw EditError("output", "the audio pass of an FFV1 edit is PCM in Matroska: give it a .mka name (got \(path))")
         default: break
         }
+        if let plan, plan.audio == nil {
+            throw EditError("plan", "the plan has no audio pass (it was made with --no-audio): there is nothing to render")
+        }
         let timeline = try resolve(edit)
+        if let plan { try ChunkPlanner.check(plan, matches: timeline) }
         try ensureDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         let rate = Int32(timeline.audio.sampleRate)
         var settings = MediaWriter.AudioSettings()
         settings.sampleRate = rate
         settings.channels = timeline.audio.channels
         settings.bitRate = Int64(timeline.audio.bitRate)
-        return try writeAtomically(to: path) { temp in
+        let samples = try writeAtomically(to: path) { temp in
             let writer = try MediaWriter(path: temp, size: timeline.renderSize, frameRate: timeline.frameRate,
                                          settings: timeline.output, audio: settings, video: false)
             let mixer = AudioMixer(timeline: timeline, music: timeline.music, sampleRate: rate, channels: timeline.audio.channels)
@@ -126,6 +142,14 @@ extension RenderJob {
             }
             return try writer.finish().audioSamples
         }
+        if let plan, let pass = plan.audio {
+            let (bytes, sha) = try ChunkRender.fingerprint(path)
+            try ChunkRender.writeJSON(AudioRecord(editHash: plan.editHash, sampleRate: pass.sampleRate, channels: pass.channels,
+                                                  samples: samples, codec: pass.codec,
+                                                  file: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes, sha256: sha),
+                                      to: ChunkRender.sidecarPath(path))
+        }
+        return samples
     }
 
     static func ensureDirectory(_ dir: String) throws {
@@ -159,8 +183,57 @@ extension RenderJob {
 
 /// Checks of finished chunks.
 public enum ChunkRender {
-    static func sidecarPath(_ video: String) -> String {
-        (video as NSString).deletingPathExtension + ".json"
+    static func sidecarPath(_ media: String) -> String {
+        (media as NSString).deletingPathExtension + ".json"
+    }
+
+    /// Size and SHA-256 of a finished file.
+    static func fingerprint(_ path: String) throws -> (bytes: Int64, sha256: String) {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
+        guard let bytes, let sha = Digest.sha256(file: path) else {
+            throw MediaError(path: path, function: "read", message: "cannot read the finished file back")
+        }
+        return (bytes, sha)
+    }
+
+    /// Writes `value` as pretty JSON through a temporary file.
+    static func writeJSON<T: Encodable>(_ value: T, to path: String) throws {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try e.encode(value)
+        try RenderJob.writeAtomically(to: path) { temp in
+            guard FileManager.default.createFile(atPath: temp, contents: data + Data("\n".utf8)) else {
+                throw MediaError(path: path, function: "open", message: "cannot write the sidecar: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Removes temporary files an earlier attempt at this chunk left when it was killed (SIGKILL at a time limit
+    /// leaves no chance to clean up): `.chunk_0007.mp4.segue-PID.tmp`.
+    static func removeStaleTemporaries(of file: String, in directory: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for n in names where n.hasPrefix(".\(file).segue-") && n.hasSuffix(".tmp") {
+            try? FileManager.default.removeItem(atPath: "\(directory)/\(n)")
+        }
+    }
+
+    /// Checks the audio pass of `plan` at `path`: its sidecar matches the plan and the file is the one it
+    /// describes. Returns what is wrong in words, or nil.
+    public static func verifyAudio(_ plan: ChunkPlan, at path: String) -> String? {
+        guard let pass = plan.audio else { return nil }
+        guard FileManager.default.fileExists(atPath: path) else { return "missing (\((path as NSString).lastPathComponent) is not there)" }
+        guard let data = FileManager.default.contents(atPath: sidecarPath(path)),
+              let r = try? JSONDecoder().decode(AudioRecord.self, from: data) else {
+            return "no readable sidecar \((sidecarPath(path) as NSString).lastPathComponent) (render it with --plan)"
+        }
+        if r.editHash != plan.editHash { return "rendered from another version of the edit" }
+        if r.samples != pass.samples || r.sampleRate != pass.sampleRate || r.codec != pass.codec {
+            return "holds \(r.samples) samples of \(r.codec) at \(r.sampleRate) Hz; the plan says \(pass.samples) of \(pass.codec) at \(pass.sampleRate) Hz"
+        }
+        guard let (bytes, sha) = try? fingerprint(path), bytes == r.bytes, sha == r.sha256 else {
+            return "the file is not the one its sidecar describes (changed, truncated or damaged)"
+        }
+        return nil
     }
 
     /// Checks chunk `chunk` of `plan` in `directory`: the sidecar is there and matches the plan, and the video
@@ -188,6 +261,9 @@ public enum ChunkRender {
         if !s.startsWithKeyframe { return problem("does not start with a keyframe") }
         if !s.timestampsContinuous { return problem("its timestamps are not 0…\(chunk.frames - 1), one per frame") }
         if s.width != plan.width || s.height != plan.height { return problem("is \(s.width)x\(s.height), the plan says \(plan.width)x\(plan.height)") }
+        guard let (bytes, sha) = try? fingerprint(video), bytes == r.bytes, sha == r.sha256 else {
+            return problem("the file is not the one its sidecar describes (swapped, changed, truncated or damaged)")
+        }
         return .success(r)
     }
 
@@ -210,7 +286,7 @@ public enum ChunkRender {
         let failed = Int((try? String(contentsOfFile: counter, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "0") ?? 0
         if parts[1] == "always" || failed < (Int(parts[1]) ?? 0) {
             try? String(failed + 1).write(toFile: counter, atomically: true, encoding: .utf8)
-            throw TransientFailure("chunk \(index): failure forced by SEGUE_TEST_FAIL_CHUNK=\(spec) (attempt \(failed + 1))")
+            throw TransientFailure("chunk \(index): failure forced by SEGUE_TEST_FAIL_CHUNK=\(spec) (forced failure \(failed + 1))")
         }
     }
 }

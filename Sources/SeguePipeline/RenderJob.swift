@@ -118,14 +118,7 @@ public enum RenderJob {
     @discardableResult
     public static func render(_ edit: Edit, to outputPath: String, options: RenderOptions = RenderOptions()) throws -> RenderResult {
         let out = URL(fileURLWithPath: outputPath).standardizedFileURL
-        let outResolved = out.resolvingSymlinksInPath()
-        func same(_ p: String) -> Bool { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath() == outResolved }
-        for (i, c) in edit.clips.enumerated() where same(c.path) {
-            throw EditError("output", "the output path \(outputPath) is clip \(i)'s input; choose another output path")
-        }
-        if let m = edit.music, same(m.path) {
-            throw EditError("output", "the output path \(outputPath) is the music file; choose another output path")
-        }
+        try refuseOverwriting(inputsOf: edit, with: outputPath)
         var outIsDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: out.path, isDirectory: &outIsDir), outIsDir.boolValue {
             throw EditError("output", "\(outputPath) is a folder; give a file name")
@@ -158,6 +151,22 @@ public enum RenderJob {
         result.warnings.forEach { options.log("warning: \($0)") }
         return RenderResult(path: out.path, frames: result.frames, audioSamples: result.samples, renderer: renderer.name,
                             timeline: timeline, warnings: result.warnings)
+    }
+
+    /// Refuses an output that would replace an input: one of the edit's clips, its music, or one of `others`
+    /// (described in words, e.g. "the edit file"). Paths are compared after resolving symbolic links.
+    /// - Throws: `EditError` ("output").
+    public static func refuseOverwriting(inputsOf edit: Edit?, with output: String, others: [(what: String, path: String)] = []) throws {
+        func resolved(_ p: String) -> URL { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath() }
+        let out = resolved(output)
+        var inputs = others
+        if let edit {
+            inputs = edit.clips.enumerated().map { ("clip \($0.offset)'s input", $0.element.path) } + inputs
+            if let m = edit.music { inputs.insert(("the music file", m.path), at: 0) }
+        }
+        if let hit = inputs.first(where: { resolved($0.path) == out }) {
+            throw EditError("output", "the output path \(output) is \(hit.what); choose another output path")
+        }
     }
 
     /// Runs `write` on a hidden temporary file beside `path` and renames it to `path` only if `write` succeeds;

@@ -5,11 +5,16 @@ import SegueMedia
 /// Stitch refused: chunks are missing or wrong. Lists each with the command that renders it again.
 public struct StitchRefused: Error, CustomStringConvertible {
     public let problems: [ChunkProblem]
-    /// One command per chunk to render again, in chunk order.
+    /// What is wrong with the audio pass, if anything.
+    public let audioProblem: String?
+    /// One command per chunk to render again, in chunk order, then the audio pass's.
     public let commands: [String]
     public var description: String {
-        "\(problems.count) chunk(s) missing or wrong:\n" + problems.map { "  \($0)" }.joined(separator: "\n")
-            + "\nrender them with:\n" + commands.map { "  \($0)" }.joined(separator: "\n")
+        var lines: [String] = []
+        if !problems.isEmpty { lines.append("\(problems.count) chunk(s) missing or wrong:") }
+        lines += problems.map { "  \($0)" }
+        if let a = audioProblem { lines.append("the audio pass: \(a)") }
+        return (lines + ["render again with:"] + commands.map { "  \($0)" }).joined(separator: "\n")
     }
 }
 
@@ -21,6 +26,8 @@ public enum Stitcher {
         public let frames: Int64
         public let seconds: Double
         public let audioSeconds: Double
+        /// Things worth knowing that do not stop the stitch (chunks drawn by different renderers).
+        public let warnings: [String]
     }
 
     /// The problems of every chunk of `plan` in `directory`, in chunk order (empty when all are good). Besides
@@ -48,27 +55,31 @@ public enum Stitcher {
     /// Verifies every chunk, then joins them by stream copy with the audio pass (`audioPath`, default the plan's
     /// audio file in `directory`) into `output` (written to a temporary file, renamed on success), and checks the
     /// result: `plan.totalFrames` frames with continuous timestamps and audio as long as the video.
-    /// - Throws: `StitchRefused` (chunks missing or wrong: exit 2), `EditError` (bad output name, no audio pass),
-    ///   `MediaError`.
+    /// - Throws: `StitchRefused` (chunks or the audio pass missing or wrong: exit 2), `EditError` (bad output name,
+    ///   an output that is an input), `MediaError`.
     @discardableResult
     public static func stitch(_ plan: ChunkPlan, planPath: String, directory: String, audioPath: String? = nil,
                               to output: String) throws -> Result {
+        let audio = plan.audio.map { audioPath ?? "\(directory)/\($0.file)" }
+        try RenderJob.refuseOverwriting(inputsOf: nil, with: output, others:
+            plan.inputs.map { ("an input of the edit", $0) } + [("the edit file", plan.edit), ("the plan", planPath)]
+            + (audio.map { [("the audio pass", $0)] } ?? []) + plan.chunks.map { ("chunk \($0.index)", "\(directory)/\($0.file)") })
         let ffv1 = plan.chunks[0].file.hasSuffix(".mkv")
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         if ffv1 && ext != "mkv" { throw EditError("output", "FFV1 chunks are joined into Matroska: give the output a .mkv name (got \(output))") }
         if !ffv1 && !["mp4", "m4v", "mov"].contains(ext) { throw EditError("output", "give the output a .mp4 name (got \(output))") }
         let bad = problems(plan, directory: directory)
-        if !bad.isEmpty {
-            throw StitchRefused(problems: bad, commands: bad.map { command(plan: plan, planPath: planPath, directory: directory, index: $0.index) })
+        let audioProblem = audio.flatMap { ChunkRender.verifyAudio(plan, at: $0) }
+        if !bad.isEmpty || audioProblem != nil {
+            var commands = bad.map { command(plan: plan, planPath: planPath, directory: directory, index: $0.index) }
+            if audioProblem != nil, let a = audio { commands.append("segue render-audio --plan \(shellQuoted(planPath)) -o \(shellQuoted(a))") }
+            throw StitchRefused(problems: bad, audioProblem: audioProblem, commands: commands)
         }
-        var audio: String?
-        if let pass = plan.audio {
-            let a = audioPath ?? "\(directory)/\(pass.file)"
-            guard FileManager.default.fileExists(atPath: a) else {
-                throw EditError("audio", "the audio pass \(a) is missing: render it with `segue render-audio --plan \(shellQuoted(planPath)) -o \(shellQuoted(a))`")
-            }
-            audio = a
-        }
+        let renderers = Set(plan.chunks.compactMap { c -> String? in
+            guard let data = FileManager.default.contents(atPath: ChunkRender.sidecarPath("\(directory)/\(c.file)")) else { return nil }
+            return (try? JSONDecoder().decode(ChunkRecord.self, from: data))?.renderer
+        })
+        let warnings = renderers.count > 1 ? ["the chunks were drawn by different renderers (\(renderers.sorted().joined(separator: "; "))): seams may show small differences"] : []
         let rate = plan.rate!
         let pieces = plan.chunks.map { StreamCopy.Piece(path: "\(directory)/\($0.file)", startFrame: $0.start) }
         return try RenderJob.writeAtomically(to: output) { temp in
@@ -82,7 +93,7 @@ public enum Stitcher {
             if let pass = plan.audio, s.audioPackets == 0 || abs(s.audioSeconds - seconds) > 2048.0 / Double(pass.sampleRate) {
                 throw MediaError(path: output, function: nil, message: String(format: "the joined audio lasts %.3f s, the video %.3f s", s.audioSeconds, seconds))
             }
-            return Result(path: output, frames: s.frames, seconds: seconds, audioSeconds: s.audioSeconds)
+            return Result(path: output, frames: s.frames, seconds: seconds, audioSeconds: s.audioSeconds, warnings: warnings)
         }
     }
 }

@@ -25,7 +25,8 @@ func planChunksCommand(_ a: Arguments) throws {
 func renderChunkCommand(_ a: Arguments) throws {
     guard let planPath = a.plan else { throw CommandLineError(message: "--chunk needs --plan plan.json") }
     guard let spec = a.chunk else { throw CommandLineError(message: "--plan needs --chunk I (or auto)") }
-    guard let dir = a.output, !dir.isEmpty else { throw CommandLineError(message: "missing -o DIR (the chunk folder)") }
+    guard let o = a.output, !o.isEmpty else { throw CommandLineError(message: "missing -o DIR (the chunk folder)") }
+    let dir = URL(fileURLWithPath: o).standardizedFileURL.path
     let plan = try ChunkPlanner.load(planPath)
     let index: Int
     if spec == "auto" {
@@ -59,8 +60,8 @@ func renderChunkCommand(_ a: Arguments) throws {
 func renderAudioCommand(_ a: Arguments) throws {
     guard let out = a.output, !out.isEmpty else { throw CommandLineError(message: "missing -o OUTPUT") }
     if !a.options.audio { throw CommandLineError(message: "render-audio renders audio: drop --no-audio") }
-    let edit = try a.plan.map { try a.planEdit(try ChunkPlanner.load($0)) } ?? a.edit()
-    let samples = try RenderJob.renderAudio(edit, to: out, options: a.options)
+    let plan = try a.plan.map { try ChunkPlanner.load($0) }
+    let samples = try RenderJob.renderAudio(try plan.map { try a.planEdit($0) } ?? a.edit(), to: out, plan: plan, options: a.options)
     say("segue: wrote \(out): \(samples) samples")
 }
 
@@ -71,11 +72,9 @@ func stitchCommand(_ a: Arguments) throws {
     let out = try a.requireOutput()
     let plan = try ChunkPlanner.load(planPath)
     let dir = URL(fileURLWithPath: a.positional[0]).standardizedFileURL.path
-    for p in [plan.edit] + plan.chunks.map({ "\(dir)/\($0.file)" }) where URL(fileURLWithPath: p).standardizedFileURL == URL(fileURLWithPath: out).standardizedFileURL {
-        throw EditError("output", "the output path \(out) is one of the inputs; choose another output path")
-    }
     let r = try Stitcher.stitch(plan, planPath: URL(fileURLWithPath: planPath).standardizedFileURL.path, directory: dir,
                                 audioPath: a.audioPath, to: out)
+    r.warnings.forEach { say("warning: \($0)") }
     say(String(format: "segue: wrote %@: %lld frames (%.3f s) from %d chunks, audio %.3f s", r.path, r.frames, r.seconds, plan.chunks.count, r.audioSeconds))
 }
 
@@ -103,8 +102,14 @@ func farmCommand(_ a: Arguments) throws {
         guard rest.positional.count == 1 else { throw CommandLineError(message: "farm status takes the work folder") }
         let st = try SlurmFarm.status(rest.positional[0])
         if rest.json { try printJSON(st) } else { print(st.text, terminator: "") }
+        exit(st.exitStatus)
     case "resume":
         guard rest.positional.count == 1 else { throw CommandLineError(message: "farm resume takes the work folder") }
+        // A plan the edit no longer matches would fail every chunk again: say so instead of resubmitting.
+        let plan = try ChunkPlanner.load(URL(fileURLWithPath: rest.positional[0]).appendingPathComponent("plan.json").path)
+        do { try ChunkPlanner.check(plan, matches: try RenderJob.resolve(try Arguments([]).planEdit(plan))) } catch let e as EditError {
+            throw EditError("plan", "\(e.message.replacingOccurrences(of: ": make the plan again", with: "")): run `segue farm slurm` again (resume would fail the same way)")
+        }
         try SlurmFarm.resume(rest.positional[0], log: say)
     default:
         throw CommandLineError(message: "farm needs slurm, status or resume (got \(sub))")
@@ -130,9 +135,11 @@ extension Arguments {
     /// the command line must be the plan's; edit options may not be given again.
     func planEdit(_ plan: ChunkPlan) throws -> Edit {
         if !editOverrides.isEmpty {
-            throw CommandLineError(message: "the plan fixes the edit's settings (\(plan.editArguments.joined(separator: " "))): drop \(editOverrides.joined(separator: " "))")
+            let fixed = plan.editArguments.isEmpty ? "" : " (\(plan.editArguments.joined(separator: " ")))"
+            throw CommandLineError(message: "the plan fixes the edit's settings\(fixed): drop \(editOverrides.joined(separator: " "))")
         }
-        if !positional.isEmpty && (try? editFile()) != plan.edit {
+        func resolved(_ p: String) -> URL { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath() }
+        if !positional.isEmpty, (try? editFile()).map(resolved) != resolved(plan.edit) {
             throw CommandLineError(message: "the plan was made from \(plan.edit), not \(positional.joined(separator: " "))")
         }
         return try Arguments([plan.edit] + plan.editArguments).edit()

@@ -12,12 +12,14 @@ if ! command -v sbatch >/dev/null || ! command -v munged >/dev/null; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
 fi
-work=$(mktemp -d /tmp/segue-farm-test.XXXXXX)
-cluster="$work/cluster"
+# A space and an apostrophe in the path: the scripts and sbatch arguments must quote them.
+work=$(mktemp -d "/tmp/segue farm's test.XXXXXX")
+# Slurm's own state folders cannot have spaces: they live apart.
+cluster=$(mktemp -d /tmp/segue-slurm.XXXXXX)
 cleanup() {
   status=$?
   $SUDO "$root/Tests/Farm/slurm-cluster.sh" down "$cluster" || true
-  if [ "$status" = 0 ]; then rm -rf "$work"; else echo "farm-test: FAILED; files kept in $work" >&2; fi
+  if [ "$status" = 0 ]; then rm -rf "$work" "$cluster"; else echo "farm-test: FAILED; files kept in $work" >&2; fi
 }
 trap cleanup EXIT
 fail() { echo "farm-test: FAIL: $*" >&2; exit 1; }
@@ -48,6 +50,18 @@ wait_queue() {
   squeue; fail "jobs still queued after 300 s"
 }
 
+echo "farm-test: refusals before anything is submitted"
+set +e
+"$segue" farm slurm edit.json --chunks 2 -o c1.mp4 --work-dir refused 2>refused.txt; rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q "clip 1's input" refused.txt || { cat refused.txt; fail "farm slurm -o CLIP exited $rc"; }
+"$segue" farm slurm edit.json --chunks 2 -o dry.mp4 --work-dir dry --dry-run 2>dry.txt
+grep -qF "sbatch --parsable '--output=/tmp/segue farm'\\''s test" dry.txt || { cat dry.txt; fail "dry run does not print quoted sbatch commands"; }
+set +e
+"$segue" farm status dry > drystatus.txt; rc=$?
+set -e
+[ "$rc" = 1 ] && grep -qE "stitch +not submitted" drystatus.txt || { cat drystatus.txt; fail "farm status of a dry run exited $rc"; }
+
 echo "farm-test: run 1: 4 chunks, chunk 1 fails once (exit 75) and is retried"
 started=$(date +%s.%N)
 SEGUE_TEST_FAIL_CHUNK=1:1 "$segue" farm slurm edit.json --chunks 4 -o out1.mp4 --work-dir run1 --retries 2 --retry-delay 0 \
@@ -70,7 +84,12 @@ wait_queue
 [ -f out2.mp4 ] && fail "a stitched file was written although chunk 2 failed"
 [ -f run2/logs/chunk_0002.attempt1.log ] || fail "chunk 2 was not retried once"
 [ -f run2/logs/chunk_0002.attempt2.log ] && fail "chunk 2 was retried more than --retries 1"
-"$segue" farm status run2 | tee status2.txt
+set +e
+"$segue" farm status run2 > status2.txt
+rc=$?
+set -e
+cat status2.txt
+[ "$rc" = 1 ] || fail "farm status exited $rc with a failed chunk, expected 1"
 grep -E "chunk 2 +failed" status2.txt || fail "farm status does not show chunk 2 failed"
 set +e
 "$segue" stitch --plan run2/plan.json run2/chunks -o out2.mp4 2>stitch2.txt

@@ -130,6 +130,13 @@ final class ChunkTests: EndToEndTestCase {
         for c in plan.chunks { _ = try RenderJob.renderChunk(edited, plan: plan, index: c.index, directory: chunks, options: options) }
         XCTAssertEqual(Stitcher.problems(plan, directory: chunks).count, 0)
 
+        // A temporary file left by a killed attempt goes when the chunk is rendered again.
+        let leftover = "\(chunks)/.chunk_0002.mkv.segue-999999.tmp"
+        FileManager.default.createFile(atPath: leftover, contents: Data("partial".utf8))
+        try FileManager.default.removeItem(atPath: "\(chunks)/chunk_0002.json")
+        _ = try RenderJob.renderChunk(edited, plan: plan, index: 2, directory: chunks, options: options)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
+
         // Re-running a finished chunk does nothing.
         let before = try FileManager.default.attributesOfItem(atPath: "\(chunks)/chunk_0001.mkv")[.modificationDate] as? Date
         guard case .alreadyDone = try RenderJob.renderChunk(edited, plan: plan, index: 1, directory: chunks, options: options) else {
@@ -164,6 +171,71 @@ final class ChunkTests: EndToEndTestCase {
         }
         XCTAssertEqual(try segue(["stitch", "--plan", planPath, chunks, "-o", out]).status, 0)
         XCTAssertEqual(try framemd5(out, "v").count, 63)
+
+        // Chunks 1 and 3 (16 frames each) swapped, sidecars kept; chunk 2 damaged in place (same size).
+        let fm = FileManager.default
+        try fm.moveItem(atPath: "\(chunks)/chunk_0001.mkv", toPath: "\(chunks)/swap.mkv")
+        try fm.moveItem(atPath: "\(chunks)/chunk_0003.mkv", toPath: "\(chunks)/chunk_0001.mkv")
+        try fm.moveItem(atPath: "\(chunks)/swap.mkv", toPath: "\(chunks)/chunk_0003.mkv")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: "\(chunks)/chunk_0002.mkv"))
+        for k in (bytes.count / 2)..<(bytes.count / 2 + 64) { bytes[k] = 0 }
+        try bytes.write(to: URL(fileURLWithPath: "\(chunks)/chunk_0002.mkv"))
+        let found = Stitcher.problems(plan, directory: chunks)
+        XCTAssertEqual(found.map(\.index), [1, 2, 3])
+        XCTAssertTrue(found.allSatisfy { $0.reason.contains("not the one its sidecar describes") }, "\(found)")
+        // A damaged chunk is not taken for a finished one.
+        guard case .rendered = try RenderJob.renderChunk(edited, plan: plan, index: 2, directory: chunks, options: options) else {
+            return XCTFail("a damaged chunk was taken for a finished one")
+        }
+    }
+
+    func testTheAudioPassIsCheckedAgainstThePlanAndNoOutputReplacesAnInput() throws {
+        let edit = try makeEdit(codec: "ffv1")
+        let planPath = path("plan.json"), chunks = path("chunks")
+        XCTAssertEqual(try segue(["plan", edit, "--chunks", "2", "-o", planPath]).status, 0)
+        for i in 0...1 { XCTAssertEqual(try segue(["render", "--plan", planPath, "--chunk", "\(i)", "-o", chunks, "--backend", "cpu"]).status, 0) }
+        // An audio file without the plan's sidecar (rendered from the edit, not the plan) is refused.
+        XCTAssertEqual(try segue(["render-audio", edit, "-o", "\(chunks)/audio.mka"]).status, 0)
+        var r = try segue(["stitch", "--plan", planPath, chunks, "-o", path("out.mkv")])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("the audio pass: no readable sidecar"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("segue render-audio --plan \(planPath) -o \(chunks)/audio.mka"), r.stderr)
+        // Outputs may not replace an input: a clip, the edit file, a chunk, the audio pass.
+        for (command, out) in [(["render-audio", "--plan", planPath], path("c0.mp4")),
+                               (["stitch", "--plan", planPath, chunks], path("c1.mp4")),
+                               (["stitch", "--plan", planPath, chunks], "\(chunks)/chunk_0000.mkv"),
+                               (["stitch", "--plan", planPath, chunks], "\(chunks)/audio.mka")] {
+            let before = try Data(contentsOf: URL(fileURLWithPath: out))
+            r = try segue(command + ["-o", out])
+            XCTAssertEqual(r.status, 2, "\(command) -o \(out): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("choose another output path"), r.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), before)
+        }
+        XCTAssertEqual(try segue(["render-audio", "--plan", planPath, "-o", "\(chunks)/audio.mka"]).status, 0)
+        r = try segue(["stitch", "--plan", planPath, chunks, "-o", path("out.mkv")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        // The edit changes after planning: the audio pass is refused too.
+        try String(contentsOfFile: edit, encoding: .utf8).replacingOccurrences(of: "{\"path\": \"c0.mp4\"}", with: "{\"path\": \"c0.mp4\", \"volume\": 0.1}")
+            .write(toFile: edit, atomically: true, encoding: .utf8)
+        r = try segue(["render-audio", "--plan", planPath, "-o", "\(chunks)/audio.mka"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("changed since the plan was made"), r.stderr)
+        // A plan without audio has no audio pass to render.
+        XCTAssertEqual(try segue(["plan", edit, "--chunks", "2", "--no-audio", "-o", path("silent.json")]).status, 0)
+        r = try segue(["render-audio", "--plan", path("silent.json"), "-o", path("a.mka")])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no audio pass"), r.stderr)
+    }
+
+    func testAPlanWhoseChunksOverlapIsRefused() throws {
+        let edit = try makeEdit(codec: "ffv1")
+        let planPath = path("plan.json")
+        XCTAssertEqual(try segue(["plan", edit, "--chunks", "3", "-o", planPath]).status, 0)
+        let text = try String(contentsOfFile: planPath, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"end\" : 42", with: "\"end\" : 45").write(toFile: planPath, atomically: true, encoding: .utf8)
+        let r = try segue(["stitch", "--plan", planPath, path("chunks"), "-o", path("out.mkv")])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("chunk 2 covers [42, 63); it must start at frame 45"), r.stderr)
     }
 
     func testChunkExitCodesForRetriesAndInvalidInput() throws {
@@ -229,5 +301,11 @@ final class ChunkTests: EndToEndTestCase {
         XCTAssertTrue(r.stderr.contains("--dependency=afterok:CHUNKS:AUDIO --kill-on-invalid-dep=yes"), r.stderr)
         // The work folder is under the temporary directory: node-local, said so.
         XCTAssertTrue(r.stderr.contains("node-local"), r.stderr)
+        // The edit changes: resuming would fail every chunk again, so resume refuses before asking Slurm.
+        try String(contentsOfFile: edit, encoding: .utf8).replacingOccurrences(of: "\"duration\": 0.6", with: "\"duration\": 0.5")
+            .write(toFile: edit, atomically: true, encoding: .utf8)
+        let resumed = try segue(["farm", "resume", work])
+        XCTAssertEqual(resumed.status, 2, resumed.stderr)
+        XCTAssertTrue(resumed.stderr.contains("run `segue farm slurm` again"), resumed.stderr)
     }
 }
