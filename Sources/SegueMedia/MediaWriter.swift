@@ -186,6 +186,36 @@ public final class MediaWriter {
         try drain(video, videoStream)
     }
 
+    /// Encodes the next video frame from planes already in the output format (BT.709 limited 4:2:0, sited
+    /// left, as the renderers' `renderYUV420` draws them): the rows are copied into the encoder's frame, no
+    /// conversion. Frame `n` gets PTS `n` in the 1 / frame rate time base.
+    public func writeVideo(_ image: YUV420Image) throws {
+        precondition(image.width == size.width && image.height == size.height)
+        let yuv = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_YUV420P)
+        let f = yuv.ptr.pointee
+        func copy(_ src: [UInt8], _ dst: UnsafeMutablePointer<UInt8>, _ stride: Int32, _ w: Int, _ h: Int) {
+            src.withUnsafeBytes { s in
+                for y in 0..<h { (dst + y * Int(stride)).update(from: s.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * w, count: w) }
+            }
+        }
+        copy(image.y, f.data.0!, f.linesize.0, size.width, size.height)
+        copy(image.cb, f.data.1!, f.linesize.1, size.width / 2, size.height / 2)
+        copy(image.cr, f.data.2!, f.linesize.2, size.width / 2, size.height / 2)
+        try send(yuv)
+    }
+
+    func send(_ yuv: Frame) throws {
+        yuv.ptr.pointee.pts = videoFrames
+        yuv.ptr.pointee.color_primaries = AVCOL_PRI_BT709
+        yuv.ptr.pointee.color_trc = AVCOL_TRC_BT709
+        yuv.ptr.pointee.colorspace = AVCOL_SPC_BT709
+        yuv.ptr.pointee.color_range = AVCOL_RANGE_MPEG
+        yuv.ptr.pointee.chroma_location = AVCHROMA_LOC_LEFT
+        videoFrames += 1
+        try FF.check(avcodec_send_frame(video.ctx, yuv.ptr), "avcodec_send_frame", path: path)
+        try drain(video, videoStream)
+    }
+
     /// Queues interleaved samples and encodes every full frame (1024 samples for AAC).
     public func writeAudio(_ samples: [Float]) throws {
         guard audio != nil else { return }

@@ -206,10 +206,10 @@ public enum RenderJob {
         }
         for n in 0..<timeline.frameCount {
             let plan = timeline.plan(frame: n)
-            var from: RGBAImage?, to: RGBAImage?, image: RGBAImage?
+            var from: VideoPicture?, to: VideoPicture?, image: YUV420Image?
             try timed(&stage.pictures) { (from, to) = try frames.pictures(for: plan) }
-            try timed(&stage.composite) { image = try renderer.render(plan, from: from!, to: to, renderSize: timeline.renderSize) }
-            options.onFrame?(n, image!)
+            try timed(&stage.composite) { image = try renderer.renderYUV420(plan, from: from!, to: to, renderSize: timeline.renderSize) }
+            if let onFrame = options.onFrame { onFrame(n, try renderer.render(plan, from: from!, to: to, renderSize: timeline.renderSize)) }
             try timed(&stage.video) { try writer.writeVideo(image!) }
             if let m = mixer {
                 // Audio up to the end of this frame: round((n + 1) / fps × rate), exact.
@@ -222,7 +222,7 @@ public enum RenderJob {
         try timed(&stage.video) { result = try writer.finish() }
         report(timeline.frameCount, "done")
         if options.verbose {
-            options.log(String(format: "segue: time: decode + convert pictures %.2f s, composite + readback %.2f s, convert + encode video %.2f s, audio %.2f s",
+            options.log(String(format: "segue: time: decode pictures %.2f s, composite + readback %.2f s, encode video %.2f s, audio %.2f s",
                                stage.pictures, stage.composite, stage.video, stage.audio))
         }
         return (result.videoFrames, result.audioSamples, frames.finishAll())
@@ -249,15 +249,15 @@ final class FrameSource {
         return try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)
     }
 
-    /// The stored pictures a plan needs; closes the clips the timeline has passed.
-    func pictures(for plan: FramePlan) throws -> (RGBAImage, RGBAImage?) {
+    /// The stored pictures a plan needs, as decoded; closes the clips the timeline has passed.
+    func pictures(for plan: FramePlan) throws -> (VideoPicture, VideoPicture?) {
         let from = try picture(plan.from)
         let to = try plan.to.map { try picture($0) }
         release(before: plan.time)
         return (from, to)
     }
 
-    func picture(_ layer: LayerPlan) throws -> RGBAImage {
+    func picture(_ layer: LayerPlan) throws -> VideoPicture {
         let r: VideoReader
         if let existing = readers[layer.clipIndex] { r = existing } else {
             let p = timeline.placements[layer.clipIndex]
@@ -265,7 +265,7 @@ final class FrameSource {
             readers[layer.clipIndex] = r
         }
         try r.seek(to: layer.sourceTime)
-        return try r.frame(at: layer.sourceTime)
+        return try r.picture(at: layer.sourceTime)
     }
 
     func release(before t: MediaTime) {
