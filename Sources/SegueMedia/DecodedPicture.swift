@@ -6,16 +6,19 @@ import SegueCore
 ///
 /// Taken as they are: 3-component Y′CbCr with one plane per component at 8 bits (yuv420p, yuv422p, yuv444p,
 /// yuv440p, yuv411p, yuv410p and their full-range yuvj* twins) or at 9…16 bits little-endian (yuv420p10le,
-/// yuv422p10le, yuv444p12le, …), and 8-bit semi-planar NV12 / NV21. Everything else (RGB, palette, grey,
-/// alpha, big-endian, P010, …) is converted by libswscale to RGBA, as `VideoReader` did for every format.
+/// yuv422p10le, yuv444p12le, …), the same with an alpha plane (yuva*, alpha not read), and 8-bit semi-planar
+/// NV12 / NV21. Everything else (RGB, palette, grey, big-endian, P010/P016, …) is converted by libswscale to
+/// RGBA (full range, the stream's matrix and range), as `VideoReader` did for every format before.
 extension Frame {
     /// The frame's planes as a `VideoPicture`, or nil when its pixel format is not one the renderers take directly.
     func directPicture() -> VideoPicture? {
         let f = ptr.pointee
         guard let desc = av_pix_fmt_desc_get(AVPixelFormat(rawValue: f.format))?.pointee else { return nil }
-        let unsupported = UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_ALPHA
+        let unsupported = UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE
                                  | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BAYER)
-        guard desc.nb_components == 3, desc.flags & unsupported == 0 else { return nil }
+        // Alpha (yuva*) is ignored, as the compositor ignores it everywhere: its own plane is simply not read.
+        let alphaPlane = (desc.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0 && desc.nb_components == 4 && desc.comp.3.plane == 3
+        guard desc.nb_components == 3 || alphaPlane, desc.flags & unsupported == 0 else { return nil }
         let c = [desc.comp.0, desc.comp.1, desc.comp.2]
         let depth = Int(c[0].depth)
         guard c.allSatisfy({ Int($0.depth) == depth && $0.shift == 0 }), depth >= 8, depth <= 16 else { return nil }
