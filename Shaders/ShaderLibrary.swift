@@ -27,12 +27,17 @@ public enum ShaderLibrary {
         public var kind: Kind
         /// Exact texel fetches (pixel-exact geometry).
         public var exact: Bool
-        public init(kind: Kind, exact: Bool) { self.kind = kind; self.exact = exact }
+        /// Whether the luma / chroma planes are read (planes whose colour coefficients vanish are not).
+        public var readsLuma: Bool
+        public var readsChroma: Bool
+        public init(kind: Kind, exact: Bool, readsLuma: Bool = true, readsChroma: Bool = true) {
+            self.kind = kind; self.exact = exact; self.readsLuma = readsLuma; self.readsChroma = readsChroma
+        }
     }
 
     /// The full fragment shader for transition `name` with the given layer variants and output, or nil if there
     /// is no such transition.
-    public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output) -> String? {
+    public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false) -> String? {
         let body: [UInt8]
         switch name {
         case "none": body = PackageResources.none_frag
@@ -44,9 +49,10 @@ public enum ShaderLibrary {
         let layer = text(PackageResources.layer_glsl)
         func layerSource(_ name: String, _ v: LayerVariant) -> String {
             "#define \(name)_KIND \(v.kind.rawValue)\n#define \(name)_EXACT \(v.exact ? 1 : 0)\n"
+                + "#define \(name)_LUMA \(v.readsLuma ? 1 : 0)\n#define \(name)_CHROMA \(v.readsChroma ? 1 : 0)\n"
                 + layer.replacing("LAYER", with: name)
         }
-        return "#version 300 es\n#define OUTPUT \(output.rawValue)\n" + text(PackageResources.prelude_glsl)
+        return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n" + text(PackageResources.prelude_glsl)
             + layerSource("From", from) + layerSource("To", to)
             + "\n#line 1 1\n" + text(body) + "\n#line 1 2\n" + text(PackageResources.main_glsl)
     }

@@ -10,7 +10,7 @@ uniform float progress;      // 0..1, GLSL mix semantics (0 = only A)
 uniform float ratio;         // width / height of the render size
 uniform vec2 direction;      // unit step per axis, x right, y down
 
-const vec4 background = vec4(0.0, 0.0, 0.0, 1.0);
+uniform vec4 background;     // outside a layer: black, as R'G'B'A or in the fused pass's values
 
 // GL_LINEAR + GL_CLAMP_TO_EDGE written out with texelFetch (OpenGL ES 3.0 §3.8.10): p in texel units,
 // texel centres at i + 0.5; weights from the fraction of p - 0.5.

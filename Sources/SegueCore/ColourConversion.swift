@@ -15,6 +15,8 @@ public struct YCbCrToRGB: Sendable, Equatable {
     /// 3×3, row-major: `rgb[r] = Σ matrix[3r + c] · s[c] + offset[r]`.
     public let matrix: [Float]
     public let offset: [Float]
+    /// The same in `Double`, for composing with the output conversion.
+    let matrixD: [Double], offsetD: [Double]
 
     /// - Parameters:
     ///   - normalizedSamples: true when samples are read as unorm of 8-bit storage (`code / 255`).
@@ -32,14 +34,15 @@ public struct YCbCrToRGB: Sendable, Equatable {
         let a: [[Double]] = [[1, 0, 2 * (1 - kr)],
                              [1, -2 * kb * (1 - kb) / kg, -2 * kr * (1 - kr) / kg],
                              [1, 2 * (1 - kb), 0]]
-        var m = [Float](repeating: 0, count: 9), o = [Float](repeating: 0, count: 3)
+        var m = [Double](repeating: 0, count: 9), o = [Double](repeating: 0, count: 3)
         for r in 0..<3 {
             var cols = [a[r][0] * sy, a[r][1] * sc, a[r][2] * sc]
             if swapsChroma { cols.swapAt(1, 2) }
-            for c in 0..<3 { m[3 * r + c] = Float(cols[c]) }
-            o[r] = Float(a[r][0] * ty + a[r][1] * tc + a[r][2] * tc)
+            for c in 0..<3 { m[3 * r + c] = cols[c] }
+            o[r] = a[r][0] * ty + a[r][1] * tc + a[r][2] * tc
         }
-        matrix = m; offset = o
+        matrixD = m; offsetD = o
+        matrix = m.map { Float($0) }; offset = o.map { Float($0) }
     }
 }
 
@@ -48,16 +51,20 @@ public struct YCbCrToRGB: Sendable, Equatable {
 /// `Cr = 128/255 + 224/255·(R − Y′) / (2(1 − Kr))` (ITU-R BT.709-6 §3.2–3.5). Each row is
 /// `(cR, cG, cB, constant)`: `value = cR·R + cG·G + cB·B + constant`.
 public enum RGBToOutputYCbCr {
-    public static let y: [Float] = row(luma: true, red: false)
-    public static let cb: [Float] = row(luma: false, red: false)
-    public static let cr: [Float] = row(luma: false, red: true)
+    public static let y: [Float] = yRow.map { Float($0) }
+    public static let cb: [Float] = cbRow.map { Float($0) }
+    public static let cr: [Float] = crRow.map { Float($0) }
+    /// The rows in `Double`, for composing with the input conversion (`LayerColourMap`).
+    public static let yRow = row(luma: true, red: false)
+    public static let cbRow = row(luma: false, red: false)
+    public static let crRow = row(luma: false, red: true)
 
-    static func row(luma: Bool, red: Bool) -> [Float] {
+    static func row(luma: Bool, red: Bool) -> [Double] {
         let kr = YCbCrMatrix.bt709.kr, kb = YCbCrMatrix.bt709.kb, kg = 1 - kr - kb
-        if luma { return [219 * kr / 255, 219 * kg / 255, 219 * kb / 255, 16.0 / 255].map { Float($0) } }
+        if luma { return [219 * kr / 255, 219 * kg / 255, 219 * kb / 255, 16.0 / 255] }
         let s = 224.0 / 255 / (2 * (1 - (red ? kr : kb)))
         let c = red ? [1 - kr, -kg, -kb] : [-kr, -kg, 1 - kb]
-        return (c.map { $0 * s } + [128.0 / 255]).map { Float($0) }
+        return c.map { $0 * s } + [128.0 / 255]
     }
 
     /// Where output chroma sample `(i, j)` sits, in output pixel coordinates (pixel centres at `k + 0.5`):
@@ -94,5 +101,69 @@ extension LayerGeometry {
         let (x, y) = m.apply(0.5, 0.5)
         func centre(_ v: Double) -> Bool { abs((v - 0.5) - (v - 0.5).rounded()) < 1e-6 }
         return centre(x) && centre(y)
+    }
+}
+
+/// What a render pass writes (`OUTPUT` in `main.glsl`).
+public enum OutputPass: Int, Sendable, Hashable {
+    /// Full-range R′G′B′A at each pixel centre (previews).
+    case rgba = 0
+    /// The output's luma at each pixel centre.
+    case luma = 1
+    /// The output's Cb and Cr at each chroma site.
+    case chroma = 2
+}
+
+/// The affine colour map a layer applies to its samples in one pass: `value = matrix · s + offset`
+/// (3×3 row-major; `s` = (Y, Cb, Cr) as read, or R′G′B′ of an RGBA picture).
+///
+/// Unfused (RGBA previews, or a transition that is not affine in colour) it is `YCbCrToRGB` (identity for
+/// RGBA pictures) and the pass converts the composite to Y′CbCr. Fused (luma or chroma pass of a transition
+/// that only mixes and selects colours: crossfade, push, wipe) the output conversion is folded in:
+/// `value.x` is the output luma code / 255 (luma pass), or `value.xy` are Cb, Cr (chroma pass). Because mixing
+/// with weights summing to 1 commutes with affine maps, the composite is the same, and a plane whose
+/// coefficients vanish need not be read at all: a BT.709 limited-range layer's luma pass reads only Y, its
+/// chroma pass only Cb and Cr.
+public struct LayerColourMap: Sendable, Equatable {
+    public let matrix: [Float]
+    public let offset: [Float]
+    /// Whether the luma plane (plane 0) / the chroma planes contribute (always true for RGBA pictures).
+    public let readsLuma: Bool
+    public let readsChroma: Bool
+
+    public init(picture: VideoPicture, pass: OutputPass, fused: Bool) {
+        var m: [Double], o: [Double]
+        if picture.layout == .rgba {
+            (m, o) = ([1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 0, 0])
+        } else {
+            let c = YCbCrToRGB(colour: picture.colour, bitDepth: picture.bitDepth, normalizedSamples: picture.bitDepth == 8,
+                               swapsChroma: picture.swapsChroma)
+            (m, o) = (c.matrixD, c.offsetD)
+        }
+        if fused && pass != .rgba {
+            let rows = pass == .luma ? [RGBToOutputYCbCr.yRow] : [RGBToOutputYCbCr.cbRow, RGBToOutputYCbCr.crRow]
+            var fm = [Double](repeating: 0, count: 9), fo = [Double](repeating: 0, count: 3)
+            for (r, row) in rows.enumerated() {
+                for c in 0..<3 { fm[3 * r + c] = (0..<3).reduce(0) { $0 + row[$1] * m[3 * $1 + c] } }
+                fo[r] = (0..<3).reduce(row[3]) { $0 + row[$1] * o[$1] }
+            }
+            (m, o) = (fm, fo)
+        }
+        matrix = m.map { Float($0) }
+        offset = o.map { Float($0) }
+        // Coefficients that vanish in exact arithmetic come out around 1e-16 here.
+        let used = { (c: Int) in (0..<3).contains { abs(m[3 * $0 + c]) > 1e-9 } }
+        readsLuma = picture.layout == .rgba || used(0)
+        readsChroma = picture.layout == .rgba || used(1) || used(2)
+    }
+
+    /// What a layer shows outside its picture in this pass: black, as R′G′B′A or as the fused pass's values.
+    public static func background(pass: OutputPass, fused: Bool) -> [Float] {
+        guard fused else { return [0, 0, 0, 1] }
+        switch pass {
+        case .rgba: return [0, 0, 0, 1]
+        case .luma: return [Float(RGBToOutputYCbCr.yRow[3]), 0, 0, 1]
+        case .chroma: return [Float(RGBToOutputYCbCr.cbRow[3]), Float(RGBToOutputYCbCr.crRow[3]), 0, 1]
+        }
     }
 }

@@ -72,9 +72,16 @@ public struct TransitionParameters: Sendable {
         toMap = plan.to.map(uvMap) ?? fromMap
     }
 
-    /// Whether `layer`, a stored picture of `codedSize`, can be read with exact texel fetches in this frame:
-    /// its map is pixel-exact (`LayerGeometry.isPixelExact`) and the transition does not move it (push does).
-    public static func isExact(_ plan: FramePlan, _ layer: LayerPlan, codedSize: PixelSize) -> Bool {
-        plan.transition?.kind != .push && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: codedSize)
+    /// Transition functions whose colour is a mix (weights summing to 1) or a selection of the two layers'
+    /// colours: their luma and chroma passes are fused (`LayerColourMap`).
+    public static let affineInColour: Set<String> = ["none", "crossfade", "push", "wipe"]
+
+    /// Whether `layer`, showing `picture`, is read with exact texel fetches in this frame: its map is pixel-exact
+    /// (`LayerGeometry.isPixelExact`), the transition does not move it (push does), and the picture is 4:2:0
+    /// Y′CbCr, whose chroma grid is the output's: then every read lands on a stored sample. (4:2:2, 4:4:4 and
+    /// RGBA pictures keep their filtered reads, which average the chroma the output's 4:2:0 has no room for.)
+    public static func isExact(_ plan: FramePlan, _ layer: LayerPlan, picture: VideoPicture) -> Bool {
+        picture.layout != .rgba && picture.chromaShiftX == 1 && picture.chromaShiftY == 1
+            && plan.transition?.kind != .push && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: picture.size)
     }
 }

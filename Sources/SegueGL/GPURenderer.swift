@@ -19,6 +19,7 @@ public final class GPURenderer: CompositeRenderer {
         let transition: String
         let from: ShaderLibrary.LayerVariant, to: ShaderLibrary.LayerVariant
         let output: ShaderLibrary.Output
+        var fused = false
     }
     private var programs: [ProgramKey: GLProgram] = [:]
     // Created after the context is current (stored-property initialisers would run before it exists).
@@ -28,6 +29,9 @@ public final class GPURenderer: CompositeRenderer {
     private var lumaTarget: GLFramebuffer?
     private var chromaTarget: GLFramebuffer?
     private var vao: GLuint = 0
+    /// Fold the output conversion into the layers for transitions that are affine in colour (`LayerColourMap`);
+    /// off, every transition takes the general path (the composite in R′G′B′, converted per output sample).
+    public var fuseColour = true
     /// `GL_MAX_TEXTURE_SIZE`, read once: the largest picture or render size this context takes.
     private let maxTextureSize: Int
 
@@ -42,7 +46,7 @@ public final class GPURenderer: CompositeRenderer {
         glGenVertexArrays(1, &vao)
         // Compile every transition once up front, so a broken shader fails here rather than mid-render.
         let v = ShaderLibrary.LayerVariant(kind: .planar8, exact: false)
-        for t in ShaderLibrary.transitions { _ = try program(ProgramKey(transition: t, from: v, to: v, output: .luma)) }
+        for t in ShaderLibrary.transitions { _ = try program(ProgramKey(transition: t, from: v, to: v, output: .luma, fused: false)) }
     }
     deinit {
         try? session.makeCurrent()
@@ -51,7 +55,7 @@ public final class GPURenderer: CompositeRenderer {
 
     private func program(_ key: ProgramKey) throws -> GLProgram {
         if let p = programs[key] { return p }
-        guard let source = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output) else {
+        guard let source = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused) else {
             throw GPUError("render", "no shader for transition \(key.transition)")
         }
         let p = try GLProgram(vertex: ShaderLibrary.vertexSource, fragment: source, name: "\(key.transition).frag")
@@ -108,16 +112,22 @@ public final class GPURenderer: CompositeRenderer {
                       output: ShaderLibrary.Output, target: GLFramebuffer) throws {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
         let toPicture = to ?? from, toLayer = plan.to ?? plan.from
-        let fromVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(from),
-                                                     exact: TransitionParameters.isExact(plan, plan.from, codedSize: from.size))
-        let toVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(toPicture),
-                                                   exact: TransitionParameters.isExact(plan, toLayer, codedSize: toPicture.size))
-        let program = try program(ProgramKey(transition: p.function, from: fromVariant, to: toVariant, output: output))
+        let pass = OutputPass(rawValue: output.rawValue)!
+        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function)
+        let fromColour = LayerColourMap(picture: from, pass: pass, fused: fused)
+        let toColour = LayerColourMap(picture: toPicture, pass: pass, fused: fused)
+        let fromVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(from), exact: TransitionParameters.isExact(plan, plan.from, picture: from),
+                                                     readsLuma: fromColour.readsLuma, readsChroma: fromColour.readsChroma)
+        let toVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(toPicture), exact: TransitionParameters.isExact(plan, toLayer, picture: toPicture),
+                                                   readsLuma: toColour.readsLuma, readsChroma: toColour.readsChroma)
+        let program = try program(ProgramKey(transition: p.function, from: fromVariant, to: toVariant, output: output, fused: fused))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
         glUseProgram(program.id)
-        bind(program, "From", from, fromTextures, unit: 0, map: p.fromMap)
-        bind(program, "To", toPicture, to == nil ? fromTextures : toTextures, unit: 3, map: p.toMap)
+        bind(program, "From", from, fromTextures, unit: 0, map: p.fromMap, colour: fromColour)
+        bind(program, "To", toPicture, to == nil ? fromTextures : toTextures, unit: 3, map: p.toMap, colour: toColour)
+        let bg = LayerColourMap.background(pass: pass, fused: fused)
+        glUniform4f(program.location("background"), bg[0], bg[1], bg[2], bg[3])
         glUniform2f(program.location("uResolution"), Float(renderSize.width), Float(renderSize.height))
         glUniform1f(program.location("progress"), p.progress)
         glUniform1f(program.location("ratio"), Float(renderSize.width) / Float(renderSize.height))
@@ -133,7 +143,8 @@ public final class GPURenderer: CompositeRenderer {
     }
 
     /// Binds a layer's planes to texture units `unit…unit+2` and sets its uniforms (`layer.glsl`).
-    private func bind(_ program: GLProgram, _ layer: String, _ picture: VideoPicture, _ textures: [GLTexture], unit: Int, map: [Float]) {
+    private func bind(_ program: GLProgram, _ layer: String, _ picture: VideoPicture, _ textures: [GLTexture], unit: Int, map: [Float],
+                      colour: LayerColourMap) {
         for i in 0..<picture.planes.count {
             glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit + i)))
             glBindTexture(GLenum(GL_TEXTURE_2D), textures[i].id)
@@ -141,14 +152,12 @@ public final class GPURenderer: CompositeRenderer {
         }
         setMap(program.location("u\(layer)Map"), map)
         glUniform2f(program.location("u\(layer)Size"), Float(picture.width), Float(picture.height))
+        glUniformMatrix3fv(program.location("u\(layer)Matrix"), 1, GLboolean(GL_TRUE), colour.matrix)
+        glUniform3f(program.location("u\(layer)Offset"), colour.offset[0], colour.offset[1], colour.offset[2])
         guard picture.layout != .rgba else { return }
         let cs = picture.chromaSize, c = ChromaPositionMap(picture)
         glUniform4f(program.location("u\(layer)Chroma"), c.scaleX, c.scaleY, c.offsetX, c.offsetY)
         glUniform2f(program.location("u\(layer)ChromaSize"), Float(cs.width), Float(cs.height))
-        let conv = YCbCrToRGB(colour: picture.colour, bitDepth: picture.bitDepth, normalizedSamples: picture.bitDepth == 8,
-                              swapsChroma: picture.swapsChroma)
-        glUniformMatrix3fv(program.location("u\(layer)Matrix"), 1, GLboolean(GL_TRUE), conv.matrix)
-        glUniform3f(program.location("u\(layer)Offset"), conv.offset[0], conv.offset[1], conv.offset[2])
     }
 
     private func upload(_ picture: VideoPicture, into textures: [GLTexture]) throws {

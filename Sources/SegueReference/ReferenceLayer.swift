@@ -1,7 +1,8 @@
 import SegueCore
 
 /// `getFromColor`/`getToColor` + the layer lookup of `Shaders/glsl/layer.glsl`, mirrored in Swift: map the
-/// output uv to the stored picture, read its planes, convert Y′CbCr → R′G′B′ (`YCbCrToRGB`, not clamped).
+/// output uv to the stored picture, read the planes that contribute, apply the pass's `LayerColourMap`
+/// (R′G′B′, not clamped; or the output's luma or chroma in fused passes).
 ///
 /// Reads follow the shaders: `texture()` with `GL_LINEAR` + `GL_CLAMP_TO_EDGE` for 8-bit planes (ES 3.0
 /// §3.8.10: weights from the fraction of `p − 0.5`, `p` in texel units), the same bilinear rule written out with
@@ -20,7 +21,10 @@ final class ReferenceLayer {
     private let planes: [UnsafeMutableBufferPointer<UInt8>]
     private let p0: UnsafeMutableBufferPointer<UInt8>, p1: UnsafeMutableBufferPointer<UInt8>, p2: UnsafeMutableBufferPointer<UInt8>
 
-    init(picture: VideoPicture, map: [Float], exact: Bool) {
+    let readsLuma: Bool, readsChroma: Bool
+    let background: SIMD4<Float>
+
+    init(picture: VideoPicture, map: [Float], exact: Bool, colour: LayerColourMap, background: [Float]) {
         switch picture.layout {
         case .rgba: kind = .rgba
         case .semiPlanar: kind = .semiPlanar8
@@ -31,9 +35,9 @@ final class ReferenceLayer {
         w = picture.width; h = picture.height; fw = Float(w); fh = Float(h)
         let cs = picture.chromaSize
         cw = cs.width; ch = cs.height; fcw = Float(cw); fch = Float(ch)
-        let conv = YCbCrToRGB(colour: picture.colour, bitDepth: picture.bitDepth, normalizedSamples: picture.bitDepth == 8,
-                              swapsChroma: picture.swapsChroma)
-        m = conv.matrix; o = conv.offset
+        m = colour.matrix; o = colour.offset
+        readsLuma = colour.readsLuma; readsChroma = colour.readsChroma
+        self.background = SIMD4(background[0], background[1], background[2], background[3])
         chroma = ChromaPositionMap(picture)
         planes = picture.planes.map { plane in
             let buf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, plane.bytes.count))
@@ -45,50 +49,48 @@ final class ReferenceLayer {
     }
     deinit { planes.forEach { $0.deallocate() } }
 
-    static let background = SIMD4<Float>(0, 0, 0, 1)
-
     /// `getFromColor(uv)`: background outside 0…1 and outside the stored picture.
     @inline(__always) func color(_ uv: SIMD2<Float>) -> SIMD4<Float> {
-        if uv.x < 0 || uv.x > 1 || uv.y < 0 || uv.y > 1 { return ReferenceLayer.background }
+        if uv.x < 0 || uv.x > 1 || uv.y < 0 || uv.y > 1 { return background }
         let s = a * uv.x + c * uv.y + tx
         let t = b * uv.x + d * uv.y + ty
-        if s < 0 || s > 1 || t < 0 || t > 1 { return ReferenceLayer.background }
+        if s < 0 || s > 1 || t < 0 || t > 1 { return background }
         return sample(s, t)
     }
 
     @inline(__always) func sample(_ s: Float, _ t: Float) -> SIMD4<Float> {
         let px = s * fw, py = t * fh
-        if kind == .rgba {
-            if exact { return texel4(ReferenceLayer.exactTexel(px, w), ReferenceLayer.exactTexel(py, h)) }
-            return bilinear4(px, py)
-        }
-        let pcx = px * chroma.scaleX + chroma.offsetX, pcy = py * chroma.scaleY + chroma.offsetY
         var v = SIMD3<Float>()
-        if exact {
-            let x = ReferenceLayer.exactTexel(px, w), y = ReferenceLayer.exactTexel(py, h)
-            let cx = ReferenceLayer.exactTexel(pcx, cw), cy = ReferenceLayer.exactTexel(pcy, ch)
+        if kind == .rgba {
+            let c = exact ? texel4(ReferenceLayer.exactTexel(px, w), ReferenceLayer.exactTexel(py, h)) : bilinear4(px, py)
+            v = SIMD3(c.x, c.y, c.z)
+        } else if exact {
+            let cx = ReferenceLayer.exactTexel(px * chroma.scaleX + chroma.offsetX, cw)
+            let cy = ReferenceLayer.exactTexel(py * chroma.scaleY + chroma.offsetY, ch)
+            let i = ReferenceLayer.exactTexel(py, h) * w + ReferenceLayer.exactTexel(px, w), k = cy * cw + cx
             switch kind {
             case .planar16:
-                v = SIMD3(code16(p0, y * w + x), code16(p1, cy * cw + cx), code16(p2, cy * cw + cx))
+                if readsLuma { v.x = code16(p0, i) }
+                if readsChroma { v.y = code16(p1, k); v.z = code16(p2, k) }
             case .semiPlanar8:
-                v = SIMD3(Float(p0[y * w + x]), Float(p1[(cy * cw + cx) * 2]), Float(p1[(cy * cw + cx) * 2 + 1])) / 255
+                if readsLuma { v.x = Float(p0[i]) / 255 }
+                if readsChroma { v.y = Float(p1[2 * k]) / 255; v.z = Float(p1[2 * k + 1]) / 255 }
             default:
-                v = SIMD3(Float(p0[y * w + x]), Float(p1[cy * cw + cx]), Float(p2[cy * cw + cx])) / 255
+                if readsLuma { v.x = Float(p0[i]) / 255 }
+                if readsChroma { v.y = Float(p1[k]) / 255; v.z = Float(p2[k]) / 255 }
             }
         } else {
+            let pcx = px * chroma.scaleX + chroma.offsetX, pcy = py * chroma.scaleY + chroma.offsetY
             switch kind {
             case .planar16:
-                v.x = bilinear16(p0, w, h, px, py)
-                v.y = bilinear16(p1, cw, ch, pcx, pcy)
-                v.z = bilinear16(p2, cw, ch, pcx, pcy)
+                if readsLuma { v.x = bilinear16(p0, w, h, px, py) }
+                if readsChroma { v.y = bilinear16(p1, cw, ch, pcx, pcy); v.z = bilinear16(p2, cw, ch, pcx, pcy) }
             case .semiPlanar8:
-                v.x = bilinear8(p0, w, h, 1, 0, px, py)
-                v.y = bilinear8(p1, cw, ch, 2, 0, pcx, pcy)
-                v.z = bilinear8(p1, cw, ch, 2, 1, pcx, pcy)
+                if readsLuma { v.x = bilinear8(p0, w, h, 1, 0, px, py) }
+                if readsChroma { v.y = bilinear8(p1, cw, ch, 2, 0, pcx, pcy); v.z = bilinear8(p1, cw, ch, 2, 1, pcx, pcy) }
             default:
-                v.x = bilinear8(p0, w, h, 1, 0, px, py)
-                v.y = bilinear8(p1, cw, ch, 1, 0, pcx, pcy)
-                v.z = bilinear8(p2, cw, ch, 1, 0, pcx, pcy)
+                if readsLuma { v.x = bilinear8(p0, w, h, 1, 0, px, py) }
+                if readsChroma { v.y = bilinear8(p1, cw, ch, 1, 0, pcx, pcy); v.z = bilinear8(p2, cw, ch, 1, 0, pcx, pcy) }
             }
         }
         @inline(__always) func row(_ r: Int) -> Float { m[3 * r] * v.x + m[3 * r + 1] * v.y + m[3 * r + 2] * v.z + o[r] }

@@ -8,12 +8,14 @@ import SegueCore
 /// (`x·(1 − a) + y·a`). Conversion to 8 bits follows the unorm rule of ES 3.0 §2.1.6: `round(clamp(c, 0, 1)·255)`.
 public final class ReferenceRenderer: CompositeRenderer {
     public let name = "cpu (Segue reference)"
+    /// As `GPURenderer.fuseColour`.
+    public var fuseColour = true
     public init() {}
 
     public func render(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> RGBAImage {
         let W = renderSize.width, H = renderSize.height
         var out = [UInt8](repeating: 255, count: W * H * 4)
-        let fn = function(plan, from: from, to: to, renderSize: renderSize)
+        let fn = function(plan, from: from, to: to, renderSize: renderSize, pass: .rgba).fn
         let fw = Float(W), fh = Float(H)
         out.withUnsafeMutableBufferPointer { o in
             for y in 0..<H {
@@ -35,43 +37,52 @@ public final class ReferenceRenderer: CompositeRenderer {
         var y = [UInt8](repeating: 0, count: W * H), cb = [UInt8](repeating: 0, count: CW * CH), cr = cb
         let ky = RGBToOutputYCbCr.y, kb = RGBToOutputYCbCr.cb, kr = RGBToOutputYCbCr.cr
         @inline(__always) func dot(_ k: [Float], _ c: SIMD4<Float>) -> Float { k[0] * c.x + k[1] * c.y + k[2] * c.z + k[3] }
-        let fn = function(plan, from: from, to: to, renderSize: renderSize)
+        let (luma, fusedLuma) = function(plan, from: from, to: to, renderSize: renderSize, pass: .luma)
         y.withUnsafeMutableBufferPointer { o in
             for j in 0..<H {
                 let v = (Float(j) + 0.5) / fh
-                for i in 0..<W { o[j * W + i] = unorm8(dot(ky, fn(SIMD2((Float(i) + 0.5) / fw, v)))) }
+                for i in 0..<W {
+                    let c = luma(SIMD2((Float(i) + 0.5) / fw, v))
+                    o[j * W + i] = unorm8(fusedLuma ? c.x : dot(ky, c))
+                }
             }
         }
+        let (chroma, fusedChroma) = function(plan, from: from, to: to, renderSize: renderSize, pass: .chroma)
         let site = RGBToOutputYCbCr.siting
         for j in 0..<CH {
             let v = ((Float(j) + 0.5) * 2 - 0.5 + site.y) / fh
             for i in 0..<CW {
-                let c = fn(SIMD2(((Float(i) + 0.5) * 2 - 0.5 + site.x) / fw, v))
-                cb[j * CW + i] = unorm8(dot(kb, c)); cr[j * CW + i] = unorm8(dot(kr, c))
+                let c = chroma(SIMD2(((Float(i) + 0.5) * 2 - 0.5 + site.x) / fw, v))
+                cb[j * CW + i] = unorm8(fusedChroma ? c.x : dot(kb, c)); cr[j * CW + i] = unorm8(fusedChroma ? c.y : dot(kr, c))
             }
         }
         return YUV420Image(width: W, height: H, y: y, cb: cb, cr: cr)
     }
 
-    /// The transition function of `plan` over its two layers: output uv (0…1, top-left origin) → R′G′B′A.
-    func function(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) -> (SIMD2<Float>) -> SIMD4<Float> {
+    /// The transition function of `plan` over its two layers for one pass: output uv (0…1, top-left origin) →
+    /// colour (R′G′B′A, or with `fused` the pass's output values, `LayerColourMap`).
+    func function(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize,
+                  pass: OutputPass) -> (fn: (SIMD2<Float>) -> SIMD4<Float>, fused: Bool) {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
-        let fromLayer = ReferenceLayer(picture: from, map: p.fromMap,
-                                       exact: TransitionParameters.isExact(plan, plan.from, codedSize: from.size))
-        let toPicture = to ?? from
-        let toExact = TransitionParameters.isExact(plan, plan.to ?? plan.from, codedSize: toPicture.size)
-        let toLayer = to == nil && toExact == fromLayer.exact ? fromLayer : ReferenceLayer(picture: toPicture, map: p.toMap, exact: toExact)
+        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function)
+        let background = LayerColourMap.background(pass: pass, fused: fused)
+        func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float]) -> ReferenceLayer {
+            ReferenceLayer(picture: picture, map: map, exact: TransitionParameters.isExact(plan, l, picture: picture),
+                           colour: LayerColourMap(picture: picture, pass: pass, fused: fused), background: background)
+        }
+        let fromLayer = layer(from, plan.from, p.fromMap)
+        let toLayer = to.map { layer($0, plan.to ?? plan.from, p.toMap) } ?? fromLayer
         let progress = p.progress
         let dir = SIMD2<Float>(p.direction.0, p.direction.1)
         switch p.function {
         case "crossfade":
-            return { uv in Transitions.crossfade(fromLayer.color(uv), toLayer.color(uv), progress) }
+            return ({ uv in Transitions.crossfade(fromLayer.color(uv), toLayer.color(uv), progress) }, fused)
         case "push":
-            return { uv in Transitions.push(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }
+            return ({ uv in Transitions.push(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }, fused)
         case "wipe":
-            return { uv in Transitions.wipe(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }
+            return ({ uv in Transitions.wipe(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }, fused)
         default:
-            return { uv in fromLayer.color(uv) }
+            return ({ uv in fromLayer.color(uv) }, fused)
         }
     }
 

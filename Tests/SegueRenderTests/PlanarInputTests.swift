@@ -80,7 +80,7 @@ final class PlanarInputTests: RendererTestCase {
     func testExactLayersAreDetected() {
         let p = PlanarPictures.textured(12, 4, seed: 5)
         let plan = single(p, size: PixelSize(width: 4, height: 4))
-        XCTAssertTrue(TransitionParameters.isExact(plan, plan.from, codedSize: p.size))
+        XCTAssertTrue(TransitionParameters.isExact(plan, plan.from, picture: p))
         XCTAssertTrue(LayerGeometry.isPixelExact(layer(0, p, size: PixelSize(width: 4, height: 12), orientation: cw).outputToSource, codedSize: p.size))
         // An odd crop offset (13 − 4 = 9 columns, 4.5 each side) lands between texels: not exact.
         let odd = PlanarPictures.textured(13, 4, seed: 5)
@@ -88,7 +88,10 @@ final class PlanarInputTests: RendererTestCase {
         XCTAssertFalse(LayerGeometry.isPixelExact(layer(0, p, size: PixelSize(width: 24, height: 8)).outputToSource, codedSize: p.size))
         let push = FramePlan(frame: 0, time: .zero, from: plan.from, to: plan.from,
                              transition: Transition(kind: .push, duration: MediaTime(value: 1, timescale: 1), direction: .left), progress: 0.3)
-        XCTAssertFalse(TransitionParameters.isExact(push, push.from, codedSize: p.size))
+        XCTAssertFalse(TransitionParameters.isExact(push, push.from, picture: p))
+        // 4:2:2 and 4:4:4 pictures keep filtered reads: their chroma is averaged down to the output's 4:2:0.
+        XCTAssertFalse(TransitionParameters.isExact(plan, plan.from, picture: PlanarPictures.textured(12, 4, shiftY: 0, seed: 5)))
+        XCTAssertFalse(TransitionParameters.isExact(plan, plan.from, picture: PlanarPictures.textured(12, 4, shiftX: 0, shiftY: 0, seed: 5)))
     }
 
     func testPlanarAndSemiPlanarLayoutsAgree() throws {
@@ -103,6 +106,29 @@ final class PlanarInputTests: RendererTestCase {
                     for (plane, a, b) in [("Y", ref.y, out.y), ("Cb", ref.cb, out.cb), ("Cr", ref.cr, out.cr)] {
                         XCTAssertLessThanOrEqual(PlaneDifference(a, b).maxAbsDifference, 1, "\(r.name) \(name) \(plane) \(size)")
                     }
+                }
+            }
+        }
+    }
+
+    /// The fused passes (output conversion folded into the layers) and the general ones (composite in R′G′B′,
+    /// converted per sample, as a transition that is not affine in colour gets) draw the same frames.
+    func testFusedAndGeneralPassesAgree() throws {
+        let a = PlanarPictures.textured(24, 18, seed: 10)
+        let b = PlanarPictures.textured(18, 24, seed: 11, colour: YCbCrColour(matrix: .bt601, range: .full))
+        let size = PixelSize(width: 20, height: 16)
+        let gpu = try gpuRenderer(), cpu = ReferenceRenderer()
+        defer { gpu.fuseColour = true }
+        for r in [cpu, gpu] as [CompositeRenderer] {
+            for (kind, dir) in [(Transition.Kind.crossfade, Transition.Direction?.none), (.push, .down), (.wipe, .upLeft)] {
+                let plan = FramePlan(frame: 0, time: .zero, from: layer(0, a, size: size), to: layer(1, b, size: size, orientation: ccw, fit: .fit),
+                                     transition: Transition(kind: kind, duration: MediaTime(value: 1, timescale: 1), direction: dir), progress: 0.6)
+                (r as? GPURenderer)?.fuseColour = true; (r as? ReferenceRenderer)?.fuseColour = true
+                let fused = try r.renderYUV420(plan, from: a, to: b, renderSize: size)
+                (r as? GPURenderer)?.fuseColour = false; (r as? ReferenceRenderer)?.fuseColour = false
+                let general = try r.renderYUV420(plan, from: a, to: b, renderSize: size)
+                for (name, x, y) in [("Y", fused.y, general.y), ("Cb", fused.cb, general.cb), ("Cr", fused.cr, general.cr)] {
+                    XCTAssertLessThanOrEqual(PlaneDifference(x, y).maxAbsDifference, 1, "\(r.name) \(kind.rawValue) \(name)")
                 }
             }
         }
