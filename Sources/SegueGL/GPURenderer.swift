@@ -7,9 +7,9 @@ import SegueShaders
 /// (`Shaders/glsl/`: prelude + `layer.glsl` for each layer + `<transition>.frag` + `main.glsl`), which fuses
 /// rotation, fit, the Y′CbCr → R′G′B′ conversion and the transition into the texture lookups.
 ///
-/// `renderYUV420` draws the output's luma into an R8 target and its Cb, Cr into two R8 targets of half size
-/// (one pass, two draw buffers) and reads the three planes back with `glReadPixels(GL_RED)`; `render` draws
-/// R′G′B′A for previews. Programs are compiled on first use per (transition, layer variants, output).
+/// `renderYUV420` draws the output's luma, then its Cb and Cr (one pass, two draw buffers), four samples per
+/// fragment into RGBA8 targets whose bytes are the planes' (`main.glsl`), and reads them back with
+/// `glReadPixels`; `render` draws R′G′B′A for previews. Programs are compiled on first use per (transition, layer variants, output).
 ///
 /// Owns its `EGLSession`; every call must come from the thread that created it.
 public final class GPURenderer: CompositeRenderer {
@@ -79,20 +79,29 @@ public final class GPURenderer: CompositeRenderer {
     public func renderYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> YUV420Image {
         try session.makeCurrent()
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
-        if lumaTarget?.size != renderSize {
+        // Four samples per fragment (main.glsl): RGBA8 targets a quarter of each plane's width, rounded up.
+        let lumaSize = PixelSize(width: (renderSize.width + 3) / 4, height: renderSize.height)
+        if lumaTarget?.size != lumaSize || chromaTarget?.size.height != half.height {
             try checkFits(renderSize, "render size \(renderSize) exceeds this GPU's maximum texture size (\(maxTextureSize))")
-            lumaTarget = try GLFramebuffer(size: renderSize, formats: [.r8])
-            chromaTarget = try GLFramebuffer(size: half, formats: [.r8, .r8])
+            lumaTarget = try GLFramebuffer(size: lumaSize, formats: [.rgba8])
+            chromaTarget = try GLFramebuffer(size: PixelSize(width: (half.width + 3) / 4, height: half.height), formats: [.rgba8, .rgba8])
         }
         try prepare(plan, from: from, to: to)
         try draw(plan, from: from, to: to, renderSize: renderSize, output: .luma, target: lumaTarget!)
         try draw(plan, from: from, to: to, renderSize: renderSize, output: .chroma, target: chromaTarget!)
-        var y = [UInt8](repeating: 0, count: renderSize.width * renderSize.height)
-        var cb = [UInt8](repeating: 0, count: half.width * half.height), cr = cb
-        try lumaTarget!.read(0, into: &y)
-        try chromaTarget!.read(0, into: &cb)
-        try chromaTarget!.read(1, into: &cr)
-        return YUV420Image(width: renderSize.width, height: renderSize.height, y: y, cb: cb, cr: cr)
+        return YUV420Image(width: renderSize.width, height: renderSize.height, y: try readPlane(lumaTarget!, 0, width: renderSize.width),
+                           cb: try readPlane(chromaTarget!, 0, width: half.width), cr: try readPlane(chromaTarget!, 1, width: half.width))
+    }
+
+    /// A plane of `width` samples per row from a target holding four per texel (dropping the padding of the last).
+    private func readPlane(_ target: GLFramebuffer, _ index: Int, width: Int) throws -> [UInt8] {
+        let rowBytes = target.size.width * 4, h = target.size.height
+        var packed = [UInt8](repeating: 0, count: rowBytes * h)
+        try target.read(index, into: &packed)
+        if rowBytes == width { return packed }
+        var plane = [UInt8](repeating: 0, count: width * h)
+        for y in 0..<h { plane[(y * width)..<((y + 1) * width)] = packed[(y * rowBytes)..<(y * rowBytes + width)] }
+        return plane
     }
 
     private func prepare(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?) throws {
