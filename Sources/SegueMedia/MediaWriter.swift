@@ -5,7 +5,8 @@ import SegueCore
 ///
 /// Video: H.264 (libx264; `crf`, `preset`) or FFV1, yuv420p, BT.709 limited range with `color_primaries`,
 /// `color_trc`, `colorspace` and `color_range` tags, constant frame rate (time base = 1 / frame rate).
-/// The RGBA → Y′CbCr conversion uses libswscale with the BT.709 matrix (ITU-R BT.709-6 §3), limited range.
+/// Pictures come as `YUV420Image` planes already in that format (copied in, no conversion), or as RGBA, which
+/// libswscale converts with the BT.709 matrix (ITU-R BT.709-6 §3), limited range.
 /// Audio: AAC-LC (FFmpeg's native encoder, 1024-sample frames) with H.264; 32-bit float PCM with FFV1 (lossless,
 /// for exact comparisons). Container: MP4 with `+faststart` for H.264, Matroska for FFV1.
 public final class MediaWriter {
