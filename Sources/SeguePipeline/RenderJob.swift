@@ -183,6 +183,9 @@ public enum RenderJob {
                                      settings: timeline.output, audio: options.audio ? audioSettings : nil)
         let mixer = options.audio ? AudioMixer(timeline: timeline, music: timeline.music, sampleRate: sampleRate, channels: timeline.audio.channels) : nil
         let frames = FrameSource(timeline: timeline)
+        // The writer is used only on the encode thread from here until `encoder.finish()`.
+        let encoder = EncodeQueue()
+        defer { encoder.cancel() }
         let rate = timeline.frameRate
         let started = Date()
         var lastReport = Date.distantPast
@@ -210,19 +213,23 @@ public enum RenderJob {
             try timed(&stage.pictures) { (from, to) = try frames.pictures(for: plan) }
             try timed(&stage.composite) { image = try renderer.renderYUV420(plan, from: from!, to: to, renderSize: timeline.renderSize) }
             if let onFrame = options.onFrame { onFrame(n, try renderer.render(plan, from: from!, to: to, renderSize: timeline.renderSize)) }
-            try timed(&stage.video) { try writer.writeVideo(image!) }
+            let picture = image!
+            try timed(&stage.video) { try encoder.submit { try writer.writeVideo(picture) } }
             if let m = mixer {
                 // Audio up to the end of this frame: round((n + 1) / fps × rate), exact.
                 let end = MediaTime(frame: n + 1, rate: rate).rounded(toUnitsOf: Int64(sampleRate))
-                if end > m.position { try timed(&stage.audio) { try writer.writeAudio(try m.next(Int(end - m.position))) } }
+                if end > m.position {
+                    let samples = try m.next(Int(end - m.position))
+                    try timed(&stage.audio) { try encoder.submit { try writer.writeAudio(samples) } }
+                }
             }
             report(n + 1, "render")
         }
         var result: (videoFrames: Int64, audioSamples: Int64) = (0, 0)
-        try timed(&stage.video) { result = try writer.finish() }
+        try timed(&stage.video) { try encoder.finish(); result = try writer.finish() }
         report(timeline.frameCount, "done")
         if options.verbose {
-            options.log(String(format: "segue: time: decode pictures %.2f s, composite + readback %.2f s, encode video %.2f s, audio %.2f s",
+            options.log(String(format: "segue: time: decode pictures %.2f s, composite + readback %.2f s, waiting for the encoder %.2f s, audio %.2f s",
                                stage.pictures, stage.composite, stage.video, stage.audio))
         }
         return (result.videoFrames, result.audioSamples, frames.finishAll())
