@@ -17,7 +17,8 @@ final class EncodeQueue: @unchecked Sendable {
 
     init(capacity: Int = 3) {
         self.capacity = capacity
-        let t = Thread { [unowned self] in self.run() }
+        // The thread holds the queue until it has seen `closed` and returned (finish or cancel).
+        let t = Thread { self.run() }
         t.name = "segue-encode"
         thread = t
         t.start()
