@@ -226,7 +226,8 @@ public enum RenderJob {
             report(n + 1, "render")
         }
         var result: (videoFrames: Int64, audioSamples: Int64) = (0, 0)
-        try timed(&stage.video) { try encoder.finish(); result = try writer.finish() }
+        try timed(&stage.video) { try encoder.finish() }
+        try timed(&stage.video) { result = try writer.finish() }
         report(timeline.frameCount, "done")
         if options.verbose {
             options.log(String(format: "segue: time: decode pictures %.2f s, composite + readback %.2f s, waiting for the encoder %.2f s, audio %.2f s",
