@@ -177,14 +177,7 @@ public final class MediaWriter {
         rgbaFrame.copyIn(image)
         let yuv = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_YUV420P)
         try scaler.scale(rgbaFrame.ptr, into: yuv.ptr)
-        yuv.ptr.pointee.pts = videoFrames
-        yuv.ptr.pointee.color_primaries = AVCOL_PRI_BT709
-        yuv.ptr.pointee.color_trc = AVCOL_TRC_BT709
-        yuv.ptr.pointee.colorspace = AVCOL_SPC_BT709
-        yuv.ptr.pointee.color_range = AVCOL_RANGE_MPEG
-        videoFrames += 1
-        try FF.check(avcodec_send_frame(video.ctx, yuv.ptr), "avcodec_send_frame", path: path)
-        try drain(video, videoStream)
+        try send(yuv)
     }
 
     /// Encodes the next video frame from planes already in the output format (BT.709 limited 4:2:0, sited
@@ -205,6 +198,7 @@ public final class MediaWriter {
         try send(yuv)
     }
 
+    /// Tags, numbers and encodes one yuv420p frame (both `writeVideo`s end here).
     func send(_ yuv: Frame) throws {
         yuv.ptr.pointee.pts = videoFrames
         yuv.ptr.pointee.color_primaries = AVCOL_PRI_BT709
