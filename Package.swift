@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg"]),
         .target(name: "SegueReference", dependencies: ["SegueCore"]),
         .target(name: "SegueShaders", path: "Shaders",
-                resources: [.embedInCode("glsl/prelude.glsl"), .embedInCode("glsl/main.glsl"),
+                resources: [.embedInCode("glsl/prelude.glsl"), .embedInCode("glsl/main.glsl"), .embedInCode("glsl/layer.glsl"),
                             .embedInCode("glsl/none.frag"), .embedInCode("glsl/crossfade.frag"),
                             .embedInCode("glsl/push.frag"), .embedInCode("glsl/wipe.frag")]),
         .target(name: "SegueGL", dependencies: ["SegueCore", "SegueShaders", "CEGL"]),

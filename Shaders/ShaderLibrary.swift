@@ -1,14 +1,43 @@
 /// The GLSL ES 3.00 sources under `Shaders/glsl/`, embedded into the binary at build time
 /// (no resource bundle to find at run time).
 ///
-/// A program is `prelude.glsl` + one transition file (`<name>.frag`, gl-transitions contract:
-/// `vec4 transition(vec2 uv)` calling `getFromColor`/`getToColor`, with `progress`, `ratio`, `direction`) + `main.glsl`.
+/// A program is `#version 300 es` + the variant's `#define`s + `prelude.glsl` + `layer.glsl` twice (spelled
+/// `From` and `To`: `getFromColor`, `getToColor`) + one transition file (`<name>.frag`, gl-transitions contract:
+/// `vec4 transition(vec2 uv)` calling `getFromColor`/`getToColor`, with `progress`, `ratio`, `direction`) +
+/// `main.glsl`.
 public enum ShaderLibrary {
     /// Transition function stems available: "none", "crossfade", "push", "wipe".
     public static let transitions: [String] = ["none", "crossfade", "push", "wipe"]
 
-    /// The full fragment shader for transition `name`, or nil if there is no such transition.
-    public static func fragmentSource(transition name: String) -> String? {
+    /// What a program writes (`OUTPUT` in `main.glsl`).
+    public enum Output: Int, Hashable, Sendable {
+        /// R′G′B′A at each pixel (RGBA8 target).
+        case rgba = 0
+        /// The output's BT.709 limited-range luma (R8 target, render size).
+        case luma = 1
+        /// Cb and Cr (two R8 targets, half the render size).
+        case chroma = 2
+    }
+
+    /// How one layer's stored picture is read (`LAYER_KIND`, `LAYER_EXACT` in `layer.glsl`).
+    public struct LayerVariant: Hashable, Sendable {
+        public enum Kind: Int, Hashable, Sendable {
+            case rgba = 0, planar8 = 1, semiPlanar8 = 2, planar16 = 3
+        }
+        public var kind: Kind
+        /// Exact texel fetches (pixel-exact geometry).
+        public var exact: Bool
+        /// Whether the luma / chroma planes are read (planes whose colour coefficients vanish are not).
+        public var readsLuma: Bool
+        public var readsChroma: Bool
+        public init(kind: Kind, exact: Bool, readsLuma: Bool = true, readsChroma: Bool = true) {
+            self.kind = kind; self.exact = exact; self.readsLuma = readsLuma; self.readsChroma = readsChroma
+        }
+    }
+
+    /// The full fragment shader for transition `name` with the given layer variants and output, or nil if there
+    /// is no such transition.
+    public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false) -> String? {
         let body: [UInt8]
         switch name {
         case "none": body = PackageResources.none_frag
@@ -17,7 +46,21 @@ public enum ShaderLibrary {
         case "wipe": body = PackageResources.wipe_frag
         default: return nil
         }
-        return text(PackageResources.prelude_glsl) + "\n#line 1 1\n" + text(body) + "\n#line 1 2\n" + text(PackageResources.main_glsl)
+        let layer = text(PackageResources.layer_glsl)
+        func layerSource(_ name: String, _ v: LayerVariant) -> String {
+            "#define \(name)_KIND \(v.kind.rawValue)\n#define \(name)_EXACT \(v.exact ? 1 : 0)\n"
+                + "#define \(name)_LUMA \(v.readsLuma ? 1 : 0)\n#define \(name)_CHROMA \(v.readsChroma ? 1 : 0)\n"
+                + layer.replacing("LAYER", with: name)
+        }
+        return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n" + text(PackageResources.prelude_glsl)
+            + layerSource("From", from) + layerSource("To", to)
+            + "\n#line 1 1\n" + text(body) + "\n#line 1 2\n" + text(PackageResources.main_glsl)
+    }
+
+    /// The RGBA program with RGBA layers read bilinearly (the shape before planar input).
+    public static func fragmentSource(transition name: String) -> String? {
+        let v = LayerVariant(kind: .rgba, exact: false)
+        return fragmentSource(transition: name, from: v, to: v, output: .rgba)
     }
 
     /// The vertex shader: one full-screen triangle, no attributes.

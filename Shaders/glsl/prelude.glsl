@@ -1,31 +1,42 @@
-#version 300 es
-// Shared prelude: precision, the gl-transitions uniforms and the layer lookups.
+// Shared prelude (after `#version 300 es` and the variant's #defines): precision, the gl-transitions uniforms
+// and the bilinear read that layer.glsl uses where the texture unit's filtering cannot be (16-bit planes) or
+// should not be (exact layers' chroma).
 precision highp float;
 precision highp int;
+precision highp usampler2D;
 
-uniform sampler2D uFrom;     // outgoing clip (A), stored picture, RGBA
-uniform sampler2D uTo;       // incoming clip (B)
-uniform mat3 uFromMap;       // output uv (0..1, top-left origin) -> source uv of A
-uniform mat3 uToMap;         // same for B
 uniform vec2 uResolution;    // render size in pixels
 uniform float progress;      // 0..1, GLSL mix semantics (0 = only A)
 uniform float ratio;         // width / height of the render size
 uniform vec2 direction;      // unit step per axis, x right, y down
 
-const vec4 background = vec4(0.0, 0.0, 0.0, 1.0);
+uniform vec4 background;     // outside a layer: black, as R'G'B'A or in the fused pass's values
 
-// Rotation, display aspect and fit are fused into the lookup: uv -> source uv, then one bilinear fetch.
-// Outside the source picture the background shows (letterbox bars, pushed-out areas).
-vec4 sampleLayer(sampler2D tex, mat3 map, vec2 uv) {
-    vec2 st = (map * vec3(uv, 1.0)).xy;
-    if (st.x < 0.0 || st.x > 1.0 || st.y < 0.0 || st.y > 1.0) return background;
-    return texture(tex, st);
+// GL_LINEAR + GL_CLAMP_TO_EDGE written out with texelFetch (OpenGL ES 3.0 §3.8.10): p in texel units,
+// texel centres at i + 0.5; weights from the fraction of p - 0.5.
+vec4 bilinearFetch(sampler2D t, vec2 p) {
+    ivec2 n = textureSize(t, 0) - 1;
+    vec2 q = p - 0.5;
+    vec2 f = q - floor(q);
+    ivec2 i = ivec2(floor(q));
+    ivec2 i0 = clamp(i, ivec2(0), n), i1 = clamp(i + 1, ivec2(0), n);
+    vec4 top = mix(texelFetch(t, i0, 0), texelFetch(t, ivec2(i1.x, i0.y), 0), f.x);
+    vec4 bottom = mix(texelFetch(t, ivec2(i0.x, i1.y), 0), texelFetch(t, i1, 0), f.x);
+    return mix(top, bottom, f.y);
 }
-vec4 getFromColor(vec2 uv) {
-    if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0) return background;
-    return sampleLayer(uFrom, uFromMap, uv);
+// The same for integer textures (9..16-bit planes as R16UI), returning code values.
+vec4 bilinearFetchU(usampler2D t, vec2 p) {
+    ivec2 n = textureSize(t, 0) - 1;
+    vec2 q = p - 0.5;
+    vec2 f = q - floor(q);
+    ivec2 i = ivec2(floor(q));
+    ivec2 i0 = clamp(i, ivec2(0), n), i1 = clamp(i + 1, ivec2(0), n);
+    vec4 top = mix(vec4(texelFetch(t, i0, 0)), vec4(texelFetch(t, ivec2(i1.x, i0.y), 0)), f.x);
+    vec4 bottom = mix(vec4(texelFetch(t, ivec2(i0.x, i1.y), 0)), vec4(texelFetch(t, i1, 0)), f.x);
+    return mix(top, bottom, f.y);
 }
-vec4 getToColor(vec2 uv) {
-    if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0) return background;
-    return sampleLayer(uTo, uToMap, uv);
+// The texel an exact layer reads at position p (texel units): the one containing p, ties (p on a texel edge,
+// which exact maps produce at chroma sites) going to the lower index; clamped to the plane.
+ivec2 exactTexel(vec2 p, vec2 size) {
+    return clamp(ivec2(floor(p - 1.0 / 64.0)), ivec2(0), ivec2(size) - 1);
 }

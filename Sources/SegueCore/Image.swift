@@ -28,12 +28,23 @@ public struct RGBAImage: Equatable, Sendable {
 public protocol CompositeRenderer: AnyObject {
     /// A short name for logs: "gpu (llvmpipe …)" or "cpu".
     var name: String { get }
-    /// Renders one frame of `renderSize` pixels.
+    /// Renders one frame of `renderSize` pixels as full-range R′G′B′ (previews, contact sheets, tests).
     /// - Parameters:
     ///   - plan: what to draw.
     ///   - from: the stored picture of `plan.from`'s clip at its source time.
     ///   - to: the stored picture of `plan.to`'s clip, present exactly when `plan.to` is.
-    func render(_ plan: FramePlan, from: RGBAImage, to: RGBAImage?, renderSize: PixelSize) throws -> RGBAImage
+    func render(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> RGBAImage
+    /// Renders one frame straight into the encoder's format: BT.709 limited-range Y′CbCr 4:2:0, chroma sited
+    /// left (`YUV420Image`; `renderSize` must be even). Luma is computed at each pixel centre, chroma at each
+    /// chroma sample's site (`RGBToOutputYCbCr.siting`), both from the same R′G′B′ composite.
+    func renderYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> YUV420Image
+}
+
+extension CompositeRenderer {
+    /// `render` for RGBA stored pictures.
+    public func render(_ plan: FramePlan, from: RGBAImage, to: RGBAImage?, renderSize: PixelSize) throws -> RGBAImage {
+        try render(plan, from: VideoPicture(from), to: to.map { VideoPicture($0) }, renderSize: renderSize)
+    }
 }
 
 /// Per-frame shader parameters shared by both renderers, derived from a `FramePlan`.
@@ -59,5 +70,18 @@ public struct TransitionParameters: Sendable {
         }
         fromMap = uvMap(plan.from)
         toMap = plan.to.map(uvMap) ?? fromMap
+    }
+
+    /// Transition functions whose colour is a mix (weights summing to 1) or a selection of the two layers'
+    /// colours: their luma and chroma passes are fused (`LayerColourMap`).
+    public static let affineInColour: Set<String> = ["none", "crossfade", "push", "wipe"]
+
+    /// Whether `layer`, showing `picture`, is read with exact texel fetches in this frame: its map is pixel-exact
+    /// (`LayerGeometry.isPixelExact`), the transition does not move it (push does), and the picture is 4:2:0
+    /// Y′CbCr, whose chroma grid is the output's: then every read lands on a stored sample. (4:2:2, 4:4:4 and
+    /// RGBA pictures keep their filtered reads, which average the chroma the output's 4:2:0 has no room for.)
+    public static func isExact(_ plan: FramePlan, _ layer: LayerPlan, picture: VideoPicture) -> Bool {
+        picture.layout != .rgba && picture.chromaShiftX == 1 && picture.chromaShiftY == 1
+            && plan.transition?.kind != .push && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: picture.size)
     }
 }

@@ -76,10 +76,29 @@ final class GLProgram {
     }
 }
 
-/// An RGBA8 2-D texture sampled with `GL_LINEAR` and `GL_CLAMP_TO_EDGE`.
+/// Texel formats the renderer uploads and renders to (OpenGL ES 3.0 Table 3.2 sized internal formats).
+enum GLTexelFormat: Equatable {
+    /// 8-bit unorm, 1, 2 or 4 channels: filterable.
+    case r8, rg8, rgba8
+    /// 16-bit unsigned integer, 1 channel (9…16-bit planes): read with `texelFetch` only.
+    case r16ui
+
+    var internalFormat: GLint {
+        switch self { case .r8: GL_R8; case .rg8: GL_RG8; case .rgba8: GL_RGBA8; case .r16ui: GL_R16UI }
+    }
+    var format: GLenum {
+        switch self { case .r8: GLenum(GL_RED); case .rg8: GLenum(GL_RG); case .rgba8: GLenum(GL_RGBA); case .r16ui: GLenum(GL_RED_INTEGER) }
+    }
+    var type: GLenum { self == .r16ui ? GLenum(GL_UNSIGNED_SHORT) : GLenum(GL_UNSIGNED_BYTE) }
+    /// Integer textures are incomplete with `GL_LINEAR`.
+    var filter: GLint { self == .r16ui ? GL_NEAREST : GL_LINEAR }
+}
+
+/// A 2-D texture (`GL_CLAMP_TO_EDGE`; `GL_LINEAR`, or `GL_NEAREST` for integer formats).
 final class GLTexture {
     var id: GLuint = 0
     private(set) var width = 0, height = 0
+    private(set) var texelFormat = GLTexelFormat.rgba8
 
     init() {
         glGenTextures(1, &id)
@@ -92,48 +111,80 @@ final class GLTexture {
     deinit { glDeleteTextures(1, &id) }
 
     /// Allocates storage of `w × h` (no data): used as a render target.
-    func allocate(_ w: Int, _ h: Int) {
+    func allocate(_ w: Int, _ h: Int, format: GLTexelFormat = .rgba8) {
         glBindTexture(GLenum(GL_TEXTURE_2D), id)
-        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(w), GLsizei(h), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
-        width = w; height = h
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, format.internalFormat, GLsizei(w), GLsizei(h), 0, format.format, format.type, nil)
+        width = w; height = h; texelFormat = format
     }
 
     /// Uploads `image`, row 0 at t = 0 (top-left origin in texture space).
     func upload(_ image: RGBAImage) throws {
+        try upload(image.pixels, width: image.width, height: image.height, format: .rgba8)
+    }
+
+    /// Uploads tightly packed rows (`bytes`: `width × height` texels of `format`, row 0 at t = 0); reallocates
+    /// only when the size or format changes.
+    func upload(_ bytes: [UInt8], width w: Int, height h: Int, format: GLTexelFormat) throws {
         glBindTexture(GLenum(GL_TEXTURE_2D), id)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-        image.pixels.withUnsafeBytes { p in
-            if width == image.width && height == image.height {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(image.width), GLsizei(image.height),
-                                GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), p.baseAddress)
+        if format.filter != texelFormat.filter {
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), format.filter)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), format.filter)
+        }
+        bytes.withUnsafeBytes { p in
+            if width == w && height == h && texelFormat == format {
+                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(w), GLsizei(h), format.format, format.type, p.baseAddress)
             } else {
-                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(image.width), GLsizei(image.height), 0,
-                             GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), p.baseAddress)
+                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, format.internalFormat, GLsizei(w), GLsizei(h), 0, format.format, format.type, p.baseAddress)
             }
         }
-        width = image.width; height = image.height
+        width = w; height = h; texelFormat = format
         try glCheck("glTexImage2D")
     }
 }
 
 import SegueCore
 
-/// A framebuffer with one RGBA8 colour texture of the render size.
+/// A framebuffer with one or more colour textures of one size (`GL_COLOR_ATTACHMENT0…`).
 final class GLFramebuffer {
     var id: GLuint = 0
-    let color = GLTexture()
+    let attachments: [GLTexture]
     let size: PixelSize
+    var color: GLTexture { attachments[0] }
 
-    init(size: PixelSize) throws {
+    init(size: PixelSize, formats: [GLTexelFormat] = [.rgba8]) throws {
         self.size = size
-        color.allocate(size.width, size.height)
+        attachments = formats.map { f in
+            let t = GLTexture()
+            t.allocate(size.width, size.height, format: f)
+            return t
+        }
         glGenFramebuffers(1, &id)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), id)
-        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), color.id, 0)
+        var buffers: [GLenum] = []
+        for (i, t) in attachments.enumerated() {
+            let a = GLenum(GL_COLOR_ATTACHMENT0 + Int32(i))
+            glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), a, GLenum(GL_TEXTURE_2D), t.id, 0)
+            buffers.append(a)
+        }
+        glDrawBuffers(GLsizei(buffers.count), buffers)
         let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
         if status != GLenum(GL_FRAMEBUFFER_COMPLETE) {
             throw GPUError("glCheckFramebufferStatus", "framebuffer incomplete (0x\(String(status, radix: 16)))")
         }
     }
     deinit { glDeleteFramebuffers(1, &id) }
+
+    /// Reads attachment `index` back, rows top first (`glReadPixels`; `GL_RED` for R8, `GL_RGBA` for RGBA8).
+    func read(_ index: Int, into bytes: inout [UInt8]) throws {
+        let t = attachments[index]
+        let format: GLenum = t.texelFormat == .rgba8 ? GLenum(GL_RGBA) : GLenum(GL_RED)
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), id)
+        glReadBuffer(GLenum(GL_COLOR_ATTACHMENT0 + Int32(index)))
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        bytes.withUnsafeMutableBytes { p in
+            glReadPixels(0, 0, GLsizei(size.width), GLsizei(size.height), format, GLenum(GL_UNSIGNED_BYTE), p.baseAddress)
+        }
+        try glCheck("glReadPixels")
+    }
 }

@@ -2,82 +2,184 @@ import CEGL
 import SegueCore
 import SegueShaders
 
-/// The GPU renderer: uploads the two stored pictures as textures and runs one fragment shader per output
-/// frame (`Shaders/glsl/prelude.glsl` + `<transition>.frag` + `main.glsl`), which fuses rotation, fit and the
-/// transition into the texture lookups; reads the RGBA result back.
+/// The GPU renderer: uploads the two stored pictures' planes as they were decoded (Y, Cb, Cr as R8; NV12's
+/// CbCr as RG8; 9…16-bit planes as R16UI; RGBA as RGBA8) and runs one fragment shader per output plane
+/// (`Shaders/glsl/`: prelude + `layer.glsl` for each layer + `<transition>.frag` + `main.glsl`), which fuses
+/// rotation, fit, the Y′CbCr → R′G′B′ conversion and the transition into the texture lookups.
+///
+/// `renderYUV420` draws the output's luma, then its Cb and Cr (one pass, two draw buffers), four samples per
+/// fragment into RGBA8 targets whose bytes are the planes' (`main.glsl`), and reads them back with
+/// `glReadPixels`; `render` draws R′G′B′A for previews. Programs are compiled on first use per (transition, layer variants, output).
 ///
 /// Owns its `EGLSession`; every call must come from the thread that created it.
 public final class GPURenderer: CompositeRenderer {
     public let session: EGLSession
     public var name: String { "gpu (\(session.renderer), EGL \(session.platformDescription))" }
-    private var programs: [String: GLProgram] = [:]
+    private struct ProgramKey: Hashable {
+        let transition: String
+        let from: ShaderLibrary.LayerVariant, to: ShaderLibrary.LayerVariant
+        let output: ShaderLibrary.Output
+        var fused = false
+    }
+    private var programs: [ProgramKey: GLProgram] = [:]
     // Created after the context is current (stored-property initialisers would run before it exists).
-    private let fromTexture: GLTexture
-    private let toTexture: GLTexture
-    private var framebuffer: GLFramebuffer?
+    private let fromTextures: [GLTexture]
+    private let toTextures: [GLTexture]
+    private var rgbaTarget: GLFramebuffer?
+    private var lumaTarget: GLFramebuffer?
+    private var chromaTarget: GLFramebuffer?
     private var vao: GLuint = 0
+    /// Fold the output conversion into the layers for transitions that are affine in colour (`LayerColourMap`);
+    /// off, every transition takes the general path (the composite in R′G′B′, converted per output sample).
+    public var fuseColour = true
     /// `GL_MAX_TEXTURE_SIZE`, read once: the largest picture or render size this context takes.
     private let maxTextureSize: Int
 
-    /// Creates the EGL context and compiles every transition program. Throws `GPUError`.
+    /// Creates the EGL context and compiles the common programs. Throws `GPUError`.
     public init(options: EGLOptions = EGLOptions()) throws {
         session = try EGLSession(options: options)
-        fromTexture = GLTexture()
-        toTexture = GLTexture()
+        fromTextures = (0..<3).map { _ in GLTexture() }
+        toTextures = (0..<3).map { _ in GLTexture() }
         var maxSize: GLint = 0
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
         maxTextureSize = Int(maxSize)
         glGenVertexArrays(1, &vao)
-        for t in ShaderLibrary.transitions {
-            programs[t] = try GLProgram(vertex: ShaderLibrary.vertexSource, fragment: ShaderLibrary.fragmentSource(transition: t)!, name: "\(t).frag")
-        }
+        // Compile every transition once up front, so a broken shader fails here rather than mid-render.
+        let v = ShaderLibrary.LayerVariant(kind: .planar8, exact: false)
+        for t in ShaderLibrary.transitions { _ = try program(ProgramKey(transition: t, from: v, to: v, output: .luma, fused: false)) }
     }
     deinit {
         try? session.makeCurrent()
         glDeleteVertexArrays(1, &vao)
     }
 
-    public func render(_ plan: FramePlan, from: RGBAImage, to: RGBAImage?, renderSize: PixelSize) throws -> RGBAImage {
-        try session.makeCurrent()
-        let p = TransitionParameters(plan: plan, renderSize: renderSize)
-        guard let program = programs[p.function] else { throw GPUError("render", "no shader for transition \(p.function)") }
-        if framebuffer?.size != renderSize {
-            try checkFits(renderSize, "render size \(renderSize) exceeds this GPU's maximum texture size (\(maxTextureSize))")
-            framebuffer = try GLFramebuffer(size: renderSize)
+    private func program(_ key: ProgramKey) throws -> GLProgram {
+        if let p = programs[key] { return p }
+        guard let source = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused) else {
+            throw GPUError("render", "no shader for transition \(key.transition)")
         }
-        let fb = framebuffer!
-        try upload(from, into: fromTexture)
-        if let t = to { try upload(t, into: toTexture) }
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fb.id)
-        glViewport(0, 0, GLsizei(renderSize.width), GLsizei(renderSize.height))
+        let p = try GLProgram(vertex: ShaderLibrary.vertexSource, fragment: source, name: "\(key.transition).frag")
+        programs[key] = p
+        return p
+    }
+
+    public func render(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> RGBAImage {
+        try session.makeCurrent()
+        if rgbaTarget?.size != renderSize {
+            try checkFits(renderSize, "render size \(renderSize) exceeds this GPU's maximum texture size (\(maxTextureSize))")
+            rgbaTarget = try GLFramebuffer(size: renderSize, formats: [.rgba8])
+        }
+        try prepare(plan, from: from, to: to)
+        try draw(plan, from: from, to: to, renderSize: renderSize, output: .rgba, target: rgbaTarget!)
+        var pixels = [UInt8](repeating: 0, count: renderSize.width * renderSize.height * 4)
+        try rgbaTarget!.read(0, into: &pixels)
+        return RGBAImage(width: renderSize.width, height: renderSize.height, pixels: pixels)
+    }
+
+    public func renderYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> YUV420Image {
+        try session.makeCurrent()
+        let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
+        // Four samples per fragment (main.glsl): RGBA8 targets a quarter of each plane's width, rounded up.
+        let lumaSize = PixelSize(width: (renderSize.width + 3) / 4, height: renderSize.height)
+        if lumaTarget?.size != lumaSize || chromaTarget?.size.height != half.height {
+            try checkFits(renderSize, "render size \(renderSize) exceeds this GPU's maximum texture size (\(maxTextureSize))")
+            lumaTarget = try GLFramebuffer(size: lumaSize, formats: [.rgba8])
+            chromaTarget = try GLFramebuffer(size: PixelSize(width: (half.width + 3) / 4, height: half.height), formats: [.rgba8, .rgba8])
+        }
+        try prepare(plan, from: from, to: to)
+        try draw(plan, from: from, to: to, renderSize: renderSize, output: .luma, target: lumaTarget!)
+        try draw(plan, from: from, to: to, renderSize: renderSize, output: .chroma, target: chromaTarget!)
+        return YUV420Image(width: renderSize.width, height: renderSize.height, y: try readPlane(lumaTarget!, 0, width: renderSize.width),
+                           cb: try readPlane(chromaTarget!, 0, width: half.width), cr: try readPlane(chromaTarget!, 1, width: half.width))
+    }
+
+    /// A plane of `width` samples per row from a target holding four per texel (dropping the padding of the last).
+    private func readPlane(_ target: GLFramebuffer, _ index: Int, width: Int) throws -> [UInt8] {
+        let rowBytes = target.size.width * 4, h = target.size.height
+        var packed = [UInt8](repeating: 0, count: rowBytes * h)
+        try target.read(index, into: &packed)
+        if rowBytes == width { return packed }
+        var plane = [UInt8](repeating: 0, count: width * h)
+        for y in 0..<h { plane[(y * width)..<((y + 1) * width)] = packed[(y * rowBytes)..<(y * rowBytes + width)] }
+        return plane
+    }
+
+    private func prepare(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?) throws {
+        try upload(from, into: fromTextures)
+        if let t = to { try upload(t, into: toTextures) }
+    }
+
+    private static func kind(_ p: VideoPicture) -> ShaderLibrary.LayerVariant.Kind {
+        switch p.layout {
+        case .rgba: return .rgba
+        case .semiPlanar: return .semiPlanar8
+        case .planar: return p.bitDepth > 8 ? .planar16 : .planar8
+        }
+    }
+
+    private func draw(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize,
+                      output: ShaderLibrary.Output, target: GLFramebuffer) throws {
+        let p = TransitionParameters(plan: plan, renderSize: renderSize)
+        let toPicture = to ?? from, toLayer = plan.to ?? plan.from
+        let pass = OutputPass(rawValue: output.rawValue)!
+        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function)
+        let fromColour = LayerColourMap(picture: from, pass: pass, fused: fused)
+        let toColour = LayerColourMap(picture: toPicture, pass: pass, fused: fused)
+        let fromVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(from), exact: TransitionParameters.isExact(plan, plan.from, picture: from),
+                                                     readsLuma: fromColour.readsLuma, readsChroma: fromColour.readsChroma)
+        let toVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(toPicture), exact: TransitionParameters.isExact(plan, toLayer, picture: toPicture),
+                                                   readsLuma: toColour.readsLuma, readsChroma: toColour.readsChroma)
+        let program = try program(ProgramKey(transition: p.function, from: fromVariant, to: toVariant, output: output, fused: fused))
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
+        glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
         glUseProgram(program.id)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), fromTexture.id)
-        glActiveTexture(GLenum(GL_TEXTURE1))
-        glBindTexture(GLenum(GL_TEXTURE_2D), to == nil ? fromTexture.id : toTexture.id)
-        glUniform1i(program.location("uFrom"), 0)
-        glUniform1i(program.location("uTo"), 1)
-        setMap(program.location("uFromMap"), p.fromMap)
-        setMap(program.location("uToMap"), p.toMap)
+        bind(program, "From", from, fromTextures, unit: 0, map: p.fromMap, colour: fromColour)
+        bind(program, "To", toPicture, to == nil ? fromTextures : toTextures, unit: 3, map: p.toMap, colour: toColour)
+        let bg = LayerColourMap.background(pass: pass, fused: fused)
+        glUniform4f(program.location("background"), bg[0], bg[1], bg[2], bg[3])
         glUniform2f(program.location("uResolution"), Float(renderSize.width), Float(renderSize.height))
         glUniform1f(program.location("progress"), p.progress)
         glUniform1f(program.location("ratio"), Float(renderSize.width) / Float(renderSize.height))
         glUniform2f(program.location("direction"), p.direction.0, p.direction.1)
+        func row(_ name: String, _ r: [Float]) { glUniform4f(program.location(name), r[0], r[1], r[2], r[3]) }
+        row("uRowY", RGBToOutputYCbCr.y)
+        row("uRowCb", RGBToOutputYCbCr.cb)
+        row("uRowCr", RGBToOutputYCbCr.cr)
+        glUniform2f(program.location("uChromaSite"), RGBToOutputYCbCr.siting.x, RGBToOutputYCbCr.siting.y)
         glBindVertexArray(vao)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         try glCheck("glDrawArrays")
-        var pixels = [UInt8](repeating: 0, count: renderSize.width * renderSize.height * 4)
-        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-        pixels.withUnsafeMutableBytes { p in
-            glReadPixels(0, 0, GLsizei(renderSize.width), GLsizei(renderSize.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), p.baseAddress)
-        }
-        try glCheck("glReadPixels")
-        return RGBAImage(width: renderSize.width, height: renderSize.height, pixels: pixels)
     }
 
-    private func upload(_ picture: RGBAImage, into texture: GLTexture) throws {
+    /// Binds a layer's planes to texture units `unit…unit+2` and sets its uniforms (`layer.glsl`).
+    private func bind(_ program: GLProgram, _ layer: String, _ picture: VideoPicture, _ textures: [GLTexture], unit: Int, map: [Float],
+                      colour: LayerColourMap) {
+        for i in 0..<picture.planes.count {
+            glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit + i)))
+            glBindTexture(GLenum(GL_TEXTURE_2D), textures[i].id)
+            glUniform1i(program.location("u\(layer)\(i)"), GLint(unit + i))
+        }
+        setMap(program.location("u\(layer)Map"), map)
+        glUniform2f(program.location("u\(layer)Size"), Float(picture.width), Float(picture.height))
+        glUniformMatrix3fv(program.location("u\(layer)Matrix"), 1, GLboolean(GL_TRUE), colour.matrix)
+        glUniform3f(program.location("u\(layer)Offset"), colour.offset[0], colour.offset[1], colour.offset[2])
+        guard picture.layout != .rgba else { return }
+        let cs = picture.chromaSize, c = ChromaPositionMap(picture)
+        glUniform4f(program.location("u\(layer)Chroma"), c.scaleX, c.scaleY, c.offsetX, c.offsetY)
+        glUniform2f(program.location("u\(layer)ChromaSize"), Float(cs.width), Float(cs.height))
+    }
+
+    private func upload(_ picture: VideoPicture, into textures: [GLTexture]) throws {
         try checkFits(picture.size, "a \(picture.width)x\(picture.height) picture is larger than this GPU's maximum texture size (\(maxTextureSize)); render it with --backend cpu")
-        try texture.upload(picture)
+        for (i, plane) in picture.planes.enumerated() {
+            let format: GLTexelFormat
+            switch (picture.layout, plane.channels) {
+            case (.rgba, _): format = .rgba8
+            case (_, 2): format = .rg8
+            default: format = picture.bitDepth > 8 ? .r16ui : .r8
+            }
+            try textures[i].upload(plane.bytes, width: plane.width, height: plane.height, format: format)
+        }
     }
 
     private func checkFits(_ size: PixelSize, _ message: @autoclosure () -> String) throws {

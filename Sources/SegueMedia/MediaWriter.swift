@@ -5,7 +5,8 @@ import SegueCore
 ///
 /// Video: H.264 (libx264; `crf`, `preset`) or FFV1, yuv420p, BT.709 limited range with `color_primaries`,
 /// `color_trc`, `colorspace` and `color_range` tags, constant frame rate (time base = 1 / frame rate).
-/// The RGBA → Y′CbCr conversion uses libswscale with the BT.709 matrix (ITU-R BT.709-6 §3), limited range.
+/// Pictures come as `YUV420Image` planes already in that format (copied in, no conversion), or as RGBA, which
+/// libswscale converts with the BT.709 matrix (ITU-R BT.709-6 §3), limited range.
 /// Audio: AAC-LC (FFmpeg's native encoder, 1024-sample frames) with H.264; 32-bit float PCM with FFV1 (lossless,
 /// for exact comparisons). Container: MP4 with `+faststart` for H.264, Matroska for FFV1.
 public final class MediaWriter {
@@ -199,18 +200,42 @@ public final class MediaWriter {
 
     /// Encodes the next video frame (frame `n` gets PTS `n` in the 1 / frame rate time base).
     public func writeVideo(_ image: RGBAImage) throws {
-        guard let video, let videoStream else { preconditionFailure("writeVideo on an audio-only MediaWriter") }
         precondition(image.width == size.width && image.height == size.height)
         try FF.check(av_frame_make_writable(rgbaFrame.ptr), "av_frame_make_writable")
         rgbaFrame.copyIn(image)
         let yuv = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_YUV420P)
         try scaler.scale(rgbaFrame.ptr, into: yuv.ptr)
+        try send(yuv)
+    }
+
+    /// Encodes the next video frame from planes already in the output format (BT.709 limited 4:2:0, sited
+    /// left, as the renderers' `renderYUV420` draws them): the rows are copied into the encoder's frame, no
+    /// conversion. Frame `n` gets PTS `n` in the 1 / frame rate time base.
+    public func writeVideo(_ image: YUV420Image) throws {
+        precondition(image.width == size.width && image.height == size.height)
+        let yuv = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_YUV420P)
+        let f = yuv.ptr.pointee
+        func copy(_ src: [UInt8], _ dst: UnsafeMutablePointer<UInt8>, _ stride: Int32, _ w: Int, _ h: Int) {
+            src.withUnsafeBytes { s in
+                for y in 0..<h { (dst + y * Int(stride)).update(from: s.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * w, count: w) }
+            }
+        }
+        copy(image.y, f.data.0!, f.linesize.0, size.width, size.height)
+        copy(image.cb, f.data.1!, f.linesize.1, size.width / 2, size.height / 2)
+        copy(image.cr, f.data.2!, f.linesize.2, size.width / 2, size.height / 2)
+        try send(yuv)
+    }
+
+    /// Tags, numbers and encodes one yuv420p frame (both `writeVideo`s end here).
+    func send(_ yuv: Frame) throws {
+        guard let video, let videoStream else { preconditionFailure("writeVideo on an audio-only MediaWriter") }
         yuv.ptr.pointee.pts = videoFrames
         if let k = keepFrames, videoFrames == k - 1 { yuv.ptr.pointee.pict_type = AV_PICTURE_TYPE_P }
         yuv.ptr.pointee.color_primaries = AVCOL_PRI_BT709
         yuv.ptr.pointee.color_trc = AVCOL_TRC_BT709
         yuv.ptr.pointee.colorspace = AVCOL_SPC_BT709
         yuv.ptr.pointee.color_range = AVCOL_RANGE_MPEG
+        yuv.ptr.pointee.chroma_location = AVCHROMA_LOC_LEFT
         videoFrames += 1
         try FF.check(avcodec_send_frame(video.ctx, yuv.ptr), "avcodec_send_frame", path: path)
         try drain(video, videoStream)

@@ -1,14 +1,16 @@
 import CFFmpeg
 import SegueCore
 
-/// Reads a clip's video as stored pictures (RGBA) at requested source times.
+/// Reads a clip's video as stored pictures at requested source times: `picture(at:)` gives the decoded planes
+/// (no pixel conversion for the Y′CbCr formats the renderers take), `frame(at:)` an RGBA conversion.
 ///
 /// Source frame rule: for source time `s` (seconds from the clip's first frame), the picture is the last decoded
 /// frame whose PTS − first PTS ≤ `s`; this holds for variable frame rates too. Past the last frame, the last
 /// frame is held. Times must be requested in non-decreasing order after a `seek`.
 ///
-/// Colour: decoded Y′CbCr is converted to full-range R′G′B′ by libswscale with the stream's matrix
-/// (BT.601/BT.709/BT.2020 from `AVFrame.colorspace`; unspecified → BT.709 at ≥ 720 lines, else BT.601) and range.
+/// Colour: the stream's matrix (BT.601/BT.709/BT.2020 from `AVFrame.colorspace`; unspecified → BT.709 at
+/// ≥ 720 lines, else BT.601), range and chroma siting travel with each `VideoPicture`; the RGBA conversion
+/// (libswscale) uses the same matrix and range.
 public final class VideoReader {
     public let path: String
     public private(set) var info = SourceInfo(codedSize: PixelSize(width: 0, height: 0), nominalFrameRate: nil, duration: .zero, hasAudio: false)
@@ -189,12 +191,7 @@ public final class VideoReader {
 
     /// The stored picture shown at `sourceTime` (seconds from the clip's first frame), as RGBA.
     public func frame(at sourceTime: MediaTime) throws -> RGBAImage {
-        try advance(to: sourceTime)
-        if pending == nil && ended, let c = current, let fps = info.nominalFrameRate, fps > 0,
-           MediaTime(seconds: 2 / fps) < sourceTime - c.rel, sourceTime < info.duration {
-            heldPastEnd += 1
-        }
-        let f = current!.frame
+        let f = try decodedFrame(at: sourceTime)
         // The same stored picture is often shown on several output frames (output rate above the clip's).
         if let c = converted, c.frame === f { return c.image }
         let image = try rgba(f)
@@ -202,6 +199,28 @@ public final class VideoReader {
         return image
     }
     private var converted: (frame: Frame, image: RGBAImage)?
+
+    /// The stored picture shown at `sourceTime`, as decoded: its planes without pixel conversion where the
+    /// renderers take the format directly (`Frame.directPicture`: 8-bit and 9…16-bit planar Y′CbCr, NV12/NV21),
+    /// else converted to RGBA by libswscale (`frame(at:)`).
+    public func picture(at sourceTime: MediaTime) throws -> VideoPicture {
+        let f = try decodedFrame(at: sourceTime)
+        if let c = planar, c.frame === f { return c.picture }
+        let picture = try f.directPicture() ?? VideoPicture(rgba(f))
+        planar = (f, picture)
+        return picture
+    }
+    private var planar: (frame: Frame, picture: VideoPicture)?
+
+    /// The decoded frame shown at `sourceTime`; counts requests held past a truncated file's end.
+    private func decodedFrame(at sourceTime: MediaTime) throws -> Frame {
+        try advance(to: sourceTime)
+        if pending == nil && ended, let c = current, let fps = info.nominalFrameRate, fps > 0,
+           MediaTime(seconds: 2 / fps) < sourceTime - c.rel, sourceTime < info.duration {
+            heldPastEnd += 1
+        }
+        return current!.frame
+    }
 
     func advance(to s: MediaTime) throws {
         while true {
@@ -243,6 +262,13 @@ public final class VideoReader {
         case AVCOL_SPC_FCC: return SWS_CS_FCC
         case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
         default: return f.height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+        }
+    }
+
+    static func isJPEGFormat(_ f: AVFrame) -> Bool {
+        switch AVPixelFormat(rawValue: f.format) {
+        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P: return true
+        default: return false
         }
     }
 

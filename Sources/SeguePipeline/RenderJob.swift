@@ -215,6 +215,9 @@ public enum RenderJob {
             range = range.lowerBound..<min(timeline.frameCount, range.upperBound + encoderLookahead)
         }
         let frames = FrameSource(timeline: timeline)
+        // The writer is used only on the encode thread from here until `encoder.finish()`.
+        let encoder = EncodeQueue()
+        defer { encoder.cancel() }
         let rate = timeline.frameRate
         let started = Date()
         var lastReport = Date.distantPast
@@ -238,23 +241,28 @@ public enum RenderJob {
         }
         for n in range {
             let plan = timeline.plan(frame: n)
-            var from: RGBAImage?, to: RGBAImage?, image: RGBAImage?
+            var from: VideoPicture?, to: VideoPicture?, image: YUV420Image?
             try timed(&stage.pictures) { (from, to) = try frames.pictures(for: plan) }
-            try timed(&stage.composite) { image = try renderer.render(plan, from: from!, to: to, renderSize: timeline.renderSize) }
-            options.onFrame?(n, image!)
-            try timed(&stage.video) { try writer.writeVideo(image!) }
+            try timed(&stage.composite) { image = try renderer.renderYUV420(plan, from: from!, to: to, renderSize: timeline.renderSize) }
+            if let onFrame = options.onFrame { onFrame(n, try renderer.render(plan, from: from!, to: to, renderSize: timeline.renderSize)) }
+            let picture = image!
+            try timed(&stage.video) { try encoder.submit { try writer.writeVideo(picture) } }
             if let m = mixer {
                 // Audio up to the end of this frame: round((n + 1) / fps × rate), exact.
                 let end = MediaTime(frame: n + 1, rate: rate).rounded(toUnitsOf: Int64(sampleRate))
-                if end > m.position { try timed(&stage.audio) { try writer.writeAudio(try m.next(Int(end - m.position))) } }
+                if end > m.position {
+                    let samples = try m.next(Int(end - m.position))
+                    try timed(&stage.audio) { try encoder.submit { try writer.writeAudio(samples) } }
+                }
             }
             report(n + 1 - range.lowerBound, "render")
         }
         var result: (videoFrames: Int64, audioSamples: Int64) = (0, 0)
+        try timed(&stage.video) { try encoder.finish() }
         try timed(&stage.video) { result = try writer.finish() }
         report(Int64(range.count), "done")
         if options.verbose {
-            options.log(String(format: "segue: time: decode + convert pictures %.2f s, composite + readback %.2f s, convert + encode video %.2f s, audio %.2f s",
+            options.log(String(format: "segue: time: decode pictures %.2f s, composite + readback %.2f s, waiting for the encoder %.2f s, audio %.2f s",
                                stage.pictures, stage.composite, stage.video, stage.audio))
         }
         return (result.videoFrames, result.audioSamples, frames.finishAll())
@@ -281,15 +289,15 @@ final class FrameSource {
         return try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)
     }
 
-    /// The stored pictures a plan needs; closes the clips the timeline has passed.
-    func pictures(for plan: FramePlan) throws -> (RGBAImage, RGBAImage?) {
+    /// The stored pictures a plan needs, as decoded; closes the clips the timeline has passed.
+    func pictures(for plan: FramePlan) throws -> (VideoPicture, VideoPicture?) {
         let from = try picture(plan.from)
         let to = try plan.to.map { try picture($0) }
         release(before: plan.time)
         return (from, to)
     }
 
-    func picture(_ layer: LayerPlan) throws -> RGBAImage {
+    func picture(_ layer: LayerPlan) throws -> VideoPicture {
         let r: VideoReader
         if let existing = readers[layer.clipIndex] { r = existing } else {
             let p = timeline.placements[layer.clipIndex]
@@ -297,7 +305,7 @@ final class FrameSource {
             readers[layer.clipIndex] = r
         }
         try r.seek(to: layer.sourceTime)
-        return try r.frame(at: layer.sourceTime)
+        return try r.picture(at: layer.sourceTime)
     }
 
     func release(before t: MediaTime) {

@@ -8,28 +8,15 @@ import SegueCore
 /// (`x·(1 − a) + y·a`). Conversion to 8 bits follows the unorm rule of ES 3.0 §2.1.6: `round(clamp(c, 0, 1)·255)`.
 public final class ReferenceRenderer: CompositeRenderer {
     public let name = "cpu (Segue reference)"
+    /// As `GPURenderer.fuseColour`.
+    public var fuseColour = true
     public init() {}
 
-    public func render(_ plan: FramePlan, from: RGBAImage, to: RGBAImage?, renderSize: PixelSize) throws -> RGBAImage {
-        let p = TransitionParameters(plan: plan, renderSize: renderSize)
+    public func render(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> RGBAImage {
         let W = renderSize.width, H = renderSize.height
         var out = [UInt8](repeating: 255, count: W * H * 4)
-        let fromLayer = Layer(image: from, map: p.fromMap)
-        let toLayer = Layer(image: to ?? from, map: p.toMap)
+        let fn = function(plan, from: from, to: to, renderSize: renderSize, pass: .rgba).fn
         let fw = Float(W), fh = Float(H)
-        let fn: (SIMD2<Float>) -> SIMD4<Float>
-        let progress = p.progress
-        let dir = SIMD2<Float>(p.direction.0, p.direction.1)
-        switch p.function {
-        case "crossfade":
-            fn = { uv in Transitions.crossfade(fromLayer.color(uv), toLayer.color(uv), progress) }
-        case "push":
-            fn = { uv in Transitions.push(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }
-        case "wipe":
-            fn = { uv in Transitions.wipe(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }
-        default:
-            fn = { uv in fromLayer.color(uv) }
-        }
         out.withUnsafeMutableBufferPointer { o in
             for y in 0..<H {
                 let v = (Float(y) + 0.5) / fh
@@ -41,6 +28,62 @@ public final class ReferenceRenderer: CompositeRenderer {
             }
         }
         return RGBAImage(width: W, height: H, pixels: out)
+    }
+
+    /// `main.glsl`'s luma pass (every pixel centre) and chroma pass (every chroma site, `RGBToOutputYCbCr.siting`).
+    public func renderYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> YUV420Image {
+        let W = renderSize.width, H = renderSize.height, CW = W / 2, CH = H / 2
+        let fw = Float(W), fh = Float(H)
+        var y = [UInt8](repeating: 0, count: W * H), cb = [UInt8](repeating: 0, count: CW * CH), cr = cb
+        let ky = RGBToOutputYCbCr.y, kb = RGBToOutputYCbCr.cb, kr = RGBToOutputYCbCr.cr
+        @inline(__always) func dot(_ k: [Float], _ c: SIMD4<Float>) -> Float { k[0] * c.x + k[1] * c.y + k[2] * c.z + k[3] }
+        let (luma, fusedLuma) = function(plan, from: from, to: to, renderSize: renderSize, pass: .luma)
+        y.withUnsafeMutableBufferPointer { o in
+            for j in 0..<H {
+                let v = (Float(j) + 0.5) / fh
+                for i in 0..<W {
+                    let c = luma(SIMD2((Float(i) + 0.5) / fw, v))
+                    o[j * W + i] = unorm8(fusedLuma ? c.x : dot(ky, c))
+                }
+            }
+        }
+        let (chroma, fusedChroma) = function(plan, from: from, to: to, renderSize: renderSize, pass: .chroma)
+        let site = RGBToOutputYCbCr.siting
+        for j in 0..<CH {
+            let v = ((Float(j) + 0.5) * 2 - 0.5 + site.y) / fh
+            for i in 0..<CW {
+                let c = chroma(SIMD2(((Float(i) + 0.5) * 2 - 0.5 + site.x) / fw, v))
+                cb[j * CW + i] = unorm8(fusedChroma ? c.x : dot(kb, c)); cr[j * CW + i] = unorm8(fusedChroma ? c.y : dot(kr, c))
+            }
+        }
+        return YUV420Image(width: W, height: H, y: y, cb: cb, cr: cr)
+    }
+
+    /// The transition function of `plan` over its two layers for one pass: output uv (0…1, top-left origin) →
+    /// colour (R′G′B′A, or with `fused` the pass's output values, `LayerColourMap`).
+    func function(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize,
+                  pass: OutputPass) -> (fn: (SIMD2<Float>) -> SIMD4<Float>, fused: Bool) {
+        let p = TransitionParameters(plan: plan, renderSize: renderSize)
+        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function)
+        let background = LayerColourMap.background(pass: pass, fused: fused)
+        func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float]) -> ReferenceLayer {
+            ReferenceLayer(picture: picture, map: map, exact: TransitionParameters.isExact(plan, l, picture: picture),
+                           colour: LayerColourMap(picture: picture, pass: pass, fused: fused), background: background)
+        }
+        let fromLayer = layer(from, plan.from, p.fromMap)
+        let toLayer = to.map { layer($0, plan.to ?? plan.from, p.toMap) } ?? fromLayer
+        let progress = p.progress
+        let dir = SIMD2<Float>(p.direction.0, p.direction.1)
+        switch p.function {
+        case "crossfade":
+            return ({ uv in Transitions.crossfade(fromLayer.color(uv), toLayer.color(uv), progress) }, fused)
+        case "push":
+            return ({ uv in Transitions.push(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }, fused)
+        case "wipe":
+            return ({ uv in Transitions.wipe(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }, fused)
+        default:
+            return ({ uv in fromLayer.color(uv) }, fused)
+        }
     }
 
     @inline(__always) func unorm8(_ c: Float) -> UInt8 { UInt8((min(max(c, 0), 1) * 255).rounded()) }
@@ -68,46 +111,5 @@ public enum Transitions {
         if direction.y > 0.5 { inA = inA && uv.y >= progress }
         if direction.y < -0.5 { inA = inA && uv.y < 1 - progress }
         return inA ? from(uv) : to(uv)
-    }
-}
-
-/// `getFromColor`/`getToColor` + `sampleLayer` of `prelude.glsl`.
-struct Layer {
-    let image: RGBAImage
-    let a, b, c, d, tx, ty: Float
-    let w: Int, h: Int
-    let fw: Float, fh: Float
-
-    init(image: RGBAImage, map m: [Float]) {
-        self.image = image
-        (a, b, c, d, tx, ty) = (m[0], m[1], m[2], m[3], m[4], m[5])
-        w = image.width; h = image.height; fw = Float(w); fh = Float(h)
-    }
-
-    static let background = SIMD4<Float>(0, 0, 0, 1)
-
-    func color(_ uv: SIMD2<Float>) -> SIMD4<Float> {
-        if uv.x < 0 || uv.x > 1 || uv.y < 0 || uv.y > 1 { return Layer.background }
-        let s = a * uv.x + c * uv.y + tx
-        let t = b * uv.x + d * uv.y + ty
-        if s < 0 || s > 1 || t < 0 || t > 1 { return Layer.background }
-        return bilinear(s, t)
-    }
-
-    @inline(__always) func bilinear(_ s: Float, _ t: Float) -> SIMD4<Float> {
-        let x = s * fw - 0.5, y = t * fh - 0.5
-        let x0f = x.rounded(.down), y0f = y.rounded(.down)
-        let fx = x - x0f, fy = y - y0f
-        let x0 = min(max(Int(x0f), 0), w - 1), x1 = min(max(Int(x0f) + 1, 0), w - 1)
-        let y0 = min(max(Int(y0f), 0), h - 1), y1 = min(max(Int(y0f) + 1, 0), h - 1)
-        return image.pixels.withUnsafeBufferPointer { p -> SIMD4<Float> in
-            @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
-                let i = (y * w + x) * 4
-                return SIMD4(Float(p[i]), Float(p[i + 1]), Float(p[i + 2]), Float(p[i + 3])) / 255
-            }
-            let top = texel(x0, y0) * (1 - fx) + texel(x1, y0) * fx
-            let bottom = texel(x0, y1) * (1 - fx) + texel(x1, y1) * fx
-            return top * (1 - fy) + bottom * fy
-        }
     }
 }

@@ -85,7 +85,12 @@ final class OracleTests: EndToEndTestCase {
         let ours = try TestSupport.decodeFrames(out, width: 128, height: 96)
         // FFmpeg's xfade runs its progress 1 → 0; at the midpoint both agree on p = 0.5.
         let oracle = path("xfade.mkv")
-        try TestSupport.ffmpeg(["-i", a, "-i", b, "-filter_complex", "[0:v][1:v]xfade=transition=fade:duration=1:offset=1,format=yuv420p", "-c:v", "ffv1", oracle])
+        // xfade (5.1) works in yuv444p: the chroma goes up and back down with nearest-neighbour scaling, so that
+        // the oracle keeps each 2×2 block's chroma sample as Segue does instead of smearing colour edges.
+        let to444 = "scale=flags=neighbor,format=yuv444p"
+        try TestSupport.ffmpeg(["-i", a, "-i", b, "-filter_complex",
+                                "[0:v]\(to444)[a];[1:v]\(to444)[b];[a][b]xfade=transition=fade:duration=1:offset=1,scale=flags=neighbor,format=yuv420p",
+                                "-c:v", "ffv1", oracle])
         let ref = try TestSupport.decodeFrames(oracle, width: 128, height: 96, filter: to709)
         XCTAssertEqual(ours.count, 90)
         XCTAssertEqual(ref.count, 90)

@@ -107,7 +107,7 @@ final class PreviewTests: EndToEndTestCase {
         let p = t.placements[clip]
         let layer = LayerPlan(clipIndex: clip, sourceTime: p.sourceStart + (t.time(ofFrame: n) - p.start), outputToSource: p.outputToSource)
         let reader = try VideoReader(path: p.spec.path)
-        let picture = try reader.frame(at: layer.sourceTime)
+        let picture = try reader.picture(at: layer.sourceTime)
         return try ReferenceRenderer().render(FramePlan(frame: n, time: t.time(ofFrame: n), from: layer, to: nil, transition: nil, progress: 0), from: picture, to: nil, renderSize: t.renderSize)
     }
 

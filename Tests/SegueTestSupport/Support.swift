@@ -5,8 +5,12 @@ import SegueCore
 /// Helpers shared by Segue's test targets: running FFmpeg and the CLI, generating clips, comparing frames.
 public enum TestSupport {
     /// An FFmpeg filter that converts untagged SD frames (BT.601 limited) to BT.709 limited the way Segue's
-    /// output is written: oracles compare in Y′CbCr after this.
-    public static let bt601ToBT709 = "scale=in_color_matrix=bt601:out_color_matrix=bt709:in_range=tv:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int"
+    /// output is written: oracles compare in Y′CbCr after this. `colorspace` with only the matrix changing
+    /// (`fast=1`) converts each 2×2 block with its own chroma sample, without resampling the chroma planes, as
+    /// Segue reads stored pictures in the cheap (pixel-exact) cases the oracle tests cover; libswscale's
+    /// `full_chroma_int` path would instead upsample and re-subsample chroma, smearing sharp colour edges
+    /// by a chroma sample or two.
+    public static let bt601ToBT709 = "colorspace=ispace=bt470bg:space=bt709:itrc=bt709:trc=bt709:iprimaries=bt709:primaries=bt709:irange=tv:range=tv:fast=1"
 
     /// True when running under CI (`CI` set): GPU tests must not skip there.
     public static var inCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "false" } ?? false }

@@ -1,0 +1,82 @@
+// One layer's lookup, included twice with LAYER spelled From (A, outgoing) and To (B, incoming): it defines
+// getLAYERColor(uv), the gl-transitions lookup. Rotation, display aspect, fit and colour are fused into it:
+// output uv -> stored-picture uv through uLAYERMap, read the planes as decoded, convert Y'CbCr -> R'G'B'.
+// LAYER_KIND: 0 RGBA8 (clips libswscale converts), 1 three 8-bit planes (R8), 2 NV12 (R8 + RG8),
+//             3 three 9..16-bit planes (R16UI, integer code values).
+// LAYER_LUMA, LAYER_CHROMA: whether the luma / chroma planes contribute in this pass (LayerColourMap); a
+//              plane that does not is not read.
+// LAYER_EXACT: 1 when output pixel centres land on stored texel centres (quarter turns, whole-pixel crops at
+//              scale 1): every plane is one texelFetch, no filtering (exactTexel: the texel containing the
+//              position; chroma therefore per 2x2 block, as FFmpeg's transpose/crop/colorspace treat it).
+#if LAYER_KIND == 3
+uniform usampler2D uLAYER0;
+uniform usampler2D uLAYER1;
+uniform usampler2D uLAYER2;
+#else
+uniform sampler2D uLAYER0;
+#if LAYER_KIND != 0
+uniform sampler2D uLAYER1;
+#endif
+#if LAYER_KIND == 1
+uniform sampler2D uLAYER2;
+#endif
+#endif
+uniform mat3 uLAYERMap;         // output uv (0..1, top-left origin) -> stored uv
+uniform vec2 uLAYERSize;        // stored picture size in luma texels
+uniform vec4 uLAYERChroma;      // chroma texel position = luma texel position * .xy + .zw (siting, subsampling)
+uniform vec2 uLAYERChromaSize;  // chroma plane size in texels
+uniform mat3 uLAYERMatrix;      // colour = uLAYERMatrix * samples + uLAYEROffset (LayerColourMap): R'G'B' (not
+uniform vec3 uLAYEROffset;      // clamped), or in fused passes the output's luma (.r) or Cb, Cr (.rg) directly
+
+vec4 sampleLAYER(vec2 st) {
+    vec2 p = st * uLAYERSize;
+#if LAYER_KIND == 0
+#if LAYER_EXACT
+    vec3 s = texelFetch(uLAYER0, exactTexel(p, uLAYERSize), 0).rgb;
+#else
+    vec3 s = texture(uLAYER0, st).rgb;
+#endif
+#else
+    vec2 pc = p * uLAYERChroma.xy + uLAYERChroma.zw;
+    vec3 s = vec3(0.0);
+#if LAYER_EXACT
+    ivec2 ic = exactTexel(pc, uLAYERChromaSize);
+#if LAYER_LUMA
+    s.x = float(texelFetch(uLAYER0, exactTexel(p, uLAYERSize), 0).r);
+#endif
+#if LAYER_CHROMA && LAYER_KIND == 2
+    s.yz = texelFetch(uLAYER1, ic, 0).rg;
+#elif LAYER_CHROMA
+    s.y = float(texelFetch(uLAYER1, ic, 0).r);
+    s.z = float(texelFetch(uLAYER2, ic, 0).r);
+#endif
+#elif LAYER_KIND == 3
+#if LAYER_LUMA
+    s.x = bilinearFetchU(uLAYER0, p).r;
+#endif
+#if LAYER_CHROMA
+    s.yz = vec2(bilinearFetchU(uLAYER1, pc).r, bilinearFetchU(uLAYER2, pc).r);
+#endif
+#else
+#if LAYER_LUMA
+    s.x = texture(uLAYER0, st).r;
+#endif
+    vec2 sc = pc / uLAYERChromaSize;
+#if LAYER_CHROMA && LAYER_KIND == 2
+    s.yz = texture(uLAYER1, sc).rg;
+#elif LAYER_CHROMA
+    s.y = texture(uLAYER1, sc).r;
+    s.z = texture(uLAYER2, sc).r;
+#endif
+#endif
+#endif
+    return vec4(uLAYERMatrix * s + uLAYEROffset, 1.0);
+}
+
+// Outside 0..1 and outside the stored picture the background shows (letterbox bars, pushed-out areas).
+vec4 getLAYERColor(vec2 uv) {
+    if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0) return background;
+    vec2 st = (uLAYERMap * vec3(uv, 1.0)).xy;
+    if (st.x < 0.0 || st.x > 1.0 || st.y < 0.0 || st.y > 1.0) return background;
+    return sampleLAYER(st);
+}

@@ -1,0 +1,135 @@
+/// Y′CbCr matrix coefficients `(Kr, Kb)`, `Kg = 1 − Kr − Kb`.
+/// Sources: ITU-R BT.601-7 §2.5.1, ITU-R BT.709-6 Table 3 item 3.2, ITU-R BT.2020-2 Table 4 (non-constant
+/// luminance; constant-luminance streams are converted as non-constant), SMPTE ST 240, FCC (ITU-T H.273 Table 4).
+public enum YCbCrMatrix: String, Sendable, CaseIterable {
+    case bt601, bt709, bt2020, smpte240m, fcc
+
+    public var kr: Double {
+        switch self { case .bt601: 0.299; case .bt709: 0.2126; case .bt2020: 0.2627; case .smpte240m: 0.212; case .fcc: 0.30 }
+    }
+    public var kb: Double {
+        switch self { case .bt601: 0.114; case .bt709: 0.0722; case .bt2020: 0.0593; case .smpte240m: 0.087; case .fcc: 0.11 }
+    }
+    /// The matrix for a stream that does not say: BT.709 at 720 lines or more, else BT.601 (what FFmpeg's
+    /// players and AVFoundation assume).
+    public static func unspecified(height: Int) -> YCbCrMatrix { height >= 720 ? .bt709 : .bt601 }
+}
+
+/// Quantisation range of Y′CbCr code values (ITU-T H.273 §8.1, `video_full_range_flag`).
+public enum ColourRange: String, Sendable {
+    /// "TV"/"MPEG" range: 8-bit Y′ 16…235, Cb/Cr 16…240 (scaled by 2^(N−8) at N bits).
+    case limited
+    /// "PC"/"JPEG" range: Y′ 0…2^N−1, Cb/Cr centred on 2^(N−1).
+    case full
+}
+
+/// Where the first chroma sample of a subsampled picture sits, as an offset from the centre of the top-left
+/// luma sample in units of one chroma sample spacing (0…1 per axis). For 4:2:0: `left` (MPEG-2/H.264/HEVC,
+/// `AVCHROMA_LOC_LEFT`) is (0, 0.5), `center` (JPEG/MPEG-1) is (0.5, 0.5), `topLeft` is (0, 0).
+/// With 2× subsampling the offset in luma pixels equals this value; with factor `s` it is `value · (s − 1)`.
+public struct ChromaSiting: Equatable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public static let left = ChromaSiting(x: 0, y: 0.5)
+    public static let center = ChromaSiting(x: 0.5, y: 0.5)
+    public static let topLeft = ChromaSiting(x: 0, y: 0)
+    public var description: String {
+        switch self { case .left: "left"; case .center: "center"; case .topLeft: "top-left"; default: "(\(x), \(y))" }
+    }
+}
+
+/// The colour description of a Y′CbCr picture.
+public struct YCbCrColour: Equatable, Sendable {
+    public var matrix: YCbCrMatrix
+    public var range: ColourRange
+    public var siting: ChromaSiting
+    public init(matrix: YCbCrMatrix, range: ColourRange, siting: ChromaSiting = .left) {
+        self.matrix = matrix; self.range = range; self.siting = siting
+    }
+    /// What Segue writes: BT.709, limited range, chroma sited left.
+    public static let output = YCbCrColour(matrix: .bt709, range: .limited, siting: .left)
+}
+
+/// One plane of a `VideoPicture`: rows top to bottom, no padding (`width × height × channels × bytesPerSample`
+/// bytes). 16-bit samples are little-endian.
+public struct PicturePlane: Sendable {
+    public let width: Int
+    public let height: Int
+    /// Samples per pixel: 1 (Y, Cb or Cr), 2 (interleaved CbCr) or 4 (RGBA).
+    public let channels: Int
+    public var bytes: [UInt8]
+    public init(width: Int, height: Int, channels: Int, bytes: [UInt8]) {
+        self.width = width; self.height = height; self.channels = channels; self.bytes = bytes
+    }
+}
+
+/// A stored (decoded) picture as it leaves `SegueMedia`: its planes as decoded, with what the renderers need
+/// to turn them into R′G′B′. Layouts the shaders take directly:
+/// - `.rgba`: one RGBA8 plane of full-range R′G′B′ (clips in other formats, converted by libswscale).
+/// - `.planar`: three planes Y, Cb, Cr; chroma subsampled by `2^chromaShiftX × 2^chromaShiftY`
+///   (yuv420p, yuv422p, yuv444p, yuvj*, …); 8-bit, or 9…16-bit in 16-bit little-endian samples (yuv420p10le …).
+/// - `.semiPlanar`: Y plus one plane of interleaved Cb, Cr (NV12), or Cr, Cb with `swapsChroma` (NV21); 8-bit.
+public struct VideoPicture: Sendable {
+    public enum Layout: Sendable, Equatable { case rgba, planar, semiPlanar }
+    public let width: Int
+    public let height: Int
+    public let layout: Layout
+    /// log2 of the chroma subsampling factors (4:2:0: 1, 1; 4:2:2: 1, 0; 4:4:4: 0, 0).
+    public let chromaShiftX: Int
+    public let chromaShiftY: Int
+    /// Bits per sample (8 for RGBA); above 8, samples are stored in 16 bits.
+    public let bitDepth: Int
+    /// NV21: the interleaved chroma plane holds Cr before Cb.
+    public let swapsChroma: Bool
+    public let planes: [PicturePlane]
+    /// Matrix, range and chroma siting (unused for `.rgba`).
+    public let colour: YCbCrColour
+
+    public init(width: Int, height: Int, layout: Layout, chromaShiftX: Int, chromaShiftY: Int, bitDepth: Int,
+                swapsChroma: Bool = false, planes: [PicturePlane], colour: YCbCrColour) {
+        self.width = width; self.height = height; self.layout = layout
+        self.chromaShiftX = chromaShiftX; self.chromaShiftY = chromaShiftY; self.bitDepth = bitDepth
+        self.swapsChroma = swapsChroma; self.planes = planes; self.colour = colour
+    }
+
+    /// An RGBA picture (no copy: the pixel array is shared).
+    public init(_ image: RGBAImage) {
+        self.init(width: image.width, height: image.height, layout: .rgba, chromaShiftX: 0, chromaShiftY: 0, bitDepth: 8,
+                  planes: [PicturePlane(width: image.width, height: image.height, channels: 4, bytes: image.pixels)],
+                  colour: .output)
+    }
+
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+    /// Width and height of a chroma plane: `ceil(width / 2^chromaShiftX)` × `ceil(height / 2^chromaShiftY)`.
+    public var chromaSize: PixelSize {
+        PixelSize(width: -((-width) >> chromaShiftX), height: -((-height) >> chromaShiftY))
+    }
+    /// Short format name for logs: "rgba", "yuv 4:2:0 8-bit", "nv12".
+    public var formatDescription: String {
+        switch layout {
+        case .rgba: return "rgba"
+        case .semiPlanar: return swapsChroma ? "nv21" : "nv12"
+        case .planar:
+            let sub = chromaShiftX == 0 ? "4:4:4" : chromaShiftY == 0 ? "4:2:2" : "4:2:0"
+            return "yuv \(chromaShiftX > 1 || chromaShiftY > 1 ? "subsampled \(chromaShiftX),\(chromaShiftY)" : sub) \(bitDepth)-bit"
+        }
+    }
+}
+
+/// An 8-bit Y′CbCr 4:2:0 picture (yuv420p), BT.709 limited range, chroma sited left: the encoder's input.
+/// `y` is `width × height` bytes, `cb` and `cr` are `(width / 2) × (height / 2)` bytes each; no padding;
+/// width and height are even.
+public struct YUV420Image: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public var y: [UInt8]
+    public var cb: [UInt8]
+    public var cr: [UInt8]
+    public init(width: Int, height: Int, y: [UInt8], cb: [UInt8], cr: [UInt8]) {
+        precondition(width % 2 == 0 && height % 2 == 0, "4:2:0 output needs an even width and height")
+        precondition(y.count == width * height && cb.count == width * height / 4 && cr.count == cb.count)
+        self.width = width; self.height = height; self.y = y; self.cb = cb; self.cr = cr
+    }
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+}

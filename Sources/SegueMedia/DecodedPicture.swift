@@ -1,0 +1,84 @@
+import CFFmpeg
+import SegueCore
+
+/// Decoded frames → `VideoPicture`, planes as decoded (no pixel conversion), described with libavutil's
+/// pixel-format descriptors (`av_pix_fmt_desc_get`) rather than a list of names.
+///
+/// Taken as they are: 3-component Y′CbCr with one plane per component at 8 bits (yuv420p, yuv422p, yuv444p,
+/// yuv440p, yuv411p, yuv410p and their full-range yuvj* twins) or at 9…16 bits little-endian (yuv420p10le,
+/// yuv422p10le, yuv444p12le, …), the same with an alpha plane (yuva*, alpha not read), and 8-bit semi-planar
+/// NV12 / NV21. Everything else (RGB, palette, grey, big-endian, P010/P016, …) is converted by libswscale to
+/// RGBA (full range, the stream's matrix and range), as `VideoReader` did for every format before.
+extension Frame {
+    /// The frame's planes as a `VideoPicture`, or nil when its pixel format is not one the renderers take directly.
+    func directPicture() -> VideoPicture? {
+        let f = ptr.pointee
+        guard let desc = av_pix_fmt_desc_get(AVPixelFormat(rawValue: f.format))?.pointee else { return nil }
+        let unsupported = UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE
+                                 | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BAYER)
+        // Alpha (yuva*) is ignored, as the compositor ignores it everywhere: its own plane is simply not read.
+        let alphaPlane = (desc.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0 && desc.nb_components == 4 && desc.comp.3.plane == 3
+        guard desc.nb_components == 3 || alphaPlane, desc.flags & unsupported == 0 else { return nil }
+        let c = [desc.comp.0, desc.comp.1, desc.comp.2]
+        let depth = Int(c[0].depth)
+        guard c.allSatisfy({ Int($0.depth) == depth && $0.shift == 0 }), depth >= 8, depth <= 16 else { return nil }
+        let w = Int(f.width), h = Int(f.height)
+        let sx = Int(desc.log2_chroma_w), sy = Int(desc.log2_chroma_h)
+        let cw = -((-w) >> sx), ch = -((-h) >> sy)
+        let layout: VideoPicture.Layout
+        var swaps = false
+        let bytesPerSample = depth > 8 ? 2 : 1
+        if c[0].plane == 0 && c[1].plane == 1 && c[2].plane == 2 && c.allSatisfy({ Int($0.step) == bytesPerSample && $0.offset == 0 }) {
+            layout = .planar
+        } else if depth == 8 && c[0].plane == 0 && c[1].plane == 1 && c[2].plane == 1 && c[1].step == 2 && c[2].step == 2 {
+            layout = .semiPlanar
+            swaps = c[1].offset == 1
+        } else {
+            return nil
+        }
+        func copy(_ data: UnsafeMutablePointer<UInt8>?, _ linesize: Int32, _ pw: Int, _ ph: Int, _ channels: Int) -> PicturePlane? {
+            guard let data = data, linesize > 0 else { return nil }
+            let row = pw * channels * bytesPerSample
+            var bytes = [UInt8](repeating: 0, count: row * ph)
+            bytes.withUnsafeMutableBytes { dst in
+                for y in 0..<ph { (dst.baseAddress! + y * row).copyMemory(from: data + y * Int(linesize), byteCount: row) }
+            }
+            return PicturePlane(width: pw, height: ph, channels: channels, bytes: bytes)
+        }
+        var planes: [PicturePlane] = []
+        guard let y = copy(f.data.0, f.linesize.0, w, h, 1) else { return nil }
+        planes.append(y)
+        if layout == .planar {
+            guard let u = copy(f.data.1, f.linesize.1, cw, ch, 1), let v = copy(f.data.2, f.linesize.2, cw, ch, 1) else { return nil }
+            planes += [u, v]
+        } else {
+            guard let uv = copy(f.data.1, f.linesize.1, cw, ch, 2) else { return nil }
+            planes.append(uv)
+        }
+        return VideoPicture(width: w, height: h, layout: layout, chromaShiftX: sx, chromaShiftY: sy, bitDepth: depth,
+                            swapsChroma: swaps, planes: planes, colour: colour())
+    }
+
+    /// The frame's matrix (unspecified: BT.709 at ≥ 720 lines, else BT.601), range (yuvj* formats are full
+    /// range) and chroma siting (`avcodec_enum_to_chroma_pos`; unspecified: left, the MPEG-2/H.264/HEVC
+    /// default, but center for yuvj* formats, JPEG's siting).
+    func colour() -> YCbCrColour {
+        let f = ptr.pointee
+        let matrix: YCbCrMatrix
+        switch f.colorspace {
+        case AVCOL_SPC_BT709: matrix = .bt709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: matrix = .bt601
+        case AVCOL_SPC_SMPTE240M: matrix = .smpte240m
+        case AVCOL_SPC_FCC: matrix = .fcc
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: matrix = .bt2020
+        default: matrix = .unspecified(height: Int(f.height))
+        }
+        let full = VideoReader.isFullRange(f)
+        var siting: ChromaSiting = VideoReader.isJPEGFormat(f) ? .center : .left
+        var xpos: Int32 = 0, ypos: Int32 = 0
+        if f.chroma_location != AVCHROMA_LOC_UNSPECIFIED, avcodec_enum_to_chroma_pos(&xpos, &ypos, f.chroma_location) == 0 {
+            siting = ChromaSiting(x: Double(xpos) / 256, y: Double(ypos) / 256)
+        }
+        return YCbCrColour(matrix: matrix, range: full ? .full : .limited, siting: siting)
+    }
+}

@@ -1,0 +1,150 @@
+import SegueCore
+
+/// `getFromColor`/`getToColor` + the layer lookup of `Shaders/glsl/layer.glsl`, mirrored in Swift: map the
+/// output uv to the stored picture, read the planes that contribute, apply the pass's `LayerColourMap`
+/// (R′G′B′, not clamped; or the output's luma or chroma in fused passes).
+///
+/// Reads follow the shaders: `texture()` with `GL_LINEAR` + `GL_CLAMP_TO_EDGE` for 8-bit planes (ES 3.0
+/// §3.8.10: weights from the fraction of `p − 0.5`, `p` in texel units), the same bilinear rule written out with
+/// `texelFetch` for 16-bit planes, and in exact layers (`TransitionParameters.isExact`) one `texelFetch` per plane
+/// of the texel containing the (sited, `ChromaPositionMap`) position: no filtering.
+final class ReferenceLayer {
+    enum Kind { case rgba, planar8, semiPlanar8, planar16 }
+    let kind: Kind
+    let exact: Bool
+    let a, b, c, d, tx, ty: Float
+    let w, h, cw, ch: Int
+    let fw, fh, fcw, fch: Float
+    let m: [Float], o: [Float]
+    let chroma: ChromaPositionMap
+    /// Copies of the planes (stable pointers for the per-pixel loops).
+    private let planes: [UnsafeMutableBufferPointer<UInt8>]
+    private let p0: UnsafeMutableBufferPointer<UInt8>, p1: UnsafeMutableBufferPointer<UInt8>, p2: UnsafeMutableBufferPointer<UInt8>
+
+    let readsLuma: Bool, readsChroma: Bool
+    let background: SIMD4<Float>
+
+    init(picture: VideoPicture, map: [Float], exact: Bool, colour: LayerColourMap, background: [Float]) {
+        switch picture.layout {
+        case .rgba: kind = .rgba
+        case .semiPlanar: kind = .semiPlanar8
+        case .planar: kind = picture.bitDepth > 8 ? .planar16 : .planar8
+        }
+        self.exact = exact
+        (a, b, c, d, tx, ty) = (map[0], map[1], map[2], map[3], map[4], map[5])
+        w = picture.width; h = picture.height; fw = Float(w); fh = Float(h)
+        let cs = picture.chromaSize
+        cw = cs.width; ch = cs.height; fcw = Float(cw); fch = Float(ch)
+        m = colour.matrix; o = colour.offset
+        readsLuma = colour.readsLuma; readsChroma = colour.readsChroma
+        self.background = SIMD4(background[0], background[1], background[2], background[3])
+        chroma = ChromaPositionMap(picture)
+        planes = picture.planes.map { plane in
+            let buf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, plane.bytes.count))
+            _ = buf.initialize(from: plane.bytes)
+            return buf
+        }
+        let empty = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        p0 = planes[0]; p1 = planes.count > 1 ? planes[1] : empty; p2 = planes.count > 2 ? planes[2] : empty
+    }
+    deinit { planes.forEach { $0.deallocate() } }
+
+    /// `getFromColor(uv)`: background outside 0…1 and outside the stored picture.
+    @inline(__always) func color(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+        if uv.x < 0 || uv.x > 1 || uv.y < 0 || uv.y > 1 { return background }
+        let s = a * uv.x + c * uv.y + tx
+        let t = b * uv.x + d * uv.y + ty
+        if s < 0 || s > 1 || t < 0 || t > 1 { return background }
+        return sample(s, t)
+    }
+
+    @inline(__always) func sample(_ s: Float, _ t: Float) -> SIMD4<Float> {
+        let px = s * fw, py = t * fh
+        var v = SIMD3<Float>()
+        if kind == .rgba {
+            let c = exact ? texel4(ReferenceLayer.exactTexel(px, w), ReferenceLayer.exactTexel(py, h)) : bilinear4(px, py)
+            v = SIMD3(c.x, c.y, c.z)
+        } else if exact {
+            let cx = ReferenceLayer.exactTexel(px * chroma.scaleX + chroma.offsetX, cw)
+            let cy = ReferenceLayer.exactTexel(py * chroma.scaleY + chroma.offsetY, ch)
+            let i = ReferenceLayer.exactTexel(py, h) * w + ReferenceLayer.exactTexel(px, w), k = cy * cw + cx
+            switch kind {
+            case .planar16:
+                if readsLuma { v.x = code16(p0, i) }
+                if readsChroma { v.y = code16(p1, k); v.z = code16(p2, k) }
+            case .semiPlanar8:
+                if readsLuma { v.x = Float(p0[i]) / 255 }
+                if readsChroma { v.y = Float(p1[2 * k]) / 255; v.z = Float(p1[2 * k + 1]) / 255 }
+            default:
+                if readsLuma { v.x = Float(p0[i]) / 255 }
+                if readsChroma { v.y = Float(p1[k]) / 255; v.z = Float(p2[k]) / 255 }
+            }
+        } else {
+            let pcx = px * chroma.scaleX + chroma.offsetX, pcy = py * chroma.scaleY + chroma.offsetY
+            switch kind {
+            case .planar16:
+                if readsLuma { v.x = bilinear16(p0, w, h, px, py) }
+                if readsChroma { v.y = bilinear16(p1, cw, ch, pcx, pcy); v.z = bilinear16(p2, cw, ch, pcx, pcy) }
+            case .semiPlanar8:
+                if readsLuma { v.x = bilinear8(p0, w, h, 1, 0, px, py) }
+                if readsChroma { v.y = bilinear8(p1, cw, ch, 2, 0, pcx, pcy); v.z = bilinear8(p1, cw, ch, 2, 1, pcx, pcy) }
+            default:
+                if readsLuma { v.x = bilinear8(p0, w, h, 1, 0, px, py) }
+                if readsChroma { v.y = bilinear8(p1, cw, ch, 1, 0, pcx, pcy); v.z = bilinear8(p2, cw, ch, 1, 0, pcx, pcy) }
+            }
+        }
+        @inline(__always) func row(_ r: Int) -> Float { m[3 * r] * v.x + m[3 * r + 1] * v.y + m[3 * r + 2] * v.z + o[r] }
+        return SIMD4(row(0), row(1), row(2), 1)
+    }
+
+    /// `exactTexel` of `prelude.glsl`: the texel containing `p`, ties to the lower index, clamped.
+    @inline(__always) static func exactTexel(_ p: Float, _ n: Int) -> Int {
+        min(max(Int((p - 1.0 / 64).rounded(.down)), 0), n - 1)
+    }
+
+    @inline(__always) func code16(_ p: UnsafeMutableBufferPointer<UInt8>, _ i: Int) -> Float {
+        Float(UInt16(p[2 * i]) | UInt16(p[2 * i + 1]) << 8)
+    }
+
+    /// Bilinear weights and clamped indices for position `p` (texel units, centres at `i + 0.5`) along an axis of `n` texels.
+    @inline(__always) func taps(_ p: Float, _ n: Int) -> (Int, Int, Float) {
+        let q = p - 0.5
+        let qf = q.rounded(.down)
+        let i = Int(qf)
+        return (min(max(i, 0), n - 1), min(max(i + 1, 0), n - 1), q - qf)
+    }
+
+    /// One channel of an 8-bit plane with `channels` interleaved samples, as unorm (`code / 255`).
+    @inline(__always) func bilinear8(_ p: UnsafeMutableBufferPointer<UInt8>, _ w: Int, _ h: Int, _ channels: Int, _ channel: Int,
+                                     _ x: Float, _ y: Float) -> Float {
+        let (x0, x1, fx) = taps(x, w), (y0, y1, fy) = taps(y, h)
+        @inline(__always) func t(_ x: Int, _ y: Int) -> Float { Float(p[(y * w + x) * channels + channel]) / 255 }
+        let top = t(x0, y0) * (1 - fx) + t(x1, y0) * fx
+        let bottom = t(x0, y1) * (1 - fx) + t(x1, y1) * fx
+        return top * (1 - fy) + bottom * fy
+    }
+
+    /// A 16-bit little-endian plane, as integer code values.
+    @inline(__always) func bilinear16(_ p: UnsafeMutableBufferPointer<UInt8>, _ w: Int, _ h: Int, _ x: Float, _ y: Float) -> Float {
+        let (x0, x1, fx) = taps(x, w), (y0, y1, fy) = taps(y, h)
+        @inline(__always) func t(_ x: Int, _ y: Int) -> Float {
+            let i = (y * w + x) * 2
+            return Float(UInt16(p[i]) | UInt16(p[i + 1]) << 8)
+        }
+        let top = t(x0, y0) * (1 - fx) + t(x1, y0) * fx
+        let bottom = t(x0, y1) * (1 - fx) + t(x1, y1) * fx
+        return top * (1 - fy) + bottom * fy
+    }
+
+    @inline(__always) func texel4(_ x: Int, _ y: Int) -> SIMD4<Float> {
+        let i = (y * w + x) * 4
+        return SIMD4(Float(p0[i]), Float(p0[i + 1]), Float(p0[i + 2]), Float(p0[i + 3])) / 255
+    }
+
+    @inline(__always) func bilinear4(_ x: Float, _ y: Float) -> SIMD4<Float> {
+        let (x0, x1, fx) = taps(x, w), (y0, y1, fy) = taps(y, h)
+        let top = texel4(x0, y0) * (1 - fx) + texel4(x1, y0) * fx
+        let bottom = texel4(x0, y1) * (1 - fx) + texel4(x1, y1) * fx
+        return top * (1 - fy) + bottom * fy
+    }
+}
