@@ -135,7 +135,7 @@ public enum SlurmFarm {
         var common = ""
         if let p = o.partition { common += "#SBATCH --partition=\(p)\n" }
         if let t = o.time { common += "#SBATCH --time=\(t)\n" }
-        let segue = q(state.segue), edit = q(state.edit), planPath = q(layout.plan), chunks = q(layout.chunks), logs = layout.logs
+        let segue = q(state.segue), planPath = q(layout.plan), chunks = q(layout.chunks), logs = layout.logs
         let extra = o.renderArguments.map(q).joined(separator: " ")
         let array = "0-\(plan.chunks.count - 1)" + (o.maxParallel.map { "%\($0)" } ?? "")
         let chunkScript = """
