@@ -251,30 +251,42 @@ public enum RenderJob {
             defer { t += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9 }
             return try body()
         }
+        // Frames come back from the renderer's pipeline in order, possibly a frame late (GPU readback).
+        let pipeline = renderer.makeYUV420Pipeline()
+        var drawn = range.lowerBound
+        func emit(_ images: [YUV420Image]) throws {
+            for picture in images {
+                let n = drawn
+                drawn += 1
+                try timed(&stage.video) { try encoder.submit { try writer.writeVideo(picture) } }
+                if let m = mixer {
+                    // Audio up to the end of this frame: round((n + 1) / fps × rate), exact.
+                    let end = MediaTime(frame: n + 1, rate: rate).rounded(toUnitsOf: Int64(sampleRate))
+                    if end > m.position {
+                        let samples = try m.next(Int(end - m.position))
+                        try timed(&stage.audio) { try encoder.submit { try writer.writeAudio(samples) } }
+                    }
+                }
+                report(n + 1 - range.lowerBound, "render")
+            }
+        }
         for n in range {
             let (plan, from, to) = try timed(&stage.pictures) { try decoded.next() }
-            let picture = try timed(&stage.composite) { try renderer.renderYUV420(plan, from: from, to: to, renderSize: timeline.renderSize) }
+            let images = try timed(&stage.composite) { try pipeline.submit(plan, from: from, to: to, renderSize: timeline.renderSize) }
             if let onFrame = options.onFrame { onFrame(n, try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)) }
-            try timed(&stage.video) { try encoder.submit { try writer.writeVideo(picture) } }
-            if let m = mixer {
-                // Audio up to the end of this frame: round((n + 1) / fps × rate), exact.
-                let end = MediaTime(frame: n + 1, rate: rate).rounded(toUnitsOf: Int64(sampleRate))
-                if end > m.position {
-                    let samples = try m.next(Int(end - m.position))
-                    try timed(&stage.audio) { try encoder.submit { try writer.writeAudio(samples) } }
-                }
-            }
-            report(n + 1 - range.lowerBound, "render")
+            try emit(images)
         }
+        try emit(try timed(&stage.composite) { try pipeline.finish() })
+        precondition(drawn == range.upperBound, "the renderer's pipeline returned \(drawn - range.lowerBound) of \(range.count) frames")
         decoded.cancel()
         var result: (videoFrames: Int64, audioSamples: Int64) = (0, 0)
         try timed(&stage.video) { try encoder.finish() }
         try timed(&stage.video) { result = try writer.finish() }
         report(Int64(range.count), "done")
         if options.verbose {
-            options.log(String(format: "segue: time: decoding %.2f s (decode thread, overlapped); on the GL thread: waiting for "
-                               + "decoded pictures %.2f s, composite + readback %.2f s, "
-                               + "waiting for the encoder %.2f s, audio %.2f s",
+            options.log(String(format: "segue: time: decoding %.2f s on the decode thread (overlapped); on the render thread: waiting "
+                               + "for decoded pictures %.2f s, compositing %.2f s (GPU: upload, draw, and waiting for the previous "
+                               + "frame's readback), waiting for the encoder %.2f s, audio %.2f s",
                                decoded.busySeconds, stage.pictures, stage.composite, stage.video, stage.audio))
         }
         return (result.videoFrames, result.audioSamples, frames.finishAll())
