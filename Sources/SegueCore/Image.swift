@@ -38,9 +38,37 @@ public protocol CompositeRenderer: AnyObject {
     /// left (`YUV420Image`; `renderSize` must be even). Luma is computed at each pixel centre, chroma at each
     /// chroma sample's site (`RGBToOutputYCbCr.siting`), both from the same R′G′B′ composite.
     func renderYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> YUV420Image
+    /// A pipeline for rendering many frames in a row into the encoder's format, with the same pixels as
+    /// `renderYUV420`; the GPU renderer's overlaps each frame's readback with the next frame's drawing. The
+    /// default renders synchronously (`SynchronousYUV420Pipeline`). Use it on the renderer's thread, and no
+    /// other rendering call on that renderer between its `submit`s except `render`.
+    func makeYUV420Pipeline() -> YUV420Pipeline
+}
+
+/// Frames rendered in submission order, returned as they are finished: `submit` frame n may give back frame n
+/// itself, an earlier one, or none yet; `finish` returns the rest. Every submitted frame comes back exactly once,
+/// in order. Dropping the pipeline drops frames still in flight.
+public protocol YUV420Pipeline: AnyObject {
+    /// Starts rendering one frame (the arguments of `CompositeRenderer.renderYUV420`) and returns the frames
+    /// finished since the last call, oldest first.
+    func submit(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> [YUV420Image]
+    /// Waits for every frame still in flight and returns them, oldest first.
+    func finish() throws -> [YUV420Image]
+}
+
+/// `renderYUV420` frame by frame: `submit` returns its own frame, `finish` nothing.
+public final class SynchronousYUV420Pipeline: YUV420Pipeline {
+    public let renderer: CompositeRenderer
+    public init(renderer: CompositeRenderer) { self.renderer = renderer }
+    public func submit(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> [YUV420Image] {
+        [try renderer.renderYUV420(plan, from: from, to: to, renderSize: renderSize)]
+    }
+    public func finish() throws -> [YUV420Image] { [] }
 }
 
 extension CompositeRenderer {
+    public func makeYUV420Pipeline() -> YUV420Pipeline { SynchronousYUV420Pipeline(renderer: self) }
+
     /// `render` for RGBA stored pictures.
     public func render(_ plan: FramePlan, from: RGBAImage, to: RGBAImage?, renderSize: PixelSize) throws -> RGBAImage {
         try render(plan, from: VideoPicture(from), to: to.map { VideoPicture($0) }, renderSize: renderSize)

@@ -176,15 +176,24 @@ final class GLFramebuffer {
     deinit { glDeleteFramebuffers(1, &id) }
 
     /// Reads attachment `index` back, rows top first (`glReadPixels`; `GL_RED` for R8, `GL_RGBA` for RGBA8).
+    /// No pixel pack buffer may be bound.
     func read(_ index: Int, into bytes: inout [UInt8]) throws {
+        try bytes.withUnsafeMutableBytes { p in try readPixels(index, p.baseAddress) }
+    }
+
+    /// Starts reading attachment `index` into the bound `GL_PIXEL_PACK_BUFFER` at byte `offset`, rows top first,
+    /// tightly packed (`glReadPixels` with a pack buffer bound: returns without waiting for the GPU).
+    func read(_ index: Int, toPackBufferOffset offset: Int) throws {
+        try readPixels(index, UnsafeMutableRawPointer(bitPattern: offset))
+    }
+
+    private func readPixels(_ index: Int, _ destination: UnsafeMutableRawPointer?) throws {
         let t = attachments[index]
         let format: GLenum = t.texelFormat == .rgba8 ? GLenum(GL_RGBA) : GLenum(GL_RED)
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), id)
         glReadBuffer(GLenum(GL_COLOR_ATTACHMENT0 + Int32(index)))
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-        bytes.withUnsafeMutableBytes { p in
-            glReadPixels(0, 0, GLsizei(size.width), GLsizei(size.height), format, GLenum(GL_UNSIGNED_BYTE), p.baseAddress)
-        }
+        glReadPixels(0, 0, GLsizei(size.width), GLsizei(size.height), format, GLenum(GL_UNSIGNED_BYTE), destination)
         try glCheck("glReadPixels")
     }
 }

@@ -9,7 +9,8 @@ import SegueShaders
 ///
 /// `renderYUV420` draws the output's luma, then its Cb and Cr (one pass, two draw buffers), four samples per
 /// fragment into RGBA8 targets whose bytes are the planes' (`main.glsl`), and reads them back with
-/// `glReadPixels`; `render` draws R′G′B′A for previews. Programs are compiled on first use per (transition, layer variants, output).
+/// `glReadPixels` (`makeYUV420Pipeline`: asynchronously, through pixel buffer objects); `render` draws
+/// R′G′B′A for previews. Programs are compiled on first use per (transition, layer variants, output).
 ///
 /// Owns its `EGLSession`; every call must come from the thread that created it.
 public final class GPURenderer: CompositeRenderer {
@@ -77,6 +78,19 @@ public final class GPURenderer: CompositeRenderer {
     }
 
     public func renderYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> YUV420Image {
+        let (luma, chroma) = try drawYUV420(plan, from: from, to: to, renderSize: renderSize)
+        let half = renderSize.width / 2
+        return YUV420Image(width: renderSize.width, height: renderSize.height, y: try readPlane(luma, 0, width: renderSize.width),
+                           cb: try readPlane(chroma, 0, width: half), cr: try readPlane(chroma, 1, width: half))
+    }
+
+    /// Pipelined `renderYUV420`: each frame's planes are copied into a pixel buffer object and mapped one
+    /// frame later (`GPUReadbackPipeline`), so their readback overlaps the next frame's drawing.
+    public func makeYUV420Pipeline() -> YUV420Pipeline { GPUReadbackPipeline(renderer: self) }
+
+    /// Makes the context current and draws the output's luma target (four samples per RGBA8 texel) and chroma
+    /// target (attachment 0: Cb, 1: Cr). Returns them for reading back.
+    func drawYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> (luma: GLFramebuffer, chroma: GLFramebuffer) {
         try session.makeCurrent()
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
         // Four samples per fragment (main.glsl): RGBA8 targets a quarter of each plane's width, rounded up.
@@ -89,8 +103,7 @@ public final class GPURenderer: CompositeRenderer {
         try prepare(plan, from: from, to: to)
         try draw(plan, from: from, to: to, renderSize: renderSize, output: .luma, target: lumaTarget!)
         try draw(plan, from: from, to: to, renderSize: renderSize, output: .chroma, target: chromaTarget!)
-        return YUV420Image(width: renderSize.width, height: renderSize.height, y: try readPlane(lumaTarget!, 0, width: renderSize.width),
-                           cb: try readPlane(chromaTarget!, 0, width: half.width), cr: try readPlane(chromaTarget!, 1, width: half.width))
+        return (lumaTarget!, chromaTarget!)
     }
 
     /// A plane of `width` samples per row from a target holding four per texel (dropping the padding of the last).

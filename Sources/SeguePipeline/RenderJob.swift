@@ -198,8 +198,12 @@ public enum RenderJob {
     /// `options.audio` and the range starts at frame 0. With `encoderLookahead` > 0 and an encoder that takes
     /// forced frame types, up to that many frames after the range are drawn and fed to the encoder as lookahead
     /// but not written (see `MediaWriter.keepFrames`).
+    ///
+    /// Three threads: decoding (`DecodeAhead`, up to `decodeAheadDepth` frames ahead), this one (all GL), and
+    /// encoding (`EncodeQueue`); each clip's decoder and libx264 add their own threads.
     static func encode(_ timeline: Timeline, renderer: CompositeRenderer, to path: String, options: RenderOptions,
-                       frames wanted: Range<Int64>? = nil, encoderLookahead: Int64 = 0) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
+                       frames wanted: Range<Int64>? = nil, encoderLookahead: Int64 = 0,
+                       decodeAheadDepth: Int = 3) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
         var range = wanted ?? 0..<timeline.frameCount
         let withAudio = options.audio && range.lowerBound == 0
         let sampleRate = Int32(timeline.audio.sampleRate)
@@ -215,6 +219,14 @@ public enum RenderJob {
             range = range.lowerBound..<min(timeline.frameCount, range.upperBound + encoderLookahead)
         }
         let frames = FrameSource(timeline: timeline)
+        // Decoding runs ahead on its own thread (a few frames, bounded); `frames` is used only there until
+        // `decoded.cancel()` has returned.
+        let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth) { n in
+            let plan = timeline.plan(frame: n)
+            let (from, to) = try frames.pictures(for: plan)
+            return (plan: plan, from: from, to: to)
+        }
+        defer { decoded.cancel() }
         // The writer is used only on the encode thread from here until `encoder.finish()`.
         let encoder = EncodeQueue()
         defer { encoder.cancel() }
@@ -232,108 +244,52 @@ public enum RenderJob {
             p(RenderProgress(frame: done, total: total, fps: fps, speed: fps / rate.framesPerSecond, elapsed: elapsed,
                              eta: fps > 0 ? Double(total - done) / fps : 0, stage: stage))
         }
-        // Wall time per stage, for --verbose (where the time goes).
+        // Wall time per stage on this (the GL) thread, for --verbose (where the time goes).
         var stage = (pictures: 0.0, composite: 0.0, video: 0.0, audio: 0.0)
-        func timed(_ t: inout Double, _ body: () throws -> Void) rethrows {
+        func timed<T>(_ t: inout Double, _ body: () throws -> T) rethrows -> T {
             let t0 = DispatchTime.now().uptimeNanoseconds
-            try body()
-            t += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+            defer { t += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9 }
+            return try body()
+        }
+        // Frames come back from the renderer's pipeline in order, possibly a frame late (GPU readback).
+        let pipeline = renderer.makeYUV420Pipeline()
+        var drawn = range.lowerBound
+        func emit(_ images: [YUV420Image]) throws {
+            for picture in images {
+                let n = drawn
+                drawn += 1
+                try timed(&stage.video) { try encoder.submit { try writer.writeVideo(picture) } }
+                if let m = mixer {
+                    // Audio up to the end of this frame: round((n + 1) / fps × rate), exact.
+                    let end = MediaTime(frame: n + 1, rate: rate).rounded(toUnitsOf: Int64(sampleRate))
+                    if end > m.position {
+                        let samples = try m.next(Int(end - m.position))
+                        try timed(&stage.audio) { try encoder.submit { try writer.writeAudio(samples) } }
+                    }
+                }
+                report(n + 1 - range.lowerBound, "render")
+            }
         }
         for n in range {
-            let plan = timeline.plan(frame: n)
-            var from: VideoPicture?, to: VideoPicture?, image: YUV420Image?
-            try timed(&stage.pictures) { (from, to) = try frames.pictures(for: plan) }
-            try timed(&stage.composite) { image = try renderer.renderYUV420(plan, from: from!, to: to, renderSize: timeline.renderSize) }
-            if let onFrame = options.onFrame { onFrame(n, try renderer.render(plan, from: from!, to: to, renderSize: timeline.renderSize)) }
-            let picture = image!
-            try timed(&stage.video) { try encoder.submit { try writer.writeVideo(picture) } }
-            if let m = mixer {
-                // Audio up to the end of this frame: round((n + 1) / fps × rate), exact.
-                let end = MediaTime(frame: n + 1, rate: rate).rounded(toUnitsOf: Int64(sampleRate))
-                if end > m.position {
-                    let samples = try m.next(Int(end - m.position))
-                    try timed(&stage.audio) { try encoder.submit { try writer.writeAudio(samples) } }
-                }
-            }
-            report(n + 1 - range.lowerBound, "render")
+            let (plan, from, to) = try timed(&stage.pictures) { try decoded.next() }
+            let images = try timed(&stage.composite) { try pipeline.submit(plan, from: from, to: to, renderSize: timeline.renderSize) }
+            if let onFrame = options.onFrame { onFrame(n, try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)) }
+            try emit(images)
         }
+        try emit(try timed(&stage.composite) { try pipeline.finish() })
+        precondition(drawn == range.upperBound, "the renderer's pipeline returned \(drawn - range.lowerBound) of \(range.count) frames")
+        decoded.cancel()
         var result: (videoFrames: Int64, audioSamples: Int64) = (0, 0)
         try timed(&stage.video) { try encoder.finish() }
         try timed(&stage.video) { result = try writer.finish() }
         report(Int64(range.count), "done")
         if options.verbose {
-            options.log(String(format: "segue: time: decode pictures %.2f s, composite + readback %.2f s, waiting for the encoder %.2f s, audio %.2f s",
-                               stage.pictures, stage.composite, stage.video, stage.audio))
+            options.log(String(format: "segue: time: decoding %.2f s on the decode thread (overlapped); on the render thread: waiting "
+                               + "for decoded pictures %.2f s, compositing %.2f s (GPU: upload, draw, and waiting for the previous "
+                               + "frame's readback), waiting for the encoder %.2f s, audio %.2f s",
+                               decoded.busySeconds, stage.pictures, stage.composite, stage.video, stage.audio))
         }
         return (result.videoFrames, result.audioSamples, frames.finishAll())
-    }
-}
-
-/// Decoders for the clips visible now: opened (and seeked to the clip's start) when a clip appears,
-/// closed once the timeline has passed its end.
-final class FrameSource {
-    let timeline: Timeline
-    private var readers: [Int: VideoReader] = [:]
-
-    /// Frames decoded by readers already closed.
-    private var closedDecoded = 0
-    /// All frames decoded so far (for tests asserting that previews decode little).
-    var decodedFrames: Int { closedDecoded + readers.values.reduce(0) { $0 + $1.decodedFrames } }
-
-    init(timeline: Timeline) { self.timeline = timeline }
-
-    /// Draws output frame `n`: fetches the pictures its plan needs and hands them to `renderer`.
-    func render(frame n: Int64, with renderer: CompositeRenderer) throws -> RGBAImage {
-        let plan = timeline.plan(frame: n)
-        let (from, to) = try pictures(for: plan)
-        return try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)
-    }
-
-    /// The stored pictures a plan needs, as decoded; closes the clips the timeline has passed.
-    func pictures(for plan: FramePlan) throws -> (VideoPicture, VideoPicture?) {
-        let from = try picture(plan.from)
-        let to = try plan.to.map { try picture($0) }
-        release(before: plan.time)
-        return (from, to)
-    }
-
-    func picture(_ layer: LayerPlan) throws -> VideoPicture {
-        let r: VideoReader
-        if let existing = readers[layer.clipIndex] { r = existing } else {
-            let p = timeline.placements[layer.clipIndex]
-            r = try VideoReader(path: p.spec.path)
-            readers[layer.clipIndex] = r
-        }
-        try r.seek(to: layer.sourceTime)
-        return try r.picture(at: layer.sourceTime)
-    }
-
-    func release(before t: MediaTime) {
-        for (i, _) in readers where !(t < timeline.placements[i].end) { close(i) }
-    }
-
-    /// Damage reports of closed clips.
-    private(set) var warnings: [String] = []
-
-    private func close(_ i: Int) {
-        guard let r = readers.removeValue(forKey: i) else { return }
-        closedDecoded += r.decodedFrames
-        var parts: [String] = []
-        if r.corruptPackets > 0 { parts.append("\(r.corruptPackets) corrupt packet(s) skipped") }
-        if r.concealedFrames > 0 { parts.append("\(r.concealedFrames) frame(s) concealed by the decoder") }
-        if r.readErrors > 0 || r.heldPastEnd > 0 {
-            parts.append("the file ends early: \(r.heldPastEnd) output frame(s) hold its last good picture")
-        }
-        if !parts.isEmpty {
-            let name = timeline.placements[i].spec.path.split(separator: "/").last.map(String.init) ?? ""
-            warnings.append("clip \(i) (\(name)): " + parts.joined(separator: "; "))
-        }
-    }
-
-    /// Closes every reader and returns the damage reports.
-    func finishAll() -> [String] {
-        for i in readers.keys.sorted() { close(i) }
-        return warnings
     }
 }
 

@@ -1,0 +1,137 @@
+import CEGL
+import SegueCore
+
+/// Asynchronous readback of the Y′CbCr 4:2:0 output through pixel buffer objects, double-buffered: `submit`
+/// draws frame n, starts copying its planes into one `GL_PIXEL_PACK_BUFFER` (`glReadPixels` with a buffer
+/// bound returns at once), fences it (`glFenceSync`) and only then waits (`glClientWaitSync`) for frame n − 1's
+/// copy in the other buffer and maps it (`glMapBufferRange`). So frame n's readback overlaps the CPU's work
+/// until the next `submit` (encoding, waiting for decoded pictures) and the GPU never waits for the CPU.
+/// The bytes are those `renderYUV420` reads.
+///
+/// Owned by the thread that owns the renderer (the EGL context is current there only); deleting it deletes
+/// its buffers and fences and drops a frame still in flight.
+final class GPUReadbackPipeline: YUV420Pipeline {
+    private let renderer: GPURenderer
+    private var slots: [PackSlot] = []
+    /// Slots holding a frame in flight, oldest first (at most one between calls).
+    private var pending: [Int] = []
+    private var nextSlot = 0
+
+    init(renderer: GPURenderer) {
+        self.renderer = renderer
+    }
+    deinit {
+        try? renderer.session.makeCurrent()
+        slots.removeAll()
+    }
+
+    func submit(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> [YUV420Image] {
+        let (luma, chroma) = try renderer.drawYUV420(plan, from: from, to: to, renderSize: renderSize)
+        if slots.isEmpty { slots = (0..<2).map { _ in PackSlot() } }
+        let slot = nextSlot
+        try slots[slot].startRead(luma: luma, chroma: chroma, renderSize: renderSize)
+        nextSlot = (slot + 1) % slots.count
+        // Frame n is on its way; now collect frame n − 1.
+        var done: [YUV420Image] = []
+        while let oldest = pending.first {
+            pending.removeFirst()
+            done.append(try slots[oldest].collect())
+        }
+        pending.append(slot)
+        return done
+    }
+
+    func finish() throws -> [YUV420Image] {
+        try renderer.session.makeCurrent()
+        var done: [YUV420Image] = []
+        while let oldest = pending.first {
+            pending.removeFirst()
+            done.append(try slots[oldest].collect())
+        }
+        return done
+    }
+}
+
+/// One pixel pack buffer holding a frame's three packed planes (Y, then Cb, then Cr, each as the RGBA8 target
+/// holds it: four samples per texel, rows padded to a multiple of four samples) and the fence after its copy.
+private final class PackSlot {
+    private var buffer: GLuint = 0
+    private var capacity = 0
+    private var fence: GLsync?
+    private var layout: (renderSize: PixelSize, lumaRow: Int, chromaRow: Int)?
+
+    init() { glGenBuffers(1, &buffer) }
+    deinit {
+        if let f = fence { glDeleteSync(f) }
+        glDeleteBuffers(1, &buffer)
+    }
+
+    /// Starts copying the luma target's attachment 0 and the chroma target's attachments 0 (Cb) and 1 (Cr) into
+    /// the buffer and fences the copy. Does not wait.
+    func startRead(luma: GLFramebuffer, chroma: GLFramebuffer, renderSize: PixelSize) throws {
+        precondition(fence == nil, "PackSlot reused before its frame was collected")
+        let lumaBytes = luma.size.width * 4 * luma.size.height
+        let chromaBytes = chroma.size.width * 4 * chroma.size.height
+        let total = lumaBytes + 2 * chromaBytes
+        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer)
+        defer { glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
+        if capacity != total {
+            glBufferData(GLenum(GL_PIXEL_PACK_BUFFER), GLsizeiptr(total), nil, GLenum(GL_STREAM_READ))
+            try glCheck("glBufferData")
+            capacity = total
+        }
+        try luma.read(0, toPackBufferOffset: 0)
+        try chroma.read(0, toPackBufferOffset: lumaBytes)
+        try chroma.read(1, toPackBufferOffset: lumaBytes + chromaBytes)
+        fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
+        guard fence != nil else { try glCheck("glFenceSync"); throw GPUError("glFenceSync", "no fence was created") }
+        // Submit the commands now, so the GPU works while the CPU does other things.
+        glFlush()
+        layout = (renderSize, luma.size.width * 4, chroma.size.width * 4)
+    }
+
+    /// Waits for the copy to finish, maps the buffer and returns the planes (padding dropped).
+    func collect() throws -> YUV420Image {
+        guard let f = fence, let l = layout else { throw GPUError("collect", "no frame in flight") }
+        defer { glDeleteSync(f); fence = nil; layout = nil }
+        // One second at a time, a minute at most (the flush bit is needed once only, the first time).
+        var flags = GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT)
+        var waited = 0
+        while true {
+            let r = glClientWaitSync(f, flags, 1_000_000_000)
+            if r == GLenum(GL_ALREADY_SIGNALED) || r == GLenum(GL_CONDITION_SATISFIED) { break }
+            if r == GLenum(GL_WAIT_FAILED) { try glCheck("glClientWaitSync"); throw GPUError("glClientWaitSync", "GL_WAIT_FAILED") }
+            flags = 0
+            waited += 1
+            if waited >= 60 { throw GPUError("glClientWaitSync", "the GPU did not finish a frame's readback within \(waited) s") }
+        }
+        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer)
+        defer { glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
+        guard let mapped = glMapBufferRange(GLenum(GL_PIXEL_PACK_BUFFER), 0, GLsizeiptr(capacity), GLbitfield(GL_MAP_READ_BIT)) else {
+            try glCheck("glMapBufferRange")
+            throw GPUError("glMapBufferRange", "the pixel buffer could not be mapped")
+        }
+        let bytes = UnsafeRawBufferPointer(start: mapped, count: capacity)
+        let w = l.renderSize.width, h = l.renderSize.height
+        let lumaBytes = l.lumaRow * h, chromaBytes = l.chromaRow * (h / 2)
+        let y = unpack(bytes, at: 0, rowBytes: l.lumaRow, width: w, height: h)
+        let cb = unpack(bytes, at: lumaBytes, rowBytes: l.chromaRow, width: w / 2, height: h / 2)
+        let cr = unpack(bytes, at: lumaBytes + chromaBytes, rowBytes: l.chromaRow, width: w / 2, height: h / 2)
+        if glUnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER)) == GLboolean(GL_FALSE) {
+            // The data store was lost (ES 3.0 §2.10.3): the frame's bytes are undefined.
+            throw GPUError("glUnmapBuffer", "the pixel buffer's contents were lost while mapped")
+        }
+        return YUV420Image(width: w, height: h, y: y, cb: cb, cr: cr)
+    }
+
+    /// `height` rows of `width` bytes from rows of `rowBytes` starting at `offset`.
+    private func unpack(_ src: UnsafeRawBufferPointer, at offset: Int, rowBytes: Int, width: Int, height: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: width * height) { dst, count in
+            for row in 0..<height {
+                let from = src.baseAddress! + offset + row * rowBytes
+                (dst.baseAddress! + row * width).update(from: from.assumingMemoryBound(to: UInt8.self), count: width)
+            }
+            count = width * height
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Produces the items for frames `frames` (in ascending order) on its own thread ("segue-decode"), at most
+/// `depth` frames ahead of the consumer, so that decoding frame n + 1 … n + depth overlaps compositing frame n.
+/// `RenderJob.encode` uses it with `FrameSource.pictures(for:)`: the same calls in the same order as a loop on
+/// one thread, so every frame gets the same pictures.
+///
+/// Bounded: items produced but not yet taken by `next()` (queued or being produced) never exceed `depth`.
+/// The first error `produce` throws is thrown by the `next()` that asks for that frame (frames before it are
+/// delivered first); the thread stops there. The consumer must call `cancel()` when done, after the last frame
+/// or on an error (a `defer` does): it stops the thread and waits for it to return, so no thread outlives the
+/// render. Use from one consumer thread.
+final class DecodeAhead<Item>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var ready: [Result<Item, Error>] = []
+    /// Items started by the thread and not yet taken by `next()`.
+    private var inFlight = 0
+    private var cancelled = false
+    private var finished = false
+    private let depth: Int
+    private var remaining: Int64
+
+    /// The most items ever in flight (queued or being produced), for tests: never more than `depth`.
+    private(set) var peakInFlight = 0
+    /// Seconds the thread spent in `produce` (for `--verbose`).
+    private(set) var busySeconds = 0.0
+
+    /// Starts the thread. `produce` is called on it with each frame of `frames` in order; it and what it
+    /// captures are used only there until `finish()`/`cancel()` returns.
+    init(frames: Range<Int64>, depth: Int = 3, produce: @escaping (Int64) throws -> Item) {
+        precondition(depth >= 1)
+        self.depth = depth
+        remaining = Int64(frames.count)
+        DecodeThreads.started()
+        // The thread holds the queue until it returns; `cancel` waits for that.
+        let t = Thread { self.run(frames, produce) }
+        t.name = "segue-decode"
+        t.stackSize = 8 << 20
+        t.start()
+    }
+
+    /// The next frame's item, waiting for it if need be. Throws the error `produce` threw for that frame.
+    func next() throws -> Item {
+        condition.lock()
+        defer { condition.unlock() }
+        precondition(remaining > 0 && !cancelled, "DecodeAhead.next() past the last frame")
+        while ready.isEmpty { condition.wait() }
+        let r = ready.removeFirst()
+        inFlight -= 1
+        remaining -= 1
+        condition.broadcast()
+        return try r.get()
+    }
+
+    /// Stops the thread (after the item it is producing) and waits until it has returned. Idempotent.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+        ready.removeAll()
+        condition.unlock()
+    }
+
+    private func run(_ frames: Range<Int64>, _ produce: (Int64) throws -> Item) {
+        for n in frames {
+            condition.lock()
+            while inFlight >= depth && !cancelled { condition.wait() }
+            if cancelled { condition.unlock(); break }
+            inFlight += 1
+            peakInFlight = max(peakInFlight, inFlight)
+            condition.unlock()
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let result = Result { try produce(n) }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+            condition.lock()
+            busySeconds += seconds
+            ready.append(result)
+            condition.broadcast()
+            condition.unlock()
+            if case .failure = result { break }
+        }
+        DecodeThreads.ended()
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Decode threads running now, all `DecodeAhead` queues together (tests check that none is left behind).
+enum DecodeThreads {
+    nonisolated(unsafe) private static var live = 0
+    private static let lock = NSLock()
+    static var running: Int { lock.lock(); defer { lock.unlock() }; return live }
+    static func started() { lock.lock(); live += 1; lock.unlock() }
+    static func ended() { lock.lock(); live -= 1; lock.unlock() }
+}

@@ -1,0 +1,70 @@
+import SegueCore
+import SegueMedia
+
+/// Decoders for the clips visible now: opened (and seeked to the clip's start) when a clip appears,
+/// closed once the timeline has passed its end.
+final class FrameSource {
+    let timeline: Timeline
+    private var readers: [Int: VideoReader] = [:]
+
+    /// Frames decoded by readers already closed.
+    private var closedDecoded = 0
+    /// All frames decoded so far (for tests asserting that previews decode little).
+    var decodedFrames: Int { closedDecoded + readers.values.reduce(0) { $0 + $1.decodedFrames } }
+
+    init(timeline: Timeline) { self.timeline = timeline }
+
+    /// Draws output frame `n`: fetches the pictures its plan needs and hands them to `renderer`.
+    func render(frame n: Int64, with renderer: CompositeRenderer) throws -> RGBAImage {
+        let plan = timeline.plan(frame: n)
+        let (from, to) = try pictures(for: plan)
+        return try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)
+    }
+
+    /// The stored pictures a plan needs, as decoded; closes the clips the timeline has passed.
+    func pictures(for plan: FramePlan) throws -> (VideoPicture, VideoPicture?) {
+        let from = try picture(plan.from)
+        let to = try plan.to.map { try picture($0) }
+        release(before: plan.time)
+        return (from, to)
+    }
+
+    func picture(_ layer: LayerPlan) throws -> VideoPicture {
+        let r: VideoReader
+        if let existing = readers[layer.clipIndex] { r = existing } else {
+            let p = timeline.placements[layer.clipIndex]
+            r = try VideoReader(path: p.spec.path)
+            readers[layer.clipIndex] = r
+        }
+        try r.seek(to: layer.sourceTime)
+        return try r.picture(at: layer.sourceTime)
+    }
+
+    func release(before t: MediaTime) {
+        for (i, _) in readers where !(t < timeline.placements[i].end) { close(i) }
+    }
+
+    /// Damage reports of closed clips.
+    private(set) var warnings: [String] = []
+
+    private func close(_ i: Int) {
+        guard let r = readers.removeValue(forKey: i) else { return }
+        closedDecoded += r.decodedFrames
+        var parts: [String] = []
+        if r.corruptPackets > 0 { parts.append("\(r.corruptPackets) corrupt packet(s) skipped") }
+        if r.concealedFrames > 0 { parts.append("\(r.concealedFrames) frame(s) concealed by the decoder") }
+        if r.readErrors > 0 || r.heldPastEnd > 0 {
+            parts.append("the file ends early: \(r.heldPastEnd) output frame(s) hold its last good picture")
+        }
+        if !parts.isEmpty {
+            let name = timeline.placements[i].spec.path.split(separator: "/").last.map(String.init) ?? ""
+            warnings.append("clip \(i) (\(name)): " + parts.joined(separator: "; "))
+        }
+    }
+
+    /// Closes every reader and returns the damage reports.
+    func finishAll() -> [String] {
+        for i in readers.keys.sorted() { close(i) }
+        return warnings
+    }
+}
