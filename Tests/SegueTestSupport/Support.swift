@@ -56,14 +56,14 @@ public enum TestSupport {
         p.standardError = err
         try p.run()
         // Read both pipes concurrently so that neither fills up.
-        var errData = Data()
-        let group = DispatchGroup()
+        final class Box: @unchecked Sendable { var data = Data() }
+        let errData = Box(), group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { errData.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         p.waitUntilExit()
-        return ProcessResult(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        return ProcessResult(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData.data, as: UTF8.self))
     }
 
     /// Runs `ffmpeg -v error -y ARGS`, failing the test with FFmpeg's message on error.
