@@ -13,14 +13,13 @@ final class EncodeQueue: @unchecked Sendable {
     private var closed = false
     private var busy = false
     private let capacity: Int
-    private var thread: Thread?
 
     init(capacity: Int = 3) {
         self.capacity = capacity
-        // The thread holds the queue until it has seen `closed` and returned (finish or cancel).
+        // The thread holds the queue until it has seen `closed` and returned (finish or cancel). The queue keeps
+        // no reference to the thread: that would be a cycle (queue → thread → its closure → queue) and leak both.
         let t = Thread { self.run() }
         t.name = "segue-encode"
-        thread = t
         t.start()
     }
 

@@ -37,4 +37,22 @@ final class EncodeQueueTests: XCTestCase {
         // Nothing after the failing item ran.
         XCTAssertEqual(ran, [0, 1, 2, 3])
     }
+
+    /// Found by `make leakcheck`: the queue held its thread and the thread's closure held the queue, so every render
+    /// leaked one. Once finished (or cancelled) and dropped, the queue must go away when its thread returns.
+    func testAFinishedOrCancelledQueueIsFreed() throws {
+        weak var finished: EncodeQueue?, cancelled: EncodeQueue?
+        do {
+            let a = EncodeQueue(), b = EncodeQueue()
+            finished = a; cancelled = b
+            try a.submit {}
+            try a.finish()
+            try b.submit { usleep(1000) }
+            b.cancel()
+        }
+        // The threads return right after seeing `closed`; give them up to 2 s.
+        for _ in 0..<200 where finished != nil || cancelled != nil { usleep(10_000) }
+        XCTAssertNil(finished, "a finished EncodeQueue was never freed")
+        XCTAssertNil(cancelled, "a cancelled EncodeQueue was never freed")
+    }
 }
