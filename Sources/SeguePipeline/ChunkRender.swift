@@ -237,8 +237,9 @@ public enum ChunkRender {
     }
 
     /// Checks chunk `chunk` of `plan` in `directory`: the sidecar is there and matches the plan, and the video
-    /// file has the planned number of frames with continuous timestamps, starts with a keyframe and has the
-    /// codec header the sidecar records. Never trusts an engine's exit status.
+    /// file is byte for byte the one the sidecar describes (size and SHA-256), which was checked for the planned
+    /// number of frames, continuous timestamps, a keyframe first and its codec header before it was put in place.
+    /// When it is not, the packets are read to say what differs. Never trusts an engine's exit status.
     /// - Returns: the sidecar, or what is wrong in words.
     public static func verify(_ chunk: ChunkPlan.Chunk, in directory: String, plan: ChunkPlan) -> Result<ChunkRecord, ChunkProblem> {
         let video = "\(directory)/\(chunk.file)", sidecar = sidecarPath(video)
@@ -251,20 +252,20 @@ public enum ChunkRender {
         if r.index != chunk.index || r.start != chunk.start || r.end != chunk.end {
             return problem("its sidecar is for frames [\(r.start), \(r.end)), the plan's chunk \(chunk.index) is [\(chunk.start), \(chunk.end))")
         }
+        if r.frames != chunk.frames { return problem("its sidecar records \(r.frames) frames, the plan says \(chunk.frames)") }
+        // The file the sidecar describes was checked (frames, keyframe first, timestamps, size) before it was put
+        // in place: if it is still that file byte for byte, there is nothing more to read.
+        if let (bytes, sha) = try? fingerprint(video), bytes == r.bytes, sha == r.sha256 { return .success(r) }
+        // It is not: say what differs where the packets show it.
         guard let rate = plan.rate else { return problem("the plan has no frame rate") }
         let s: VideoPacketSummary
         do { s = try VideoPacketSummary(path: video, frameRate: rate) } catch { return problem("unreadable: \(error)") }
-        if s.frames != chunk.frames || r.frames != chunk.frames {
-            return problem("has \(s.frames) frames, the plan says \(chunk.frames)")
-        }
+        if s.frames != chunk.frames { return problem("has \(s.frames) frames, the plan says \(chunk.frames)") }
         if s.headerHash != r.codecHeaderHash { return problem("its codec header differs from its sidecar's") }
         if !s.startsWithKeyframe { return problem("does not start with a keyframe") }
         if !s.timestampsContinuous { return problem("its timestamps are not 0…\(chunk.frames - 1), one per frame") }
         if s.width != plan.width || s.height != plan.height { return problem("is \(s.width)x\(s.height), the plan says \(plan.width)x\(plan.height)") }
-        guard let (bytes, sha) = try? fingerprint(video), bytes == r.bytes, sha == r.sha256 else {
-            return problem("the file is not the one its sidecar describes (swapped, changed, truncated or damaged)")
-        }
-        return .success(r)
+        return problem("the file is not the one its sidecar describes (swapped, changed, truncated or damaged)")
     }
 
     /// Frames drawn past a chunk's end for the encoder's rate control only: x264's `rc-lookahead` for the preset
