@@ -50,14 +50,14 @@ public enum ChunkRender {
         return (bytes, sha)
     }
 
-    /// Writes `value` as pretty JSON through a temporary file.
+    /// Writes `value` as pretty JSON through a temporary file (plans and sidecars).
     static func writeJSON<T: Encodable>(_ value: T, to path: String) throws {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try e.encode(value)
         try RenderJob.writeAtomically(to: path) { temp in
             guard FileManager.default.createFile(atPath: temp, contents: data + Data("\n".utf8)) else {
-                throw MediaError(path: path, function: "open", message: "cannot write the sidecar: \(String(cString: strerror(errno)))")
+                throw MediaError(path: path, function: "open", message: "cannot write the file: \(String(cString: strerror(errno)))")
             }
         }
     }

@@ -56,14 +56,7 @@ public enum ChunkPlanner {
 
     /// Writes `plan` as pretty-printed JSON, atomically.
     public static func write(_ plan: ChunkPlan, to path: String) throws {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try e.encode(plan)
-        try RenderJob.writeAtomically(to: path) { temp in
-            guard FileManager.default.createFile(atPath: temp, contents: data + Data("\n".utf8)) else {
-                throw MediaError(path: path, function: nil, message: "cannot write the plan: \(String(cString: strerror(errno)))")
-            }
-        }
+        try ChunkRender.writeJSON(plan, to: path)
     }
 
     /// Reads a plan file.

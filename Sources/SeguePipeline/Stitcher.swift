@@ -33,7 +33,12 @@ public enum Stitcher {
     /// The problems of every chunk of `plan` in `directory`, in chunk order (empty when all are good). Besides
     /// each chunk's own checks (`ChunkRender.verify`), every chunk must have the same codec header as chunk 0.
     public static func problems(_ plan: ChunkPlan, directory: String) -> [ChunkProblem] {
-        var problems: [ChunkProblem] = []
+        check(plan, directory: directory).problems
+    }
+
+    /// The problems, and the sidecars of the chunks that passed.
+    static func check(_ plan: ChunkPlan, directory: String) -> (problems: [ChunkProblem], records: [ChunkRecord]) {
+        var problems: [ChunkProblem] = [], records: [ChunkRecord] = []
         var header: String?
         for chunk in plan.chunks {
             switch ChunkRender.verify(chunk, in: directory, plan: plan) {
@@ -41,10 +46,13 @@ public enum Stitcher {
             case .success(let r):
                 if let h = header, h != r.codecHeaderHash {
                     problems.append(ChunkProblem(index: chunk.index, reason: "its codec header differs from the other chunks' (another encoder build or settings?)"))
-                } else { header = header ?? r.codecHeaderHash }
+                } else {
+                    header = header ?? r.codecHeaderHash
+                    records.append(r)
+                }
             }
         }
-        return problems
+        return (problems, records)
     }
 
     /// The command that renders chunk `index` again.
@@ -68,17 +76,14 @@ public enum Stitcher {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         if ffv1 && ext != "mkv" { throw EditError("output", "FFV1 chunks are joined into Matroska: give the output a .mkv name (got \(output))") }
         if !ffv1 && !["mp4", "m4v", "mov"].contains(ext) { throw EditError("output", "give the output a .mp4 name (got \(output))") }
-        let bad = problems(plan, directory: directory)
+        let (bad, records) = check(plan, directory: directory)
         let audioProblem = audio.flatMap { ChunkRender.verifyAudio(plan, at: $0) }
         if !bad.isEmpty || audioProblem != nil {
             var commands = bad.map { command(plan: plan, planPath: planPath, directory: directory, index: $0.index) }
             if audioProblem != nil, let a = audio { commands.append("segue render-audio --plan \(shellQuoted(planPath)) -o \(shellQuoted(a))") }
             throw StitchRefused(problems: bad, audioProblem: audioProblem, commands: commands)
         }
-        let renderers = Set(plan.chunks.compactMap { c -> String? in
-            guard let data = FileManager.default.contents(atPath: ChunkRender.sidecarPath("\(directory)/\(c.file)")) else { return nil }
-            return (try? JSONDecoder().decode(ChunkRecord.self, from: data))?.renderer
-        })
+        let renderers = Set(records.map(\.renderer))
         let warnings = renderers.count > 1 ? ["the chunks were drawn by different renderers (\(renderers.sorted().joined(separator: "; "))): seams may show small differences"] : []
         let rate = plan.rate!
         let pieces = plan.chunks.map { StreamCopy.Piece(path: "\(directory)/\($0.file)", startFrame: $0.start) }
