@@ -68,9 +68,33 @@ public struct ClipSpec: Equatable, Sendable {
     public var transition: Transition?
     /// Gain applied to the clip's audio (1 = as recorded, 0 = silent).
     public var volume: Double = 1
+    /// Colour description that replaces the file's tags (and the guesses for untagged clips); nil: use the tags.
+    public var colour: ColourOverride?
 
     public init(path: String, start: MediaTime = .zero, duration: MediaTime? = nil, transition: Transition? = nil) {
         self.path = path; self.start = start; self.duration = duration; self.transition = transition
+    }
+}
+
+/// A clip's colour description as the user states it, replacing the stream's tags (some tools write BT.601 without
+/// tags, some phones tag wrongly). Each field left nil keeps the tag, or the guess for an untagged clip.
+public struct ColourOverride: Equatable, Sendable {
+    public var matrix: YCbCrMatrix?
+    public var range: ColourRange?
+    public var transfer: TransferFunction?
+    public var primaries: ColourPrimaries?
+    public init(matrix: YCbCrMatrix? = nil, range: ColourRange? = nil, transfer: TransferFunction? = nil, primaries: ColourPrimaries? = nil) {
+        self.matrix = matrix; self.range = range; self.transfer = transfer; self.primaries = primaries
+    }
+
+    /// `colour` with the stated fields replaced.
+    public func applied(to colour: YCbCrColour) -> YCbCrColour {
+        var c = colour
+        if let m = matrix { c.matrix = m }
+        if let r = range { c.range = r }
+        if let t = transfer { c.transfer = t }
+        if let p = primaries { c.primaries = p }
+        return c
     }
 }
 

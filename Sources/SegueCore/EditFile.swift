@@ -169,7 +169,7 @@ public enum EditFile {
     static func clip(_ raw: Any, index i: Int, base: String) throws -> ClipSpec {
         let f = "clips[\(i)]"
         let o = try object(raw, f)
-        try checkKeys(o, f, ["path", "start", "duration", "transition", "volume"])
+        try checkKeys(o, f, ["path", "start", "duration", "transition", "volume", "colour"])
         guard let p = o["path"] else { throw EditError("\(f).path", "is required") }
         let path = try string(p, "\(f).path")
         if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
@@ -185,6 +185,7 @@ public enum EditFile {
             spec.duration = MediaTime(seconds: v)
         }
         if let v = o["volume"] { spec.volume = try gain(v, "\(f).volume") }
+        if let c = o["colour"], !(c is NSNull) { spec.colour = try colour(c, "\(f).colour") }
         if let t = o["transition"], !(t is NSNull) {
             let tf = "\(f).transition"
             if i == 0 { throw EditError(tf, "the first clip cannot have a transition into it") }
@@ -222,6 +223,41 @@ public enum EditFile {
             spec.transition = transition
         }
         return spec
+    }
+
+    /// `{"matrix": "bt601|bt709|bt2020", "range": "limited|full", "transfer": "sdr|hlg|pq", "primaries": "bt709|bt601|bt2020"}`.
+    static func colour(_ raw: Any, _ f: String) throws -> ColourOverride {
+        let o = try object(raw, f)
+        try checkKeys(o, f, ["matrix", "range", "transfer", "primaries"])
+        var c = ColourOverride()
+        if let v = o["matrix"] {
+            let s = try string(v, "\(f).matrix")
+            switch s.lowercased() {
+            case "bt601", "bt470bg", "smpte170m": c.matrix = .bt601
+            case "bt709": c.matrix = .bt709
+            case "bt2020", "bt2020nc", "bt2020-ncl": c.matrix = .bt2020
+            default: throw EditError("\(f).matrix", "must be bt601, bt709 or bt2020 (got \"\(s)\")")
+            }
+        }
+        if let v = o["range"] {
+            let s = try string(v, "\(f).range")
+            switch s.lowercased() {
+            case "limited", "tv", "mpeg": c.range = .limited
+            case "full", "pc", "jpeg": c.range = .full
+            default: throw EditError("\(f).range", "must be limited or full (got \"\(s)\")")
+            }
+        }
+        if let v = o["transfer"] {
+            let s = try string(v, "\(f).transfer")
+            guard let t = TransferFunction.parse(s) else { throw EditError("\(f).transfer", "must be sdr, hlg or pq (got \"\(s)\")") }
+            c.transfer = t
+        }
+        if let v = o["primaries"] {
+            let s = try string(v, "\(f).primaries")
+            guard let p = ColourPrimaries.parse(s) else { throw EditError("\(f).primaries", "must be bt709, bt601 or bt2020 (got \"\(s)\")") }
+            c.primaries = p
+        }
+        return c
     }
 
     // MARK: typed field access

@@ -13,6 +13,10 @@ public enum YCbCrMatrix: String, Sendable, CaseIterable {
     /// The matrix for a stream that does not say: BT.709 at 720 lines or more, else BT.601 (what FFmpeg's
     /// players and AVFoundation assume).
     public static func unspecified(height: Int) -> YCbCrMatrix { height >= 720 ? .bt709 : .bt601 }
+    /// "BT.601", "BT.709", "BT.2020", "SMPTE 240M", "FCC".
+    public var displayName: String {
+        switch self { case .bt601: "BT.601"; case .bt709: "BT.709"; case .bt2020: "BT.2020"; case .smpte240m: "SMPTE 240M"; case .fcc: "FCC" }
+    }
 }
 
 /// Quantisation range of Y′CbCr code values (ITU-T H.273 §8.1, `video_full_range_flag`).
@@ -39,13 +43,62 @@ public struct ChromaSiting: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Transfer characteristics: how R′G′B′ code values relate to light (ITU-T H.273 Table 3, `AVColorTransferCharacteristic`).
+public enum TransferFunction: String, Sendable, CaseIterable {
+    /// Standard dynamic range: the BT.709 / BT.601 / BT.2020 (10- and 12-bit) camera OETF, shown on a BT.1886 display.
+    /// Also what untagged clips are taken to be.
+    case sdr
+    /// Hybrid log-gamma (ITU-R BT.2100 Table 5, ARIB STD-B67; `AVCOL_TRC_ARIB_STD_B67`).
+    case hlg
+    /// Perceptual quantizer (SMPTE ST 2084, ITU-R BT.2100 Table 4; `AVCOL_TRC_SMPTE2084`).
+    case pq
+
+    /// True for HLG and PQ.
+    public var isHDR: Bool { self != .sdr }
+    /// Accepted spellings in an edit file's `colour.transfer` (FFmpeg's names too).
+    public static func parse(_ s: String) -> TransferFunction? {
+        switch s.lowercased() {
+        case "sdr", "bt709", "bt601", "bt1886", "smpte170m", "bt2020-10", "bt2020-12": return .sdr
+        case "hlg", "arib-std-b67": return .hlg
+        case "pq", "smpte2084": return .pq
+        default: return nil
+        }
+    }
+}
+
+/// Colour primaries: the chromaticities of R, G and B and the white point (ITU-T H.273 Table 2, `AVColorPrimaries`).
+public enum ColourPrimaries: String, Sendable, CaseIterable {
+    /// ITU-R BT.709 (sRGB's too); what untagged clips are taken to be.
+    case bt709
+    /// ITU-R BT.601 (625-line EBU `bt470bg` and 525-line `smpte170m`, which differ only slightly): treated as BT.709,
+    /// as players do.
+    case bt601
+    /// ITU-R BT.2020 / BT.2100 wide gamut.
+    case bt2020
+
+    /// Accepted spellings in an edit file's `colour.primaries` (FFmpeg's names too).
+    public static func parse(_ s: String) -> ColourPrimaries? {
+        switch s.lowercased() {
+        case "bt709": return .bt709
+        case "bt601", "bt470bg", "smpte170m", "smpte240m": return .bt601
+        case "bt2020": return .bt2020
+        default: return nil
+        }
+    }
+}
+
 /// The colour description of a Y′CbCr picture.
 public struct YCbCrColour: Equatable, Sendable {
     public var matrix: YCbCrMatrix
     public var range: ColourRange
     public var siting: ChromaSiting
-    public init(matrix: YCbCrMatrix, range: ColourRange, siting: ChromaSiting = .left) {
-        self.matrix = matrix; self.range = range; self.siting = siting
+    /// How the R′G′B′ values relate to light (SDR, HLG, PQ).
+    public var transfer: TransferFunction
+    /// The R′G′B′ primaries.
+    public var primaries: ColourPrimaries
+    public init(matrix: YCbCrMatrix, range: ColourRange, siting: ChromaSiting = .left,
+                transfer: TransferFunction = .sdr, primaries: ColourPrimaries = .bt709) {
+        self.matrix = matrix; self.range = range; self.siting = siting; self.transfer = transfer; self.primaries = primaries
     }
     /// What Segue writes: BT.709, limited range, chroma sited left.
     public static let output = YCbCrColour(matrix: .bt709, range: .limited, siting: .left)

@@ -10,8 +10,9 @@ import SegueCore
 /// NV12 / NV21. Everything else (RGB, palette, grey, big-endian, P010/P016, …) is converted by libswscale to
 /// RGBA (full range, the stream's matrix and range), as `VideoReader` did for every format before.
 extension Frame {
-    /// The frame's planes as a `VideoPicture`, or nil when its pixel format is not one the renderers take directly.
-    func directPicture() -> VideoPicture? {
+    /// The frame's planes as a `VideoPicture` described by `colour` (default: the frame's tags and guesses,
+    /// `colour()`), or nil when its pixel format is not one the renderers take directly.
+    func directPicture(colour: YCbCrColour? = nil) -> VideoPicture? {
         let f = ptr.pointee
         guard let desc = av_pix_fmt_desc_get(AVPixelFormat(rawValue: f.format))?.pointee else { return nil }
         let unsupported = UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE
@@ -56,29 +57,54 @@ extension Frame {
             planes.append(uv)
         }
         return VideoPicture(width: w, height: h, layout: layout, chromaShiftX: sx, chromaShiftY: sy, bitDepth: depth,
-                            swapsChroma: swaps, planes: planes, colour: colour())
+                            swapsChroma: swaps, planes: planes, colour: colour ?? self.colour())
     }
 
-    /// The frame's matrix (unspecified: BT.709 at ≥ 720 lines, else BT.601), range (yuvj* formats are full
-    /// range) and chroma siting (`avcodec_enum_to_chroma_pos`; unspecified: left, the MPEG-2/H.264/HEVC
-    /// default, but center for yuvj* formats, JPEG's siting).
+    /// The frame's colour as tagged, with the guesses for what is untagged: matrix (unspecified: BT.709 at
+    /// ≥ 720 lines, else BT.601), range (yuvj* formats are full range), chroma siting (`avcodec_enum_to_chroma_pos`;
+    /// unspecified: left, the MPEG-2/H.264/HEVC default, but center for yuvj* formats, JPEG's siting), transfer
+    /// (HLG, PQ, else SDR) and primaries (unspecified: BT.2020 when the matrix is tagged BT.2020, else BT.709).
     func colour() -> YCbCrColour {
         let f = ptr.pointee
-        let matrix: YCbCrMatrix
-        switch f.colorspace {
-        case AVCOL_SPC_BT709: matrix = .bt709
-        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: matrix = .bt601
-        case AVCOL_SPC_SMPTE240M: matrix = .smpte240m
-        case AVCOL_SPC_FCC: matrix = .fcc
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: matrix = .bt2020
-        default: matrix = .unspecified(height: Int(f.height))
-        }
+        let matrix = Frame.matrix(f.colorspace) ?? .unspecified(height: Int(f.height))
         let full = VideoReader.isFullRange(f)
         var siting: ChromaSiting = VideoReader.isJPEGFormat(f) ? .center : .left
         var xpos: Int32 = 0, ypos: Int32 = 0
         if f.chroma_location != AVCHROMA_LOC_UNSPECIFIED, avcodec_enum_to_chroma_pos(&xpos, &ypos, f.chroma_location) == 0 {
             siting = ChromaSiting(x: Double(xpos) / 256, y: Double(ypos) / 256)
         }
-        return YCbCrColour(matrix: matrix, range: full ? .full : .limited, siting: siting)
+        let transfer = Frame.transfer(f.color_trc) ?? .sdr
+        let primaries = Frame.primaries(f.color_primaries) ?? (matrix == .bt2020 ? .bt2020 : .bt709)
+        return YCbCrColour(matrix: matrix, range: full ? .full : .limited, siting: siting, transfer: transfer, primaries: primaries)
+    }
+
+    /// The matrix a `colorspace` tag names; nil when unspecified (or one Segue does not know).
+    static func matrix(_ c: AVColorSpace) -> YCbCrMatrix? {
+        switch c {
+        case AVCOL_SPC_BT709: return .bt709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: return .bt601
+        case AVCOL_SPC_SMPTE240M: return .smpte240m
+        case AVCOL_SPC_FCC: return .fcc
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return .bt2020
+        default: return nil
+        }
+    }
+    /// The transfer a `color_trc` tag names; nil when unspecified.
+    static func transfer(_ t: AVColorTransferCharacteristic) -> TransferFunction? {
+        switch t {
+        case AVCOL_TRC_UNSPECIFIED, AVCOL_TRC_RESERVED, AVCOL_TRC_RESERVED0: return nil
+        case AVCOL_TRC_ARIB_STD_B67: return .hlg
+        case AVCOL_TRC_SMPTE2084: return .pq
+        default: return .sdr
+        }
+    }
+    /// The primaries a `color_primaries` tag names; nil when unspecified.
+    static func primaries(_ p: AVColorPrimaries) -> ColourPrimaries? {
+        switch p {
+        case AVCOL_PRI_BT709: return .bt709
+        case AVCOL_PRI_BT470BG, AVCOL_PRI_SMPTE170M, AVCOL_PRI_SMPTE240M: return .bt601
+        case AVCOL_PRI_BT2020: return .bt2020
+        default: return nil
+        }
     }
 }

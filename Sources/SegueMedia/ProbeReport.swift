@@ -31,6 +31,14 @@ public struct ProbeReport: Codable, Sendable {
         public var colorTransfer: String
         /// The matrix Segue uses to convert to RGB (untagged: BT.709 from 720 lines, else BT.601).
         public var matrixUsed: String
+        /// The range, transfer and primaries Segue uses (the tag, the guess for an untagged clip, or the edit's
+        /// `colour` override): "limited"/"full", "sdr"/"hlg"/"pq", "bt709"/"bt601"/"bt2020".
+        public var rangeUsed: String
+        public var transferUsed: String
+        public var primariesUsed: String
+        /// Which of matrix, range, transfer, primaries were guessed (untagged) and which the edit overrides.
+        public var guessed: [String]
+        public var overridden: [String]
     }
     public struct Audio: Codable, Sendable {
         public var streamIndex: Int
@@ -45,8 +53,9 @@ public struct ProbeReport: Codable, Sendable {
     public var video: Video?
     public var audio: [Audio]
 
-    /// Probes `path` (decoding its first video frame). Throws `MediaError` when the file cannot be opened.
-    public init(path: String) throws {
+    /// Probes `path` (decoding its first video frame); `colourOverride` is the edit's `clips[].colour`, if any.
+    /// Throws `MediaError` when the file cannot be opened.
+    public init(path: String, colourOverride: ColourOverride? = nil) throws {
         _ = FF.setup
         self.path = path
         let file = try InputFile(path: path)
@@ -65,7 +74,7 @@ public struct ProbeReport: Codable, Sendable {
         }
         video = nil
         if file.bestStream(AVMEDIA_TYPE_VIDEO) != nil {
-            let reader = try VideoReader(path: path)
+            let reader = try VideoReader(path: path, colourOverride: colourOverride)
             let info = reader.info
             let st = reader.file.stream(reader.streamIndex).pointee
             let f = reader.current!.frame.ptr.pointee
@@ -73,7 +82,20 @@ public struct ProbeReport: Codable, Sendable {
             let avg = st.avg_frame_rate.isValid ? st.avg_frame_rate.double : nil
             let base = st.r_frame_rate.isValid ? st.r_frame_rate.double : nil
             let sarR = f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
-            let cs = VideoReader.swsColorspace(f)
+            let used = reader.colour(of: reader.current!.frame)
+            var guessed: [String] = []
+            if Frame.matrix(f.colorspace) == nil { guessed.append("matrix") }
+            if f.color_range == AVCOL_RANGE_UNSPECIFIED && !VideoReader.isJPEGFormat(f) { guessed.append("range") }
+            if Frame.transfer(f.color_trc) == nil { guessed.append("transfer") }
+            if Frame.primaries(f.color_primaries) == nil { guessed.append("primaries") }
+            var overridden: [String] = []
+            if let o = colourOverride {
+                if o.matrix != nil { overridden.append("matrix") }
+                if o.range != nil { overridden.append("range") }
+                if o.transfer != nil { overridden.append("transfer") }
+                if o.primaries != nil { overridden.append("primaries") }
+            }
+            guessed.removeAll { overridden.contains($0) }
             video = Video(
                 streamIndex: Int(reader.streamIndex), codec: String(cString: avcodec_get_name(st.codecpar.pointee.codec_id)),
                 pixelFormat: name(av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format))),
@@ -88,7 +110,8 @@ public struct ProbeReport: Codable, Sendable {
                 colorRange: VideoReader.isFullRange(f) ? "full" : (f.color_range == AVCOL_RANGE_MPEG ? "limited" : "limited (untagged)"),
                 colorPrimaries: name(av_color_primaries_name(f.color_primaries)),
                 colorTransfer: name(av_color_transfer_name(f.color_trc)),
-                matrixUsed: cs == SWS_CS_ITU709 ? "BT.709" : cs == SWS_CS_BT2020 ? "BT.2020" : cs == SWS_CS_SMPTE240M ? "SMPTE 240M" : cs == SWS_CS_FCC ? "FCC" : "BT.601")
+                matrixUsed: used.matrix.displayName, rangeUsed: used.range.rawValue, transferUsed: used.transfer.rawValue,
+                primariesUsed: used.primaries.rawValue, guessed: guessed, overridden: overridden)
         }
     }
 
@@ -101,7 +124,11 @@ public struct ProbeReport: Codable, Sendable {
             s += String(format: "    frame rate %@ avg / %@ base%@, duration %.3f s, first PTS %.3f s\n",
                         v.averageFrameRate.map { String(format: "%.3f", $0) } ?? "?", v.baseFrameRate.map { String(format: "%.3f", $0) } ?? "?",
                         v.variableFrameRate ? " (variable)" : "", v.duration, v.firstPTS)
-            s += "    colour: matrix \(v.colorMatrix), range \(v.colorRange), primaries \(v.colorPrimaries), transfer \(v.colorTransfer); converted as \(v.matrixUsed)\n"
+            s += "    colour tags: matrix \(v.colorMatrix), range \(v.colorRange), primaries \(v.colorPrimaries), transfer \(v.colorTransfer)\n"
+            s += "    colour used: matrix \(v.matrixUsed), range \(v.rangeUsed), primaries \(v.primariesUsed), transfer \(v.transferUsed)"
+            if !v.guessed.isEmpty { s += " (guessed: \(v.guessed.joined(separator: ", ")))" }
+            if !v.overridden.isEmpty { s += " (from the edit: \(v.overridden.joined(separator: ", ")))" }
+            s += "\n"
         } else {
             s += "  no video stream\n"
         }

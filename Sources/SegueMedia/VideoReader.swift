@@ -31,10 +31,14 @@ public final class VideoReader {
     /// Packets the decoder rejected as corrupt.
     public private(set) var corruptPackets = 0
 
-    /// Opens `path`'s best video stream and decodes its first frame. Throws `MediaError` when the file cannot be
-    /// opened, has no video stream, or yields no decodable frame.
-    public init(path: String) throws {
+    /// Replaces the stream's colour tags (and the guesses for untagged clips) where set: the edit's `clips[].colour`.
+    public let colourOverride: ColourOverride?
+
+    /// Opens `path`'s best video stream and decodes its first frame. `colourOverride` replaces the stream's colour
+    /// tags. Throws `MediaError` when the file cannot be opened, has no video stream, or yields no decodable frame.
+    public init(path: String, colourOverride: ColourOverride? = nil) throws {
         self.path = path
+        self.colourOverride = colourOverride
         file = try InputFile(path: path)
         guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else {
             throw MediaError(path: path, function: nil, message: "has no video stream")
@@ -206,7 +210,7 @@ public final class VideoReader {
     public func picture(at sourceTime: MediaTime) throws -> VideoPicture {
         let f = try decodedFrame(at: sourceTime)
         if let c = planar, c.frame === f { return c.picture }
-        let picture = try f.directPicture() ?? VideoPicture(rgba(f))
+        let picture = try f.directPicture(colour: colour(of: f)) ?? VideoPicture(rgba(f))
         planar = (f, picture)
         return picture
     }
@@ -253,15 +257,21 @@ public final class VideoReader {
     }
     private var retriedFromStart = false
 
-    /// `SWS_CS_*` for the frame's matrix; unspecified: BT.709 at ≥ 720 lines, else BT.601.
-    static func swsColorspace(_ f: AVFrame) -> Int32 {
-        switch f.colorspace {
-        case AVCOL_SPC_BT709: return SWS_CS_ITU709
-        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: return SWS_CS_ITU601
-        case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M
-        case AVCOL_SPC_FCC: return SWS_CS_FCC
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
-        default: return f.height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+    /// The colour a frame is converted with: its tags and the guesses for what is untagged (`Frame.colour()`),
+    /// with the clip's override applied.
+    func colour(of frame: Frame) -> YCbCrColour {
+        let tagged = frame.colour()
+        return colourOverride?.applied(to: tagged) ?? tagged
+    }
+
+    /// `SWS_CS_*` for a matrix.
+    static func swsColorspace(_ m: YCbCrMatrix) -> Int32 {
+        switch m {
+        case .bt709: return SWS_CS_ITU709
+        case .bt601: return SWS_CS_ITU601
+        case .smpte240m: return SWS_CS_SMPTE240M
+        case .fcc: return SWS_CS_FCC
+        case .bt2020: return SWS_CS_BT2020
         }
     }
 
@@ -282,8 +292,9 @@ public final class VideoReader {
 
     func rgba(_ frame: Frame) throws -> RGBAImage {
         let f = frame.ptr.pointee
-        let cs = VideoReader.swsColorspace(f)
-        let full = VideoReader.isFullRange(f)
+        let c = colour(of: frame)
+        let cs = VideoReader.swsColorspace(c.matrix)
+        let full = c.range == .full
         let key = (f.width, f.height, f.format, cs, full ? Int32(1) : 0)
         if scaler == nil || scalerKey != key {
             scaler = try Scaler(srcW: f.width, srcH: f.height, srcFormat: AVPixelFormat(rawValue: f.format),

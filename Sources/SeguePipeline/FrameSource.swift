@@ -33,7 +33,7 @@ final class FrameSource {
         let r: VideoReader
         if let existing = readers[layer.clipIndex] { r = existing } else {
             let p = timeline.placements[layer.clipIndex]
-            r = try VideoReader(path: p.spec.path)
+            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour)
             readers[layer.clipIndex] = r
         }
         try r.seek(to: layer.sourceTime)
