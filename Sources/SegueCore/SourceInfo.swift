@@ -12,20 +12,44 @@ public struct SourceInfo: Equatable, Sendable {
     /// phone clips this is the capture clock (29.97) while the average is lower; it can also be absurd (600).
     public var baseFrameRate: Double?
 
-    /// The standard output rate this clip asks for: its average rate if that is within 1 % of a standard rate
-    /// (23.976, 24, 25, 29.97, 30, 50, 59.94, 60); else its base rate if that is; else, for a variable-frame-rate
-    /// clip, 30; else its average rounded to whole frames per second (at most 60). Nil if nothing is known.
-    public var standardFrameRate: FrameRate? {
-        func standard(_ r: Double?) -> FrameRate? {
-            guard let r = r, r.isFinite, r > 0 else { return nil }
-            let s = FrameRate.snapped(r)
-            return FrameRate.standard.contains(s) && abs(s.framesPerSecond - r) / r < 0.01 ? s : nil
+    /// The output rate this clip asks for (`AVVideoComposition(propertiesOf:)` takes the track's minimum frame
+    /// duration, i.e. its highest rate), or nil if nothing is known. See `defaultFrameRate` for the rule.
+    public var standardFrameRate: FrameRate? { defaultFrameRate?.rate }
+
+    /// The output rate this clip asks for, and why (for `--verbose`): its highest rate, as
+    /// `AVVideoComposition(propertiesOf:)` takes the track's minimum frame duration, so that no frame is dropped.
+    /// - The higher of its base rate (`r_frame_rate`: FFmpeg's estimate of the finest spacing of its timestamps,
+    ///   a variable-frame-rate phone clip's capture clock) and its average rate (`avg_frame_rate`), each snapped
+    ///   to a standard rate (23.976, 24, 25, 29.97, 30, 50, 59.94, 60) when within 1 % of one, else rounded to
+    ///   whole frames per second, and capped at 60. So a clip on a 30 fps clock that averages 24 fps (frames
+    ///   dropped) asks for 30, a Live Photo averaging 10.6 fps on a 29.97 fps clock for 29.97, a steady 15 fps
+    ///   camera for 15, a 120 fps clip for 60.
+    /// - A base rate above 240 fps is a clock, not frame spacing (a timescale of 600): it is ignored, and a
+    ///   variable-frame-rate clip whose average is not a standard rate then asks for 30.
+    public var defaultFrameRate: (rate: FrameRate, reason: String)? {
+        func valid(_ r: Double?) -> Double? { r.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } }
+        func isStandard(_ r: Double) -> Bool {
+            let s = FrameRate.snapped(r, cap: 1000)
+            return FrameRate.standard.contains(s) && abs(s.framesPerSecond - r) / r < 0.01
         }
-        if let s = standard(nominalFrameRate) { return s }
-        if let s = standard(baseFrameRate) { return s }
-        guard let avg = nominalFrameRate, avg.isFinite, avg > 0 else { return nil }
-        if let base = baseFrameRate, abs(base - avg) / avg > 0.01 { return FrameRate(30) }
-        return FrameRate.snapped(avg)
+        func f(_ r: Double?) -> String { r.map { String(format: "%.3f", $0) } ?? "?" }
+        let avg = valid(nominalFrameRate), base = valid(baseFrameRate)
+        let variable = avg != nil && base != nil && abs(base! - avg!) / avg! > 0.01
+        let measured = "base \(f(base)), average \(f(avg)) fps\(variable ? ", variable frame rate" : "")"
+        func result(_ r: Double, _ why: String) -> (FrameRate, String) {
+            let s = FrameRate.snapped(r)
+            let how = isStandard(r) ? "" : r > 60.5 ? ", capped at 60" : ", rounded"
+            return (s, "\(why) \(s) fps\(how) (\(measured))")
+        }
+        if let b = base, b <= 240 {
+            if let a = avg, a > b { return result(a, "its average rate is") }
+            return result(b, "its frames are spaced for")
+        }
+        guard let a = avg else { return nil }
+        if let b = base, variable, !isStandard(a) {
+            return (FrameRate(30), "variable frame rate on an implausible \(f(b)) fps clock: 30 fps (\(measured))")
+        }
+        return result(a, "its average rate is")
     }
     /// Length of the video from its first frame, exact.
     public var duration: MediaTime
@@ -34,6 +58,34 @@ public struct SourceInfo: Equatable, Sendable {
     /// Presentation time of the first video frame in the file's own clock; clip times count from here,
     /// for audio too (so audio and video stay in step when their streams start at different times).
     public var firstFrameTime: MediaTime = .zero
+    /// How far a frame's timestamp may lie after a requested time and still count as "at or before" it
+    /// (`timestampTolerance(timeBase:averageRate:baseRate:)`); zero until the clip is probed.
+    public var timestampTolerance: MediaTime = .zero
+
+    /// The slack of Segue's frame rule for a stream: one tick of its time base, but at least 1 ms, and at most a
+    /// quarter of its shortest frame interval.
+    ///
+    /// Why: containers round timestamps to their clock. Matroska/WebM and FLV count whole milliseconds, so a 30 fps
+    /// frame due at 2/30 s = 66.67 ms is stamped 67 ms, after the output frame that should show it; QuickTime files
+    /// with a timescale of 600 round 29.97 fps frames by up to half a tick; an MPEG-TS remuxed from a Matroska file
+    /// keeps the millisecond rounding in its 90 kHz clock. One tick covers rounding to nearest and rounding up; the
+    /// 1 ms floor covers files whose fine clock carries an upstream millisecond rounding. The cap keeps the slack
+    /// far below a frame interval (for 240 fps, 1.04 ms), so it never selects a later frame than the one due:
+    /// a frame is shown at most that early (never more than 1/4 of a frame).
+    /// - Parameters:
+    ///   - timeBase: the stream's time base (seconds per tick).
+    ///   - averageRate, baseRate: `avg_frame_rate`, `r_frame_rate` in frames per second; rates above 240 are taken
+    ///     as a clock (a 600 fps `r_frame_rate` of a variable-frame-rate clip), not as frame spacing.
+    public static func timestampTolerance(timeBase: MediaTime, averageRate: Double?, baseRate: Double?) -> MediaTime {
+        let millisecond = MediaTime(value: 1, timescale: 1000)
+        var tolerance = timeBase < millisecond ? millisecond : timeBase
+        let fastest = [averageRate, baseRate].compactMap { $0 }.filter { $0.isFinite && $0 > 0 && $0 <= 240 }.max()
+        if let r = fastest {
+            let quarter = MediaTime(value: 1_000_000, timescale: Int64((4_000_000 * r).rounded()))
+            if quarter < tolerance { tolerance = quarter }
+        }
+        return tolerance
+    }
 
     public init(codedSize: PixelSize, sampleAspectRatio: Double = 1, orientation: Orientation = .identity,
                 nominalFrameRate: Double?, duration: MediaTime, hasAudio: Bool) {

@@ -94,10 +94,11 @@ public struct Timeline: Sendable {
         let rate: FrameRate
         if let r = edit.frameRate {
             rate = r
-        } else if let best = sources.compactMap(\.standardFrameRate).max(by: { $0.framesPerSecond < $1.framesPerSecond }) {
-            rate = best
-            let measured = sources.compactMap(\.nominalFrameRate).map { String(format: "%.3f", $0) }.joined(separator: ", ")
-            notes.append("frame rate \(rate): the highest clip rate, snapped to a standard rate (clips average \(measured) fps)")
+        } else if let best = sources.enumerated().compactMap({ (i, s) in s.defaultFrameRate.map { (i, $0.rate, $0.reason) } })
+                    .max(by: { $0.1.framesPerSecond < $1.1.framesPerSecond }) {
+            rate = best.1
+            let name = edit.clips[best.0].path.split(separator: "/").last.map(String.init) ?? ""
+            notes.append("frame rate \(rate): the highest clip rate, from clip \(best.0) (\(name)): \(best.2)")
         } else {
             rate = FrameRate(30)
             notes.append("frame rate 30: no clip reports a frame rate")

@@ -5,8 +5,10 @@ import SegueCore
 /// (no pixel conversion for the Y′CbCr formats the renderers take), `frame(at:)` an RGBA conversion.
 ///
 /// Source frame rule: for source time `s` (seconds from the clip's first frame), the picture is the last decoded
-/// frame whose PTS − first PTS ≤ `s`; this holds for variable frame rates too. Past the last frame, the last
-/// frame is held. Times must be requested in non-decreasing order after a `seek`.
+/// frame whose PTS − first PTS ≤ `s + ε`, where ε (`SourceInfo.timestampTolerance`: one tick of the stream's
+/// time base, at least 1 ms, at most a quarter frame) absorbs the container's rounding of timestamps (Matroska
+/// stamps a 30 fps frame due at 66.67 ms as 67 ms). This holds for variable frame rates too. Past the last
+/// frame, the last frame is held. Times must be requested in non-decreasing order after a `seek`.
 ///
 /// Colour: the stream's matrix (BT.601/BT.709/BT.2020 from `AVFrame.colorspace`; unspecified → BT.709 at
 /// ≥ 720 lines, else BT.601), range and chroma siting travel with each `VideoPicture`; the RGBA conversion
@@ -16,6 +18,8 @@ public final class VideoReader {
     public private(set) var info = SourceInfo(codedSize: PixelSize(width: 0, height: 0), nominalFrameRate: nil, duration: .zero, hasAudio: false)
     /// PTS of the first frame, in stream time-base units.
     private(set) var firstPTS: Int64 = 0
+    /// ε of the frame rule (`SourceInfo.timestampTolerance`).
+    private var tolerance: MediaTime = .zero
     let file: InputFile
     let streamIndex: Int32
     let timeBase: AVRational
@@ -86,6 +90,10 @@ public final class VideoReader {
                           orientation: orientation, nominalFrameRate: rate, duration: duration, hasAudio: hasAudio)
         info.firstFrameTime = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: Int64(timeBase.den))
         info.baseFrameRate = st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : nil
+        info.timestampTolerance = SourceInfo.timestampTolerance(
+            timeBase: MediaTime(value: Int64(timeBase.num), timescale: Int64(timeBase.den)),
+            averageRate: st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : nil, baseRate: info.baseFrameRate)
+        tolerance = info.timestampTolerance
     }
 
     /// The end (PTS + duration) of the last video packet, found by seeking near the end of a second
@@ -169,7 +177,7 @@ public final class VideoReader {
     /// and decodes forward from there. Wraps `av_seek_frame` (`AVSEEK_FLAG_BACKWARD`).
     public func seek(to sourceTime: MediaTime) throws {
         let near = MediaTime(value: 1, timescale: 2)
-        if let c = current, !(sourceTime < c.rel) {
+        if let c = current, !(sourceTime + tolerance < c.rel) {
             // Past the last decodable picture (a truncated file): hold it rather than seek into missing data.
             if ended && pending == nil { return }
             // Decoding forward is cheaper than seeking when the target is close to the picture we hold or the next one.
@@ -180,7 +188,7 @@ public final class VideoReader {
     }
 
     private func seekBackward(to sourceTime: MediaTime) throws {
-        let target = firstPTS + sourceTime.floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
+        let target = firstPTS + (sourceTime + tolerance).floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
         if av_seek_frame(file.ctx, streamIndex, max(target, firstPTS), AVSEEK_FLAG_BACKWARD) < 0 {
             try FF.check(av_seek_frame(file.ctx, streamIndex, firstPTS, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
         }
@@ -230,7 +238,7 @@ public final class VideoReader {
         while true {
             if pending == nil, let n = try decodeNext() { pending = (rel(n.pts), n.frame) }
             guard let p = pending else { break }
-            if current == nil, let target = seekedTo, s < p.rel, MediaTime.zero < target {
+            if current == nil, let target = seekedTo, s + tolerance < p.rel, MediaTime.zero < target {
                 // The seek landed after the wanted time (imprecise index, open GOP): go back further.
                 let back = target - MediaTime(value: 2, timescale: 1)
                 try seekBackward(to: back < .zero ? .zero : back)
@@ -238,8 +246,8 @@ public final class VideoReader {
                 continue
             }
             seekedTo = nil
-            // Take every frame whose PTS is ≤ s; after a seek the first frame is taken whatever its time.
-            guard current == nil || !(s < p.rel) else { break }
+            // Take every frame whose PTS is ≤ s + ε; after a seek the first frame is taken whatever its time.
+            guard current == nil || !(s + tolerance < p.rel) else { break }
             current = p
             pending = nil
         }

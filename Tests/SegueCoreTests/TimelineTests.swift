@@ -108,6 +108,15 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(info(avg: 15, base: 15).standardFrameRate, FrameRate(15))                  // a steady 15 fps camera
         XCTAssertEqual(info(avg: 120, base: 120).standardFrameRate, FrameRate(60))                // capped
         XCTAssertNil(info(avg: nil, base: nil).standardFrameRate)
+        // The highest rate, as AVFoundation's minimum frame duration: frames dropped from a 30 fps clock (60 frames
+        // over 2.5 s average 24) still ask for 30, or 11 of the 60 frames would never be shown.
+        XCTAssertEqual(info(avg: 24, base: 30).standardFrameRate, FrameRate(30))
+        XCTAssertTrue(info(avg: 24, base: 30).defaultFrameRate!.reason.contains("spaced for 30"), info(avg: 24, base: 30).defaultFrameRate!.reason)
+        XCTAssertEqual(info(avg: 30, base: 24.083).standardFrameRate, FrameRate(30))              // r_frame_rate guessed low (truncated TS)
+        XCTAssertEqual(info(avg: 30, base: 120).standardFrameRate, FrameRate(60))                 // a 120 fps clock: capped
+        XCTAssertEqual(info(avg: 25, base: 600).standardFrameRate, FrameRate(25))                 // a clock, but a standard average
+        XCTAssertEqual(info(avg: 7.5, base: 14).standardFrameRate, FrameRate(14))                 // plausible non-standard clock: its rate
+        XCTAssertEqual(info(avg: 59.94, base: 60).standardFrameRate, FrameRate(60))
     }
 
     func testTransitionShorterThanAFrameIsAnError() {

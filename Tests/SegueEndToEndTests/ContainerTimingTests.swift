@@ -1,0 +1,132 @@
+import XCTest
+import SegueCore
+import SeguePipeline
+import SegueTestSupport
+
+/// Segue's frame rule against the containers users have: every source frame is shown at the output frame due for it,
+/// whatever clock the container rounds timestamps to (Matroska/WebM and FLV: milliseconds; QuickTime: a timescale of
+/// 600; MPEG-TS: 90 kHz, or milliseconds carried over from a Matroska source).
+///
+/// The clips carry a burnt-in counter: every pixel of source frame `n` has luma `16 + 2n` (grey, so any Y′CbCr matrix
+/// keeps it), encoded losslessly; each output frame's mean luma names the source frame it shows.
+final class ContainerTimingTests: EndToEndTestCase {
+    /// (label, frame rate as FFmpeg takes it, Segue's exact rate).
+    static let rates: [(String, String, FrameRate)] = [
+        ("23.976", "24000/1001", FrameRate(24000, 1001)), ("24", "24", FrameRate(24)), ("25", "25", FrameRate(25)),
+        ("29.97", "30000/1001", FrameRate(30000, 1001)), ("30", "30", FrameRate(30)), ("50", "50", FrameRate(50)),
+        ("59.94", "60000/1001", FrameRate(60000, 1001)), ("60", "60", FrameRate(60)),
+    ]
+
+    /// A counter clip: `frames` pictures of 64×48 at `rate`, lossless, in the container `ext` names.
+    /// `.mov` is written with a 600 timescale, as cameras and Apple's tools write it.
+    func counterClip(_ name: String, rate: String, frames: Int, ext: String, select: String? = nil) throws -> String {
+        let out = path("\(name).\(ext)")
+        var filter = "color=c=black:s=64x48:r=\(rate),format=yuv420p,geq=lum='16+2*N':cb=128:cr=128"
+        if let s = select { filter += ",select='\(s)'" }
+        var args = ["-f", "lavfi", "-i", filter, "-frames:v", "\(frames)", "-fps_mode", "passthrough"]
+        switch ext {
+        case "webm": args += ["-c:v", "libvpx-vp9", "-lossless", "1", "-row-mt", "0", "-cpu-used", "8"]
+        default: args += ["-c:v", "libx264", "-qp", "0", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
+        }
+        if ext == "mov" { args += ["-video_track_timescale", "600"] }
+        try TestSupport.ffmpeg(args + [out])
+        return out
+    }
+
+    /// The counter value of each decoded frame (`(mean Y − 16) / 2`, rounded).
+    func counters(_ file: String) throws -> [Int] {
+        try TestSupport.decodeFrames(file, width: 64, height: 48).map { f in
+            let mean = Double(f[0..<(64 * 48)].reduce(0) { $0 + Int($1) }) / Double(64 * 48)
+            return Int(((mean - 16) / 2).rounded())
+        }
+    }
+
+    /// Each rate in each container, at the clip's own rate (the default): output frame n shows source frame n, for
+    /// every n, and no frame is lost. Before the timestamp tolerance, a 30 fps Matroska clip lost 10 of 30 frames.
+    func testEveryFrameOfEveryContainerAtItsOwnRate() throws {
+        var failures: [String] = []
+        for (label, ffRate, rate) in Self.rates {
+            let frames = Int((rate.framesPerSecond * 1.5).rounded(.down))  // 1.5 s
+            for ext in ["mkv", "webm", "mp4", "mov", "ts", "flv", "mkv.ts"] {
+                let name = "count-\(label)"
+                let src: String
+                if ext == "mkv.ts" {
+                    // An MPEG-TS remuxed from Matroska: a 90 kHz clock carrying millisecond timestamps.
+                    let mkv = try counterClip(name, rate: ffRate, frames: frames, ext: "mkv")
+                    src = path("\(name)-from-mkv.ts")
+                    try TestSupport.ffmpeg(["-i", mkv, "-c", "copy", src])
+                } else {
+                    src = try counterClip(name, rate: ffRate, frames: frames, ext: ext)
+                }
+                var edit = Edit(clips: [clip(src)])
+                edit.output.codec = .ffv1
+                let out = path("out-\(label)-\(ext).mkv")
+                let r = try render(edit, to: out, backend: .cpu, audio: false)
+                if r.timeline.frameRate != rate {
+                    failures.append("\(label) fps \(ext): default rate \(r.timeline.frameRate), not \(rate)")
+                }
+                let shown = try counters(out)
+                let expected = Array(0..<frames)
+                if shown != expected {
+                    let missing = Set(expected).subtracting(shown).sorted()
+                    failures.append("\(label) fps \(ext): \(shown.count) output frames for \(frames) source frames; never shown: \(missing.prefix(12)); first mismatches: "
+                                    + zip(expected, shown).filter { $0 != $1 }.prefix(4).map { "out \($0.0) shows \($0.1)" }.joined(separator: ", "))
+                }
+                try? FileManager.default.removeItem(atPath: out)
+            }
+        }
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+    }
+
+    /// The same rule mid-clip, with a start offset, in a longer edit at the clip's rate with a crossfade: the frames
+    /// either side of the transition still map one to one.
+    func testMatroskaClipsInAnEditWithStartOffsets() throws {
+        let a = try counterClip("a", rate: "30", frames: 45, ext: "mkv")
+        let b = try counterClip("b", rate: "30", frames: 45, ext: "webm")
+        var edit = Edit(clips: [clip(a, start: 0.2), clip(b, tr(.wipe, 0.5), start: 0.1)])
+        edit.output.codec = .ffv1
+        let out = path("edit.mkv")
+        let r = try render(edit, to: out, backend: .cpu, audio: false)
+        XCTAssertEqual(r.timeline.frameRate, FrameRate(30))
+        // Clip a: 1.3 s from frame 6 (0.2 s); clip b from frame 3 (0.1 s), starting at 0.8 s (frame 24).
+        XCTAssertEqual(r.frames, 24 + 42)
+        let shown = try counters(out)
+        XCTAssertEqual(Array(shown[0..<24]), Array(6..<30), "clip a before the wipe")
+        // After the wipe (0.8 + 0.5 s = frame 39), clip b's frame 3 + (n − 24).
+        XCTAssertEqual(Array(shown[39...]), Array((3 + 15)..<(3 + 42)), "clip b after the wipe")
+        // A preview of one frame (seeking to the keyframe before it) agrees with the full render.
+        var o = RenderOptions()
+        o.backend = .cpu
+        o.audio = false
+        let frames: [Int64] = [7, 40, 55]
+        let (images, _) = try RenderJob.renderFrames(r.timeline, frames: frames, renderer: RenderJob.makeRenderer(o))
+        for (k, n) in frames.enumerated() {
+            // RGBA preview: grey R′G′B′ = (Y − 16) / 219 of the counter's luma.
+            let px = images[k].pixels
+            let mean = Double(stride(from: 0, to: px.count, by: 4).reduce(0) { $0 + Int(px[$1]) }) / Double(px.count / 4)
+            XCTAssertEqual(Int(((mean * 219 / 255) / 2).rounded()), shown[Int(n)], "preview of frame \(n)")
+        }
+    }
+
+    /// Issue 11: a clip on a 30 fps clock with every fifth frame dropped (60 frames over 2.5 s, average 24 fps) gets a
+    /// 30 fps edit by default, and every one of its 60 frames is shown (in a 24 fps edit, 11 would never be).
+    func testVariableFrameRateClipGetsItsHighestRate() throws {
+        for ext in ["mp4", "mkv"] {
+            let src = try counterClip("vfr", rate: "30", frames: 60, ext: ext, select: "not(eq(mod(n\\,5)\\,4))")
+            var edit = Edit(clips: [clip(src)])
+            edit.output.codec = .ffv1
+            let out = path("vfr-\(ext).mkv")
+            let r = try render(edit, to: out, backend: .cpu, audio: false)
+            XCTAssertEqual(r.timeline.frameRate, FrameRate(30), ext)
+            XCTAssertTrue(r.timeline.notes.contains { $0.contains("frame rate 30") && $0.contains("spaced for 30") }, "\(r.timeline.notes)")
+            let shown = try counters(out)
+            // The counter is the frame's index on the 30 fps clock (drawn before `select` drops every fifth frame):
+            // output frame n shows n, or n − 1 where frame n was dropped. The last kept frame is 73, so the clip
+            // lasts 74/30 s: 74 output frames.
+            let expected = (0..<74).map { $0 % 5 == 4 ? $0 - 1 : $0 }
+            XCTAssertEqual(shown.count, 74, ext)
+            XCTAssertEqual(shown, expected, ext)
+            XCTAssertEqual(Set(shown).count, 60, "\(ext): every frame shown")
+        }
+    }
+}
