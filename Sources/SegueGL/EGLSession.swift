@@ -6,7 +6,12 @@ public struct GPUError: Error, CustomStringConvertible {
     /// The call that failed (e.g. `eglInitialize`), or a Segue step.
     public let function: String
     public let message: String
-    public init(_ function: String, _ message: String) { self.function = function; self.message = message }
+    /// True when the GPU the user named (`--gpu-device`) does not exist or cannot be opened: not worth retrying,
+    /// and never a reason to fall back to another device.
+    public let namedDeviceMissing: Bool
+    public init(_ function: String, _ message: String, namedDeviceMissing: Bool = false) {
+        self.function = function; self.message = message; self.namedDeviceMissing = namedDeviceMissing
+    }
     public var description: String { "\(message) (\(function))" }
 
     static func egl(_ function: String) -> GPUError {
@@ -68,12 +73,25 @@ public final class EGLSession {
     private var gbmDevice: OpaquePointer?
     private var drmFD: Int32 = -1
 
-    /// Creates the display and context. Throws `GPUError` naming each platform tried and why it failed.
+    /// Creates the display and context. A device named in `options.device` must exist: a render node path is
+    /// opened with GBM only, an index with the EGL device platform only, never silently replaced by another GPU or
+    /// by llvmpipe. Throws `GPUError` naming each platform tried and why it failed (with `namedDeviceMissing` and
+    /// the devices that do exist when the named one cannot be used).
     public init(options: EGLOptions = EGLOptions()) throws {
         if ProcessInfo.processInfo.environment["SEGUE_DISABLE_EGL"] == "1" {
             throw GPUError("EGLSession", "EGL is disabled by SEGUE_DISABLE_EGL=1")
         }
-        let order: [EGLOptions.Platform] = options.platform.map { [$0] } ?? [.gbm, .device, .surfaceless]
+        var order: [EGLOptions.Platform] = options.platform.map { [$0] } ?? [.gbm, .device, .surfaceless]
+        if let d = options.device {
+            guard d.hasPrefix("/") || (Int(d).map { $0 >= 0 } ?? false) else {
+                throw GPUError("EGLSession", "--gpu-device \(d): give a render node path (/dev/dri/renderD129) or an EGL device index (0, 1, …); this machine has: \(EGLSession.availableDevices().joined(separator: "; "))", namedDeviceMissing: true)
+            }
+            let wanted: EGLOptions.Platform = d.hasPrefix("/") ? .gbm : .device
+            if let p = options.platform, p != wanted {
+                throw GPUError("EGLSession", "--gpu-device \(d) is \(wanted == .gbm ? "a render node, which only the gbm platform opens" : "an EGL device index, which only the device platform takes"), not \(p.rawValue)", namedDeviceMissing: true)
+            }
+            order = [wanted]
+        }
         var failures: [String] = []
         var chosen: (EGLDisplay, String, OpaquePointer?, Int32)?
         for platform in order {
@@ -85,6 +103,9 @@ public final class EGLSession {
             }
         }
         guard let (dpy, desc, gbm, fd) = chosen else {
+            if let d = options.device {
+                throw GPUError("EGLSession", "GPU device \(d) cannot be used (\(failures.joined(separator: "; "))); this machine has: \(EGLSession.availableDevices().joined(separator: "; "))", namedDeviceMissing: true)
+            }
             throw GPUError("eglGetPlatformDisplay", "no headless EGL display could be made (\(failures.joined(separator: "; ")))")
         }
         display = dpy
@@ -128,6 +149,27 @@ public final class EGLSession {
         eglTerminate(display)
         if let g = gbmDevice { gbm_device_destroy(g) }
         if drmFD >= 0 { close(drmFD) }
+    }
+
+    /// The GPUs `--gpu-device` can name on this machine, described: each DRM render node ("render node
+    /// /dev/dri/renderD128") and each EGL device ("EGL device 0 (EGL_MESA_device_software …)"), or "none".
+    public static func availableDevices() -> [String] {
+        var found: [String] = []
+        var buf = [CChar](repeating: 0, count: 8 * 256)
+        let n = segue_drm_render_nodes(&buf, 256, 8)
+        for i in 0..<Int(n) { found.append("render node " + buf.withUnsafeBufferPointer { String(cString: $0.baseAddress! + i * 256) }) }
+        let clientExt = eglQueryString(segue_egl_no_display(), EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
+        if clientExt.contains("EGL_EXT_platform_device") {
+            var devices = [EGLDeviceEXT?](repeating: nil, count: 16)
+            var count: EGLint = 0
+            if segue_egl_query_devices(16, &devices, &count) == EGL_TRUE {
+                for i in 0..<Int(count) {
+                    let ext = segue_egl_query_device_string(devices[i], EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
+                    found.append("EGL device \(i)\(ext.isEmpty ? "" : " (\(ext))")")
+                }
+            }
+        }
+        return found.isEmpty ? ["none"] : found
     }
 
     static func hasExtension(_ dpy: EGLDisplay?, _ name: String) -> Bool {

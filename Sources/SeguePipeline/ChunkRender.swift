@@ -139,6 +139,8 @@ extension RenderJob {
             let io = ["avio_open", "av_interleaved_write_frame", "av_write_trailer", "avio_closep", "rename", "mkdir"]
             let errnos: [Int32] = [EIO, ENOSPC, ESTALE, ETIMEDOUT, EAGAIN, EDQUOT, ENOMEM]
             return e.function.map(io.contains) ?? false || errnos.contains(-e.code)
+        case let e as GPUError where e.namedDeviceMissing:
+            return false  // the GPU the plan names is not on this node: retrying here cannot help
         case let e as GPUError:
             // Start-up (EGL display/context, the render node) may work on another node or later; a GL failure
             // during rendering (a picture over the texture limit) would fail again.

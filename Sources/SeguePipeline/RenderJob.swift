@@ -99,13 +99,16 @@ public enum RenderJob {
         return try Timeline(edit: edit, sources: infos)
     }
 
-    /// Makes the renderer for `options.backend`. With `.auto`, falls back to the CPU with a one-line warning.
+    /// Makes the renderer for `options.backend`. With `.auto`, falls back to the CPU with a one-line warning, unless
+    /// the user named a GPU (`options.egl.device`): a named device that cannot be used is an error (`GPUError`).
     public static func makeRenderer(_ options: RenderOptions) throws -> CompositeRenderer {
         switch options.backend {
         case .cpu: return ReferenceRenderer()
         case .gpu: return try GPURenderer(options: options.egl)
         case .auto:
-            do { return try GPURenderer(options: options.egl) } catch {
+            do { return try GPURenderer(options: options.egl) } catch let e as GPUError where e.namedDeviceMissing {
+                throw e
+            } catch {
                 options.log("warning: no GPU context (\(error)); rendering on the CPU reference instead")
                 return ReferenceRenderer()
             }

@@ -40,6 +40,32 @@ final class CLITests: EndToEndTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), before)
     }
 
+    /// A GPU the user names must exist: no silent fall back to llvmpipe or the CPU, with `--backend auto` too; the
+    /// message names the devices that do exist. Without a named device, auto still falls back.
+    func testNamedGPUDeviceThatDoesNotExistFails() throws {
+        let a = try cornerClip("a.mp4")
+        for (device, backend) in [("5", "auto"), ("5", "gpu"), ("/dev/dri/renderD199", "auto"), ("first", "auto")] {
+            let out = path("dev-\(device.split(separator: "/").last!)-\(backend).mkv")
+            let r = try segue(["render", a, "--codec", "ffv1", "-o", out, "--gpu-device", device, "--backend", backend, "--verbose"])
+            XCTAssertEqual(r.status, 1, "\(device) \(backend): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("this machine has:"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("rendering on the CPU"), r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        }
+        // The same through a chunk render: not worth retrying (exit 1, not 75).
+        let planPath = path("plan.json"), edit = path("edit.json")
+        try Data(#"{"clips": [{"path": "a.mp4"}], "output": {"codec": "ffv1"}}"#.utf8).write(to: URL(fileURLWithPath: edit))
+        let plan = try segue(["plan", edit, "--chunks", "2", "-o", planPath])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        let chunk = try segue(["render", edit, "--plan", planPath, "-o", dir, "--chunk", "0", "--gpu-device", "7"])
+        XCTAssertEqual(chunk.status, 1, chunk.stderr)
+        XCTAssertTrue(chunk.stderr.contains("GPU device 7"), chunk.stderr)
+        // A device that exists (EGL device 0 on Mesa) renders.
+        let ok = try segue(["render", a, "--codec", "ffv1", "-o", path("dev0.mkv"), "--gpu-device", "0", "--backend", "gpu"])
+        if ok.status != 0 && !TestSupport.inCI && ok.stderr.contains("EGL") { throw XCTSkip("no EGL here: \(ok.stderr)") }
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+    }
+
     func testEditFileRenderWithBackendsAndNoEGLFallback() throws {
         _ = try cornerClip("a.mp4")
         _ = try cornerClip("b.mp4", size: "64x96")
