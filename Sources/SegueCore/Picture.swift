@@ -100,6 +100,9 @@ public struct YCbCrColour: Equatable, Sendable {
                 transfer: TransferFunction = .sdr, primaries: ColourPrimaries = .bt709) {
         self.matrix = matrix; self.range = range; self.siting = siting; self.transfer = transfer; self.primaries = primaries
     }
+    /// "BT.601 limited, SDR, BT.709 primaries".
+    public var summary: String { "\(matrix.displayName) \(range.rawValue), \(transfer == .sdr ? "SDR" : transfer.rawValue.uppercased()), \(primaries.rawValue.uppercased().replacingOccurrences(of: "BT", with: "BT.")) primaries" }
+
     /// What Segue writes: BT.709, limited range, chroma sited left.
     public static let output = YCbCrColour(matrix: .bt709, range: .limited, siting: .left)
 }

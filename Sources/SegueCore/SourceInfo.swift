@@ -58,6 +58,12 @@ public struct SourceInfo: Equatable, Sendable {
     /// Presentation time of the first video frame in the file's own clock; clip times count from here,
     /// for audio too (so audio and video stay in step when their streams start at different times).
     public var firstFrameTime: MediaTime = .zero
+    /// The colour the clip's pictures are converted with (tags, guesses for what is untagged, the edit's override),
+    /// as its first frame says; nil when unknown.
+    public var colour: YCbCrColour?
+    /// Which of matrix, range, transfer, primaries the edit's `colour` override sets.
+    public var colourOverridden: [String] = []
+
     /// How far a frame's timestamp may lie after a requested time and still count as "at or before" it
     /// (`timestampTolerance(timeBase:averageRate:baseRate:)`); zero until the clip is probed.
     public var timestampTolerance: MediaTime = .zero

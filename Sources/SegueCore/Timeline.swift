@@ -119,7 +119,9 @@ public struct Timeline: Sendable {
             notes.append("clip \(p.index) \(name): track \(p.track == 0 ? "A" : "B"), \(p.source.codedSize) \(p.source.orientation)"
                          + ", source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + p.duration)) s of \(fmt(p.source.duration)) s"
                          + ", timeline \(fmt(p.start))–\(fmt(p.end)) s"
-                         + (p.spec.transition.map { ", \($0.kind.rawValue) \(fmt($0.duration)) s in" } ?? ""))
+                         + (p.spec.transition.map { ", \($0.kind.rawValue) \(fmt($0.duration)) s in" } ?? "")
+                         + (p.source.colour.map { ", colour \($0.summary)" } ?? "")
+                         + (p.source.colourOverridden.isEmpty ? "" : " (\(p.source.colourOverridden.joined(separator: ", ")) from the edit)"))
         }
         self.placements = placements
         self.renderSize = size

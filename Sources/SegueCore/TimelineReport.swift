@@ -13,6 +13,10 @@ public struct TimelineReport: Codable, Sendable {
         public let rotation: Int
         public let mirrored: Bool
         public let transition: Transition?
+        /// The colour the clip is converted with, e.g. "BT.601 limited, SDR, BT.709 primaries".
+        public let colour: String?
+        /// What the edit's `colour` overrides (matrix, range, transfer, primaries); empty when nothing.
+        public let colourOverridden: [String]
     }
     public struct Transition: Codable, Sendable {
         public let type: String
@@ -45,7 +49,7 @@ public struct TimelineReport: Codable, Sendable {
                         transition: p.spec.transition.map {
                             Transition(type: $0.kind.rawValue, direction: $0.direction.rawValue, duration: $0.duration.seconds,
                                        firstFrame: r.lowerBound, endFrame: r.upperBound)
-                        })
+                        }, colour: p.source.colour?.summary, colourOverridden: p.source.colourOverridden)
         }
     }
 
@@ -57,9 +61,10 @@ public struct TimelineReport: Codable, Sendable {
                             t.type == "crossfade" ? "" : " \(t.direction)", t.firstFrame, t.endFrame - 1)
             }
             let name = c.path.split(separator: "/").last.map(String.init) ?? c.path
-            s += String(format: "clip %d [%@] %@: source %.3f–%.3f s → timeline %.3f–%.3f s, frames %lld–%lld%@\n",
+            s += String(format: "clip %d [%@] %@: source %.3f–%.3f s → timeline %.3f–%.3f s, frames %lld–%lld%@%@\n",
                         c.index, c.track, name, c.sourceStart, c.sourceEnd, c.start, c.end, c.firstFrame, c.endFrame - 1,
-                        c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")" : "")
+                        c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")" : "",
+                        c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)")
         }
         return s
     }

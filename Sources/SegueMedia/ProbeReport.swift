@@ -88,13 +88,7 @@ public struct ProbeReport: Codable, Sendable {
             if f.color_range == AVCOL_RANGE_UNSPECIFIED && !VideoReader.isJPEGFormat(f) { guessed.append("range") }
             if Frame.transfer(f.color_trc) == nil { guessed.append("transfer") }
             if Frame.primaries(f.color_primaries) == nil { guessed.append("primaries") }
-            var overridden: [String] = []
-            if let o = colourOverride {
-                if o.matrix != nil { overridden.append("matrix") }
-                if o.range != nil { overridden.append("range") }
-                if o.transfer != nil { overridden.append("transfer") }
-                if o.primaries != nil { overridden.append("primaries") }
-            }
+            let overridden = info.colourOverridden
             guessed.removeAll { overridden.contains($0) }
             video = Video(
                 streamIndex: Int(reader.streamIndex), codec: String(cString: avcodec_get_name(st.codecpar.pointee.codec_id)),

@@ -94,6 +94,11 @@ public final class VideoReader {
             timeBase: MediaTime(value: Int64(timeBase.num), timescale: Int64(timeBase.den)),
             averageRate: st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : nil, baseRate: info.baseFrameRate)
         tolerance = info.timestampTolerance
+        info.colour = colour(of: first.frame)
+        if let o = colourOverride {
+            info.colourOverridden = [("matrix", o.matrix != nil), ("range", o.range != nil), ("transfer", o.transfer != nil),
+                                     ("primaries", o.primaries != nil)].filter(\.1).map(\.0)
+        }
     }
 
     /// The end (PTS + duration) of the last video packet, found by seeking near the end of a second
@@ -316,7 +321,8 @@ public final class VideoReader {
     }
 }
 
-/// Reads what Segue needs to know about a media file (see `SourceInfo`). Throws `MediaError`.
-public func probeSource(path: String) throws -> SourceInfo {
-    try VideoReader(path: path).info
+/// Reads what Segue needs to know about a media file (see `SourceInfo`), with the edit's colour override applied.
+/// Throws `MediaError`.
+public func probeSource(path: String, colourOverride: ColourOverride? = nil) throws -> SourceInfo {
+    try VideoReader(path: path, colourOverride: colourOverride).info
 }

@@ -91,7 +91,7 @@ public enum RenderJob {
             }
             if isDir.boolValue { throw MediaError(path: clip.path, function: nil, message: "clip \(i): is a directory, not a media file") }
             do {
-                infos.append(try probeSource(path: clip.path))
+                infos.append(try probeSource(path: clip.path, colourOverride: clip.colour))
             } catch let e as MediaError {
                 throw MediaError(path: clip.path, function: e.function, code: e.code, message: "clip \(i): \(e.message)")
             }
