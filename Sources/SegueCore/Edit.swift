@@ -125,7 +125,8 @@ public struct Edit: Equatable, Sendable {
     public var clips: [ClipSpec]
     /// Output picture size in pixels; nil: the largest width and height among the rotated clips.
     public var renderSize: PixelSize?
-    /// Crop the default render size to a centred square of side `min(width, height)`.
+    /// A square render size: side = the largest short side (`min(width, height)` after rotation) among the clips,
+    /// each clip fitted (by default, centre-cropped) to it.
     public var square: Bool = false
     public var fit: FitMode = .fill
     /// Output frame rate; nil: the highest nominal clip frame rate (snapped to a standard rate), else 30.

@@ -75,12 +75,15 @@ public struct Timeline: Sendable {
         if let rs = edit.renderSize {
             size = rs
         } else {
-            size = PixelSize(width: sources.map(\.displaySize.width).max()!, height: sources.map(\.displaySize.height).max()!)
-            notes.append("render size \(size): largest clip width and height after rotation")
             if edit.square {
-                let s = min(size.width, size.height)
+                // Each clip is cropped to a square of its short side; the edit's square is the largest of those, so
+                // no clip is upscaled more than it must be (a 1920×1080 and a 1080×1920 clip give 1080, not 1920).
+                let s = sources.map { min($0.displaySize.width, $0.displaySize.height) }.max()!
                 size = PixelSize(width: s, height: s)
-                notes.append("square: \(size)")
+                notes.append("render size \(size): square, the largest short side among the clips after rotation")
+            } else {
+                size = PixelSize(width: sources.map(\.displaySize.width).max()!, height: sources.map(\.displaySize.height).max()!)
+                notes.append("render size \(size): largest clip width and height after rotation")
             }
         }
         if size.width % 2 != 0 || size.height % 2 != 0 {

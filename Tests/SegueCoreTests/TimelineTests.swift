@@ -69,8 +69,14 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(tl.frameRate, FrameRate(30000, 1001))
         var sq = edit
         sq.square = true
+        // Square: the largest short side (720 and 1080 → 1080), not the short side of the largest box (1280).
         XCTAssertEqual(try Timeline(edit: sq, sources: [source(1280, 720, seconds: 3), source(1920, 1080, seconds: 3, orientation: portrait)]).renderSize,
-                       PixelSize(width: 1280, height: 1280))
+                       PixelSize(width: 1080, height: 1080))
+        // Issue 14's case: a 1920×1080 clip and a 1080×1920 portrait give 1080, not 1920 (3.2× the pixels, every clip upscaled).
+        XCTAssertEqual(try Timeline(edit: sq, sources: [source(1920, 1080, seconds: 3), source(1080, 1920, seconds: 3)]).renderSize,
+                       PixelSize(width: 1080, height: 1080))
+        XCTAssertEqual(try Timeline(edit: sq, sources: [source(640, 360, seconds: 3), source(1920, 1080, seconds: 3, orientation: portrait)]).renderSize,
+                       PixelSize(width: 1080, height: 1080))
         let none = try Timeline(edit: Edit(clips: [clip("a")]), sources: [source(161, 121, seconds: 1, fps: nil)])
         XCTAssertEqual(none.frameRate, FrameRate(30))
         XCTAssertEqual(none.renderSize, PixelSize(width: 160, height: 120))    // even for 4:2:0
