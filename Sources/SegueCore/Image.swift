@@ -113,3 +113,27 @@ public struct TransitionParameters: Sendable {
             && plan.transition?.kind != .push && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: picture.size)
     }
 }
+
+/// A pipeline that hands frames needing no compositing (`DirectFrame`) straight on and renders the others with
+/// `inner`, keeping submission order: before a direct frame, the frames still in `inner`'s flight are finished.
+public final class DirectFramePipeline: YUV420Pipeline {
+    let inner: YUV420Pipeline
+    /// Frames that took the direct path so far.
+    public private(set) var directFrames: Int64 = 0
+    private var innerBusy = false
+    public init(inner: YUV420Pipeline) { self.inner = inner }
+    public func submit(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> [YUV420Image] {
+        if to == nil, let image = DirectFrame.image(plan, picture: from, renderSize: renderSize) {
+            directFrames += 1
+            let earlier = innerBusy ? try inner.finish() : []
+            innerBusy = false
+            return earlier + [image]
+        }
+        innerBusy = true
+        return try inner.submit(plan, from: from, to: to, renderSize: renderSize)
+    }
+    public func finish() throws -> [YUV420Image] {
+        innerBusy = false
+        return try inner.finish()
+    }
+}

@@ -28,6 +28,9 @@ public struct RenderOptions {
     public var progress: ((RenderProgress) -> Void)?
     /// Called with each rendered picture before it is encoded (previews, tests).
     public var onFrame: ((Int64, RGBAImage) -> Void)?
+    /// Hand frames that need no compositing (one untouched clip, or a whole-pixel crop of it, already in the output's
+    /// format: `DirectFrame`) to the encoder without drawing them. Byte-identical either way; off only to compare.
+    public var directFrames = true
     public init() {}
 }
 
@@ -255,7 +258,9 @@ public enum RenderJob {
             return try body()
         }
         // Frames come back from the renderer's pipeline in order, possibly a frame late (GPU readback).
-        let pipeline = renderer.makeYUV420Pipeline()
+        let composited = renderer.makeYUV420Pipeline()
+        let direct = options.directFrames ? DirectFramePipeline(inner: composited) : nil
+        let pipeline: YUV420Pipeline = direct ?? composited
         var drawn = range.lowerBound
         func emit(_ images: [YUV420Image]) throws {
             for picture in images {
@@ -287,6 +292,7 @@ public enum RenderJob {
         try timed(&stage.video) { result = try writer.finish() }
         report(Int64(range.count), "done")
         if options.verbose {
+            options.log("segue: \(direct?.directFrames ?? 0) of \(range.count) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0): their planes went to the encoder directly")
             options.log(String(format: "segue: time: decoding %.2f s on the decode thread (overlapped); on the render thread: waiting "
                                + "for decoded pictures %.2f s, compositing %.2f s (GPU: upload, draw, and waiting for the previous "
                                + "frame's readback), waiting for the encoder %.2f s, audio %.2f s",

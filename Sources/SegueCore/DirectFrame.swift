@@ -1,0 +1,46 @@
+/// Output frames that need no compositing: one clip, shown untouched or as a whole-pixel crop at scale 1, whose
+/// stored picture is already in the output's format (8-bit 4:2:0 planar Y′CbCr, BT.709, limited range, chroma sited
+/// left, SDR). Their planes go to the encoder as they are (one copy of the visible rows); every byte equals what the
+/// renderers would composite, because for such a layer they read each plane with exact texel fetches and an identity
+/// colour map (`LayerGeometry.isPixelExact`, `LayerColourMap`).
+public enum DirectFrame {
+    /// Where the output's top-left pixel sits in the stored picture (whole pixels, both even so that the 4:2:0
+    /// chroma samples line up), or nil when `plan` needs compositing: a transition, a picture in another format or
+    /// colour, rotation, mirroring, scaling, a sub-pixel or odd offset, or any part of the output outside the picture.
+    public static func cropOrigin(_ plan: FramePlan, picture: VideoPicture, renderSize: PixelSize) -> (x: Int, y: Int)? {
+        guard plan.to == nil, plan.transition == nil,
+              picture.layout == .planar, picture.bitDepth == 8, picture.chromaShiftX == 1, picture.chromaShiftY == 1,
+              !picture.swapsChroma, picture.colour.matrix == .bt709, picture.colour.range == .limited,
+              picture.colour.siting == .left, picture.colour.transfer == .sdr, picture.colour.primaries != .bt2020,
+              renderSize.width % 2 == 0, renderSize.height % 2 == 0 else { return nil }
+        let m = plan.from.outputToSource.then(.scale(Double(picture.width), Double(picture.height)))
+        func near(_ v: Double, _ w: Double) -> Bool { abs(v - w) < 1e-9 }
+        guard near(m.a, 1), near(m.d, 1), near(m.b, 0), near(m.c, 0) else { return nil }
+        let x = m.tx.rounded(), y = m.ty.rounded()
+        guard near(m.tx, x), near(m.ty, y), x >= 0, y >= 0 else { return nil }
+        let ox = Int(x), oy = Int(y)
+        guard ox % 2 == 0, oy % 2 == 0, ox + renderSize.width <= picture.width, oy + renderSize.height <= picture.height else { return nil }
+        return (ox, oy)
+    }
+
+    /// The output frame taken straight from `picture`'s planes, or nil when `plan` needs compositing (`cropOrigin`).
+    /// An untouched picture shares its plane storage (no copy); a crop copies the visible rows once.
+    public static func image(_ plan: FramePlan, picture: VideoPicture, renderSize: PixelSize) -> YUV420Image? {
+        guard let (ox, oy) = cropOrigin(plan, picture: picture, renderSize: renderSize) else { return nil }
+        let w = renderSize.width, h = renderSize.height
+        func crop(_ plane: PicturePlane, _ x0: Int, _ y0: Int, _ cw: Int, _ ch: Int) -> [UInt8] {
+            if x0 == 0 && y0 == 0 && cw == plane.width && ch == plane.height { return plane.bytes }
+            var out = [UInt8](repeating: 0, count: cw * ch)
+            plane.bytes.withUnsafeBufferPointer { src in
+                out.withUnsafeMutableBufferPointer { dst in
+                    for row in 0..<ch {
+                        (dst.baseAddress! + row * cw).update(from: src.baseAddress! + (y0 + row) * plane.width + x0, count: cw)
+                    }
+                }
+            }
+            return out
+        }
+        return YUV420Image(width: w, height: h, y: crop(picture.planes[0], ox, oy, w, h),
+                           cb: crop(picture.planes[1], ox / 2, oy / 2, w / 2, h / 2), cr: crop(picture.planes[2], ox / 2, oy / 2, w / 2, h / 2))
+    }
+}

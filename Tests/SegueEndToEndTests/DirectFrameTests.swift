@@ -1,0 +1,96 @@
+import XCTest
+import SegueCore
+import SeguePipeline
+import SegueTestSupport
+
+/// Frames that need no compositing go to the encoder straight from the decoded planes (issue 14): the output files are
+/// byte for byte the composited path's, on both backends, losslessly and with x264 at fixed settings.
+final class DirectFrameTests: EndToEndTestCase {
+    /// A BT.709-tagged clip (so that it is already in the output's colour), `size`, 1 s at 30 fps.
+    func bt709Clip(_ name: String, size: String, source: String = "testsrc2") throws -> String {
+        let p = path(name)
+        try TestSupport.makeClip(p, video: "\(source)=s=\(size):r=30:d=1",
+                                 extra: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", "-g", "10"])
+        return p
+    }
+
+    /// The file's encoded video packets, hashed one by one (`ffmpeg -c copy -f framemd5`): Matroska writes a random
+    /// segment UID, so FFV1 files are compared by their packets; MP4 files by their bytes.
+    func packets(_ file: String) throws -> Data {
+        if !file.hasSuffix(".mkv") { return try Data(contentsOf: URL(fileURLWithPath: file)) }
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r.stdout
+    }
+
+    func render(_ edit: Edit, backend: Backend, direct: Bool, name: String) throws -> (Data, [String]) {
+        var o = RenderOptions()
+        o.backend = backend
+        o.audio = false
+        o.verbose = true
+        o.directFrames = direct
+        var log: [String] = []
+        o.log = { log.append($0) }
+        if backend == .gpu {
+            do { _ = try RenderJob.makeRenderer(o) } catch {
+                if TestSupport.inCI { XCTFail("GPU tests must run in CI: \(error)") }
+                throw XCTSkip("no EGL context: \(error)")
+            }
+        }
+        let out = path(name)
+        try RenderJob.render(edit, to: out, options: o)
+        return (try packets(out), log)
+    }
+
+    func directCount(_ log: [String]) -> Int? {
+        guard let line = log.first(where: { $0.contains("needed no compositing") }) else { return nil }
+        return Int(line.split(separator: " ")[1])
+    }
+
+    func testDirectFramesAreByteIdenticalToCompositing() throws {
+        // 64×64 square edit at 30 fps: clip a 64×64 untouched (frames 0–29, the last 10 in the crossfade),
+        // clip b 96×64 cropped to its centre at scale 1 (x offset 16), clip c 98×64 (odd offset 17: composited),
+        // clip d rotated (composited).
+        let a = try bt709Clip("a.mp4", size: "64x64")
+        let b = try bt709Clip("b.mp4", size: "96x64", source: "smptebars")
+        let c = try bt709Clip("c.mp4", size: "98x64")
+        let d0 = try bt709Clip("d0.mp4", size: "64x64", source: "rgbtestsrc")
+        let d = path("d.mp4")
+        try TestSupport.rotated(d0, degrees: 90, to: d)
+        var edit = Edit(clips: [clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.wipe, 1.0 / 3)), clip(d, tr(.push, 1.0 / 3, .left))])
+        edit.renderSize = PixelSize(width: 64, height: 64)
+        edit.frameRate = FrameRate(30)
+        // Frames: a 0–29, b from 20.00001 (a transition of 1/3 s is 333 333 µs, so frame 20 still shows a alone), c from
+        // 40.00001, d from 60.00001: a alone 0–20 (21 frames), b alone 30–40 (11), c alone 50–60 (odd crop: composited),
+        // d alone 70–89 (rotated: composited).
+        for codec in [OutputSettings.Codec.ffv1, .h264] {
+            edit.output.codec = codec
+            let ext = codec == .ffv1 ? "mkv" : "mp4"
+            for backend in [Backend.cpu, .gpu] {
+                let (composited, plainLog) = try render(edit, backend: backend, direct: false, name: "composited-\(backend).\(ext)")
+                let (direct, log) = try render(edit, backend: backend, direct: true, name: "direct-\(backend).\(ext)")
+                XCTAssertEqual(directCount(plainLog), 0)
+                XCTAssertEqual(directCount(log), 21 + 11, "\(codec) \(backend): clip a alone (21) and clip b alone (11); \(log)")
+                XCTAssertGreaterThan(direct.count, 1000, "\(codec) \(backend)")
+                XCTAssertTrue(direct == composited, "\(codec) \(backend): direct frames must be byte-identical to composited ones")
+            }
+        }
+    }
+
+    /// Untagged SD clips are BT.601 (converted to BT.709 by compositing) and rotated or scaled clips need drawing:
+    /// none of them take the direct path.
+    func testFramesNeedingWorkAreComposited() throws {
+        let sd = path("sd.mp4")
+        try TestSupport.makeClip(sd, video: "testsrc2=s=64x64:r=30:d=0.5")
+        var edit = Edit(clips: [clip(sd)])
+        edit.output.codec = .ffv1
+        let (_, log) = try render(edit, backend: .cpu, direct: true, name: "sd.mkv")
+        XCTAssertEqual(directCount(log), 0, "an untagged 64×64 clip is BT.601: it must be converted")
+        let hd = try bt709Clip("hd.mp4", size: "128x128")
+        edit = Edit(clips: [clip(hd)])
+        edit.renderSize = PixelSize(width: 64, height: 64)   // scaled down: drawn
+        edit.output.codec = .ffv1
+        let (_, log2) = try render(edit, backend: .cpu, direct: true, name: "scaled.mkv")
+        XCTAssertEqual(directCount(log2), 0)
+    }
+}
