@@ -2,10 +2,10 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
-                libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg
+                libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test farm-test fixtures fuzz leakcheck bench clean
+.PHONY: deps build release demo test farm-test fixtures fuzz leakcheck bench gpu-check clean
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -44,6 +44,12 @@ farm-test: build
 # Benchmark against FFmpeg's filtergraph and the codec floor (see bench/run.py for BENCH_* settings).
 bench: release
 	python3 bench/run.py
+
+# On a machine with an NVIDIA GPU: EGL device platform on the NVIDIA driver (fails loudly on llvmpipe), CUDA
+# decoding, composite + readback frames/s at 1080p and 4K, end to end against FFmpeg, NVENC failing cleanly;
+# one JSON line (bench/gpu_check.py says more).
+gpu-check: release
+	python3 bench/gpu_check.py
 
 # Fuzzes the edit-file parser with libFuzzer for FUZZ_SECONDS (default 60). A crash leaves fuzz-crash-* here:
 # turn it into a test in Tests/SegueCoreTests/EditFileFuzzRegressionTests.swift.

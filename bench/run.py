@@ -10,8 +10,8 @@ import json, os, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, ".build", "bench")
-SEGUE = os.path.join(ROOT, ".build", "release", "segue")
 env = os.environ.get
+SEGUE = env("SEGUE_BINARY", os.path.join(ROOT, ".build", "release", "segue"))
 CLIPS, SECONDS, TRANS = int(env("BENCH_CLIPS", "10")), float(env("BENCH_CLIP_SECONDS", "3")), float(env("BENCH_TRANSITION", "1"))
 REPS, PRESET, CRF = int(env("BENCH_REPS", "3")), env("BENCH_PRESET", "medium"), env("BENCH_CRF", "18")
 W, H = map(int, env("BENCH_SIZE", "1920x1080").split("x"))

@@ -27,6 +27,17 @@ static inline const int32_t *segue_stream_display_matrix(AVStream *st) {
     if (!data || size < 9 * sizeof(int32_t)) return 0;
     return (const int32_t *)data;
 }
+// get_format for decoders with a CUDA device: the CUDA surface format when the codec's hwaccel offers it, else the
+// first software format (the codec then decodes on the CPU).
+static inline enum AVPixelFormat segue_get_format_cuda(struct AVCodecContext *ctx, const enum AVPixelFormat *fmts) {
+    (void)ctx;
+    for (const enum AVPixelFormat *p = fmts; *p != AV_PIX_FMT_NONE; p++) if (*p == AV_PIX_FMT_CUDA) return *p;
+    for (const enum AVPixelFormat *p = fmts; *p != AV_PIX_FMT_NONE; p++) {
+        const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(*p);
+        if (d && !(d->flags & AV_PIX_FMT_FLAG_HWACCEL)) return *p;
+    }
+    return fmts[0];
+}
 static inline int segue_set_stereo_layout(AVChannelLayout *layout) {
     AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
     return av_channel_layout_copy(layout, &stereo);

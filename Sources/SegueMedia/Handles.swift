@@ -36,8 +36,9 @@ final class Decoder {
     let ctx: UnsafeMutablePointer<AVCodecContext>
     let path: String
 
-    /// A decoder for `stream`, using libavcodec's own threads. Wraps `avcodec_open2`.
-    init(stream: UnsafeMutablePointer<AVStream>, path: String, threads: Int32 = 0) throws {
+    /// A decoder for `stream`, using libavcodec's own threads, or the hwaccel of `hardware` where the codec has one
+    /// (its frames then live on the device: `Frame.inSystemMemory`). Wraps `avcodec_open2`.
+    init(stream: UnsafeMutablePointer<AVStream>, path: String, threads: Int32 = 0, hardware: HardwareDevice? = nil) throws {
         self.path = path
         guard let codec = avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
@@ -50,6 +51,10 @@ final class Decoder {
         try FF.check(avcodec_parameters_to_context(c, stream.pointee.codecpar), "avcodec_parameters_to_context", path: path)
         c.pointee.pkt_timebase = stream.pointee.time_base
         c.pointee.thread_count = threads
+        if let h = hardware {
+            c.pointee.hw_device_ctx = av_buffer_ref(h.ref)
+            c.pointee.get_format = segue_get_format_cuda
+        }
         try FF.check(avcodec_open2(c, codec, nil), "avcodec_open2", path: path)
     }
     deinit {

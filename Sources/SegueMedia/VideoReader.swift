@@ -38,9 +38,18 @@ public final class VideoReader {
     /// Replaces the stream's colour tags (and the guesses for untagged clips) where set: the edit's `clips[].colour`.
     public let colourOverride: ColourOverride?
 
+    /// How the frames are decoded: `.cuda` when asked for and the device opened, else `.none` (software).
+    public let hardware: HardwareDecoding
+    /// Why hardware decoding asked for is not used (no device, no driver), or nil.
+    public let hardwareProblem: String?
+    /// Frames that came from the hardware decoder (downloaded to system memory).
+    public private(set) var hardwareFrames = 0
+
     /// Opens `path`'s best video stream and decodes its first frame. `colourOverride` replaces the stream's colour
-    /// tags. Throws `MediaError` when the file cannot be opened, has no video stream, or yields no decodable frame.
-    public init(path: String, colourOverride: ColourOverride? = nil) throws {
+    /// tags; `hardware` asks for an FFmpeg hwaccel (falling back to software decoding, with `hardwareProblem` set,
+    /// where the device cannot be opened; codecs without that hwaccel decode in software too). Throws `MediaError`
+    /// when the file cannot be opened, has no video stream, or yields no decodable frame.
+    public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none) throws {
         self.path = path
         self.colourOverride = colourOverride
         file = try InputFile(path: path)
@@ -50,7 +59,17 @@ public final class VideoReader {
         streamIndex = vi
         let st = file.stream(vi)
         timeBase = st.pointee.time_base
-        decoder = try Decoder(stream: st, path: path)
+        var device: HardwareDevice?
+        var problem: String?
+        if hardware != .none {
+            switch HardwareDevice.shared(hardware) {
+            case .success(let d): device = d
+            case .failure(let e): problem = e.message
+            }
+        }
+        self.hardware = device == nil ? .none : hardware
+        hardwareProblem = problem
+        decoder = try Decoder(stream: st, path: path, hardware: device)
         // Discard other streams so that demuxing skips them cheaply.
         for i in 0..<Int32(file.ctx.pointee.nb_streams) where i != vi { file.stream(i).pointee.discard = AVDISCARD_ALL }
         // First frame: fixes the time origin and proves the stream decodes.
@@ -130,13 +149,16 @@ public final class VideoReader {
         while true {
             let rc = avcodec_receive_frame(decoder.ctx, frame.ptr)
             if rc == 0 {
+                // A hardware decoder's picture is downloaded to system memory first (same planes as software decoding).
+                let decoded = frame.ptr.pointee.hw_frames_ctx == nil ? frame : try frame.inSystemMemory(path: path)
+                if decoded !== frame { hardwareFrames += 1 }
                 decodedFrames += 1
-                var pts = frame.ptr.pointee.best_effort_timestamp
-                if pts == FF.noPTS { pts = frame.ptr.pointee.pts }
+                var pts = decoded.ptr.pointee.best_effort_timestamp
+                if pts == FF.noPTS { pts = decoded.ptr.pointee.pts }
                 if pts == FF.noPTS { pts = lastPTS.map { $0 + 1 } ?? 0 }
-                if frame.ptr.pointee.decode_error_flags != 0 || (frame.ptr.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 { concealedFrames += 1 }
+                if decoded.ptr.pointee.decode_error_flags != 0 || (decoded.ptr.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 { concealedFrames += 1 }
                 lastPTS = pts
-                return (pts, frame)
+                return (pts, decoded)
             }
             if rc == FF.eof { return nil }
             if rc != FF.eagain {

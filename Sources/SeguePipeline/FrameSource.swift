@@ -5,14 +5,19 @@ import SegueMedia
 /// closed once the timeline has passed its end.
 final class FrameSource {
     let timeline: Timeline
+    /// The hwaccel asked for (`RenderOptions.hardwareDecoding`).
+    let hardware: HardwareDecoding
     private var readers: [Int: VideoReader] = [:]
+    /// Frames decoded on the GPU, and why hardware decoding asked for was not used (one line each).
+    private(set) var hardwareFrames = 0
+    private(set) var hardwareProblems: Set<String> = []
 
     /// Frames decoded by readers already closed.
     private var closedDecoded = 0
     /// All frames decoded so far (for tests asserting that previews decode little).
     var decodedFrames: Int { closedDecoded + readers.values.reduce(0) { $0 + $1.decodedFrames } }
 
-    init(timeline: Timeline) { self.timeline = timeline }
+    init(timeline: Timeline, hardware: HardwareDecoding = .none) { self.timeline = timeline; self.hardware = hardware }
 
     /// Draws output frame `n`: fetches the pictures its plan needs and hands them to `renderer`.
     func render(frame n: Int64, with renderer: CompositeRenderer) throws -> RGBAImage {
@@ -33,7 +38,8 @@ final class FrameSource {
         let r: VideoReader
         if let existing = readers[layer.clipIndex] { r = existing } else {
             let p = timeline.placements[layer.clipIndex]
-            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour)
+            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware)
+            if let why = r.hardwareProblem { hardwareProblems.insert(why) }
             readers[layer.clipIndex] = r
         }
         try r.seek(to: layer.sourceTime)
@@ -50,6 +56,7 @@ final class FrameSource {
     private func close(_ i: Int) {
         guard let r = readers.removeValue(forKey: i) else { return }
         closedDecoded += r.decodedFrames
+        hardwareFrames += r.hardwareFrames
         var parts: [String] = []
         if r.corruptPackets > 0 { parts.append("\(r.corruptPackets) corrupt packet(s) skipped") }
         if r.concealedFrames > 0 { parts.append("\(r.concealedFrames) frame(s) concealed by the decoder") }

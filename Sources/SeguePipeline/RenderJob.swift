@@ -31,6 +31,9 @@ public struct RenderOptions {
     /// Hand frames that need no compositing (one untouched clip, or a whole-pixel crop of it, already in the output's
     /// format: `DirectFrame`) to the encoder without drawing them. Byte-identical either way; off only to compare.
     public var directFrames = true
+    /// Decode with an FFmpeg hwaccel (`.cuda`: NVDEC) where the machine has one, pictures downloaded to system
+    /// memory; software decoding where it has not (with a warning) and for codecs the hwaccel lacks.
+    public var hardwareDecoding: HardwareDecoding = .none
     public init() {}
 }
 
@@ -224,7 +227,7 @@ public enum RenderJob {
             writer.keepFrames = Int64(range.count)
             range = range.lowerBound..<min(timeline.frameCount, range.upperBound + encoderLookahead)
         }
-        let frames = FrameSource(timeline: timeline)
+        let frames = FrameSource(timeline: timeline, hardware: options.hardwareDecoding)
         // Decoding runs ahead on its own thread (a few frames, bounded); `frames` is used only there until
         // `decoded.cancel()` has returned.
         let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth) { n in
@@ -298,7 +301,12 @@ public enum RenderJob {
                                + "frame's readback), waiting for the encoder %.2f s, audio %.2f s",
                                decoded.busySeconds, stage.pictures, stage.composite, stage.video, stage.audio))
         }
-        return (result.videoFrames, result.audioSamples, frames.finishAll())
+        let warnings = frames.finishAll()
+        for why in frames.hardwareProblems.sorted() { options.log("warning: \(options.hardwareDecoding.rawValue) decoding is not available (\(why)); decoded in software") }
+        if options.verbose && options.hardwareDecoding != .none {
+            options.log("segue: \(frames.hardwareFrames) of \(frames.decodedFrames) source frames decoded with \(options.hardwareDecoding.rawValue) (downloaded to system memory)")
+        }
+        return (result.videoFrames, result.audioSamples, warnings)
     }
 }
 

@@ -20,6 +20,8 @@ struct Arguments {
     var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?
     var json = false
     var at: Double?, frame: Int64?
+    /// `--frames N` (bench-composite).
+    var frames: Int?
     var columns = 5, tileWidth = 192
     var minPSNR: Double?
     var backends = false
@@ -74,6 +76,10 @@ struct Arguments {
                 guard let p = EGLOptions.Platform(rawValue: v) else { throw CommandLineError(message: "--egl-platform must be gbm, device or surfaceless (got \(v))") }
                 options.egl.platform = p
             case "--gpu-device": options.egl.device = try value(a)
+            case "--hwaccel":
+                let v = try value(a)
+                guard let h = HardwareDecoding(rawValue: v) else { throw CommandLineError(message: "--hwaccel must be none or cuda (got \(v))") }
+                options.hardwareDecoding = h
             case "--no-audio": options.audio = false
             case "--verbose", "-v": options.verbose = true
             case "--square": square = true
@@ -99,6 +105,7 @@ struct Arguments {
                 let v = try value(a)
                 guard let n = Int64(v), n >= 0 else { throw CommandLineError(message: "--frame must be a frame number ≥ 0 (got \(v))") }
                 frame = n
+            case "--frames": frames = try Arguments.count(a, try value(a), min: 1)
             case "--cols":
                 let v = try value(a)
                 guard let n = Int(v), (1...50).contains(n) else { throw CommandLineError(message: "--cols must be 1…50 (got \(v))") }

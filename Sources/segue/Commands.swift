@@ -24,6 +24,23 @@ func renderCommand(_ a: Arguments) throws {
                Double(result.frames) / result.timeline.frameRate.framesPerSecond, result.renderer, Date().timeIntervalSince(started)))
 }
 
+/// Compositing + readback alone (no decoding, no encoding), frames per second, per transition (`CompositeBenchmark`).
+func benchCompositeCommand(_ a: Arguments) throws {
+    var options = a.options
+    if options.backend == .auto { options.backend = .gpu }
+    let renderer = try RenderJob.makeRenderer(options)
+    let size = a.size ?? PixelSize(width: 1920, height: 1080)
+    let kinds = a.transitions.compactMap { $0 }
+    let transitions = kinds.isEmpty ? Transition.Kind.allCases.map { Transition(kind: $0, duration: MediaTime(value: 1, timescale: 1)) } : kinds
+    var results: [CompositeBenchmark.Result] = []
+    for t in transitions {
+        let r = try CompositeBenchmark.run(renderer: renderer, size: size, transition: t, frames: a.frames ?? 120)
+        results.append(r)
+        if !a.json { print(String(format: "%@ %dx%d: %.1f frames/s (%d frames in %.2f s) on %@", r.transition, r.width, r.height, r.framesPerSecond, r.frames, r.seconds, r.renderer)) }
+    }
+    if a.json { try printJSON(results) }
+}
+
 func probeCommand(_ a: Arguments) throws {
     guard !a.positional.isEmpty else { throw CommandLineError(message: "give one or more media files") }
     var reports: [ProbeReport] = []

@@ -28,6 +28,7 @@ usage:
   segue sheet EDIT.json -o SHEET.png [--cols 5] [--tile-width 192] [--backend ...]
   segue compare A.mp4 B.mp4 [--min-psnr DB] [--json]
   segue compare --backends EDIT.json [--min-psnr DB] [--json]
+  segue bench-composite [--size WxH] [--frames N] [--transition TYPE:SECONDS]... [--backend gpu|cpu] [--json]
 
 render options:
   -o, --output PATH            output file (.mp4 for h264, .mkv for ffv1)
@@ -37,6 +38,7 @@ render options:
   --encoder NAME               another libavcodec video encoder for MP4 output (libx265, h264_nvenc, ...)
   --egl-platform gbm|device|surfaceless   force an EGL platform
   --gpu-device PATH|N          a render node (/dev/dri/renderD129) or an EGL device index
+  --hwaccel none|cuda          decode on an NVIDIA GPU (NVDEC) where there is one (default none)
   --no-audio                   write video only
   --music FILE[:VOLUME]        background music under the clips' audio (e.g. song.m4a:0.6)
   --duck                       lower the music while the clips' audio is present
@@ -53,6 +55,7 @@ let commands: [String: (Arguments) throws -> Void] = [
     "render": renderCommand, "probe": probeCommand, "plan": planCommand,
     "frame": frameCommand, "sheet": sheetCommand, "compare": compareCommand,
     "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand,
+    "bench-composite": benchCompositeCommand,
 ]
 if ["-h", "--help", "help"].contains(command) { print(usage); exit(0) }
 guard let run = commands[command] else { say("segue: unknown command \(command)\n\(usage)"); exit(2) }

@@ -1,0 +1,49 @@
+import XCTest
+import SegueCore
+import SegueTestSupport
+
+/// `make gpu-check` (bench/gpu_check.py) is meant for a machine with an NVIDIA GPU; its CPU-only parts are checked
+/// here: it refuses llvmpipe loudly, and with GPU_CHECK_ALLOW_SOFTWARE=1 it runs every step at a tiny size and
+/// prints one JSON line with every result, CUDA decoding and NVENC failing cleanly where there is no NVIDIA driver.
+final class GPUCheckTests: EndToEndTestCase {
+    func runCheck(allowSoftware: Bool) throws -> TestSupport.ProcessResult {
+        var env = ["SEGUE_BINARY": TestSupport.segueBinary, "GPU_CHECK_CLIP_SIZE": "160x90", "GPU_CHECK_SECONDS": "2.5",
+                   "GPU_CHECK_SIZES": "96x64,160x90", "GPU_CHECK_FRAMES": "6", "GPU_CHECK_REPS": "1"]
+        if allowSoftware { env["GPU_CHECK_ALLOW_SOFTWARE"] = "1" }
+        return try TestSupport.run("python3", [TestSupport.packageRoot + "/bench/gpu_check.py"], environment: env)
+    }
+
+    func testRefusesSoftwareRenderersAndReportsEveryStep() throws {
+        let refused = try runCheck(allowSoftware: false)
+        if refused.stderr.contains("no OpenGL ES context") && !TestSupport.inCI { throw XCTSkip("no EGL here: \(refused.stderr)") }
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("gpu-check FAILED") && refused.stderr.contains("llvmpipe"), refused.stderr)
+
+        let r = try runCheck(allowSoftware: true)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.text.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "one JSON line: \(r.text)")
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        XCTAssertEqual(json["software_renderer"] as? Bool, true)
+        XCTAssertTrue((json["gl_renderer"] as? String ?? "").contains("llvmpipe"))
+        let composite = try XCTUnwrap(json["composite_fps"] as? [String: [String: Double]])
+        XCTAssertEqual(Set(composite.keys), ["96x64", "160x90"])
+        for (_, byTransition) in composite {
+            XCTAssertEqual(Set(byTransition.keys), ["crossfade", "push", "wipe"])
+            XCTAssertTrue(byTransition.values.allSatisfy { $0 > 0 })
+        }
+        let e2e = try XCTUnwrap(json["end_to_end"] as? [String: Any])
+        XCTAssertGreaterThan(e2e["segue_s"] as? Double ?? 0, 0)
+        XCTAssertGreaterThan(e2e["ffmpeg_s"] as? Double ?? 0, 0)
+        // No NVIDIA driver here: CUDA decoding falls back (the render still succeeds), NVENC fails cleanly.
+        let cuda = try XCTUnwrap(json["cuda_decode"] as? [String: Any])
+        XCTAssertEqual(cuda["exit"] as? Int, 0)
+        XCTAssertEqual(cuda["frames"] as? Int, 0)
+        XCTAssertGreaterThan(cuda["of"] as? Int ?? 0, 0)
+        XCTAssertNotNil(cuda["problem"] as? String)
+        let nvenc = try XCTUnwrap(json["nvenc"] as? [String: Any])
+        XCTAssertEqual(nvenc["clean"] as? Bool, true)
+        XCTAssertEqual(nvenc["exit"] as? Int, 1)
+        XCTAssertNotNil(json["targets"] as? [String: Bool])
+    }
+}
