@@ -102,6 +102,21 @@ public enum LayerGeometry {
     /// - Parameters:
     ///   - codedSize: stored picture size in pixels.
     ///   - sar: sample aspect ratio (pixel width / pixel height), 1 for square pixels.
+    /// The size to reduce a stored picture of `codedSize` to before sampling it, when the layer shows it at less than
+    /// half its size along a stored axis (bilinear sampling there skips samples and aliases): along each such axis,
+    /// the size it is shown at (rounded, at least 1); other axes keep their size. Nil when no axis is below ½.
+    /// `outputToSource` maps output pixels to normalized stored-picture positions, so it holds for the reduced
+    /// picture unchanged.
+    public static func prefilterSize(_ outputToSource: Affine2D, codedSize: PixelSize) -> PixelSize? {
+        let forward = outputToSource.then(.scale(Double(codedSize.width), Double(codedSize.height))).inverted
+        // Output pixels per stored pixel along the stored x and y axes.
+        let sx = (forward.a * forward.a + forward.b * forward.b).squareRoot()
+        let sy = (forward.c * forward.c + forward.d * forward.d).squareRoot()
+        guard sx < 0.5 || sy < 0.5 else { return nil }
+        func axis(_ n: Int, _ s: Double) -> Int { s < 0.5 ? max(1, Int((Double(n) * s).rounded())) : n }
+        return PixelSize(width: axis(codedSize.width, sx), height: axis(codedSize.height, sy))
+    }
+
     public static func outputToSource(codedSize: PixelSize, sar: Double, orientation: Orientation,
                                       renderSize: PixelSize, fit: FitMode) -> Affine2D {
         let dw = Double(codedSize.width) * sar, dh = Double(codedSize.height)

@@ -140,6 +140,13 @@ final class Scaler {
         _ = sws_setColorspaceDetails(c, sws_getCoefficients(srcColorspace), srcFullRange ? 1 : 0,
                                      sws_getCoefficients(dstColorspace), dstFullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
     }
+    /// A libswscale context that only resizes (same pixel format, no colour conversion) with `flags`, e.g. `SWS_AREA`.
+    init(srcW: Int32, srcH: Int32, dstW: Int32, dstH: Int32, format: AVPixelFormat, flags: Int32) throws {
+        guard let c = sws_getContext(srcW, srcH, format, dstW, dstH, format, flags, nil, nil, nil) else {
+            throw MediaError(path: nil, function: "sws_getContext", message: "cannot resize \(Scaler.name(format)) \(srcW)x\(srcH) to \(dstW)x\(dstH)")
+        }
+        ctx = c
+    }
     deinit { sws_freeContext(ctx) }
     static func name(_ f: AVPixelFormat) -> String { av_get_pix_fmt_name(f).map { String(cString: $0) } ?? "?" }
 

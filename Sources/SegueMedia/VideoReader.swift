@@ -251,6 +251,39 @@ public final class VideoReader {
     }
     private var planar: (frame: Frame, picture: VideoPicture)?
 
+    /// The stored picture shown at `sourceTime`, as `picture(at:)`, but first reduced to `size` (smaller than the
+    /// stored picture on at least one axis) with libswscale's area filter when given: the prefilter for layers shown
+    /// at less than half their stored size, which bilinear sampling alone would alias (a 4K clip in a 1080p or
+    /// smaller edit). Same pixel format, matrix, range and siting; pictures the renderers do not take directly (RGB,
+    /// palette, …) are returned unreduced. Throws `MediaError`.
+    public func picture(at sourceTime: MediaTime, reducedTo size: PixelSize?) throws -> VideoPicture {
+        guard let size, size.width < info.codedSize.width || size.height < info.codedSize.height, !cannotReduce else { return try picture(at: sourceTime) }
+        let f = try decodedFrame(at: sourceTime)
+        if let c = reduced, c.frame === f, c.picture.size == size { return c.picture }
+        let src = f.ptr.pointee
+        let format = AVPixelFormat(rawValue: src.format)
+        let w = min(Int(src.width), size.width), h = min(Int(src.height), size.height)
+        let key = (Int32(src.width), Int32(src.height), src.format, Int32(w), Int32(h))
+        if areaScaler == nil || areaKey != key {
+            areaScaler = try Scaler(srcW: src.width, srcH: src.height, dstW: Int32(w), dstH: Int32(h), format: format,
+                                    flags: Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_BITEXACT))
+            areaKey = key
+        }
+        let out = try Frame.allocated(width: w, height: h, format: format)
+        try FF.check(av_frame_copy_props(out.ptr, f.ptr), "av_frame_copy_props", path: path)
+        try areaScaler!.scale(f.ptr, into: out.ptr)
+        guard let picture = out.directPicture(colour: colour(of: f)) else {
+            cannotReduce = true   // a format the renderers take as RGBA: shown unreduced
+            return try picture(at: sourceTime)
+        }
+        reduced = (f, picture)
+        return picture
+    }
+    private var reduced: (frame: Frame, picture: VideoPicture)?
+    private var cannotReduce = false
+    private var areaScaler: Scaler?
+    private var areaKey: (Int32, Int32, Int32, Int32, Int32) = (0, 0, -1, 0, 0)
+
     /// The decoded frame shown at `sourceTime`; counts requests held past a truncated file's end.
     private func decodedFrame(at sourceTime: MediaTime) throws -> Frame {
         try advance(to: sourceTime)

@@ -43,7 +43,8 @@ final class FrameSource {
             readers[layer.clipIndex] = r
         }
         try r.seek(to: layer.sourceTime)
-        return try r.picture(at: layer.sourceTime)
+        // Layers shown at less than half their size are reduced first with an area filter (no aliasing).
+        return try r.picture(at: layer.sourceTime, reducedTo: LayerGeometry.prefilterSize(layer.outputToSource, codedSize: r.info.codedSize))
     }
 
     func release(before t: MediaTime) {
