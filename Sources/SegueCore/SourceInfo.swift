@@ -34,6 +34,24 @@ public struct SourceInfo: Equatable, Sendable {
     /// Presentation time of the first video frame in the file's own clock; clip times count from here,
     /// for audio too (so audio and video stay in step when their streams start at different times).
     public var firstFrameTime: MediaTime = .zero
+    /// Progressive, or interlaced with its field order: from the stream's field order
+    /// (`AVCodecParameters.field_order`: TT, BB, TB, BT) or, when the stream does not say, the first decoded frame
+    /// flagged interlaced (`interlaced_frame`, `top_field_first`). Interlaced clips are deinterlaced by
+    /// `SegueMedia` with libavfilter's `bwdif`, one picture per field.
+    public var fieldOrder: FieldOrder = .progressive
+
+    /// Whether the clip is interlaced (`fieldOrder` is not `.progressive`).
+    public var isInterlaced: Bool { fieldOrder != .progressive }
+
+    /// Pictures per second the reader delivers for an interlaced clip: one per field, twice its frame rate
+    /// (`nominalFrameRate`, whole frames: 25 for 50i, so 50 here); nil for a progressive clip or an unknown rate.
+    /// FFmpeg can report an interlaced stream's `r_frame_rate` (`baseFrameRate`) as this field rate (50 for 50i,
+    /// typically H.264 coded as field pairs) while its average rate counts frames (25): a default rate rule that
+    /// wants whole frames should use `nominalFrameRate`, and the field rate only when the edit asks for it.
+    public var fieldRate: Double? {
+        guard isInterlaced, let r = nominalFrameRate, r.isFinite, r > 0 else { return nil }
+        return 2 * r
+    }
 
     public init(codedSize: PixelSize, sampleAspectRatio: Double = 1, orientation: Orientation = .identity,
                 nominalFrameRate: Double?, duration: MediaTime, hasAudio: Bool) {
@@ -46,4 +64,17 @@ public struct SourceInfo: Equatable, Sendable {
         let w = Int((Double(codedSize.width) * sampleAspectRatio).rounded())
         return orientation.swapsAxes ? PixelSize(width: codedSize.height, height: w) : PixelSize(width: w, height: codedSize.height)
     }
+}
+
+/// How a clip's frames were scanned (FFmpeg's `AVFieldOrder`, reduced to the order in which the fields are shown).
+public enum FieldOrder: String, Codable, Sendable, CustomStringConvertible {
+    /// Whole frames (also: the stream does not say and no decoded frame is flagged interlaced).
+    case progressive
+    /// Interlaced, the top field (the even lines, counted from 0) shown first: 1080i/576i broadcast and most AVCHD.
+    case topFieldFirst = "top field first"
+    /// Interlaced, the bottom field (the odd lines) shown first: PAL DV, most NTSC DV.
+    case bottomFieldFirst = "bottom field first"
+
+    /// "progressive", "interlaced, top field first", "interlaced, bottom field first".
+    public var description: String { self == .progressive ? "progressive" : "interlaced, \(rawValue)" }
 }
