@@ -31,6 +31,14 @@ public struct ProbeReport: Codable, Sendable {
         public var colorTransfer: String
         /// The matrix Segue uses to convert to RGB (untagged: BT.709 from 720 lines, else BT.601).
         public var matrixUsed: String
+        /// "progressive", "top field first" or "bottom field first" (`SourceInfo.fieldOrder`: the decoded frames'
+        /// flags, else the stream's field order).
+        public var fieldOrder: String
+        public var interlaced: Bool
+        /// How Segue reads an interlaced clip ("bwdif, one picture per field"); nil for a progressive one.
+        public var deinterlacing: String?
+        /// Pictures per second after deinterlacing (twice the frame rate); nil for a progressive clip.
+        public var fieldRate: Double?
     }
     public struct Audio: Codable, Sendable {
         public var streamIndex: Int
@@ -76,7 +84,9 @@ public struct ProbeReport: Codable, Sendable {
             let cs = VideoReader.swsColorspace(f)
             video = Video(
                 streamIndex: Int(reader.streamIndex), codec: String(cString: avcodec_get_name(st.codecpar.pointee.codec_id)),
-                pixelFormat: name(av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format))),
+                // As decoded (the deinterlacer may have converted the picture it gave, e.g. NV12 to yuv420p).
+                pixelFormat: name(av_get_pix_fmt_name(reader.decoder.ctx.pointee.pix_fmt != AV_PIX_FMT_NONE
+                                                      ? reader.decoder.ctx.pointee.pix_fmt : AVPixelFormat(rawValue: f.format))),
                 codedWidth: info.codedSize.width, codedHeight: info.codedSize.height,
                 rotation: info.orientation.rotationDegrees, mirrored: info.orientation.isMirrored,
                 displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
@@ -88,9 +98,14 @@ public struct ProbeReport: Codable, Sendable {
                 colorRange: VideoReader.isFullRange(f) ? "full" : (f.color_range == AVCOL_RANGE_MPEG ? "limited" : "limited (untagged)"),
                 colorPrimaries: name(av_color_primaries_name(f.color_primaries)),
                 colorTransfer: name(av_color_transfer_name(f.color_trc)),
-                matrixUsed: cs == SWS_CS_ITU709 ? "BT.709" : cs == SWS_CS_BT2020 ? "BT.2020" : cs == SWS_CS_SMPTE240M ? "SMPTE 240M" : cs == SWS_CS_FCC ? "FCC" : "BT.601")
+                matrixUsed: cs == SWS_CS_ITU709 ? "BT.709" : cs == SWS_CS_BT2020 ? "BT.2020" : cs == SWS_CS_SMPTE240M ? "SMPTE 240M" : cs == SWS_CS_FCC ? "FCC" : "BT.601",
+                fieldOrder: info.fieldOrder.rawValue, interlaced: info.isInterlaced,
+                deinterlacing: info.isInterlaced ? ProbeReport.deinterlacing : nil, fieldRate: info.fieldRate)
         }
     }
+
+    /// How interlaced clips are read (see `Deinterlacer`).
+    public static let deinterlacing = "bwdif, one picture per field"
 
     /// A few lines for people.
     public var text: String {
@@ -102,6 +117,9 @@ public struct ProbeReport: Codable, Sendable {
                         v.averageFrameRate.map { String(format: "%.3f", $0) } ?? "?", v.baseFrameRate.map { String(format: "%.3f", $0) } ?? "?",
                         v.variableFrameRate ? " (variable)" : "", v.duration, v.firstPTS)
             s += "    colour: matrix \(v.colorMatrix), range \(v.colorRange), primaries \(v.colorPrimaries), transfer \(v.colorTransfer); converted as \(v.matrixUsed)\n"
+            s += v.interlaced ? "    interlaced, \(v.fieldOrder); deinterlaced with \(v.deinterlacing ?? "?")"
+                                + (v.fieldRate.map { String(format: " (%g pictures/s)", $0) } ?? "") + "\n"
+                              : "    progressive\n"
         } else {
             s += "  no video stream\n"
         }
