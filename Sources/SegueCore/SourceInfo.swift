@@ -24,6 +24,7 @@ public struct SourceInfo: Equatable, Sendable {
     ///   whole frames per second, and capped at 60. So a clip on a 30 fps clock that averages 24 fps (frames
     ///   dropped) asks for 30, a Live Photo averaging 10.6 fps on a 29.97 fps clock for 29.97, a steady 15 fps
     ///   camera for 15, a 120 fps clip for 60.
+    /// - An interlaced clip asks for its frame rate (25 for 50i), not its field rate.
     /// - A base rate above 240 fps is a clock, not frame spacing (a timescale of 600): it is ignored, and a
     ///   variable-frame-rate clip whose average is not a standard rate then asks for 30.
     public var defaultFrameRate: (rate: FrameRate, reason: String)? {
@@ -33,7 +34,11 @@ public struct SourceInfo: Equatable, Sendable {
             return FrameRate.standard.contains(s) && abs(s.framesPerSecond - r) / r < 0.01
         }
         func f(_ r: Double?) -> String { r.map { String(format: "%.3f", $0) } ?? "?" }
-        let avg = valid(nominalFrameRate), base = valid(baseFrameRate)
+        let avg = valid(nominalFrameRate)
+        var base = valid(baseFrameRate)
+        // An interlaced clip counts whole frames: FFmpeg may give a field-coded stream's field rate as its base
+        // rate (50 for 50i); the field rate is for edits that ask for it.
+        if isInterlaced, let a = avg, let b = base, abs(b - 2 * a) / (2 * a) < 0.01 { base = a }
         let variable = avg != nil && base != nil && abs(base! - avg!) / avg! > 0.01
         let measured = "base \(f(base)), average \(f(avg)) fps\(variable ? ", variable frame rate" : "")"
         func result(_ r: Double, _ why: String) -> (FrameRate, String) {
@@ -93,6 +98,25 @@ public struct SourceInfo: Equatable, Sendable {
         return tolerance
     }
 
+    /// Progressive, or interlaced with its field order: from the stream's field order
+    /// (`AVCodecParameters.field_order`: TT, BB, TB, BT) or, when the stream does not say, the first decoded frame
+    /// flagged interlaced (`interlaced_frame`, `top_field_first`). Interlaced clips are deinterlaced by
+    /// `SegueMedia` with libavfilter's `bwdif`, one picture per field.
+    public var fieldOrder: FieldOrder = .progressive
+
+    /// Whether the clip is interlaced (`fieldOrder` is not `.progressive`).
+    public var isInterlaced: Bool { fieldOrder != .progressive }
+
+    /// Pictures per second the reader delivers for an interlaced clip: one per field, twice its frame rate
+    /// (`nominalFrameRate`, whole frames: 25 for 50i, so 50 here); nil for a progressive clip or an unknown rate.
+    /// FFmpeg can report an interlaced stream's `r_frame_rate` (`baseFrameRate`) as this field rate (50 for 50i,
+    /// typically H.264 coded as field pairs) while its average rate counts frames (25): a default rate rule that
+    /// wants whole frames should use `nominalFrameRate`, and the field rate only when the edit asks for it.
+    public var fieldRate: Double? {
+        guard isInterlaced, let r = nominalFrameRate, r.isFinite, r > 0 else { return nil }
+        return 2 * r
+    }
+
     public init(codedSize: PixelSize, sampleAspectRatio: Double = 1, orientation: Orientation = .identity,
                 nominalFrameRate: Double?, duration: MediaTime, hasAudio: Bool) {
         self.codedSize = codedSize; self.sampleAspectRatio = sampleAspectRatio; self.orientation = orientation
@@ -104,4 +128,17 @@ public struct SourceInfo: Equatable, Sendable {
         let w = Int((Double(codedSize.width) * sampleAspectRatio).rounded())
         return orientation.swapsAxes ? PixelSize(width: codedSize.height, height: w) : PixelSize(width: w, height: codedSize.height)
     }
+}
+
+/// How a clip's frames were scanned (FFmpeg's `AVFieldOrder`, reduced to the order in which the fields are shown).
+public enum FieldOrder: String, Codable, Sendable, CustomStringConvertible {
+    /// Whole frames (also: the stream does not say and no decoded frame is flagged interlaced).
+    case progressive
+    /// Interlaced, the top field (the even lines, counted from 0) shown first: 1080i/576i broadcast and most AVCHD.
+    case topFieldFirst = "top field first"
+    /// Interlaced, the bottom field (the odd lines) shown first: PAL DV, most NTSC DV.
+    case bottomFieldFirst = "bottom field first"
+
+    /// "progressive", "interlaced, top field first", "interlaced, bottom field first".
+    public var description: String { self == .progressive ? "progressive" : "interlaced, \(rawValue)" }
 }

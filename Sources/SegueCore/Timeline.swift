@@ -120,6 +120,7 @@ public struct Timeline: Sendable {
         for p in placements {
             let name = p.spec.path.split(separator: "/").last.map(String.init) ?? p.spec.path
             notes.append("clip \(p.index) \(name): track \(p.track == 0 ? "A" : "B"), \(p.source.codedSize) \(p.source.orientation)"
+                         + (p.source.isInterlaced ? ", \(p.source.fieldOrder) (deinterlaced with bwdif, one picture per field)" : "")
                          + ", source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + p.duration)) s of \(fmt(p.source.duration)) s"
                          + ", timeline \(fmt(p.start))–\(fmt(p.end)) s"
                          + (p.spec.transition.map { ", \($0.kind.rawValue) \(fmt($0.duration)) s in" } ?? "")

@@ -39,6 +39,14 @@ public struct ProbeReport: Codable, Sendable {
         /// Which of matrix, range, transfer, primaries were guessed (untagged) and which the edit overrides.
         public var guessed: [String]
         public var overridden: [String]
+        /// "progressive", "top field first" or "bottom field first" (`SourceInfo.fieldOrder`: the decoded frames'
+        /// flags, else the stream's field order).
+        public var fieldOrder: String
+        public var interlaced: Bool
+        /// How Segue reads an interlaced clip ("bwdif, one picture per field"); nil for a progressive one.
+        public var deinterlacing: String?
+        /// Pictures per second after deinterlacing (twice the frame rate); nil for a progressive clip.
+        public var fieldRate: Double?
     }
     public struct Audio: Codable, Sendable {
         public var streamIndex: Int
@@ -92,7 +100,9 @@ public struct ProbeReport: Codable, Sendable {
             guessed.removeAll { overridden.contains($0) }
             video = Video(
                 streamIndex: Int(reader.streamIndex), codec: String(cString: avcodec_get_name(st.codecpar.pointee.codec_id)),
-                pixelFormat: name(av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format))),
+                // As decoded (the deinterlacer may have converted the picture it gave, e.g. NV12 to yuv420p).
+                pixelFormat: name(av_get_pix_fmt_name(reader.decoder.ctx.pointee.pix_fmt != AV_PIX_FMT_NONE
+                                                      ? reader.decoder.ctx.pointee.pix_fmt : AVPixelFormat(rawValue: f.format))),
                 codedWidth: info.codedSize.width, codedHeight: info.codedSize.height,
                 rotation: info.orientation.rotationDegrees, mirrored: info.orientation.isMirrored,
                 displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
@@ -105,9 +115,14 @@ public struct ProbeReport: Codable, Sendable {
                 colorPrimaries: name(av_color_primaries_name(f.color_primaries)),
                 colorTransfer: name(av_color_transfer_name(f.color_trc)),
                 matrixUsed: used.matrix.displayName, rangeUsed: used.range.rawValue, transferUsed: used.transfer.rawValue,
-                primariesUsed: used.primaries.rawValue, guessed: guessed, overridden: overridden)
+                primariesUsed: used.primaries.rawValue, guessed: guessed, overridden: overridden,
+                fieldOrder: info.fieldOrder.rawValue, interlaced: info.isInterlaced,
+                deinterlacing: info.isInterlaced ? ProbeReport.deinterlacing : nil, fieldRate: info.fieldRate)
         }
     }
+
+    /// How interlaced clips are read (see `Deinterlacer`).
+    public static let deinterlacing = "bwdif, one picture per field"
 
     /// A few lines for people.
     public var text: String {
@@ -123,6 +138,9 @@ public struct ProbeReport: Codable, Sendable {
             if !v.guessed.isEmpty { s += " (guessed: \(v.guessed.joined(separator: ", ")))" }
             if !v.overridden.isEmpty { s += " (from the edit: \(v.overridden.joined(separator: ", ")))" }
             s += "\n"
+            s += v.interlaced ? "    interlaced, \(v.fieldOrder); deinterlaced with \(v.deinterlacing ?? "?")"
+                                + (v.fieldRate.map { String(format: " (%g pictures/s)", $0) } ?? "") + "\n"
+                              : "    progressive\n"
         } else {
             s += "  no video stream\n"
         }

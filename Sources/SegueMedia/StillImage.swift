@@ -44,7 +44,7 @@ public enum StillImage {
 }
 
 /// Reads a video's frames in decode order as 8-bit 4:2:0 planes (Y, then U, then V, no padding), for comparisons.
-/// Frames in other pixel formats are converted by libswscale without changing the colour matrix.
+/// Interlaced frames are read as stored (not deinterlaced). Frames in other pixel formats are converted by libswscale without changing the colour matrix.
 public final class PlanarFrameReader {
     public let path: String
     public let width: Int, height: Int
@@ -55,7 +55,7 @@ public final class PlanarFrameReader {
     /// Throws `MediaError`.
     public init(path: String) throws {
         self.path = path
-        reader = try VideoReader(path: path)
+        reader = try VideoReader(path: path, deinterlace: false)  // compare frames as stored
         width = reader.info.codedSize.width
         height = reader.info.codedSize.height
     }

@@ -10,13 +10,17 @@ import SegueCore
 /// stamps a 30 fps frame due at 66.67 ms as 67 ms). This holds for variable frame rates too. Past the last
 /// frame, the last frame is held. Times must be requested in non-decreasing order after a `seek`.
 ///
+/// Interlaced clips (see `SourceInfo.fieldOrder`) are deinterlaced with libavfilter's `bwdif`, one picture per
+/// field (`Deinterlacer`): a 50i clip gives 50 pictures a second, at each frame's PTS and half-way to the next.
+/// PTS inside the reader count half units of the stream time base so that those field pictures are exact.
+///
 /// Colour: the stream's matrix (BT.601/BT.709/BT.2020 from `AVFrame.colorspace`; unspecified → BT.709 at
 /// ≥ 720 lines, else BT.601), range and chroma siting travel with each `VideoPicture`; the RGBA conversion
 /// (libswscale) uses the same matrix and range.
 public final class VideoReader {
     public let path: String
     public private(set) var info = SourceInfo(codedSize: PixelSize(width: 0, height: 0), nominalFrameRate: nil, duration: .zero, hasAudio: false)
-    /// PTS of the first frame, in stream time-base units.
+    /// PTS of the first picture, in half units of the stream time base (`timeBase / 2`, see `decodeNext`).
     private(set) var firstPTS: Int64 = 0
     /// ε of the frame rule (`SourceInfo.timestampTolerance`).
     private var tolerance: MediaTime = .zero
@@ -34,6 +38,10 @@ public final class VideoReader {
     public private(set) var decodedFrames = 0
     /// Packets the decoder rejected as corrupt.
     public private(set) var corruptPackets = 0
+    /// Whether interlaced frames are deinterlaced (one picture per field) or read as stored.
+    let deinterlaces: Bool
+    /// The deinterlacer and the pictures it has given but `decodeNext` has not returned yet.
+    var fields = FieldPictures()
 
     /// Replaces the stream's colour tags (and the guesses for untagged clips) where set: the edit's `clips[].colour`.
     public let colourOverride: ColourOverride?
@@ -45,13 +53,15 @@ public final class VideoReader {
     /// Frames that came from the hardware decoder (downloaded to system memory).
     public private(set) var hardwareFrames = 0
 
-    /// Opens `path`'s best video stream and decodes its first frame. `colourOverride` replaces the stream's colour
-    /// tags; `hardware` asks for an FFmpeg hwaccel (falling back to software decoding, with `hardwareProblem` set,
+    /// Opens `path`'s best video stream and decodes its first picture. `colourOverride` replaces the stream's colour
+    /// tags. With `deinterlace` (the default), frames flagged interlaced are deinterlaced with `bwdif`, one picture
+    /// per field; without it every frame is read as stored (for comparing files). `hardware` asks for an FFmpeg hwaccel (falling back to software decoding, with `hardwareProblem` set,
     /// where the device cannot be opened; codecs without that hwaccel decode in software too). Throws `MediaError`
     /// when the file cannot be opened, has no video stream, or yields no decodable frame.
-    public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none) throws {
+    public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none, deinterlace: Bool = true) throws {
         self.path = path
         self.colourOverride = colourOverride
+        self.deinterlaces = deinterlace
         file = try InputFile(path: path)
         guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else {
             throw MediaError(path: path, function: nil, message: "has no video stream")
@@ -72,6 +82,10 @@ public final class VideoReader {
         decoder = try Decoder(stream: st, path: path, hardware: device)
         // Discard other streams so that demuxing skips them cheaply.
         for i in 0..<Int32(file.ctx.pointee.nb_streams) where i != vi { file.stream(i).pointee.discard = AVDISCARD_ALL }
+        fields.declared = FieldPictures.fieldOrder(st.pointee.codecpar.pointee.field_order)
+        fields.active = deinterlace && fields.declared != .progressive
+        let avg = st.pointee.avg_frame_rate
+        if avg.isValid { fields.seekMargin = MediaTime(value: 2 * Int64(avg.den), timescale: Int64(avg.num)) }
         // First frame: fixes the time origin and proves the stream decodes.
         guard let first = try decodeNext() else {
             throw MediaError(path: path, function: nil, message: "no video frame could be decoded")
@@ -93,11 +107,12 @@ public final class VideoReader {
         // Duration from the first frame: the stream's own if the container records it, else the end of the
         // last video packet (containers disagree on what their own duration field means).
         var duration: MediaTime
-        let startTime = st.pointee.start_time != FF.noPTS ? st.pointee.start_time : firstPTS
+        let firstTime = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: 2 * Int64(timeBase.den))
+        let startTime = st.pointee.start_time != FF.noPTS ? st.pointee.start_time : firstPTS / 2
         if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
-            duration = MediaTime(value: st.pointee.duration - (firstPTS - startTime), timescale: Int64(timeBase.den)) * Int64(timeBase.num)
+            duration = MediaTime(value: st.pointee.duration + startTime, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
         } else if let end = try lastPacketEnd() {
-            duration = MediaTime(value: end - firstPTS, timescale: Int64(timeBase.den)) * Int64(timeBase.num)
+            duration = MediaTime(value: end, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
         } else if file.ctx.pointee.duration > 0 {
             duration = MediaTime(value: file.ctx.pointee.duration, timescale: 1_000_000)
         } else {
@@ -107,7 +122,7 @@ public final class VideoReader {
         let hasAudio = file.bestStream(AVMEDIA_TYPE_AUDIO) != nil
         info = SourceInfo(codedSize: PixelSize(width: Int(f.width), height: Int(f.height)), sampleAspectRatio: sar,
                           orientation: orientation, nominalFrameRate: rate, duration: duration, hasAudio: hasAudio)
-        info.firstFrameTime = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: Int64(timeBase.den))
+        info.firstFrameTime = firstTime
         info.baseFrameRate = st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : nil
         info.timestampTolerance = SourceInfo.timestampTolerance(
             timeBase: MediaTime(value: Int64(timeBase.num), timescale: Int64(timeBase.den)),
@@ -118,6 +133,7 @@ public final class VideoReader {
             info.colourOverridden = [("matrix", o.matrix != nil), ("range", o.range != nil), ("transfer", o.transfer != nil),
                                      ("primaries", o.primaries != nil)].filter(\.1).map(\.0)
         }
+        info.fieldOrder = fields.fieldOrder
     }
 
     /// The end (PTS + duration) of the last video packet, found by seeking near the end of a second
@@ -136,14 +152,16 @@ public final class VideoReader {
         return end
     }
 
+    /// Source time of a picture's PTS (half units of the stream time base) from the first picture.
     func rel(_ pts: Int64) -> MediaTime {
-        MediaTime(value: (pts - firstPTS) * Int64(timeBase.num), timescale: Int64(timeBase.den))
+        MediaTime(value: (pts - firstPTS) * Int64(timeBase.num), timescale: 2 * Int64(timeBase.den))
     }
 
-    /// Decodes the next frame in presentation order, or nil at the end of the stream. Corrupt packets and
-    /// frames the decoder rejects are skipped and counted (`corruptPackets`); a read error ends the stream
-    /// (a truncated file then holds its last good picture).
-    func decodeNext() throws -> (pts: Int64, frame: Frame)? {
+    /// Decodes the next frame in presentation order as stored (PTS in stream time-base units), or nil at the end
+    /// of the stream. Corrupt packets and frames the decoder rejects are skipped and counted (`corruptPackets`);
+    /// a read error ends the stream (a truncated file then holds its last good picture). `decodeNext` turns these
+    /// frames into pictures (deinterlacing interlaced ones).
+    func decodeFrame() throws -> (pts: Int64, frame: Frame)? {
         let frame = Frame()
         var failures = 0
         while true {
@@ -215,11 +233,15 @@ public final class VideoReader {
     }
 
     private func seekBackward(to sourceTime: MediaTime) throws {
-        let target = firstPTS + (sourceTime + tolerance).floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
-        if av_seek_frame(file.ctx, streamIndex, max(target, firstPTS), AVSEEK_FLAG_BACKWARD) < 0 {
-            try FF.check(av_seek_frame(file.ctx, streamIndex, firstPTS, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
+        // Deinterlacing a frame reads the frames before and after it: land at least one frame before the picture
+        // wanted, so that it comes out as in a render from the start (bwdif treats its first frame as an edge).
+        let start = firstPTS / 2, from = fields.active ? sourceTime + tolerance - fields.seekMargin : sourceTime + tolerance
+        let target = start + from.floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
+        if av_seek_frame(file.ctx, streamIndex, max(target, start), AVSEEK_FLAG_BACKWARD) < 0 {
+            try FF.check(av_seek_frame(file.ctx, streamIndex, start, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
         }
         avcodec_flush_buffers(decoder.ctx)
+        fields.reset()
         ended = false
         current = nil
         pending = nil

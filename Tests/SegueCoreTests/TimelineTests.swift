@@ -123,6 +123,11 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(info(avg: 25, base: 600).standardFrameRate, FrameRate(25))                 // a clock, but a standard average
         XCTAssertEqual(info(avg: 7.5, base: 14).standardFrameRate, FrameRate(14))                 // plausible non-standard clock: its rate
         XCTAssertEqual(info(avg: 59.94, base: 60).standardFrameRate, FrameRate(60))
+        // Interlaced 50i whose base rate is the field rate: whole frames by default.
+        var interlaced = info(avg: 25, base: 50)
+        interlaced.fieldOrder = .topFieldFirst
+        XCTAssertEqual(interlaced.standardFrameRate, FrameRate(25))
+        XCTAssertEqual(info(avg: 25, base: 50).standardFrameRate, FrameRate(50))   // progressive: its highest rate
     }
 
     func testTransitionShorterThanAFrameIsAnError() {
