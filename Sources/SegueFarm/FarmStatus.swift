@@ -34,41 +34,23 @@ public struct FarmStatus: Codable, Sendable {
             s += "  \(name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(i.state.padding(toLength: 13, withPad: " ", startingAt: 0)) \(i.detail)\n"
         }
         let failed = failedChunks
-        if !failed.isEmpty { s += "failed chunks: \(SlurmFarm.compactRanges(failed)); `segue farm resume \(shellQuoted(work))` submits them again\n" }
+        if !failed.isEmpty { s += "failed chunks: \(Farm.compactRanges(failed)); `segue farm resume \(shellQuoted(work))` submits them again\n" }
         return s
     }
 }
 
-/// One job or array task in the queue.
-struct QueueEntry {
-    let job: String
-    let task: Int?
-    let state: String
-    let reason: String
-    var active: Bool { ["PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED", "REQUEUE_HOLD", "RESIZING", "SUSPENDED", "STAGE_OUT"].contains(state) }
-}
-
-extension SlurmFarm {
-    /// Jobs in the queue (finished ones stay listed for a few minutes with their final state).
-    static func queue() -> [QueueEntry] {
-        guard let out = try? ExternalCommand.run("squeue", ["-h", "-r", "-o", "%F|%K|%T|%r"]) else { return [] }
-        return out.split(separator: "\n").compactMap { line in
-            let f = line.split(separator: "|", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
-            guard f.count == 4 else { return nil }
-            return QueueEntry(job: f[0], task: Int(f[1]), state: f[2], reason: f[3])
-        }
-    }
-
+extension Farm {
     /// The status of the farm render in `work`.
+    /// - Parameter engine: the scheduler to ask (default: the one `farm.json` names; tests pass a fake).
     /// - Throws: `EditError` if `work` is not a farm work folder.
-    public static func status(_ work: String) throws -> FarmStatus {
-        let (state, plan, layout) = try load(work)
-        return status(state, plan, layout, queue: queue())
+    public static func status(_ work: String, engine: FarmEngine? = nil) throws -> FarmStatus {
+        let (state, plan, layout, named) = try load(work, engine: engine)
+        return status(state, plan, layout, queue: named.queue())
     }
 
-    static func status(_ state: FarmState, _ plan: ChunkPlan, _ layout: Layout, queue: [QueueEntry]) -> FarmStatus {
+    static func status(_ state: FarmState, _ plan: ChunkPlan, _ layout: FarmLayout, queue: [QueueEntry]) -> FarmStatus {
         let active = queue.filter(\.active)
-        func entry(_ kind: String, task: Int? = nil) -> QueueEntry? {
+        func entry(_ kind: FarmJobKind, task: Int? = nil) -> QueueEntry? {
             // The newest submission that covers it and is still in the queue.
             for s in state.submissions.reversed() where s.kind == kind && (task == nil || s.indices?.contains(task!) == true) {
                 if let e = active.first(where: { $0.job == s.jobID && (task == nil || $0.task == task || $0.task == nil) }) { return e }
@@ -82,24 +64,24 @@ extension SlurmFarm {
                 items.append(.init(kind: "chunk", index: chunk.index, state: "done",
                                    detail: String(format: "frames [%lld, %lld), %.1f s on %@", r.start, r.end, r.seconds, r.host)))
             case .failure(let p):
-                if let e = entry("chunks", task: chunk.index) {
+                if let e = entry(.chunks, task: chunk.index) {
                     items.append(.init(kind: "chunk", index: chunk.index, state: e.state.lowercased(), detail: "job \(e.job)_\(chunk.index) (\(e.reason))"))
                 } else {
-                    let submitted = state.submissions.contains { $0.kind == "chunks" && $0.indices?.contains(chunk.index) == true }
+                    let submitted = state.submissions.contains { $0.kind == .chunks && $0.indices?.contains(chunk.index) == true }
                     let last = lastLogLine(layout.logs, index: chunk.index).map { "; last log line: \($0)" } ?? ""
                     items.append(.init(kind: "chunk", index: chunk.index, state: submitted ? "failed" : "not submitted", detail: p.reason + last))
                 }
             }
         }
-        func submitted(_ kind: String) -> Bool { state.submissions.contains { $0.kind == kind } }
+        func submitted(_ kind: FarmJobKind) -> Bool { state.submissions.contains { $0.kind == kind } }
         if plan.audio != nil {
             let path = "\(layout.chunks)/\(plan.audio!.file)"
             if let why = ChunkRender.verifyAudio(plan, at: path) {
-                if let e = entry("audio") {
+                if let e = entry(.audio) {
                     items.append(.init(kind: "audio", index: nil, state: e.state.lowercased(), detail: "job \(e.job) (\(e.reason))"))
                 } else {
-                    items.append(.init(kind: "audio", index: nil, state: submitted("audio") ? "failed" : "not submitted",
-                                       detail: "\(why); see \(layout.logs)/slurm-audio-*.out"))
+                    items.append(.init(kind: "audio", index: nil, state: submitted(.audio) ? "failed" : "not submitted",
+                                       detail: "\(why); see the audio job's log in \(layout.logs)"))
                 }
             } else {
                 items.append(.init(kind: "audio", index: nil, state: "done", detail: path))
@@ -110,14 +92,14 @@ extension SlurmFarm {
         func modified(_ p: String) -> Date? { (try? FileManager.default.attributesOfItem(atPath: p))?[.modificationDate] as? Date }
         if let written = modified(output), let planned = modified(layout.plan), written >= planned {
             items.append(.init(kind: "stitch", index: nil, state: "done", detail: output))
-        } else if let e = entry("stitch") {
+        } else if let e = entry(.stitch) {
             items.append(.init(kind: "stitch", index: nil, state: e.state.lowercased(), detail: "job \(e.job) (\(e.reason))"))
-        } else if !submitted("stitch") {
+        } else if !submitted(.stitch) {
             items.append(.init(kind: "stitch", index: nil, state: "not submitted", detail: "`segue farm resume \(shellQuoted(layout.work))` submits it"))
         } else {
             let stale = modified(output) != nil ? "; \(output) is from an earlier run" : ""
             items.append(.init(kind: "stitch", index: nil, state: "failed",
-                               detail: "not written (cancelled when a chunk failed for good, or see \(layout.logs)/slurm-stitch-*.out)\(stale)"))
+                               detail: "not written (cancelled when a chunk failed for good, or see the stitch job's log in \(layout.logs))\(stale)"))
         }
         return FarmStatus(work: layout.work, output: output, items: items)
     }
@@ -133,25 +115,26 @@ extension SlurmFarm {
 
     /// Submits again only what failed: the failed chunks, the audio pass if it is missing, and a new stitch job
     /// (after the new jobs succeed and the ones still queued finish). Does nothing if the output is there.
+    /// - Parameter engine: the scheduler (default: the one `farm.json` names; tests pass a fake).
     /// - Returns: the status before resuming.
     @discardableResult
-    public static func resume(_ work: String, log: (String) -> Void) throws -> FarmStatus {
-        var (state, plan, layout) = try load(work)
-        let q = queue()
+    public static func resume(_ work: String, engine: FarmEngine? = nil, log: (String) -> Void) throws -> FarmStatus {
+        var (state, plan, layout, engine) = try load(work, engine: engine)
+        let q = engine.queue()
         let st = status(state, plan, layout, queue: q)
         if st.done { log("segue: \(state.options.output) is already written; nothing to resume"); return st }
         let redo = st.items.filter { $0.kind == "chunk" && ["failed", "not submitted"].contains($0.state) }.compactMap(\.index)
         let audio = st.items.contains { $0.kind == "audio" && ["failed", "not submitted"].contains($0.state) }
         let activeJobs = Set(q.filter(\.active).map(\.job))
-        let stitchJobs = state.submissions.filter { $0.kind == "stitch" && activeJobs.contains($0.jobID) }.map(\.jobID)
+        let stitchJobs = state.submissions.filter { $0.kind == .stitch && activeJobs.contains($0.jobID) }.map(\.jobID)
         if redo.isEmpty && !audio && !stitchJobs.isEmpty {
             log("segue: nothing failed; the stitch (job \(stitchJobs.joined(separator: ", "))) is still queued")
             return st
         }
         // A new stitch replaces the old one.
-        if !stitchJobs.isEmpty { try ExternalCommand.run("scancel", stitchJobs) }
-        let waitFor = state.submissions.filter { $0.kind != "stitch" && activeJobs.contains($0.jobID) }.map(\.jobID)
-        try submitJobs(&state, layout: layout, plan: plan, chunkIndices: redo, audio: audio, waitFor: waitFor, log: log)
+        try engine.cancel(stitchJobs)
+        let waitFor = state.submissions.filter { $0.kind != .stitch && activeJobs.contains($0.jobID) }.map(\.jobID)
+        try submitJobs(&state, engine: engine, layout: layout, plan: plan, chunkIndices: redo, audio: audio, waitFor: waitFor, log: log)
         return st
     }
 }

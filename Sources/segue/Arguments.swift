@@ -30,7 +30,7 @@ struct Arguments {
     var duck = false
     // Render farms.
     var chunks: Int?, plan: String?, chunk: String?, audioPath: String?
-    var farm = SlurmOptions(), dryRun = false
+    var farm = FarmOptions(), dryRun = false
     /// The options that change the edit (size, rate, encoder settings, music), as given: a chunk plan records them
     /// so that every worker renders the same edit.
     var editOverrides: [String] = []

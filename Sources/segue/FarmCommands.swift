@@ -31,8 +31,9 @@ func renderChunkCommand(_ a: Arguments) throws {
     let index: Int
     if spec == "auto" {
         let env = ProcessInfo.processInfo.environment
-        guard let v = env["SLURM_ARRAY_TASK_ID"] ?? env["JOB_COMPLETION_INDEX"], let i = Int(v) else {
-            throw CommandLineError(message: "--chunk auto reads SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, and neither is set to a number")
+        let names = FarmEngines.chunkIndexVariables
+        guard let v = names.lazy.compactMap({ env[$0] }).first, let i = Int(v) else {
+            throw CommandLineError(message: "--chunk auto reads \(names.joined(separator: " or ")), and none is set to a number")
         }
         index = i
     } else {
@@ -80,12 +81,14 @@ func stitchCommand(_ a: Arguments) throws {
 
 /// `segue farm slurm|status|resume ...`.
 func farmCommand(_ a: Arguments) throws {
-    guard let sub = a.positional.first else { throw CommandLineError(message: "farm needs slurm, status or resume") }
+    let engines = FarmEngines.all.map(\.name).joined(separator: ", ")
+    guard let sub = a.positional.first else { throw CommandLineError(message: "farm needs an engine (\(engines)), status or resume") }
     var rest = a
     rest.positional.removeFirst()
     switch sub {
-    case "slurm":
-        guard let n = rest.chunks else { throw CommandLineError(message: "farm slurm needs --chunks N") }
+    case let name where FarmEngines.named(name) != nil:
+        let engine = FarmEngines.named(name)!
+        guard let n = rest.chunks else { throw CommandLineError(message: "farm \(name) needs --chunks N") }
         let out = try rest.requireOutput()
         guard out.lowercased().hasSuffix(".mp4") || out.lowercased().hasSuffix(".mkv") else {
             throw CommandLineError(message: "give -o the final file (.mp4, or .mkv for --codec ffv1)")
@@ -96,11 +99,11 @@ func farmCommand(_ a: Arguments) throws {
         options.output = URL(fileURLWithPath: out).standardizedFileURL.path
         options.audio = rest.options.audio
         options.renderArguments = rest.renderArgumentsForChunks()
-        try SlurmFarm.submit(try rest.edit(), editPath: editPath, editArguments: rest.editOverrides, options: options, segue: executablePath(),
-                             dryRun: rest.dryRun, log: say)
+        try Farm.submit(try rest.edit(), editPath: editPath, editArguments: rest.editOverrides, options: options, engine: engine,
+                        segue: executablePath(), dryRun: rest.dryRun, log: say)
     case "status":
         guard rest.positional.count == 1 else { throw CommandLineError(message: "farm status takes the work folder") }
-        let st = try SlurmFarm.status(rest.positional[0])
+        let st = try Farm.status(rest.positional[0])
         if rest.json { try printJSON(st) } else { print(st.text, terminator: "") }
         exit(st.exitStatus)
     case "resume":
@@ -110,9 +113,9 @@ func farmCommand(_ a: Arguments) throws {
         do { try ChunkPlanner.check(plan, matches: try RenderJob.resolve(try Arguments([]).planEdit(plan))) } catch let e as EditError {
             throw EditError("plan", "\(e.message.replacingOccurrences(of: ": make the plan again", with: "")): run `segue farm slurm` again (resume would fail the same way)")
         }
-        try SlurmFarm.resume(rest.positional[0], log: say)
+        try Farm.resume(rest.positional[0], log: say)
     default:
-        throw CommandLineError(message: "farm needs slurm, status or resume (got \(sub))")
+        throw CommandLineError(message: "farm needs an engine (\(engines)), status or resume (got \(sub))")
     }
 }
 
