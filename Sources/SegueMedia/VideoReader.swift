@@ -88,6 +88,8 @@ public final class VideoReader {
         let hasAudio = file.bestStream(AVMEDIA_TYPE_AUDIO) != nil
         info = SourceInfo(codedSize: PixelSize(width: Int(f.width), height: Int(f.height)), sampleAspectRatio: sar,
                           orientation: orientation, nominalFrameRate: rate, duration: duration, hasAudio: hasAudio)
+        info.audioTrackCount = file.audioStreams.count
+        info.defaultAudioTrack = file.defaultAudioTrack
         info.firstFrameTime = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: Int64(timeBase.den))
         info.baseFrameRate = st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : nil
         info.timestampTolerance = SourceInfo.timestampTolerance(
