@@ -31,40 +31,88 @@ public struct RampEnvelope: Sendable {
     }
 }
 
-/// Ducking: lowers the music while the clips' audio is present.
+/// Ducking: lowers the music while the clips' audio is present, with look-ahead, so the music is already down
+/// when the clips' audio begins.
 ///
-/// Presence: the RMS of the clip mix over the last `window` samples (20 ms) is above `threshold`
-/// (−40 dBFS by default). The gain then slews linearly towards `level`, covering the full 1 → `level` span in
-/// `attack` seconds, and back towards 1 in `release` seconds once the clips fall silent.
+/// Presence: the clip mix at sample `c` is present when the RMS of its loudest channel over the 20 ms window
+/// centred on `c` (`[c − w/2, c + w/2)`, `w` = rate / 50) is above `threshold` (−40 dBFS by default). With `P` the
+/// present samples, `a(s)` the distance from `s` to the next present sample and `r(s)` the distance back to the last
+/// one (0 when `s` is present), the music gain is
+///
+///     g(s) = min(1, level + (1 − level) · min(a(s) / attack, r(s) / release))     (attack, release in samples)
+///
+/// so the gain falls linearly over the `attack` seconds *before* the clips' audio starts and reaches `level` when
+/// it does, holds `level` while it lasts, and rises back to 1 over the `release` seconds after it ends (the slopes
+/// of AVFoundation-style volume ramps, one full swing per `attack` or `release`). A render knows the future, so
+/// this needs no guess: the caller feeds the clip mix `lookahead` samples ahead of the gains it asks for.
+/// The gains depend only on the clip mix, never on how the caller splits its blocks.
 public struct Ducker: Sendable {
     public let level: Double
-    let down: Double, up: Double
-    let window: Int
+    let attack: Int64, release: Int64
+    let window: Int, half: Int
     let threshold: Double
     private var squares: [Double]
     private var index = 0
     private var sum = 0.0
-    /// The current gain (1 = not ducked).
-    public private(set) var gain = 1.0
+    /// Clip-mix samples fed so far.
+    private var fed: Int64 = 0
+    /// Runs of present samples, `[start, end)`, oldest first; only the last run before the current sample is kept.
+    private var runs: [(start: Int64, end: Int64)] = []
+    /// The sample whose gain `nextGain()` returns next.
+    private var current: Int64 = 0
 
+    /// - Parameters:
+    ///   - d: level (0…1) and attack, release (seconds).
+    ///   - sampleRate: samples per second.
+    ///   - threshold: the RMS (full scale = 1) above which the clips' audio counts as present; 0.01 = −40 dBFS.
     public init(_ d: Ducking, sampleRate: Int, threshold: Double = 0.01) {
         level = d.level
-        let span = max(1e-9, 1 - d.level)
-        down = d.attack > 0 ? span / (d.attack * Double(sampleRate)) : span
-        up = d.release > 0 ? span / (d.release * Double(sampleRate)) : span
+        attack = Int64((d.attack * Double(sampleRate)).rounded())
+        release = Int64((d.release * Double(sampleRate)).rounded())
         window = max(1, sampleRate / 50)
+        half = window / 2
         self.threshold = threshold
         squares = [Double](repeating: 0, count: window)
     }
 
-    /// Feeds one sample of the clip mix (the loudest channel's magnitude) and returns the music gain for it.
-    public mutating func next(_ x: Double) -> Double {
+    /// How many clip-mix samples past sample `s` must have been fed before `nextGain()` may return the gain of `s`:
+    /// the attack plus the part of the presence window after its centre.
+    public var lookahead: Int { Int(attack) + window - half }
+
+    /// Feeds the next sample of the clip mix (the loudest channel's magnitude), in order from sample 0.
+    public mutating func feed(_ x: Double) {
         let sq = x * x
         sum += sq - squares[index]
         squares[index] = sq
         index = (index + 1) % window
-        let rms = (max(0, sum) / Double(window)).squareRoot()
-        if rms > threshold { gain = max(level, gain - down) } else { gain = min(1, gain + up) }
-        return gain
+        // The window now ends at sample `fed`; its centre is `fed − (window − 1 − half)`.
+        let centre = fed - Int64(window - 1 - half)
+        fed += 1
+        guard centre >= 0, (max(0, sum) / Double(window)).squareRoot() > threshold else { return }
+        if let last = runs.last, last.end == centre { runs[runs.count - 1].end = centre + 1 } else { runs.append((centre, centre + 1)) }
+    }
+
+    /// The music gain for the next sample (0, 1, 2, … in turn). Requires `lookahead + 1` samples fed beyond the
+    /// previous call's sample (callers feed silence past the end of the clips).
+    public mutating func nextGain() -> Double {
+        let s = current
+        precondition(fed > s + Int64(lookahead), "the ducker needs \(lookahead) samples of look-ahead")
+        current += 1
+        // Drop runs that ended before the last one that ended at or before `s`.
+        while runs.count > 1 && runs[1].end <= s { runs.removeFirst() }
+        let span = 1 - level
+        var g = 1.0
+        for run in runs {
+            if run.start <= s && s < run.end { return level }
+            if run.end <= s {   // released from this run
+                let r = s - (run.end - 1)
+                g = min(g, release > 0 ? level + span * Double(r) / Double(release) : 1)
+            } else {            // attacking towards this run
+                let a = run.start - s
+                g = min(g, attack > 0 ? level + span * Double(a) / Double(attack) : 1)
+                break
+            }
+        }
+        return min(1, g)
     }
 }

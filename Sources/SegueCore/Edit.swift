@@ -70,6 +70,10 @@ public struct ClipSpec: Equatable, Sendable {
     public var volume: Double = 1
     /// Colour description that replaces the file's tags (and the guesses for untagged clips); nil: use the tags.
     public var colour: ColourOverride?
+    /// Which audio stream to play, counting the file's audio streams from 0 in file order (0 = the first audio
+    /// stream, whatever its stream index); nil: the first stream flagged default, else the first
+    /// (`SourceInfo.defaultAudioTrack`).
+    public var audioTrack: Int?
 
     public init(path: String, start: MediaTime = .zero, duration: MediaTime? = nil, transition: Transition? = nil) {
         self.path = path; self.start = start; self.duration = duration; self.transition = transition

@@ -169,7 +169,7 @@ public enum EditFile {
     static func clip(_ raw: Any, index i: Int, base: String) throws -> ClipSpec {
         let f = "clips[\(i)]"
         let o = try object(raw, f)
-        try checkKeys(o, f, ["path", "start", "duration", "transition", "volume", "colour"])
+        try checkKeys(o, f, ["path", "start", "duration", "transition", "volume", "colour", "audioTrack"])
         guard let p = o["path"] else { throw EditError("\(f).path", "is required") }
         let path = try string(p, "\(f).path")
         if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
@@ -185,8 +185,13 @@ public enum EditFile {
             spec.duration = MediaTime(seconds: v)
         }
         if let v = o["volume"] { spec.volume = try gain(v, "\(f).volume") }
+        if let v = o["audioTrack"], !(v is NSNull) {
+            let n = try int(v, "\(f).audioTrack")
+            guard n >= 0 else { throw EditError("\(f).audioTrack", "counts the file's audio streams from 0 (got \(n))") }
+            spec.audioTrack = n
+        }
         if let c = o["colour"], !(c is NSNull) { spec.colour = try colour(c, "\(f).colour") }
-        if let t = o["transition"], !(t is NSNull) {
+        if let t = o["transition"], !(t is NSNull), !(try isCut(t, "\(f).transition")) {
             let tf = "\(f).transition"
             if i == 0 { throw EditError(tf, "the first clip cannot have a transition into it") }
             let to = try object(t, tf)
@@ -195,7 +200,7 @@ public enum EditFile {
             if let k = to["type"] {
                 let s = try string(k, "\(tf).type")
                 guard let kk = Transition.Kind(rawValue: s) else {
-                    throw EditError("\(tf).type", "must be one of \(Transition.Kind.allCases.map(\.rawValue).joined(separator: ", ")) (got \"\(s)\")")
+                    throw EditError("\(tf).type", "must be one of \(Transition.Kind.allCases.map(\.rawValue).joined(separator: ", ")) or cut (got \"\(s)\")")
                 }
                 kind = kk
             } else { kind = .crossfade }
@@ -223,6 +228,16 @@ public enum EditFile {
             spec.transition = transition
         }
         return spec
+    }
+
+    /// Whether a transition object is `{"type": "cut"}`: no transition, as `--transition cut` on the command line
+    /// (also on the first clip, where it changes nothing). A cut with other fields is an error naming the field.
+    static func isCut(_ raw: Any, _ f: String) throws -> Bool {
+        guard let o = raw as? [String: Any], let type = o["type"] as? String, type == "cut" else { return false }
+        if let extra = o.keys.sorted().first(where: { $0 != "type" }) {
+            throw EditError("\(f).\(extra)", "a cut has no \(extra): leave it out, or make the transition a crossfade, push or wipe")
+        }
+        return true
     }
 
     /// `{"matrix": "bt601|bt709|bt2020", "range": "limited|full", "transfer": "sdr|hlg|pq", "primaries": "bt709|bt601|bt2020"}`.

@@ -60,6 +60,11 @@ public struct SourceInfo: Equatable, Sendable {
     public var duration: MediaTime
     /// Whether the file has an audio stream.
     public var hasAudio: Bool
+    /// How many audio streams the file has (`clips[].audioTrack` counts them from 0, in file order).
+    public var audioTrackCount = 0
+    /// The audio track played when the edit names none: the first audio stream flagged default, else the first;
+    /// nil without audio.
+    public var defaultAudioTrack: Int?
     /// Presentation time of the first video frame in the file's own clock; clip times count from here,
     /// for audio too (so audio and video stay in step when their streams start at different times).
     public var firstFrameTime: MediaTime = .zero

@@ -14,6 +14,9 @@ public struct Timeline: Sendable {
         public let duration: MediaTime
         /// Start on the output timeline (`T`).
         public let start: MediaTime
+        /// The audio track played (an index among the file's audio streams): `clips[].audioTrack`, else the
+        /// file's default (`SourceInfo.defaultAudioTrack`); nil when the file has no audio.
+        public var audioTrack: Int? { spec.audioTrack ?? source.defaultAudioTrack }
         public var end: MediaTime { start + duration }
         /// 0 = track A, 1 = track B.
         public var track: Int { index % 2 }
@@ -54,6 +57,11 @@ public struct Timeline: Sendable {
                 throw EditError("clips[\(i)].duration", "\(name): start \(fmt(spec.start)) s + duration \(fmt(d)) s runs past the clip's end (\(fmt(src.duration)) s)")
             }
             durations.append(d)
+            if let n = spec.audioTrack, n >= src.audioTrackCount {
+                throw EditError("clips[\(i)].audioTrack", src.audioTrackCount == 0
+                    ? "\(name) has no audio stream (got \(n))"
+                    : "\(name) has \(src.audioTrackCount) audio stream\(src.audioTrackCount == 1 ? "" : "s"): audioTrack must be 0…\(src.audioTrackCount - 1) (got \(n))")
+            }
         }
         // Transitions fit inside their clips and do not overlap each other.
         for i in 1..<max(1, edit.clips.count) {
@@ -124,6 +132,8 @@ public struct Timeline: Sendable {
                          + ", source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + p.duration)) s of \(fmt(p.source.duration)) s"
                          + ", timeline \(fmt(p.start))–\(fmt(p.end)) s"
                          + (p.spec.transition.map { ", \($0.kind.rawValue) \(fmt($0.duration)) s in" } ?? "")
+                         + (p.source.audioTrackCount > 1 ? ", audio track \(p.audioTrack ?? 0) of \(p.source.audioTrackCount)"
+                            + (p.spec.audioTrack == nil ? " (the file's default)" : "") : "")
                          + (p.source.colour.map { ", colour \($0.summary)" } ?? "")
                          + (p.source.colourOverridden.isEmpty ? "" : " (\(p.source.colourOverridden.joined(separator: ", ")) from the edit)"))
         }

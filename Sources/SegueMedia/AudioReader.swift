@@ -1,22 +1,39 @@
 import CFFmpeg
 import SegueCore
 
-/// Reads a clip's first audio stream as interleaved 32-bit float at `sampleRate` with `channels` channels in
-/// FFmpeg's default layout for that count (libswresample converts from any layout and rate, downmixing 5.1 and
-/// duplicating mono), sequentially from a source time.
+/// Reads one audio stream of a clip as interleaved 32-bit float at `sampleRate` with `channels` channels in
+/// FFmpeg's default layout for that count, sequentially from a source time. libswresample does the rate
+/// conversion and the rematrixing, with FFmpeg's matrices except for mono (see `rematrix`).
 ///
 /// Source time is measured from the clip's first *video* frame, so audio stays in step with the pictures:
 /// sample `k` returned is the audio at source time `start + k / sampleRate`. Where the stream has no audio
 /// there (before its first packet, after its end) the reader returns silence.
+///
+/// Joins: the resampler is never started or ended inside the stream. The reader decodes from at least 0.5 s
+/// before `start` (from the file's beginning when `start` is earlier) and drops the converted samples before it,
+/// so the filter has history at the in point; it reads on past the clip's out point for the same reason. Only at
+/// the stream's own ends does the filter see silence: before the first sample (libswresample's zero history),
+/// and after the last one, where the reader feeds the resampler silence (`swr_inject_silence`) before flushing
+/// it instead of letting it mirror the last samples (`resample_flush`'s reflection, which bent a 1 kHz tone
+/// ending at a zero crossing to −0.46 of its amplitude on the last output samples of an 8 kHz clip), and keeps
+/// `ceil(n × sampleRate / inputRate)` output samples for `n` decoded input samples.
+///
+/// Placement: libswresample's first output sample is at the time of its first input sample (its filter starts
+/// with half a filter length of zero history and holds output back rather than delaying it: `swr_get_delay`
+/// counts the held input), so output sample `k` after the first decoded frame is at that frame's PTS
+/// `+ k / sampleRate`; the samples before `start` are dropped by that count (`round((start − PTS) × sampleRate)`).
 public final class AudioReader {
     public let path: String
     public let sampleRate: Int32
     public let channels: Int
+    /// The audio track read: an index among the file's audio streams (0 = the first audio stream).
+    public let track: Int
     let file: InputFile
     let streamIndex: Int32
     let timeBase: AVRational
     let decoder: Decoder
     let resampler: OpaquePointer
+    let inputRate: Int64
     let packet = Packet()
     let frame = Frame()
     var ended = false
@@ -27,45 +44,86 @@ public final class AudioReader {
     var skip: Int64 = 0
     var started = false
     var failures = 0
+    /// Decoded input samples given to the resampler, and converted samples it returned (before `skip`).
+    var inputSamples: Int64 = 0
+    var outputSamples: Int64 = 0
     let startTime: MediaTime
 
-    /// Opens the best audio stream of `path`, positioned at `start` seconds after `videoOrigin`
-    /// (the absolute time of the clip's first video frame). Throws `MediaError`; returns nil if the file has no audio.
-    public init?(path: String, videoOrigin: MediaTime, start: MediaTime, sampleRate: Int32 = 48000, channels: Int = 2) throws {
+    /// Opens audio track `track` of `path` (an index among its audio streams; nil: the first stream flagged
+    /// default, else the first), positioned at `start` seconds after `videoOrigin` (the absolute time of the
+    /// clip's first video frame). Throws `MediaError` (also for a track the file does not have); returns nil if
+    /// the file has no audio.
+    public init?(path: String, videoOrigin: MediaTime, start: MediaTime, sampleRate: Int32 = 48000, channels: Int = 2,
+                 track: Int? = nil) throws {
         _ = FF.setup
         self.path = path
         self.sampleRate = sampleRate
         self.channels = channels
         file = try InputFile(path: path)
-        guard let ai = file.bestStream(AVMEDIA_TYPE_AUDIO) else { return nil }
+        let streams = file.audioStreams
+        guard let chosen = track ?? file.defaultAudioTrack else { return nil }
+        guard streams.indices.contains(chosen) else {
+            throw MediaError(path: path, function: nil, message: "has \(streams.count) audio stream(s), no audio track \(chosen)")
+        }
+        self.track = chosen
+        let ai = streams[chosen]
         streamIndex = ai
         let st = file.stream(ai)
         timeBase = st.pointee.time_base
         decoder = try Decoder(stream: st, path: path, threads: 1)
         for i in 0..<Int32(file.ctx.pointee.nb_streams) where i != ai { file.stream(i).pointee.discard = AVDISCARD_ALL }
         startTime = videoOrigin + start
+        inputRate = Int64(decoder.ctx.pointee.sample_rate)
         var swr: OpaquePointer? = nil
         var outLayout = AVChannelLayout()
         av_channel_layout_default(&outLayout, Int32(channels))
+        defer { av_channel_layout_uninit(&outLayout) }
         var inLayout = AVChannelLayout()
-        if decoder.ctx.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || decoder.ctx.pointee.ch_layout.nb_channels == 0 {
-            av_channel_layout_default(&inLayout, max(1, decoder.ctx.pointee.ch_layout.nb_channels))
+        defer { av_channel_layout_uninit(&inLayout) }
+        let inChannels = decoder.ctx.pointee.ch_layout.nb_channels
+        if decoder.ctx.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || inChannels <= 1 {
+            // Unordered channels get the default layout for their count; any single channel is mono (FC).
+            av_channel_layout_default(&inLayout, max(1, inChannels))
         } else {
             av_channel_layout_copy(&inLayout, &decoder.ctx.pointee.ch_layout)
         }
         try FF.check(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, sampleRate,
                                          &inLayout, decoder.ctx.pointee.sample_fmt, decoder.ctx.pointee.sample_rate, 0, nil),
                      "swr_alloc_set_opts2", path: path)
-        av_channel_layout_uninit(&inLayout)
-        av_channel_layout_uninit(&outLayout)
         guard let r = swr else { throw MediaError(path: path, function: "swr_alloc_set_opts2", message: "out of memory") }
         resampler = r
+        if let matrix = try AudioReader.rematrix(from: &inLayout, to: &outLayout, path: path) {
+            try FF.check(swr_set_matrix(r, matrix, 1), "swr_set_matrix", path: path)
+        }
         try FF.check(swr_init(r), "swr_init", path: path)
         // Seek a little before the start; the exact position is fixed by sample counting from the first frame's PTS.
         if MediaTime(value: 1, timescale: 2) < start {
             let target = (startTime - MediaTime(value: 1, timescale: 2)).floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
             if av_seek_frame(file.ctx, ai, target, AVSEEK_FLAG_BACKWARD) >= 0 { avcodec_flush_buffers(decoder.ctx) }
         }
+    }
+
+    /// The rematrixing Segue uses instead of libswresample's default, or nil to keep the default.
+    ///
+    /// Mono goes at full level into the front left and right channels of an output without a centre channel
+    /// (stereo: `L = R = M`), as AVFoundation and players play a mono file; libswresample's own matrix
+    /// (`swr_build_matrix2`) puts it there at −3 dB (`M_SQRT1_2`, fixed for an input without left and right, so
+    /// `center_mix_level` cannot change it). Every other case keeps FFmpeg's matrix: mono into the centre of a layout
+    /// that has one; 5.1 into stereo as `L = FL + 0.707·FC + 0.707·(BL or SL)` (R likewise), LFE dropped, not
+    /// normalised (float output), following ITU-R BS.775.
+    /// - Returns: an output-channels × 1 matrix (stride 1) for a mono input, else nil.
+    static func rematrix(from input: inout AVChannelLayout, to output: inout AVChannelLayout, path: String) throws -> [Double]? {
+        guard input.nb_channels == 1,
+              av_channel_layout_index_from_channel(&output, AV_CHAN_FRONT_CENTER) < 0,
+              av_channel_layout_index_from_channel(&output, AV_CHAN_FRONT_LEFT) >= 0 else { return nil }
+        var matrix = [Double](repeating: 0, count: Int(output.nb_channels))
+        try FF.check(swr_build_matrix2(&input, &output, 0.5.squareRoot(), 0.5.squareRoot(), 0, 1, 1, &matrix, 1,
+                                       AV_MATRIX_ENCODING_NONE, nil), "swr_build_matrix2", path: path)
+        for ch in [AV_CHAN_FRONT_LEFT, AV_CHAN_FRONT_RIGHT] {
+            let k = av_channel_layout_index_from_channel(&output, ch)
+            if k >= 0 { matrix[Int(k)] = 1 }
+        }
+        return matrix
     }
     deinit {
         var r: OpaquePointer? = resampler
@@ -107,7 +165,8 @@ public final class AudioReader {
             return
         }
         if rc == FF.eof {
-            // Flush the resampler.
+            // The stream ends: silence after its last sample, then flush the resampler.
+            try FF.check(swr_inject_silence(resampler, Int32(max(1024, inputRate / 20))), "swr_inject_silence", path: path)
             try convert(nil, count: 0)
             drained = true
             return
@@ -138,7 +197,11 @@ public final class AudioReader {
                 try FF.check(swr_convert(resampler, pp, Int32(capacity), input, count), "swr_convert", path: path)
             }
         }
-        var produced = Int(got)
+        if input != nil { inputSamples += Int64(count) }
+        // Keep the samples up to the end of the decoded input (the rest is the filter's tail into the silence).
+        let end = (inputSamples * Int64(sampleRate) + inputRate - 1) / inputRate
+        var produced = Int(max(0, min(Int64(got), end - outputSamples)))
+        outputSamples += Int64(produced)
         var offset = 0
         if skip > 0 {
             let drop = min(Int64(produced), skip)

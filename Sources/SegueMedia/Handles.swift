@@ -155,3 +155,19 @@ final class Scaler {
         try FF.check(sws_scale_frame(ctx, dst, src), "sws_scale_frame")
     }
 }
+
+extension InputFile {
+    /// The file's audio streams in file order (stream indices): Segue's audio track `n` is `audioStreams[n]`.
+    var audioStreams: [Int32] {
+        (0..<Int32(ctx.pointee.nb_streams)).filter { stream($0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+    }
+
+    /// The audio track used when the edit names none, as players choose: the first audio stream flagged default
+    /// (`AV_DISPOSITION_DEFAULT`: Matroska's FlagDefault, an enabled QuickTime/MP4 track), else the first audio
+    /// stream; nil when the file has no audio. An index into `audioStreams`.
+    var defaultAudioTrack: Int? {
+        let streams = audioStreams
+        if streams.isEmpty { return nil }
+        return streams.firstIndex { stream($0).pointee.disposition & AV_DISPOSITION_DEFAULT != 0 } ?? 0
+    }
+}

@@ -49,7 +49,13 @@ public struct ProbeReport: Codable, Sendable {
         public var fieldRate: Double?
     }
     public struct Audio: Codable, Sendable {
+        /// The audio track number `clips[].audioTrack` takes: audio streams counted from 0 in file order.
+        public var track: Int
         public var streamIndex: Int
+        /// Flagged default (`AV_DISPOSITION_DEFAULT`).
+        public var isDefault: Bool
+        /// The track Segue plays when the edit names none (the first flagged default, else the first).
+        public var playedByDefault: Bool
         public var codec: String
         public var sampleRate: Int
         public var channels: Int
@@ -70,14 +76,15 @@ public struct ProbeReport: Codable, Sendable {
         container = String(cString: file.ctx.pointee.iformat.pointee.name)
         duration = file.ctx.pointee.duration > 0 ? Double(file.ctx.pointee.duration) / 1_000_000 : 0
         audio = []
-        for i in 0..<Int32(file.ctx.pointee.nb_streams) {
+        let played = file.defaultAudioTrack
+        for (track, i) in file.audioStreams.enumerated() {
             let st = file.stream(i).pointee
             let par = st.codecpar.pointee
-            guard par.codec_type == AVMEDIA_TYPE_AUDIO else { continue }
             var buf = [CChar](repeating: 0, count: 128)
             var layout = par.ch_layout
             av_channel_layout_describe(&layout, &buf, 128)
-            audio.append(Audio(streamIndex: Int(i), codec: String(cString: avcodec_get_name(par.codec_id)),
+            audio.append(Audio(track: track, streamIndex: Int(i), isDefault: st.disposition & AV_DISPOSITION_DEFAULT != 0,
+                               playedByDefault: track == played, codec: String(cString: avcodec_get_name(par.codec_id)),
                                sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels), layout: String(cString: buf)))
         }
         video = nil
@@ -144,7 +151,10 @@ public struct ProbeReport: Codable, Sendable {
         } else {
             s += "  no video stream\n"
         }
-        for a in audio { s += "  audio #\(a.streamIndex): \(a.codec) \(a.sampleRate) Hz, \(a.channels) ch (\(a.layout))\n" }
+        for a in audio {
+            s += "  audio track \(a.track) (stream #\(a.streamIndex)): \(a.codec) \(a.sampleRate) Hz, \(a.channels) ch (\(a.layout))"
+            s += (a.isDefault ? ", flagged default" : "") + (a.playedByDefault && audio.count > 1 ? "; played unless the edit sets audioTrack" : "") + "\n"
+        }
         if audio.isEmpty { s += "  no audio stream\n" }
         return s
     }

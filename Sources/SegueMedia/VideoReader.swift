@@ -122,6 +122,8 @@ public final class VideoReader {
         let hasAudio = file.bestStream(AVMEDIA_TYPE_AUDIO) != nil
         info = SourceInfo(codedSize: PixelSize(width: Int(f.width), height: Int(f.height)), sampleAspectRatio: sar,
                           orientation: orientation, nominalFrameRate: rate, duration: duration, hasAudio: hasAudio)
+        info.audioTrackCount = file.audioStreams.count
+        info.defaultAudioTrack = file.defaultAudioTrack
         info.firstFrameTime = firstTime
         info.baseFrameRate = st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : nil
         info.timestampTolerance = SourceInfo.timestampTolerance(

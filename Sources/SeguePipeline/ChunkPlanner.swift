@@ -48,7 +48,7 @@ public enum ChunkPlanner {
         var text = (try? e.encode(TimelineReport(t))).map { String(decoding: $0, as: UTF8.self) } ?? ""
         for p in t.placements.map(\.spec.path) + (t.music.map { [$0.path] } ?? []) {
             let size = (try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int) ?? -1
-            text += "\n\(p) \(size ?? -1)"
+            text += "\n\(p) \(size)"
         }
         text += "\n" + String(describing: t.placements.map(\.spec)) + "\n" + String(describing: t.music)
         return Digest.sha256(text)

@@ -63,4 +63,26 @@ final class EditFileTests: XCTestCase {
         assertError(#"{"clips": [{"path": "a"}], "audio": {"sampleRate": 12345}}"#, field: "audio.sampleRate", contains: "AAC")
         assertError(#"{"clips": [{"path": "a"}], "output": {"preset": "fastest"}}"#, field: "output.preset", contains: "ultrafast")
     }
+
+    /// `"type": "cut"` is no transition, as `--transition cut` on the command line.
+    func testCutIsNoTransition() throws {
+        let e = try parse(#"{"clips": [{"path": "a.mp4", "transition": {"type": "cut"}}, {"path": "b.mp4", "transition": {"type": "cut"}}, {"path": "c.mp4", "transition": {"type": "wipe", "duration": 0.5}}]}"#)
+        XCTAssertNil(e.clips[0].transition)
+        XCTAssertNil(e.clips[1].transition)
+        XCTAssertEqual(e.clips[2].transition?.kind, .wipe)
+        XCTAssertEqual(e, try parse(#"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4"}, {"path": "c.mp4", "transition": {"type": "wipe", "duration": 0.5}}]}"#))
+        assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "cut", "duration": 1}}]}"#, field: "clips[1].transition.duration", contains: "a cut has no duration")
+        assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "cut", "audioCurve": "linear"}}]}"#, field: "clips[1].transition.audioCurve", contains: "a cut has no")
+        assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "cuts"}}]}"#, field: "clips[1].transition.type", contains: "or cut")
+    }
+
+    func testAudioTrack() throws {
+        let e = try parse(#"{"clips": [{"path": "a.mkv", "audioTrack": 1}, {"path": "b.mkv"}]}"#)
+        XCTAssertEqual(e.clips[0].audioTrack, 1)
+        XCTAssertNil(e.clips[1].audioTrack)
+        assertError(#"{"clips": [{"path": "a", "audioTrack": -1}]}"#, field: "clips[0].audioTrack", contains: "from 0")
+        assertError(#"{"clips": [{"path": "a", "audioTrack": 1.5}]}"#, field: "clips[0].audioTrack", contains: "whole number")
+        assertError(#"{"clips": [{"path": "a", "audioTrack": "1"}]}"#, field: "clips[0].audioTrack", contains: "must be a number")
+        assertError(#"{"clips": [{"path": "a", "audiotrack": 1}]}"#, field: "clips[0].audiotrack", contains: "did you mean \"audioTrack\"")
+    }
 }

@@ -5,27 +5,6 @@ import SegueTestSupport
 
 /// The audio mix, measured on lossless output (FFV1 + 32-bit float PCM), with FFmpeg as an oracle where it can be.
 final class AudioMixTests: EndToEndTestCase {
-    /// Decodes the first audio stream as interleaved float at 48 kHz with `channels` channels.
-    func samples(_ file: String, channels: Int = 2, extra: [String] = []) throws -> [Float] {
-        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file] + extra + ["-map", "0:a:0", "-f", "f32le", "-ac", "\(channels)", "-ar", "48000", "-"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return r.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-    }
-    func rmsDB(_ a: [Float], _ b: [Float]) -> Double {
-        let n = min(a.count, b.count)
-        var s = 0.0
-        for i in 0..<n { let d = Double(a[i] - b[i]); s += d * d }
-        return 10 * log10(max(1e-30, s / Double(n)))
-    }
-    /// A clip with a tone: 48 kHz unless given.
-    func toneClip(_ name: String, freq: Int, seconds: Double, rate: Int = 48000, layout: String = "stereo") throws -> String {
-        let p = path(name)
-        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=32x32:r=30:d=\(seconds)",
-                                "-f", "lavfi", "-i", "sine=f=\(freq):r=\(rate):d=\(seconds)", "-af", "aformat=channel_layouts=\(layout)",
-                                "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le", "-shortest", p])
-        return p
-    }
-
     func testLinearCrossfadeMatchesAcrossfade() throws {
         let a = try toneClip("a.mov", freq: 440, seconds: 2), b = try toneClip("b.mov", freq: 660, seconds: 2)
         var e = Edit(clips: [clip(a), clip(b, tr(.crossfade, 1))])
@@ -101,40 +80,72 @@ final class AudioMixTests: EndToEndTestCase {
         XCTAssertEqual(n[Int(2.5 * 48000) * 2], 0)
     }
 
-    func testDuckingUnderSpeechLikeBursts() throws {
-        // Clip audio: 1 kHz bursts, 0.5 s on / 1 s off, starting at 1 s; music: constant 0.5.
-        let v = path("talk.mov")
-        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=32x32:r=30:d=4",
-                                "-f", "lavfi", "-i", "aevalsrc='0.4*sin(2*PI*1000*t)*between(t,1,1.5)+0.4*sin(2*PI*1000*t)*between(t,2.5,3)|0.4*sin(2*PI*1000*t)*between(t,1,1.5)+0.4*sin(2*PI*1000*t)*between(t,2.5,3)':s=48000:d=4",
-                                "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_f32le", "-shortest", v])
+    func testDuckingIsAtTheLevelAtEveryOnsetAndReleasesAfter() throws {
+        // Clip 0: 1 kHz bursts at 0.4–0.6 s and 1.2–1.4 s of 2.2 s; clip 1, after a cut at 2.2 s, speaks from its first
+        // sample to 0.4 s. Music: constant 0.5. Level 0.25, attack 0.2 s, release 0.3 s.
+        let burst = "0.4*sin(2*PI*1000*t)*(between(t,0.4,0.6)+between(t,1.2,1.4))"
+        let a = try exprClip("talk.mov", "\(burst)|\(burst)", seconds: 2.2, codec: "pcm_f32le")
+        let b = try exprClip("start.mov", "0.4*sin(2*PI*1000*t)*lt(t,0.4)|0.4*sin(2*PI*1000*t)*lt(t,0.4)", seconds: 1.2, codec: "pcm_f32le")
         var m = MusicSpec(path: try dcMusic())
         var d = Ducking()
         d.level = 0.25; d.attack = 0.2; d.release = 0.3
         m.duck = d
-        var e = Edit(clips: [clip(v)])
+        var e = Edit(clips: [clip(a), clip(b)])
         e.music = m
-        e.output.codec = .ffv1
-        try render(e, to: path("d.mkv"), backend: .cpu)
-        let s = try samples(path("d.mkv"))
-        // Music gain: the mean over one 1 kHz period (48 samples) removes the tone.
-        func gain(at t: Double) -> Double {
-            let k = Int(t * 48000)
-            return (0..<48).reduce(0.0) { $0 + Double(s[(k + $1) * 2]) } / 48 / 0.5
+        let mixed = try renderedAudio(e, "d.mkv")
+        // The same edit with the music silenced (ducking runs the same): the difference is 0.5 × the music gain.
+        e.music?.volume = 0
+        let dry = try renderedAudio(e, "dry.mkv")
+        XCTAssertEqual(mixed.count, dry.count)
+        XCTAssertEqual(mixed.count, Int(3.4 * 48000) * 2)
+        func gain(_ k: Int) -> Double { Double(mixed[k * 2] - dry[k * 2]) / 0.5 }
+        // Onsets: the first sample above 1e-3 after 0.1 s of quiet.
+        var onsets: [Int] = [], ends: [Int] = [], lastLoud = -48000
+        for k in 0..<(dry.count / 2) where abs(dry[k * 2]) > 1e-3 {
+            if k - lastLoud > 4800 { onsets.append(k); if lastLoud >= 0 { ends.append(lastLoud) } }
+            lastLoud = k
         }
-        XCTAssertEqual(gain(at: 0.9), 1, accuracy: 0.01, "full volume before speech")
-        XCTAssertEqual(gain(at: 1 + 0.2 + 0.03), 0.25, accuracy: 0.02, "ducked within attack")
-        XCTAssertEqual(gain(at: 1.45), 0.25, accuracy: 0.02)
-        XCTAssertGreaterThan(gain(at: 1.5 + 0.1), 0.3, "recovering")
-        XCTAssertEqual(gain(at: 1.5 + 0.3 + 0.04), 1, accuracy: 0.02, "recovered within release")
-        XCTAssertEqual(gain(at: 2.4), 1, accuracy: 0.01)
-        XCTAssertEqual(gain(at: 2.5 + 0.25), 0.25, accuracy: 0.02, "second burst")
+        ends.append(lastLoud)
+        XCTAssertEqual(onsets.count, 3, "onsets at \(onsets)")
+        for (k, t) in zip(onsets, [0.4, 1.2, 2.2]) { XCTAssertEqual(Double(k) / 48000, t, accuracy: 0.001) }
+        for (onset, end) in zip(onsets, ends) {
+            let t = String(format: "%.3f s", Double(onset) / 48000)
+            print(String(format: "duck gain at the onset %@: %.4f (level 0.25)", t, gain(onset)))
+            XCTAssertLessThanOrEqual(gain(onset), d.level + 0.02, "music at the duck level when the speech at \(t) starts")
+            XCTAssertEqual(gain(onset - 4800), d.level + 0.75 * 0.09 / 0.2, accuracy: 0.01, "100 ms before \(t): halfway through the attack")
+            XCTAssertEqual(gain(onset - Int(0.25 * 48000)), 1, accuracy: 1e-6, "the attack starts 0.2 s (+ half the 20 ms window) before \(t)")
+            XCTAssertLessThanOrEqual((onset..<end).map(gain).max()!, d.level + 1e-6, "ducked until the speech ends")
+            XCTAssertEqual(gain(end + 4800), d.level + 0.75 * 0.09 / 0.3, accuracy: 0.01, "released 0.1 s after the speech")
+            XCTAssertEqual(gain(end + Int(0.32 * 48000)), 1, accuracy: 1e-6, "back up 0.3 s (+ half the window) after")
+        }
         // A clip without audio leaves the music at full volume.
         let silent = path("silent.mp4")
         try TestSupport.makeClip(silent, video: "color=c=gray:s=32x32:r=30:d=2")
         e.clips = [clip(silent)]
-        try render(e, to: path("s.mkv"), backend: .cpu)
-        let q = try samples(path("s.mkv"))
+        e.music?.volume = 1
+        let q = try renderedAudio(e, "s.mkv")
         XCTAssertEqual(Double(q[48000]), 0.5, accuracy: 0.001)
+    }
+
+    /// The single-pass render (audio a frame at a time) and the separate audio pass (`render-audio`, a second at a
+    /// time) write the same samples: cuts, crossfades, music and look-ahead ducking included.
+    func testAudioPassEqualsSinglePass() throws {
+        let talk = "0.4*sin(2*PI*700*t)*between(t,0.3,0.9)"
+        let a = try exprClip("a.mov", "\(talk)|\(talk)", seconds: 1.5, rate: 44100)
+        let b = try toneClip("b.mov", freq: 300, seconds: 1.5, rate: 8000, layout: "mono")
+        var m = MusicSpec(path: try dcMusic())
+        m.duck = Ducking()
+        m.duck?.attack = 1.3   // longer than a second: the look-ahead spans several blocks of either pass
+        var e = Edit(clips: [clip(a), clip(b), clip(a, tr(.crossfade, 0.5))])
+        e.music = m
+        e.output.codec = .ffv1
+        try render(e, to: path("single.mkv"), backend: .cpu)
+        try RenderJob.renderAudio(e, to: path("pass.mka"))
+        let single = try samples(path("single.mkv")), pass = try samples(path("pass.mka"))
+        XCTAssertEqual(single.count, Int(4.0 * 48000) * 2)
+        XCTAssertEqual(single.count, pass.count)
+        XCTAssertTrue(single == pass, "the audio pass differs from the single pass")
+        XCTAssertGreaterThan(single.map { abs($0) }.max()!, 0.5, "the clips and the music are in the mix")
     }
 
     func testMixedLayoutsAndRatesRenderWithExactSampleCounts() throws {
@@ -150,10 +161,10 @@ final class AudioMixTests: EndToEndTestCase {
         XCTAssertEqual(r.frames, 135)   // 6 − 1.5 = 4.5 s
         let s = try samples(path("mix.mkv"))
         XCTAssertEqual(s.count / 2, 4 * 48000 + 24000, "exactly the video's 4.5 s")
-        // The mono clip plays alone from 1.5 s to 2.0 s: both channels carry the tone (RMS 0.125 × 0.707 / √2 = 0.0625).
+        // The mono clip plays alone from 1.5 s to 2.0 s: both channels carry the tone at full level (RMS 0.125 / √2 = 0.0884).
         let k = Int(1.7 * 48000) * 2
         let rms = ((0..<480).reduce(0.0) { $0 + Double(s[k + 2 * $1] * s[k + 2 * $1]) } / 480).squareRoot()
-        XCTAssertEqual(rms, 0.0625, accuracy: 0.005, "the mono tone (amplitude 1/8, upmixed to both channels)")
+        XCTAssertEqual(rms, 0.125 / 2.0.squareRoot(), accuracy: 0.002, "the mono tone (amplitude 1/8, in both channels at full level)")
         XCTAssertEqual(s[k], s[k + 1], accuracy: 1e-6)
         // Output format from the edit: 44.1 kHz mono.
         e.audio.sampleRate = 44100
