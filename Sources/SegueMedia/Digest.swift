@@ -25,6 +25,34 @@ public enum Digest {
         }
     }
 
+    /// What identifies a media file's content without reading all of it: "size mtime sha256", the size in bytes, the
+    /// modification time in whole seconds, and the SHA-256 of its first and last MiB (the whole file when smaller).
+    /// A re-encoded clip of the same size differs in its head (container header, first frames) and tail (index,
+    /// last frames); a file touched without changes counts as changed (the safe side). Nil if it cannot be read.
+    public static func fingerprint(file path: String) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = (attributes[.size] as? NSNumber)?.int64Value,
+              let modified = attributes[.modificationDate] as? Date,
+              let f = fopen(path, "rb") else { return nil }
+        defer { fclose(f) }
+        let window = 1 << 20
+        var block = [UInt8](repeating: 0, count: window)
+        let digest = hashed { c in
+            for offset in size <= 2 * Int64(window) ? [Int64(0)] : [0, size - Int64(window)] {
+                guard fseeko(f, off_t(offset), SEEK_SET) == 0 else { return false }
+                var left = size <= 2 * Int64(window) ? Int(size) : window
+                while left > 0 {
+                    let n = block.withUnsafeMutableBytes { fread($0.baseAddress, 1, min(left, $0.count), f) }
+                    if n == 0 { return ferror(f) == 0 }
+                    block.withUnsafeBufferPointer { av_hash_update(c, $0.baseAddress, n) }
+                    left -= n
+                }
+            }
+            return true
+        }
+        return digest.map { "\(size) \(Int64(modified.timeIntervalSince1970)) \($0)" }
+    }
+
     /// Runs `feed` on a fresh SHA-256 context; the hex digest, or nil when `feed` returns false.
     private static func hashed(_ feed: (OpaquePointer) -> Bool) -> String? {
         var ctx: OpaquePointer? = nil

@@ -40,15 +40,15 @@ public enum ChunkPlanner {
     }
 
     /// SHA-256 of what decides the output: the resolved timeline (as `segue plan --json` reports it), every clip's
-    /// and the music's settings, and the size of each of their files.
+    /// and the music's settings, and each of their files' fingerprint (`Digest.fingerprint`: size, modification
+    /// time, SHA-256 of the first and last MiB), so chunks of two different versions of a clip are never stitched.
     static func editHash(_ t: Timeline) -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
         e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         var text = (try? e.encode(TimelineReport(t))).map { String(decoding: $0, as: UTF8.self) } ?? ""
         for p in t.placements.map(\.spec.path) + (t.music.map { [$0.path] } ?? []) {
-            let size = (try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int) ?? -1
-            text += "\n\(p) \(size)"
+            text += "\n\(p) \(Digest.fingerprint(file: p) ?? "unreadable")"
         }
         text += "\n" + String(describing: t.placements.map(\.spec)) + "\n" + String(describing: t.music)
         return Digest.sha256(text)

@@ -132,7 +132,7 @@ final class ChunkTests: EndToEndTestCase {
 
         // A temporary file left by a killed attempt goes when the chunk is rendered again.
         let leftover = "\(chunks)/.chunk_0002.mkv.segue-999999.tmp"
-        FileManager.default.createFile(atPath: leftover, contents: Data("partial".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: leftover, contents: Data("partial".utf8)))
         try FileManager.default.removeItem(atPath: "\(chunks)/chunk_0002.json")
         _ = try RenderJob.renderChunk(edited, plan: plan, index: 2, directory: chunks, options: options)
         XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
@@ -279,6 +279,35 @@ final class ChunkTests: EndToEndTestCase {
         r = try segue(base + ["--chunk", "0"])
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("changed since the plan was made"), r.stderr)
+    }
+
+    /// Issue 15: a clip re-encoded to the same size (and given back its old modification time) is noticed: the plan's
+    /// edit hash covers each file's head and tail, not only its size, so a worker refuses the plan (exit 2).
+    func testSameSizeClipSwapIsNoticed() throws {
+        let edit = try makeEdit()
+        let planPath = path("plan.json")
+        XCTAssertEqual(try segue(["plan", edit, "--chunks", "2", "-o", planPath]).status, 0)
+        // Another clip of c1's length, padded with zeros to c1's exact size (players ignore trailing bytes).
+        let c1 = path("c1.mp4"), other = path("other.mp4")
+        try TestSupport.makeClip(other, video: "testsrc=s=96x64:r=30:d=1", audio: "sine=f=660:d=1:r=48000", extra: ["-g", "8"])
+        let original = try Data(contentsOf: URL(fileURLWithPath: c1)), another = try Data(contentsOf: URL(fileURLWithPath: other))
+        let size = max(original.count, another.count)
+        let padded = original + Data(count: size - original.count), replacement = another + Data(count: size - another.count)
+        // Plan again with the padded original, so that only the content differs from what replaces it.
+        try padded.write(to: URL(fileURLWithPath: c1))
+        XCTAssertEqual(try segue(["plan", edit, "--chunks", "2", "-o", planPath]).status, 0)
+        let mtime = try FileManager.default.attributesOfItem(atPath: c1)[.modificationDate] as! Date
+        try replacement.write(to: URL(fileURLWithPath: c1))
+        try FileManager.default.setAttributes([.modificationDate: mtime], ofItemAtPath: c1)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: c1)).count, padded.count, "same size")
+        let r = try segue(["render", "--plan", planPath, "--chunk", "0", "-o", path("chunks")])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("changed since the plan was made"), r.stderr)
+        // Putting the planned content back makes the plan good again.
+        try padded.write(to: URL(fileURLWithPath: c1))
+        try FileManager.default.setAttributes([.modificationDate: mtime], ofItemAtPath: c1)
+        let ok = try segue(["render", "--plan", planPath, "--chunk", "0", "-o", path("chunks"), "--backend", "cpu"])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
     }
 
     func testFarmDryRunWritesThePlanAndBatchScripts() throws {

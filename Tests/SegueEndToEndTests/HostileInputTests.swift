@@ -59,7 +59,7 @@ final class HostileInputTests: EndToEndTestCase {
         try Data("this is a shopping list, not a video\n".utf8).write(to: URL(fileURLWithPath: path("text.mp4")))
         var rng = SystemRandomNumberGenerator()
         try Data((0..<65536).map { _ in UInt8.random(in: 0...255, using: &rng) }).write(to: URL(fileURLWithPath: path("noise.mp4")))
-        FileManager.default.createFile(atPath: path("empty.mp4"), contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: path("empty.mp4"), contents: Data()))
         try TestSupport.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:r=48000:d=1", "-c:a", "aac", path("audio.m4a")])
         try assertRenderFails([good, path("text.mp4")], status: 1, mentions: ["text.mp4", "clip 1", "cannot open"])
         try assertRenderFails([path("noise.mp4"), good], status: 1, mentions: ["noise.mp4", "clip 0"])
