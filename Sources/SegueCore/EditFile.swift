@@ -23,6 +23,7 @@ public enum EditFile {
         } catch {
             throw EditError("", "the edit file is not valid JSON" + syntaxLocation(data: data, error: error))
         }
+        try StrictJSON.check(data)
         let obj = try object(root, "edit")
         try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "output", "music", "audio"])
         guard let rawClips = obj["clips"] else { throw EditError("clips", "is required: a list of at least one clip") }

@@ -27,6 +27,25 @@ final class EditFileTests: XCTestCase {
         XCTAssertEqual(e.output.crf, 18)
     }
 
+    /// Foundation's parser keeps the last of two equal keys and accepts trailing commas; an edit file may do neither.
+    func testDuplicateKeysAndTrailingCommasAreErrors() {
+        for (json, field, words) in [
+            ("{\"clips\": [{\"path\": \"a.mp4\", \"start\": 0.1, \"start\": 0.2}]}", "clips[0].start", "appears twice"),
+            ("{\"clips\": [{\"path\": \"a.mp4\"}],\n \"square\": true, \"square\": false}", "square", "line 2"),
+            ("{\"clips\": [{\"path\": \"a.mp4\"},]}", "clips", "trailing comma before ]"),
+            ("{\"clips\": [{\"path\": \"a.mp4\"}], \"frameRate\": 30,}", "", "trailing comma before }"),
+            ("{\"clips\": [{\"path\": \"a.mp4\"}, {\"path\": \"b.mp4\", \"transition\": {\"type\": \"wipe\", \"type\": \"push\"}}]}",
+             "clips[1].transition.type", "appears twice"),
+        ] {
+            XCTAssertThrowsError(try parse(json), json) { e in
+                XCTAssertEqual((e as? EditError)?.field, field, "\(e)")
+                XCTAssertTrue("\(e)".contains(words), "\(e)")
+            }
+        }
+        // Escapes, nesting and keys repeated in different objects are fine.
+        XCTAssertEqual(try parse("{\"clips\": [{\"path\": \"a\\\"b,}.mp4\"}, {\"path\": \"c.mp4\"}]}").clips.count, 2)
+    }
+
     func testDefaults() throws {
         let e = try parse(#"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4", "transition": {"type": "wipe"}}]}"#)
         XCTAssertNil(e.renderSize)
