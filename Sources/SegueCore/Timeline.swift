@@ -37,6 +37,9 @@ public struct Timeline: Sendable {
     public let frameCount: Int64
     /// Human-readable notes on derived values (for `--verbose`).
     public let notes: [String]
+    /// Things in the edit that are allowed but probably not meant (always shown): e.g. a music ramp wholly outside
+    /// the edit, which then only sets the gain it ends at.
+    public let warnings: [String]
 
     /// Resolves `edit` with `sources[i]` describing `edit.clips[i]`.
     /// - Throws: `EditError` for a start beyond a clip's end, a duration past it, a transition longer than the
@@ -155,6 +158,14 @@ public struct Timeline: Sendable {
             }
         }
         self.notes = notes
+        var warnings: [String] = []
+        for (k, r) in (music?.ramps ?? []).enumerated() {
+            let start = r.start < .zero ? duration + r.start : r.start
+            if !(start < duration) || !(MediaTime.zero < start + r.duration) {
+                warnings.append("music.ramps[\(k)] (\(fmt(start))–\(fmt(start + r.duration)) s on the timeline) lies wholly outside the edit (0–\(fmt(duration)) s): it only sets the gain it ends at")
+            }
+        }
+        self.warnings = warnings
     }
 
     /// Time of output frame `n`: `n / frameRate`.

@@ -151,6 +151,7 @@ public enum RenderJob {
         }
         let timeline = try resolve(edit)
         if options.verbose { timeline.notes.forEach { options.log("segue: \($0)") } }
+        timeline.warnings.forEach { options.log("warning: \($0)") }
         let renderer = try makeRenderer(options)
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 

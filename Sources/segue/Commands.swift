@@ -55,6 +55,7 @@ func planCommand(_ a: Arguments) throws {
     if a.chunks != nil { return try planChunksCommand(a) }
     if a.output != nil { throw CommandLineError(message: "-o applies to a chunk plan: add --chunks N") }
     let timeline = try RenderJob.resolve(try a.edit())
+    timeline.warnings.forEach { say("warning: \($0)") }
     let report = TimelineReport(timeline)
     if a.json { try printJSON(report) } else {
         print(report.text, terminator: "")

@@ -130,6 +130,20 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(info(avg: 25, base: 50).standardFrameRate, FrameRate(50))   // progressive: its highest rate
     }
 
+    /// Music ramps that cannot act inside the edit are allowed (they set a gain) but warned about.
+    func testMusicRampsOutsideTheEditAreWarnedAbout() throws {
+        var edit = Edit(clips: [clip("a")])
+        var music = MusicSpec(path: "/m.mp3")
+        func ramp(_ start: Double, _ d: Double) -> VolumeRamp { VolumeRamp(from: 1, to: 0, start: MediaTime(seconds: start), duration: MediaTime(seconds: d)) }
+        music.ramps = [ramp(0, 1), ramp(-3, 3), ramp(10, 1), ramp(-20, 2), ramp(9.5, 1)]   // a 10 s edit
+        edit.music = music
+        let t = try Timeline(edit: edit, sources: [source(64, 64, seconds: 10)])
+        XCTAssertEqual(t.warnings.count, 2, "\(t.warnings)")
+        XCTAssertTrue(t.warnings[0].hasPrefix("music.ramps[2] (10–11 s"), t.warnings[0])
+        XCTAssertTrue(t.warnings[1].hasPrefix("music.ramps[3] (-10–-8 s"), t.warnings[1])
+        XCTAssertTrue(try Timeline(edit: Edit(clips: [clip("a")]), sources: [source(64, 64, seconds: 10)]).warnings.isEmpty)
+    }
+
     func testTransitionShorterThanAFrameIsAnError() {
         var edit = Edit(clips: [clip("a"), clip("b", Transition(kind: .wipe, duration: MediaTime(seconds: 0.001)))])
         edit.frameRate = FrameRate(30)
