@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import SegueCore
 
 /// Encodes and muxes the output: video from RGBA pictures, audio from float stereo samples.
@@ -39,6 +40,13 @@ public final class MediaWriter {
     /// single pass, so the last frames of a chunk are not starved of bits. Only for encoders that honour forced
     /// frame types (`honoursForcedFrameTypes`).
     public var keepFrames: Int64?
+    /// The thread count libx264 chooses for itself (`X264_THREADS_AUTO` in x264's `validate_parameters`): 1.5 per
+    /// available core, capped at one thread per two rows of 16-pixel macroblocks, at least 1.
+    static func x264Threads(height: Int) -> Int {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return max(1, min(cores * 3 / 2, ((height + 15) / 16) / 2))
+    }
+
     /// Whether the video encoder takes forced frame types (libx264, libx265), so `keepFrames` may be used.
     public var honoursForcedFrameTypes: Bool {
         guard let c = video?.ctx.pointee.codec else { return false }
@@ -96,6 +104,13 @@ public final class MediaWriter {
                 if MediaWriter.encoder(vcodec, hasOption: "preset") { av_dict_set(&opts, "preset", settings.preset, 0) }
                 // HEVC in MP4 tagged hvc1, as Apple's players expect.
                 if vcodec.pointee.id == AV_CODEC_ID_HEVC { vc.pointee.codec_tag = MediaWriter.fourCC("hvc1") }
+                // x264's automatic thread count carries state from one encoder to the next in a process: after an encode
+                // of another size, the same edit came out with other bytes. Pinning the count to what x264 itself would
+                // choose (1.5 threads per core, at most one per two macroblock rows) keeps a fresh process's output and
+                // makes renders in one process repeat byte for byte.
+                if String(cString: vcodec.pointee.name) == "libx264" {
+                    av_dict_set(&opts, "threads", String(MediaWriter.x264Threads(height: size.height)), 0)
+                }
             } else {
                 av_dict_set(&opts, "level", "3", 0)
                 vc.pointee.gop_size = 1
