@@ -10,6 +10,8 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
 #include <libavutil/hash.h>
+#include <libavutil/dovi_meta.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 
@@ -26,6 +28,12 @@ static inline const int32_t *segue_stream_display_matrix(AVStream *st) {
     const uint8_t *data = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size);
     if (!data || size < 9 * sizeof(int32_t)) return 0;
     return (const int32_t *)data;
+}
+static inline const AVDOVIDecoderConfigurationRecord *segue_stream_dovi_config(AVStream *st) {
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(st, AV_PKT_DATA_DOVI_CONF, &size);
+    if (!data || size < sizeof(AVDOVIDecoderConfigurationRecord)) return 0;
+    return (const AVDOVIDecoderConfigurationRecord *)data;
 }
 static inline int segue_set_stereo_layout(AVChannelLayout *layout) {
     AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;

@@ -96,9 +96,13 @@ public struct YCbCrColour: Equatable, Sendable {
     public var transfer: TransferFunction
     /// The R′G′B′ primaries.
     public var primaries: ColourPrimaries
+    /// The content's peak luminance in cd/m², from its metadata: MaxCLL (CTA-861.3 content light level), else the
+    /// mastering display's maximum (SMPTE ST 2086); nil when it has none. Used for PQ, the tone-mapping curve's source peak.
+    public var peakLuminance: Double?
     public init(matrix: YCbCrMatrix, range: ColourRange, siting: ChromaSiting = .left,
-                transfer: TransferFunction = .sdr, primaries: ColourPrimaries = .bt709) {
+                transfer: TransferFunction = .sdr, primaries: ColourPrimaries = .bt709, peakLuminance: Double? = nil) {
         self.matrix = matrix; self.range = range; self.siting = siting; self.transfer = transfer; self.primaries = primaries
+        self.peakLuminance = peakLuminance
     }
     /// What Segue writes: BT.709, limited range, chroma sited left.
     public static let output = YCbCrColour(matrix: .bt709, range: .limited, siting: .left)
@@ -146,11 +150,14 @@ public struct VideoPicture: Sendable {
         self.swapsChroma = swapsChroma; self.planes = planes; self.colour = colour
     }
 
-    /// An RGBA picture (no copy: the pixel array is shared).
-    public init(_ image: RGBAImage) {
+    /// An RGBA picture (no copy: the pixel array is shared). Its R′G′B′ are in `transfer` and `primaries` (an HDR
+    /// clip that libswscale converted keeps them) with the content's `peakLuminance`; matrix and range do not apply.
+    public init(_ image: RGBAImage, transfer: TransferFunction = .sdr, primaries: ColourPrimaries = .bt709, peakLuminance: Double? = nil) {
+        var colour = YCbCrColour.output
+        colour.transfer = transfer; colour.primaries = primaries; colour.peakLuminance = peakLuminance
         self.init(width: image.width, height: image.height, layout: .rgba, chromaShiftX: 0, chromaShiftY: 0, bitDepth: 8,
                   planes: [PicturePlane(width: image.width, height: image.height, channels: 4, bytes: image.pixels)],
-                  colour: .output)
+                  colour: colour)
     }
 
     public var size: PixelSize { PixelSize(width: width, height: height) }

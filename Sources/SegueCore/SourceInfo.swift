@@ -34,6 +34,11 @@ public struct SourceInfo: Equatable, Sendable {
     /// Presentation time of the first video frame in the file's own clock; clip times count from here,
     /// for audio too (so audio and video stay in step when their streams start at different times).
     public var firstFrameTime: MediaTime = .zero
+    /// The colour of the first picture as Segue converts it (its tags, the guesses for what is untagged, the edit's
+    /// `colour` override); nil when not probed.
+    public var colour: YCbCrColour?
+    /// The stream's Dolby Vision configuration record, if it has one.
+    public var dolbyVision: DolbyVisionConfiguration?
 
     public init(codedSize: PixelSize, sampleAspectRatio: Double = 1, orientation: Orientation = .identity,
                 nominalFrameRate: Double?, duration: MediaTime, hasAudio: Bool) {

@@ -21,6 +21,7 @@ public final class GPURenderer: CompositeRenderer {
         let from: ShaderLibrary.LayerVariant, to: ShaderLibrary.LayerVariant
         let output: ShaderLibrary.Output
         var fused = false
+        var outputTransfer = 0
     }
     private var programs: [ProgramKey: GLProgram] = [:]
     // Created after the context is current (stored-property initialisers would run before it exists).
@@ -56,7 +57,8 @@ public final class GPURenderer: CompositeRenderer {
 
     private func program(_ key: ProgramKey) throws -> GLProgram {
         if let p = programs[key] { return p }
-        guard let source = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused) else {
+        guard let source = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output,
+                                                        fused: key.fused, outputTransfer: key.outputTransfer) else {
             throw GPUError("render", "no shader for transition \(key.transition)")
         }
         let p = try GLProgram(vertex: ShaderLibrary.vertexSource, fragment: source, name: "\(key.transition).frag")
@@ -135,19 +137,28 @@ public final class GPURenderer: CompositeRenderer {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
         let toPicture = to ?? from, toLayer = plan.to ?? plan.from
         let pass = OutputPass(rawValue: output.rawValue)!
-        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function)
+        // HDR clips (and SDR clips whose primaries differ from the output's) have a colour stage that is not affine:
+        // such a layer gives R'G'B', and the output conversion is done on the composite (not fused).
+        let fromStage = ColourStage(picture: from, plan: plan, pass: pass), toStage = ColourStage(picture: toPicture, plan: plan, pass: pass)
+        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function) && fromStage == nil && toStage == nil
         let fromColour = LayerColourMap(picture: from, pass: pass, fused: fused)
         let toColour = LayerColourMap(picture: toPicture, pass: pass, fused: fused)
         let fromVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(from), exact: TransitionParameters.isExact(plan, plan.from, picture: from),
-                                                     readsLuma: fromColour.readsLuma, readsChroma: fromColour.readsChroma)
+                                                     readsLuma: fromColour.readsLuma, readsChroma: fromColour.readsChroma,
+                                                     transfer: fromStage?.shaderID ?? 0, tone: fromStage?.toneMap?.curve.shaderID ?? 0)
         let toVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(toPicture), exact: TransitionParameters.isExact(plan, toLayer, picture: toPicture),
-                                                   readsLuma: toColour.readsLuma, readsChroma: toColour.readsChroma)
-        let program = try program(ProgramKey(transition: p.function, from: fromVariant, to: toVariant, output: output, fused: fused))
+                                                   readsLuma: toColour.readsLuma, readsChroma: toColour.readsChroma,
+                                                   transfer: toStage?.shaderID ?? 0, tone: toStage?.toneMap?.curve.shaderID ?? 0)
+        let outputRange = pass == .rgba ? DynamicRange.sdr : plan.colour.dynamicRange
+        let program = try program(ProgramKey(transition: p.function, from: fromVariant, to: toVariant, output: output, fused: fused,
+                                             outputTransfer: outputRange.shaderID))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
         glUseProgram(program.id)
-        bind(program, "From", from, fromTextures, unit: 0, map: p.fromMap, colour: fromColour)
-        bind(program, "To", toPicture, to == nil ? fromTextures : toTextures, unit: 3, map: p.toMap, colour: toColour)
+        bind(program, "From", from, fromTextures, unit: 0, map: p.fromMap, colour: fromColour, stage: fromStage)
+        bind(program, "To", toPicture, to == nil ? fromTextures : toTextures, unit: 3, map: p.toMap, colour: toColour, stage: toStage)
+        let luminance = outputRange.primaries.luminanceCoefficients.map { Float($0) }
+        glUniform3f(program.location("uOutputLuminance"), luminance[0], luminance[1], luminance[2])
         let bg = LayerColourMap.background(pass: pass, fused: fused)
         glUniform4f(program.location("background"), bg[0], bg[1], bg[2], bg[3])
         glUniform2f(program.location("uResolution"), Float(renderSize.width), Float(renderSize.height))
@@ -166,7 +177,7 @@ public final class GPURenderer: CompositeRenderer {
 
     /// Binds a layer's planes to texture units `unit…unit+2` and sets its uniforms (`layer.glsl`).
     private func bind(_ program: GLProgram, _ layer: String, _ picture: VideoPicture, _ textures: [GLTexture], unit: Int, map: [Float],
-                      colour: LayerColourMap) {
+                      colour: LayerColourMap, stage: ColourStage?) {
         for i in 0..<picture.planes.count {
             glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit + i)))
             glBindTexture(GLenum(GL_TEXTURE_2D), textures[i].id)
@@ -176,6 +187,12 @@ public final class GPURenderer: CompositeRenderer {
         glUniform2f(program.location("u\(layer)Size"), Float(picture.width), Float(picture.height))
         glUniformMatrix3fv(program.location("u\(layer)Matrix"), 1, GLboolean(GL_TRUE), colour.matrix)
         glUniform3f(program.location("u\(layer)Offset"), colour.offset[0], colour.offset[1], colour.offset[2])
+        if let stage {
+            glUniformMatrix3fv(program.location("u\(layer)Gamut"), 1, GLboolean(GL_TRUE), stage.gamutParameters)
+            glUniform1f(program.location("u\(layer)Scale"), stage.scaleParameter)
+            let k = stage.toneParameters
+            glUniform4f(program.location("u\(layer)Tone"), k[0], k[1], k[2], k[3])
+        }
         guard picture.layout != .rgba else { return }
         let cs = picture.chromaSize, c = ChromaPositionMap(picture)
         glUniform4f(program.location("u\(layer)Chroma"), c.scaleX, c.scaleY, c.offsetX, c.offsetY)

@@ -39,6 +39,15 @@ public struct ProbeReport: Codable, Sendable {
         /// Which of matrix, range, transfer, primaries were guessed (untagged) and which the edit overrides.
         public var guessed: [String]
         public var overridden: [String]
+        /// The content's peak luminance from its metadata (MaxCLL, else the mastering display's maximum), cd/m².
+        public var peakLuminance: Double?
+        /// What Segue does to the colours of an HDR clip (or an SDR clip in other primaries) in an SDR edit
+        /// (`ColourStage.summary`: "HDR (HLG), tone-mapped with bt2390 (1000 → 100 cd/m²), BT.2020 → BT.709 primaries");
+        /// nil for an SDR BT.709 clip, which is converted by its matrix alone.
+        public var colourStage: String?
+        /// The Dolby Vision configuration record, and what Segue does with it (`DolbyVisionConfiguration.summary`).
+        public var dolbyVision: DolbyVisionConfiguration?
+        public var dolbyVisionNote: String?
     }
     public struct Audio: Codable, Sendable {
         public var streamIndex: Int
@@ -53,9 +62,9 @@ public struct ProbeReport: Codable, Sendable {
     public var video: Video?
     public var audio: [Audio]
 
-    /// Probes `path` (decoding its first video frame); `colourOverride` is the edit's `clips[].colour`, if any.
-    /// Throws `MediaError` when the file cannot be opened.
-    public init(path: String, colourOverride: ColourOverride? = nil) throws {
+    /// Probes `path` (decoding its first video frame); `colourOverride` is the edit's `clips[].colour`, if any;
+    /// `toneMap` the curve an HDR clip would be tone-mapped with. Throws `MediaError` when the file cannot be opened.
+    public init(path: String, colourOverride: ColourOverride? = nil, toneMap: ToneMapCurve = .default) throws {
         _ = FF.setup
         self.path = path
         let file = try InputFile(path: path)
@@ -111,7 +120,10 @@ public struct ProbeReport: Codable, Sendable {
                 colorPrimaries: name(av_color_primaries_name(f.color_primaries)),
                 colorTransfer: name(av_color_transfer_name(f.color_trc)),
                 matrixUsed: used.matrix.displayName, rangeUsed: used.range.rawValue, transferUsed: used.transfer.rawValue,
-                primariesUsed: used.primaries.rawValue, guessed: guessed, overridden: overridden)
+                primariesUsed: used.primaries.rawValue, guessed: guessed, overridden: overridden,
+                peakLuminance: used.peakLuminance,
+                colourStage: ColourStage(colour: used, output: OutputColour(dynamicRange: .sdr, toneMap: toneMap))?.summary,
+                dolbyVision: info.dolbyVision, dolbyVisionNote: info.dolbyVision?.summary)
         }
     }
 
@@ -129,6 +141,9 @@ public struct ProbeReport: Codable, Sendable {
             if !v.guessed.isEmpty { s += " (guessed: \(v.guessed.joined(separator: ", ")))" }
             if !v.overridden.isEmpty { s += " (from the edit: \(v.overridden.joined(separator: ", ")))" }
             s += "\n"
+            if let p = v.peakLuminance { s += String(format: "    peak luminance %.0f cd/m² (metadata)\n", p) }
+            if let c = v.colourStage { s += "    in an SDR edit: \(c)\n" }
+            if let d = v.dolbyVisionNote { s += "    \(d)\n" }
         } else {
             s += "  no video stream\n"
         }

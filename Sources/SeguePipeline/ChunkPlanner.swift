@@ -36,7 +36,7 @@ public enum ChunkPlanner {
         let encoder = o.codec == .ffv1 ? "ffv1" : (o.encoder ?? "libx264")
         var s = "segue-chunks/\(ChunkPlan.formatVersion) codec=\(o.codec.rawValue) encoder=\(encoder)"
         if o.codec == .h264 { s += " crf=\(o.crf) preset=\(o.preset)" }
-        return s + " size=\(t.renderSize) rate=\(t.frameRate) pix_fmt=yuv420p colour=bt709/limited"
+        return s + " size=\(t.renderSize) rate=\(t.frameRate) pix_fmt=yuv420p colour=bt709/limited tonemap=\(o.toneMap.rawValue)"
     }
 
     /// SHA-256 of what decides the output: the resolved timeline (as `segue plan --json` reports it), every clip's
@@ -47,7 +47,7 @@ public enum ChunkPlanner {
         e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         var text = (try? e.encode(TimelineReport(t))).map { String(decoding: $0, as: UTF8.self) } ?? ""
         for p in t.placements.map(\.spec.path) + (t.music.map { [$0.path] } ?? []) {
-            let size = (try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int) ?? -1
+            let size = (try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int) ?? nil
             text += "\n\(p) \(size ?? -1)"
         }
         text += "\n" + String(describing: t.placements.map(\.spec)) + "\n" + String(describing: t.music)

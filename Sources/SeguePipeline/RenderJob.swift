@@ -65,7 +65,8 @@ public struct RenderResult {
 /// destination that is renamed into place only on success.
 public enum RenderJob {
     /// Opens and probes every clip, then resolves the edit.
-    /// - Throws: `EditError` (invalid edit; names the clip and field) or `MediaError` (a clip cannot be read; names the file).
+    /// - Throws: `EditError` (invalid edit; names the clip and field) or `MediaError` (a clip cannot be read, or is
+    ///   Dolby Vision without a compatible base layer; names the file).
     public static func resolve(_ edit: Edit) throws -> Timeline {
         var infos: [SourceInfo] = []
         if let m = edit.music {
@@ -90,11 +91,17 @@ public enum RenderJob {
                 throw MediaError(path: clip.path, function: nil, message: "clip \(i): file not found")
             }
             if isDir.boolValue { throw MediaError(path: clip.path, function: nil, message: "clip \(i): is a directory, not a media file") }
+            let info: SourceInfo
             do {
-                infos.append(try probeSource(path: clip.path))
+                info = try probeSource(path: clip.path, colourOverride: clip.colour)
             } catch let e as MediaError {
                 throw MediaError(path: clip.path, function: e.function, code: e.code, message: "clip \(i): \(e.message)")
             }
+            // Dolby Vision without a compatible base layer (profile 5) would show wrong colours: refuse it.
+            if let dv = info.dolbyVision, case .unsupported(let why) = dv.decision {
+                throw MediaError(path: clip.path, function: nil, message: "clip \(i): \(why)")
+            }
+            infos.append(info)
         }
         return try Timeline(edit: edit, sources: infos)
     }

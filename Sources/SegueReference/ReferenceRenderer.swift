@@ -64,14 +64,16 @@ public final class ReferenceRenderer: CompositeRenderer {
     func function(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize,
                   pass: OutputPass) -> (fn: (SIMD2<Float>) -> SIMD4<Float>, fused: Bool) {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
-        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function)
+        // As GPURenderer.draw: a layer with a colour stage (HDR) is never fused.
+        let fromStage = ColourStage(picture: from, plan: plan, pass: pass), toStage = to.flatMap { ColourStage(picture: $0, plan: plan, pass: pass) }
+        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function) && fromStage == nil && toStage == nil
         let background = LayerColourMap.background(pass: pass, fused: fused)
-        func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float]) -> ReferenceLayer {
+        func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float], _ stage: ColourStage?) -> ReferenceLayer {
             ReferenceLayer(picture: picture, map: map, exact: TransitionParameters.isExact(plan, l, picture: picture),
-                           colour: LayerColourMap(picture: picture, pass: pass, fused: fused), background: background)
+                           colour: LayerColourMap(picture: picture, pass: pass, fused: fused), stage: stage, background: background)
         }
-        let fromLayer = layer(from, plan.from, p.fromMap)
-        let toLayer = to.map { layer($0, plan.to ?? plan.from, p.toMap) } ?? fromLayer
+        let fromLayer = layer(from, plan.from, p.fromMap, fromStage)
+        let toLayer = to.map { layer($0, plan.to ?? plan.from, p.toMap, toStage) } ?? fromLayer
         let progress = p.progress
         let dir = SIMD2<Float>(p.direction.0, p.direction.1)
         switch p.function {

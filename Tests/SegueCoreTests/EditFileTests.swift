@@ -63,4 +63,13 @@ final class EditFileTests: XCTestCase {
         assertError(#"{"clips": [{"path": "a"}], "audio": {"sampleRate": 12345}}"#, field: "audio.sampleRate", contains: "AAC")
         assertError(#"{"clips": [{"path": "a"}], "output": {"preset": "fastest"}}"#, field: "output.preset", contains: "ultrafast")
     }
+
+    func testToneMapCurve() throws {
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}]}"#).output.toneMap, .bt2390, "default")
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}], "output": {"toneMap": "hable"}}"#).output.toneMap, .hable)
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}], "output": {"toneMap": "BT.2390"}}"#).output.toneMap, .bt2390)
+        assertError(#"{"clips": [{"path": "a"}], "output": {"toneMap": "aces"}}"#, field: "output.toneMap", contains: "bt2390, hable, mobius, reinhard, clip")
+        assertError(#"{"clips": [{"path": "a"}], "output": {"toneMap": 2}}"#, field: "output.toneMap", contains: "must be a string")
+        assertError(#"{"clips": [{"path": "a"}], "output": {"tonemap": "hable"}}"#, field: "output.tonemap", contains: "did you mean \"toneMap\"")
+    }
 }
