@@ -43,9 +43,10 @@ public enum ShaderLibrary {
     }
 
     /// The full fragment shader for transition `name` with the given layer variants and output, or nil if there
-    /// is no such transition. `outputTransfer` is `OUTPUT_TRANSFER` (`DynamicRange.shaderID`: 0 SDR, 1 HLG, 2 PQ).
+    /// is no such transition. `outputTransfer` is `OUTPUT_TRANSFER` (`DynamicRange.shaderID`: 0 SDR, 1 HLG, 2 PQ),
+    /// `outputBits` `OUTPUT_BITS` (8, or 10 for the HDR outputs' yuv420p10le planes).
     public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false,
-                                      outputTransfer: Int = 0) -> String? {
+                                      outputTransfer: Int = 0, outputBits: Int = 8) -> String? {
         let body: [UInt8]
         switch name {
         case "none": body = PackageResources.none_frag
@@ -61,7 +62,7 @@ public enum ShaderLibrary {
                 + "#define \(name)_TRANSFER \(v.transfer)\n#define \(name)_TONE \(v.tone)\n"
                 + layer.replacing("LAYER", with: name)
         }
-        return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n#define OUTPUT_TRANSFER \(outputTransfer)\n"
+        return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n#define OUTPUT_TRANSFER \(outputTransfer)\n#define OUTPUT_BITS \(outputBits)\n"
             + text(PackageResources.prelude_glsl) + text(PackageResources.colour_glsl)
             + layerSource("From", from) + layerSource("To", to)
             + "\n#line 1 1\n" + text(body) + "\n#line 1 2\n" + text(PackageResources.main_glsl)

@@ -144,9 +144,9 @@ public struct Timeline: Sendable {
         self.notes = notes
     }
 
-    /// How the output's colours are made: `output.toneMap` (and, later, the dynamic range written).
+    /// How the output's colours are made: `output.dynamicRange` and `output.toneMap`.
     public var outputColour: OutputColour { Timeline.outputColour(output) }
-    static func outputColour(_ o: OutputSettings) -> OutputColour { OutputColour(dynamicRange: .sdr, toneMap: o.toneMap) }
+    static func outputColour(_ o: OutputSettings) -> OutputColour { OutputColour(dynamicRange: o.dynamicRange, toneMap: o.toneMap) }
 
     /// Time of output frame `n`: `n / frameRate`.
     public func time(ofFrame n: Int64) -> MediaTime { MediaTime(frame: n, rate: frameRate) }

@@ -132,7 +132,10 @@ public enum RenderJob {
         }
         if let e = edit.output.encoder {
             if edit.output.codec == .ffv1 { throw EditError("output.encoder", "an encoder applies to MP4 output, not to --codec ffv1") }
-            if let why = MediaWriter.problem(withVideoEncoder: e) { throw EditError("output.encoder", why) }
+            if let why = MediaWriter.problem(withVideoEncoder: e, dynamicRange: edit.output.dynamicRange) { throw EditError("output.encoder", why) }
+        } else if edit.output.codec == .h264 && edit.output.dynamicRange != .sdr,
+                  let why = MediaWriter.problem(withVideoEncoder: MediaWriter.defaultEncoder(edit.output.dynamicRange), dynamicRange: edit.output.dynamicRange) {
+            throw MediaError(path: outputPath, function: nil, message: "\(edit.output.dynamicRange.rawValue.uppercased()) output needs libx265: \(why)")
         }
         let ext = out.pathExtension.lowercased()
         switch edit.output.codec {
@@ -148,7 +151,11 @@ public enum RenderJob {
             throw MediaError(path: dir.path, function: nil, message: "the output folder does not exist")
         }
         let timeline = try resolve(edit)
-        if options.verbose { timeline.notes.forEach { options.log("segue: \($0)") } }
+        if options.verbose {
+            timeline.notes.forEach { options.log("segue: \($0)") }
+            let encoder = edit.output.codec == .ffv1 ? "ffv1" : (edit.output.encoder ?? MediaWriter.defaultEncoder(edit.output.dynamicRange))
+            options.log("segue: output \(timeline.outputDescription), \(encoder)")
+        }
         let renderer = try makeRenderer(options)
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 
@@ -219,7 +226,7 @@ public enum RenderJob {
         audioSettings.channels = timeline.audio.channels
         audioSettings.bitRate = Int64(timeline.audio.bitRate)
         let writer = try MediaWriter(path: path, size: timeline.renderSize, frameRate: timeline.frameRate,
-                                     settings: timeline.output, audio: withAudio ? audioSettings : nil)
+                                     settings: timeline.output, audio: withAudio ? audioSettings : nil, contentPeak: timeline.contentPeak)
         let mixer = withAudio ? AudioMixer(timeline: timeline, music: timeline.music, sampleRate: sampleRate, channels: timeline.audio.channels) : nil
         if encoderLookahead > 0 && writer.honoursForcedFrameTypes && range.upperBound < timeline.frameCount {
             writer.keepFrames = Int64(range.count)

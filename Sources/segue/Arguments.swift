@@ -17,7 +17,7 @@ struct Arguments {
     var options = RenderOptions()
     var transitions: [Transition?] = []
     var square = false, size: PixelSize?, fit: FitMode?, fps: FrameRate?
-    var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?, toneMap: ToneMapCurve?
+    var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?, toneMap: ToneMapCurve?, dynamicRange: DynamicRange?
     var json = false
     var at: Double?, frame: Int64?
     var columns = 5, tileWidth = 192
@@ -46,7 +46,7 @@ struct Arguments {
             return d
         }
         let overrides: Set<String> = ["--square", "--size", "--fit", "--fps", "--codec", "--crf", "--preset", "--encoder", "--music", "--duck",
-                                      "--tone-map"]
+                                      "--tone-map", "--dynamic-range"]
         while i < args.count {
             let a = args[i]
             let first = i
@@ -76,6 +76,10 @@ struct Arguments {
                     throw CommandLineError(message: "--tone-map must be one of \(ToneMapCurve.allCases.map(\.rawValue).joined(separator: ", ")) (got \(v))")
                 }
                 toneMap = t
+            case "--dynamic-range":
+                let v = try value(a)
+                guard let d = DynamicRange(rawValue: v.lowercased()) else { throw CommandLineError(message: "--dynamic-range must be sdr, hlg or pq (got \(v))") }
+                dynamicRange = d
             case "--egl-platform":
                 let v = try value(a)
                 guard let p = EGLOptions.Platform(rawValue: v) else { throw CommandLineError(message: "--egl-platform must be gbm, device or surfaceless (got \(v))") }
@@ -212,6 +216,7 @@ struct Arguments {
         if let c = crf { edit.output.crf = c }
         if let e = encoder { edit.output.encoder = e }
         if let t = toneMap { edit.output.toneMap = t }
+        if let d = dynamicRange { edit.output.dynamicRange = d }
         if let p = preset {
             // x264/x265 preset names are checked here; other encoders' presets (NVENC's p1…p7) when they open.
             if ["libx264", "libx265"].contains(edit.output.encoder ?? "libx264") && !OutputSettings.presets.contains(p) {

@@ -36,6 +36,7 @@ render options:
   --crf N, --preset NAME       encoder settings (default 18, medium)
   --encoder NAME               another libavcodec video encoder for MP4 output (libx265, h264_nvenc, ...)
   --tone-map CURVE             how HDR clips (HLG, PQ) are tone-mapped: bt2390 (default), hable, mobius, reinhard, clip
+  --dynamic-range sdr|hlg|pq   what is written: SDR BT.709 8-bit (default), or HDR BT.2020 10-bit (HEVC Main 10)
   --egl-platform gbm|device|surfaceless   force an EGL platform
   --gpu-device PATH|N          a render node (/dev/dri/renderD129) or an EGL device index
   --no-audio                   write video only

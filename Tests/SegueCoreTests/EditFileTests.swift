@@ -72,4 +72,12 @@ final class EditFileTests: XCTestCase {
         assertError(#"{"clips": [{"path": "a"}], "output": {"toneMap": 2}}"#, field: "output.toneMap", contains: "must be a string")
         assertError(#"{"clips": [{"path": "a"}], "output": {"tonemap": "hable"}}"#, field: "output.tonemap", contains: "did you mean \"toneMap\"")
     }
+
+    func testDynamicRange() throws {
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}]}"#).output.dynamicRange, .sdr, "default")
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}], "output": {"dynamicRange": "hlg"}}"#).output.dynamicRange, .hlg)
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}], "output": {"dynamicRange": "PQ"}}"#).output.dynamicRange, .pq)
+        assertError(#"{"clips": [{"path": "a"}], "output": {"dynamicRange": "hdr10"}}"#, field: "output.dynamicRange", contains: "sdr, hlg or pq")
+        assertError(#"{"clips": [{"path": "a"}], "output": {"dynamicRange": true}}"#, field: "output.dynamicRange", contains: "must be a string")
+    }
 }

@@ -55,6 +55,17 @@ public enum HDRReference {
         return 1000 * pow(e, 1.2)
     }
 
+    /// The HLG signal of a grey shown at `nits` on the 1000 cd/m² reference display: the inverse OOTF
+    /// (`E = (F_D/1000)^(1/1.2)` for a grey) and the OETF (BT.2100 Table 5).
+    public static func hlgSignal(ofGreyNits nits: Double) -> Double {
+        let a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * log(4 * a)
+        let e = pow(max(nits, 0) / 1000, 1 / 1.2)
+        return e <= 1.0 / 12 ? (3 * e).squareRoot() : a * log(12 * e - b) + c
+    }
+
+    /// A 10-bit limited-range code value of a signal 0…1: `64 + 876·v`, rounded.
+    public static func code10(_ v: Double) -> Int { Int((64 + 876 * v).rounded()) }
+
     /// The 8-bit BT.709 limited-range luma code of an HLG grey at `signal`, tone-mapped with `curve` for a 100 cd/m²
     /// SDR display and encoded by the inverse BT.1886 EOTF.
     public static func sdrLumaOfHLGGrey(_ signal: Double, curve c: ToneMapCurve) -> Double {
