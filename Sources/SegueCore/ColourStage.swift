@@ -42,7 +42,7 @@ public struct OutputColour: Equatable, Sendable {
 /// (BT.601 counting as BT.709), as for every SDR clip in an SDR edit.
 ///
 /// Steps, each a function named after its standard in `colour.glsl` and `TransferFunctions.swift`:
-/// 1. To linear light: SDR by the BT.1886 EOTF (white = 100 cd/m² in an SDR edit; 203 cd/m², BT.2408 §5.1, in an
+/// 1. To linear light: SDR by the BT.1886 EOTF (white = 100 cd/m² in an SDR edit; 203 cd/m², BT.2408, in an
 ///    HDR edit); HLG by its inverse OETF and the BT.2100 OOTF for a 1000 cd/m² display (γ = 1.2); PQ by the
 ///    ST 2084 EOTF (absolute). Then relative to the output's `DynamicRange.peak` (`scale`).
 /// 2. Primaries: the linear-light matrix `GamutMapping.matrix` into the output's primaries, then

@@ -11,7 +11,7 @@ extension ColourPrimaries {
         }
     }
 
-    /// Linear RGB → CIE XYZ (Y = 1 at white), 3×3 row-major: the normalised primary matrix of SMPTE RP 177-1993 §3.3
+    /// Linear RGB → CIE XYZ (Y = 1 at white), 3×3 row-major: the normalised primary matrix of SMPTE RP 177-1993
     /// (columns: the primaries' XYZ, scaled so that RGB = (1, 1, 1) gives the white point).
     public var rgbToXYZ: [Double] {
         let c = chromaticities
@@ -29,7 +29,7 @@ extension ColourPrimaries {
 
 /// Converting linear light between primaries, and bringing colours that fall outside the target gamut back into it.
 public enum GamutMapping {
-    /// Linear RGB in `from` → linear RGB in `to`, 3×3 row-major: `to.rgbToXYZ⁻¹ · from.rgbToXYZ` (ITU-R BT.2087-0 §3
+    /// Linear RGB in `from` → linear RGB in `to`, 3×3 row-major: `to.rgbToXYZ⁻¹ · from.rgbToXYZ` (ITU-R BT.2087-0
     /// gives BT.709 → BT.2020 rounded to four places: 0.6274 0.3293 0.0433 / 0.0691 0.9195 0.0114 / 0.0164 0.0880
     /// 0.8956). Identity when both are the same.
     public static func matrix(from: ColourPrimaries, to: ColourPrimaries) -> [Double] {

@@ -1,7 +1,7 @@
 /// Tone-mapping curves: how display light brighter than the output can show is brought into its range
 /// (`--tone-map NAME`, `output.toneMap`).
 public enum ToneMapCurve: String, CaseIterable, Sendable, Codable {
-    /// ITU-R BT.2390-10 §5.4.1 EETF: linear below a knee, a Hermite spline above it, in the PQ domain. The default:
+    /// ITU-R BT.2390-10 EETF: linear below a knee, a Hermite spline above it, in the PQ domain. The default:
     /// it is the broadcast standard's curve, it leaves everything below its knee untouched (for an HLG or 1000 cd/m²
     /// source shown at 100 cd/m²: up to 28 cd/m²), and it puts HDR reference white (203 cd/m²) at 88 cd/m², 95 % of
     /// the SDR signal: near SDR white, with headroom above it for highlights, as ITU-R BT.2408 intends.
@@ -68,7 +68,7 @@ public struct ToneMap: Equatable, Sendable {
             let b = (j * j - 2 * j * p + p) / max(p - 1, 1e-6)
             constants = [j, a, b, (b * b + 2 * b * j + j * j) / (b - a)]
         case .bt2390:
-            // BT.2390-10 §5.4.1 with L_B = L_min = 0: E1 = PQ(L)/PQ(L_W), maxLum = PQ(L_max)/PQ(L_W), KS = 1.5·maxLum − 0.5.
+            // BT.2390-10 with L_B = L_min = 0: E1 = PQ(L)/PQ(L_W), maxLum = PQ(L_max)/PQ(L_W), KS = 1.5·maxLum − 0.5.
             let pqSource = PQ.inverseEOTF(sourcePeak / PQ.peak)
             let maxLum = PQ.inverseEOTF(targetPeak / PQ.peak) / pqSource
             constants = [targetPeak / PQ.peak, pqSource, maxLum, 1.5 * maxLum - 0.5]

@@ -32,7 +32,7 @@ public enum HLG {
     public static let nominalPeak = 1000.0
     /// System gamma for a 1000 cd/m² display: `γ = 1.2` (BT.2100 Table 5, note 5e).
     public static let systemGamma = 1.2
-    /// HDR reference white (ITU-R BT.2408-7 §2.2): 75 % HLG signal, 203 cd/m² on the reference display.
+    /// HDR reference white (ITU-R BT.2408-7): 75 % HLG signal, 203 cd/m² on the reference display.
     public static let referenceWhiteSignal = 0.75
 
     /// OETF: `E′ = √(3E)` for `0 ≤ E ≤ 1/12`, else `a·ln(12E − b) + c`.
@@ -66,7 +66,7 @@ public enum HLG {
 /// The perceptual quantizer, SMPTE ST 2084:2014 (ITU-R BT.2100-2 Table 4). `colour.glsl`: `pqEOTF`, `pqInverseEOTF`.
 /// Absolute: the signal `E′` (0…1) codes display light `F_D = 10000·Y` cd/m².
 public enum PQ {
-    /// ST 2084 §5.1: `m1 = 2610/16384`, `m2 = 2523/4096 · 128`, `c1 = 3424/4096`, `c2 = 2413/4096 · 32`, `c3 = 2392/4096 · 32`.
+    /// ST 2084: `m1 = 2610/16384`, `m2 = 2523/4096 · 128`, `c1 = 3424/4096`, `c2 = 2413/4096 · 32`, `c3 = 2392/4096 · 32`.
     public static let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128
     public static let c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
     /// The luminance `Y = 1` stands for, cd/m².
@@ -101,6 +101,6 @@ public enum BT1886 {
     @inlinable public static func inverseEOTF<T: TransferScalar>(_ l: T) -> T { T.pow(max(l, 0), T(1 / gamma)) }
 }
 
-/// HDR reference white, ITU-R BT.2408-7 §2.2: 203 cd/m² (75 % HLG, 58 % PQ). SDR white goes here when SDR clips are
-/// mapped into an HDR edit (BT.2408 §5.1).
+/// HDR reference white, ITU-R BT.2408-7: 203 cd/m² (75 % HLG, 58 % PQ). SDR white goes here when SDR clips are
+/// mapped into an HDR edit (BT.2408).
 public let hdrReferenceWhite = 203.0

@@ -24,7 +24,7 @@ final class TransferFunctionTests: XCTestCase {
     }
 
     func testHLGReferenceWhiteIs203CdM2() {
-        // BT.2408-7 §2.2: 75 % HLG on a 1000 cd/m² display (γ = 1.2) is 203 cd/m².
+        // BT.2408-7: 75 % HLG on a 1000 cd/m² display (γ = 1.2) is 203 cd/m².
         let e = HLG.inverseOETF(HLG.referenceWhiteSignal)
         let fd = HLG.nominalPeak * HLG.ootf(SIMD3(repeating: e))
         XCTAssertEqual(fd.x, 203, accuracy: 0.5)
@@ -67,7 +67,7 @@ final class TransferFunctionTests: XCTestCase {
     }
 
     func testPrimaryMatricesMatchBT2087() {
-        // ITU-R BT.2087-0 §3: linear BT.709 → BT.2020, to four decimals.
+        // ITU-R BT.2087-0: linear BT.709 → BT.2020, to four decimals.
         let expected = [0.6274, 0.3293, 0.0433, 0.0691, 0.9195, 0.0114, 0.0164, 0.0880, 0.8956]
         let m = GamutMapping.matrix(from: .bt709, to: .bt2020)
         for i in 0..<9 { XCTAssertEqual(m[i], expected[i], accuracy: 0.00006, "element \(i)") }

@@ -24,7 +24,7 @@ final class HDRTests: EndToEndTestCase {
             + "10*ld(\(c))*pow(0.2627*ld(0)+0.678*ld(1)+0.0593*ld(2),0.2)").filterEscaped
     }
 
-    /// `geq` expression of channel `c`: the BT.2390-10 §5.4.1 EETF from `peak` to 100 cd/m² on the largest component,
+    /// `geq` expression of channel `c`: the BT.2390-10 EETF from `peak` to 100 cd/m² on the largest component,
     /// all three scaled by the same factor (as `tonemap` does), with the constants of ST 2084.
     static func bt2390(_ c: String, peak: Double) -> String {
         func f(_ v: Double) -> String { String(format: "%.17g", v) }

@@ -45,7 +45,7 @@ final class HDROutputRenderTests: RendererTestCase {
         }
     }
 
-    /// BT.2408 §5.1: SDR white (BT.1886, 100 %) is HDR reference white, 203 cd/m²: 75 % HLG (code 721), 58 % PQ (573).
+    /// BT.2408: SDR white (BT.1886, 100 %) is HDR reference white, 203 cd/m²: 75 % HLG (code 721), 58 % PQ (573).
     func testSDRWhiteLandsAtReferenceWhite() throws {
         for r in try renderers() {
             XCTAssertEqual(try codes(r, sdrFlat(235), .hlg).0, 721, "\(r.name) HLG")

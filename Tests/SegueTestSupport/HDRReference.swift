@@ -3,7 +3,7 @@ import SegueCore
 
 /// The tone-mapping curves written out from their sources in `Double`, independently of `SegueCore.ToneMap`, for
 /// tests: FFmpeg 5.1's `libavfilter/vf_tonemap.c` (clip, reinhard, hable, mobius with their default parameters) and
-/// the ITU-R BT.2390-10 §5.4.1 EETF.
+/// the ITU-R BT.2390-10 EETF.
 public enum HDRReference {
     /// `f(x)` for light `x` relative to the target's peak, with the source peak `peak` in the same units.
     public static func curve(_ curve: ToneMapCurve, _ x: Double, peak: Double, targetNits: Double = 100) -> Double {
