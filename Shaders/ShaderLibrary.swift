@@ -1,7 +1,8 @@
 /// The GLSL ES 3.00 sources under `Shaders/glsl/`, embedded into the binary at build time
 /// (no resource bundle to find at run time).
 ///
-/// A program is `#version 300 es` + the variant's `#define`s + `prelude.glsl` + `layer.glsl` twice (spelled
+/// A program is `#version 300 es` + the variant's `#define`s + `prelude.glsl` + `colour.glsl` (the colour pipeline's
+/// stages: HLG, PQ, BT.1886, gamut mapping, tone curves) + `layer.glsl` twice (spelled
 /// `From` and `To`: `getFromColor`, `getToColor`) + one transition file (`<name>.frag`, gl-transitions contract:
 /// `vec4 transition(vec2 uv)` calling `getFromColor`/`getToColor`, with `progress`, `ratio`, `direction`) +
 /// `main.glsl`.
@@ -19,7 +20,8 @@ public enum ShaderLibrary {
         case chroma = 2
     }
 
-    /// How one layer's stored picture is read (`LAYER_KIND`, `LAYER_EXACT` in `layer.glsl`).
+    /// How one layer's stored picture is read and coloured (`LAYER_KIND`, `LAYER_EXACT`, `LAYER_LUMA`, `LAYER_CHROMA`,
+    /// `LAYER_TRANSFER`, `LAYER_TONE` in `layer.glsl`).
     public struct LayerVariant: Hashable, Sendable {
         public enum Kind: Int, Hashable, Sendable {
             case rgba = 0, planar8 = 1, semiPlanar8 = 2, planar16 = 3
@@ -30,14 +32,21 @@ public enum ShaderLibrary {
         /// Whether the luma / chroma planes are read (planes whose colour coefficients vanish are not).
         public var readsLuma: Bool
         public var readsChroma: Bool
-        public init(kind: Kind, exact: Bool, readsLuma: Bool = true, readsChroma: Bool = true) {
+        /// The colour stage's input (`ColourStage.shaderID`: 0 none, 1 SDR, 2 HLG, 3 PQ) and tone curve
+        /// (`ToneMapCurve.shaderID`, 0 none).
+        public var transfer: Int
+        public var tone: Int
+        public init(kind: Kind, exact: Bool, readsLuma: Bool = true, readsChroma: Bool = true, transfer: Int = 0, tone: Int = 0) {
             self.kind = kind; self.exact = exact; self.readsLuma = readsLuma; self.readsChroma = readsChroma
+            self.transfer = transfer; self.tone = tone
         }
     }
 
     /// The full fragment shader for transition `name` with the given layer variants and output, or nil if there
-    /// is no such transition.
-    public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false) -> String? {
+    /// is no such transition. `outputTransfer` is `OUTPUT_TRANSFER` (`DynamicRange.shaderID`: 0 SDR, 1 HLG, 2 PQ),
+    /// `outputBits` `OUTPUT_BITS` (8, or 10 for the HDR outputs' yuv420p10le planes).
+    public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false,
+                                      outputTransfer: Int = 0, outputBits: Int = 8) -> String? {
         let body: [UInt8]
         switch name {
         case "none": body = PackageResources.none_frag
@@ -50,9 +59,11 @@ public enum ShaderLibrary {
         func layerSource(_ name: String, _ v: LayerVariant) -> String {
             "#define \(name)_KIND \(v.kind.rawValue)\n#define \(name)_EXACT \(v.exact ? 1 : 0)\n"
                 + "#define \(name)_LUMA \(v.readsLuma ? 1 : 0)\n#define \(name)_CHROMA \(v.readsChroma ? 1 : 0)\n"
+                + "#define \(name)_TRANSFER \(v.transfer)\n#define \(name)_TONE \(v.tone)\n"
                 + layer.replacing("LAYER", with: name)
         }
-        return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n" + text(PackageResources.prelude_glsl)
+        return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n#define OUTPUT_TRANSFER \(outputTransfer)\n#define OUTPUT_BITS \(outputBits)\n"
+            + text(PackageResources.prelude_glsl) + text(PackageResources.colour_glsl)
             + layerSource("From", from) + layerSource("To", to)
             + "\n#line 1 1\n" + text(body) + "\n#line 1 2\n" + text(PackageResources.main_glsl)
     }

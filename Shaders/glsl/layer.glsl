@@ -8,6 +8,10 @@
 // LAYER_EXACT: 1 when output pixel centres land on stored texel centres (quarter turns, whole-pixel crops at
 //              scale 1): every plane is one texelFetch, no filtering (exactTexel: the texel containing the
 //              position; chroma therefore per 2x2 block, as FFmpeg's transpose/crop/colorspace treat it).
+// LAYER_TRANSFER: 0 when the layer's colour is affine (its transfer and primaries are the output's: every SDR clip in
+//              an SDR edit); else its ColourStage (colour.glsl) from 1 SDR (BT.1886), 2 HLG or 3 PQ R'G'B': linear
+//              light, uLAYERScale, uLAYERGamut, gamutMap, the tone curve LAYER_TONE (0 none, 1 clip, 2 reinhard,
+//              3 mobius, 4 hable, 5 bt2390; uLAYERTone) on the largest component, encodeOutput.
 #if LAYER_KIND == 3
 uniform usampler2D uLAYER0;
 uniform usampler2D uLAYER1;
@@ -27,6 +31,39 @@ uniform vec4 uLAYERChroma;      // chroma texel position = luma texel position *
 uniform vec2 uLAYERChromaSize;  // chroma plane size in texels
 uniform mat3 uLAYERMatrix;      // colour = uLAYERMatrix * samples + uLAYEROffset (LayerColourMap): R'G'B' (not
 uniform vec3 uLAYEROffset;      // clamped), or in fused passes the output's luma (.r) or Cb, Cr (.rg) directly
+
+#if LAYER_TRANSFER != 0
+uniform mat3 uLAYERGamut;       // linear input primaries -> output primaries
+uniform float uLAYERScale;      // linear input light -> relative to the output's peak
+uniform vec4 uLAYERTone;        // the tone curve's constants (ToneMap.parameters)
+
+vec3 transferLAYER(vec3 c) {
+#if LAYER_TRANSFER == 1
+    vec3 l = bt1886EOTF(c);
+#elif LAYER_TRANSFER == 2
+    vec3 l = hlgOOTF(hlgInverseOETF(c));
+#else
+    vec3 l = pqEOTF(c);
+#endif
+    l = gamutMap(uLAYERGamut * (l * uLAYERScale), uOutputLuminance);
+#if LAYER_TONE != 0
+    float m = max(max(l.r, l.g), max(l.b, 1e-6));
+#if LAYER_TONE == 1
+    float f = toneMapClip(m);
+#elif LAYER_TONE == 2
+    float f = toneMapReinhard(m, uLAYERTone);
+#elif LAYER_TONE == 3
+    float f = toneMapMobius(m, uLAYERTone);
+#elif LAYER_TONE == 4
+    float f = toneMapHable(m, uLAYERTone);
+#else
+    float f = toneMapBT2390(m, uLAYERTone);
+#endif
+    l *= f / m;
+#endif
+    return encodeOutput(l);
+}
+#endif
 
 vec4 sampleLAYER(vec2 st) {
     vec2 p = st * uLAYERSize;
@@ -70,7 +107,11 @@ vec4 sampleLAYER(vec2 st) {
 #endif
 #endif
 #endif
+#if LAYER_TRANSFER != 0
+    return vec4(transferLAYER(uLAYERMatrix * s + uLAYEROffset), 1.0);
+#else
     return vec4(uLAYERMatrix * s + uLAYEROffset, 1.0);
+#endif
 }
 
 // Outside 0..1 and outside the stored picture the background shows (letterbox bars, pushed-out areas).

@@ -13,6 +13,8 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
 #include <libavutil/hash.h>
+#include <libavutil/dovi_meta.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 
@@ -40,6 +42,12 @@ static inline enum AVPixelFormat segue_get_format_cuda(struct AVCodecContext *ct
         if (d && !(d->flags & AV_PIX_FMT_FLAG_HWACCEL)) return *p;
     }
     return fmts[0];
+}
+static inline const AVDOVIDecoderConfigurationRecord *segue_stream_dovi_config(AVStream *st) {
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(st, AV_PKT_DATA_DOVI_CONF, &size);
+    if (!data || size < sizeof(AVDOVIDecoderConfigurationRecord)) return 0;
+    return (const AVDOVIDecoderConfigurationRecord *)data;
 }
 static inline int segue_set_stereo_layout(AVChannelLayout *layout) {
     AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;

@@ -46,30 +46,55 @@ public struct YCbCrToRGB: Sendable, Equatable {
     }
 }
 
-/// R′G′B′ (0…1) → the output's BT.709 limited-range 8-bit Y′CbCr, as unorm values (`code / 255`):
+/// R′G′B′ (0…1) → the SDR output's BT.709 limited-range 8-bit Y′CbCr, as unorm values (`code / 255`):
 /// `Y = 16/255 + 219/255·(Kr·R + Kg·G + Kb·B)`, `Cb = 128/255 + 224/255·(B − Y′) / (2(1 − Kb))`,
 /// `Cr = 128/255 + 224/255·(R − Y′) / (2(1 − Kr))` (ITU-R BT.709-6 §3.2–3.5). Each row is
-/// `(cR, cG, cB, constant)`: `value = cR·R + cG·G + cB·B + constant`.
+/// `(cR, cG, cB, constant)`: `value = cR·R + cG·G + cB·B + constant`. `OutputYCbCr` generalises it to the HDR
+/// outputs (BT.2020, 10-bit).
 public enum RGBToOutputYCbCr {
     public static let y: [Float] = yRow.map { Float($0) }
     public static let cb: [Float] = cbRow.map { Float($0) }
     public static let cr: [Float] = crRow.map { Float($0) }
     /// The rows in `Double`, for composing with the input conversion (`LayerColourMap`).
-    public static let yRow = row(luma: true, red: false)
-    public static let cbRow = row(luma: false, red: false)
-    public static let crRow = row(luma: false, red: true)
-
-    static func row(luma: Bool, red: Bool) -> [Double] {
-        let kr = YCbCrMatrix.bt709.kr, kb = YCbCrMatrix.bt709.kb, kg = 1 - kr - kb
-        if luma { return [219 * kr / 255, 219 * kg / 255, 219 * kb / 255, 16.0 / 255] }
-        let s = 224.0 / 255 / (2 * (1 - (red ? kr : kb)))
-        let c = red ? [1 - kr, -kg, -kb] : [-kr, -kg, 1 - kb]
-        return c.map { $0 * s } + [128.0 / 255]
-    }
+    public static let yRow = OutputYCbCr.sdr.yRow
+    public static let cbRow = OutputYCbCr.sdr.cbRow
+    public static let crRow = OutputYCbCr.sdr.crRow
 
     /// Where output chroma sample `(i, j)` sits, in output pixel coordinates (pixel centres at `k + 0.5`):
     /// `(2i + 0.5 + 0, 2j + 0.5 + 0.5)` for left siting, i.e. `2·f − 0.5 + siting` with `f = i + 0.5`.
     public static let siting: (x: Float, y: Float) = (Float(ChromaSiting.left.x), Float(ChromaSiting.left.y))
+}
+
+/// The output's Y′CbCr, limited range, 4:2:0 sited left: BT.709 8-bit for SDR, BT.2020 (non-constant luminance)
+/// 10-bit for HLG and PQ. Rows `(cR, cG, cB, constant)` give `value = code / (2^N − 1)` from R′G′B′ (0…1):
+/// `Y = (16·2^(N−8) + 219·2^(N−8)·(Kr·R + Kg·G + Kb·B)) / (2^N − 1)`,
+/// `Cb = (128·2^(N−8) + 224·2^(N−8)·(B − Y′)/(2(1 − Kb))) / (2^N − 1)`, Cr likewise with R and Kr
+/// (ITU-T H.273 §8.3; ITU-R BT.709-6 §3, BT.2020-2 Table 4, BT.2100-2 Table 9).
+public struct OutputYCbCr: Equatable, Sendable {
+    public let bitDepth: Int
+    public let matrix: YCbCrMatrix
+    public let yRow, cbRow, crRow: [Double]
+    public var y: [Float] { yRow.map { Float($0) } }
+    public var cb: [Float] { cbRow.map { Float($0) } }
+    public var cr: [Float] { crRow.map { Float($0) } }
+    /// The largest code value, `2^N − 1`.
+    public var maxCode: Int { (1 << bitDepth) - 1 }
+
+    public init(_ range: DynamicRange) {
+        bitDepth = range == .sdr ? 8 : 10
+        matrix = range == .sdr ? .bt709 : .bt2020
+        let n = bitDepth, kr = matrix.kr, kb = matrix.kb, kg = 1 - kr - kb, maxCode = Double((1 << n) - 1)
+        let ys = Double(219 << (n - 8)), cs = Double(224 << (n - 8))
+        yRow = [ys * kr / maxCode, ys * kg / maxCode, ys * kb / maxCode, Double(16 << (n - 8)) / maxCode]
+        func chroma(red: Bool) -> [Double] {
+            let s = cs / maxCode / (2 * (1 - (red ? kr : kb)))
+            let c = red ? [1 - kr, -kg, -kb] : [-kr, -kg, 1 - kb]
+            return c.map { $0 * s } + [Double(128 << (n - 8)) / maxCode]
+        }
+        cbRow = chroma(red: false)
+        crRow = chroma(red: true)
+    }
+    public static let sdr = OutputYCbCr(.sdr)
 }
 
 /// How chroma sample positions relate to luma positions in a subsampled picture: a position `P` in luma texel
@@ -131,7 +156,8 @@ public struct LayerColourMap: Sendable, Equatable {
     public let readsLuma: Bool
     public let readsChroma: Bool
 
-    public init(picture: VideoPicture, pass: OutputPass, fused: Bool) {
+    /// - Parameter output: the output's Y′CbCr (fused passes fold its rows in).
+    public init(picture: VideoPicture, pass: OutputPass, fused: Bool, output: OutputYCbCr = .sdr) {
         var m: [Double], o: [Double]
         if picture.layout == .rgba {
             (m, o) = ([1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 0, 0])
@@ -141,7 +167,7 @@ public struct LayerColourMap: Sendable, Equatable {
             (m, o) = (c.matrixD, c.offsetD)
         }
         if fused && pass != .rgba {
-            let rows = pass == .luma ? [RGBToOutputYCbCr.yRow] : [RGBToOutputYCbCr.cbRow, RGBToOutputYCbCr.crRow]
+            let rows = pass == .luma ? [output.yRow] : [output.cbRow, output.crRow]
             var fm = [Double](repeating: 0, count: 9), fo = [Double](repeating: 0, count: 3)
             for (r, row) in rows.enumerated() {
                 for c in 0..<3 { fm[3 * r + c] = (0..<3).reduce(0) { $0 + row[$1] * m[3 * $1 + c] } }
@@ -158,12 +184,12 @@ public struct LayerColourMap: Sendable, Equatable {
     }
 
     /// What a layer shows outside its picture in this pass: black, as R′G′B′A or as the fused pass's values.
-    public static func background(pass: OutputPass, fused: Bool) -> [Float] {
+    public static func background(pass: OutputPass, fused: Bool, output: OutputYCbCr = .sdr) -> [Float] {
         guard fused else { return [0, 0, 0, 1] }
         switch pass {
         case .rgba: return [0, 0, 0, 1]
-        case .luma: return [Float(RGBToOutputYCbCr.yRow[3]), 0, 0, 1]
-        case .chroma: return [Float(RGBToOutputYCbCr.cbRow[3]), Float(RGBToOutputYCbCr.crRow[3]), 0, 1]
+        case .luma: return [Float(output.yRow[3]), 0, 0, 1]
+        case .chroma: return [Float(output.cbRow[3]), Float(output.crRow[3]), 0, 1]
         }
     }
 }

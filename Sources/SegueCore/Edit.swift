@@ -118,6 +118,11 @@ public struct OutputSettings: Equatable, Sendable {
     /// A libavcodec video encoder to use instead of libx264 for MP4 output (e.g. `libx265`, `h264_nvenc`);
     /// `crf` and `preset` are passed to it when it has those options. Nil: libx264.
     public var encoder: String?
+    /// The curve that tone-maps HDR clips (HLG, PQ) into the output (`output.toneMap`, `--tone-map`); default BT.2390.
+    public var toneMap: ToneMapCurve = .default
+    /// What is written (`output.dynamicRange`, `--dynamic-range`): SDR (BT.709, 8-bit; the default), or HDR (BT.2020,
+    /// HLG or PQ, 10-bit 4:2:0; libx265 for MP4 unless `encoder` names another 10-bit encoder).
+    public var dynamicRange: DynamicRange = .sdr
     /// The libx264 presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
     public init() {}

@@ -58,7 +58,7 @@ public enum EditFile {
         }
         if let o = obj["output"] {
             let out = try object(o, "output")
-            try checkKeys(out, "output", ["codec", "crf", "preset", "encoder"])
+            try checkKeys(out, "output", ["codec", "crf", "preset", "encoder", "toneMap", "dynamicRange"])
             if let c = out["codec"] {
                 let s = try string(c, "output.codec")
                 guard let codec = OutputSettings.Codec(rawValue: s) else { throw EditError("output.codec", "must be h264 or ffv1 (got \"\(s)\")") }
@@ -73,6 +73,20 @@ public enum EditFile {
                 let name = try string(e, "output.encoder")
                 guard !name.isEmpty else { throw EditError("output.encoder", "must name an encoder, e.g. libx265") }
                 edit.output.encoder = name
+            }
+            if let t = out["toneMap"] {
+                let name = try string(t, "output.toneMap")
+                guard let curve = ToneMapCurve.parse(name) else {
+                    throw EditError("output.toneMap", "must be one of \(ToneMapCurve.allCases.map(\.rawValue).joined(separator: ", ")) (got \"\(name)\")")
+                }
+                edit.output.toneMap = curve
+            }
+            if let d = out["dynamicRange"] {
+                let name = try string(d, "output.dynamicRange")
+                guard let range = DynamicRange(rawValue: name.lowercased()) else {
+                    throw EditError("output.dynamicRange", "must be sdr, hlg or pq (got \"\(name)\")")
+                }
+                edit.output.dynamicRange = range
             }
             if let p = out["preset"] {
                 let name = try string(p, "output.preset")

@@ -96,9 +96,13 @@ public struct YCbCrColour: Equatable, Sendable {
     public var transfer: TransferFunction
     /// The R′G′B′ primaries.
     public var primaries: ColourPrimaries
+    /// The content's peak luminance in cd/m², from its metadata: MaxCLL (CTA-861.3 content light level), else the
+    /// mastering display's maximum (SMPTE ST 2086); nil when it has none. Used for PQ, the tone-mapping curve's source peak.
+    public var peakLuminance: Double?
     public init(matrix: YCbCrMatrix, range: ColourRange, siting: ChromaSiting = .left,
-                transfer: TransferFunction = .sdr, primaries: ColourPrimaries = .bt709) {
+                transfer: TransferFunction = .sdr, primaries: ColourPrimaries = .bt709, peakLuminance: Double? = nil) {
         self.matrix = matrix; self.range = range; self.siting = siting; self.transfer = transfer; self.primaries = primaries
+        self.peakLuminance = peakLuminance
     }
     /// "BT.601 limited, SDR, BT.709 primaries".
     public var summary: String { "\(matrix.displayName) \(range.rawValue), \(transfer == .sdr ? "SDR" : transfer.rawValue.uppercased()), \(primaries.rawValue.uppercased().replacingOccurrences(of: "BT", with: "BT.")) primaries" }
@@ -149,11 +153,14 @@ public struct VideoPicture: Sendable {
         self.swapsChroma = swapsChroma; self.planes = planes; self.colour = colour
     }
 
-    /// An RGBA picture (no copy: the pixel array is shared).
-    public init(_ image: RGBAImage) {
+    /// An RGBA picture (no copy: the pixel array is shared). Its R′G′B′ are in `transfer` and `primaries` (an HDR
+    /// clip that libswscale converted keeps them) with the content's `peakLuminance`; matrix and range do not apply.
+    public init(_ image: RGBAImage, transfer: TransferFunction = .sdr, primaries: ColourPrimaries = .bt709, peakLuminance: Double? = nil) {
+        var colour = YCbCrColour.output
+        colour.transfer = transfer; colour.primaries = primaries; colour.peakLuminance = peakLuminance
         self.init(width: image.width, height: image.height, layout: .rgba, chromaShiftX: 0, chromaShiftY: 0, bitDepth: 8,
                   planes: [PicturePlane(width: image.width, height: image.height, channels: 4, bytes: image.pixels)],
-                  colour: .output)
+                  colour: colour)
     }
 
     public var size: PixelSize { PixelSize(width: width, height: height) }
@@ -173,19 +180,29 @@ public struct VideoPicture: Sendable {
     }
 }
 
-/// An 8-bit Y′CbCr 4:2:0 picture (yuv420p), BT.709 limited range, chroma sited left: the encoder's input.
-/// `y` is `width × height` bytes, `cb` and `cr` are `(width / 2) × (height / 2)` bytes each; no padding;
+/// A Y′CbCr 4:2:0 picture, limited range, chroma sited left: the encoder's input. 8-bit (yuv420p, BT.709: SDR
+/// output) or 10-bit (yuv420p10le, BT.2020: HDR output, `bitDepth` 10, each sample two bytes, little-endian).
+/// `y` is `width × height` samples, `cb` and `cr` are `(width / 2) × (height / 2)` samples each; no padding;
 /// width and height are even.
 public struct YUV420Image: Sendable, Equatable {
     public let width: Int
     public let height: Int
+    /// 8 or 10.
+    public let bitDepth: Int
     public var y: [UInt8]
     public var cb: [UInt8]
     public var cr: [UInt8]
-    public init(width: Int, height: Int, y: [UInt8], cb: [UInt8], cr: [UInt8]) {
+    public init(width: Int, height: Int, bitDepth: Int = 8, y: [UInt8], cb: [UInt8], cr: [UInt8]) {
         precondition(width % 2 == 0 && height % 2 == 0, "4:2:0 output needs an even width and height")
-        precondition(y.count == width * height && cb.count == width * height / 4 && cr.count == cb.count)
-        self.width = width; self.height = height; self.y = y; self.cb = cb; self.cr = cr
+        let b = bitDepth > 8 ? 2 : 1
+        precondition(y.count == width * height * b && cb.count == width * height / 4 * b && cr.count == cb.count)
+        self.width = width; self.height = height; self.bitDepth = bitDepth; self.y = y; self.cb = cb; self.cr = cr
     }
     public var size: PixelSize { PixelSize(width: width, height: height) }
+    /// Bytes per sample: 1, or 2 above 8 bits.
+    public var bytesPerSample: Int { bitDepth > 8 ? 2 : 1 }
+    /// The code value of sample `i` of a plane (8- or 16-bit little-endian).
+    public static func sample(_ plane: [UInt8], _ i: Int, bitDepth: Int) -> Int {
+        bitDepth > 8 ? Int(plane[2 * i]) | Int(plane[2 * i + 1]) << 8 : Int(plane[i])
+    }
 }

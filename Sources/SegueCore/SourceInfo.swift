@@ -121,6 +121,8 @@ public struct SourceInfo: Equatable, Sendable {
         guard isInterlaced, let r = nominalFrameRate, r.isFinite, r > 0 else { return nil }
         return 2 * r
     }
+    /// The stream's Dolby Vision configuration record, if it has one.
+    public var dolbyVision: DolbyVisionConfiguration?
 
     public init(codedSize: PixelSize, sampleAspectRatio: Double = 1, orientation: Orientation = .identity,
                 nominalFrameRate: Double?, duration: MediaTime, hasAudio: Bool) {

@@ -139,6 +139,10 @@ public struct Timeline: Sendable {
                             + (p.spec.audioTrack == nil ? " (the file's default)" : "") : "")
                          + (p.source.colour.map { ", colour \($0.summary)" } ?? "")
                          + (p.source.colourOverridden.isEmpty ? "" : " (\(p.source.colourOverridden.joined(separator: ", ")) from the edit)"))
+            if let c = p.source.colour, let stage = ColourStage(colour: c, output: Timeline.outputColour(edit.output)) {
+                notes.append("clip \(p.index) \(name): \(stage.summary)")
+            }
+            if let dv = p.source.dolbyVision { notes.append("clip \(p.index) \(name): \(dv.summary)") }
         }
         self.placements = placements
         self.renderSize = size
@@ -168,6 +172,10 @@ public struct Timeline: Sendable {
         self.warnings = warnings
     }
 
+    /// How the output's colours are made: `output.dynamicRange` and `output.toneMap`.
+    public var outputColour: OutputColour { Timeline.outputColour(output) }
+    static func outputColour(_ o: OutputSettings) -> OutputColour { OutputColour(dynamicRange: o.dynamicRange, toneMap: o.toneMap) }
+
     /// Time of output frame `n`: `n / frameRate`.
     public func time(ofFrame n: Int64) -> MediaTime { MediaTime(frame: n, rate: frameRate) }
 
@@ -190,9 +198,9 @@ public struct Timeline: Sendable {
             let from = active[active.count - 2], to = active[active.count - 1]
             let tr = to.spec.transition!
             let p = MediaTime.ratio(t - to.start, tr.duration)
-            return FramePlan(frame: n, time: t, from: layer(from), to: layer(to), transition: tr, progress: p)
+            return FramePlan(frame: n, time: t, from: layer(from), to: layer(to), transition: tr, progress: p, colour: outputColour)
         }
-        return FramePlan(frame: n, time: t, from: layer(active[0]), to: nil, transition: nil, progress: 0)
+        return FramePlan(frame: n, time: t, from: layer(active[0]), to: nil, transition: nil, progress: 0, colour: outputColour)
     }
 
     /// Output frame range `[first, end)` showing transition into clip `i` (empty when it has none).
@@ -233,9 +241,13 @@ public struct FramePlan: Sendable {
     public let transition: Transition?
     /// `(t - T) / d` in [0, 1): 0 on a transition's first frame.
     public let progress: Double
+    /// The output's dynamic range and tone-mapping curve (the edit's `output`).
+    public var colour: OutputColour
 
-    public init(frame: Int64, time: MediaTime, from: LayerPlan, to: LayerPlan?, transition: Transition?, progress: Double) {
+    public init(frame: Int64, time: MediaTime, from: LayerPlan, to: LayerPlan?, transition: Transition?, progress: Double,
+                colour: OutputColour = .sdr) {
         self.frame = frame; self.time = time; self.from = from; self.to = to; self.transition = transition; self.progress = progress
+        self.colour = colour
     }
 }
 

@@ -29,7 +29,7 @@ final class GPUReadbackPipeline: YUV420Pipeline {
         let (luma, chroma) = try renderer.drawYUV420(plan, from: from, to: to, renderSize: renderSize)
         if slots.isEmpty { slots = (0..<2).map { _ in PackSlot() } }
         let slot = nextSlot
-        try slots[slot].startRead(luma: luma, chroma: chroma, renderSize: renderSize)
+        try slots[slot].startRead(luma: luma, chroma: chroma, renderSize: renderSize, bitDepth: OutputYCbCr(plan.colour.dynamicRange).bitDepth)
         nextSlot = (slot + 1) % slots.count
         // Frame n is on its way; now collect frame n − 1.
         var done: [YUV420Image] = []
@@ -53,12 +53,13 @@ final class GPUReadbackPipeline: YUV420Pipeline {
 }
 
 /// One pixel pack buffer holding a frame's three packed planes (Y, then Cb, then Cr, each as the RGBA8 target
-/// holds it: four samples per texel, rows padded to a multiple of four samples) and the fence after its copy.
+/// holds it: four bytes per texel, four 8-bit samples or two 10-bit ones, rows padded to a multiple of four bytes)
+/// and the fence after its copy.
 private final class PackSlot {
     private var buffer: GLuint = 0
     private var capacity = 0
     private var fence: GLsync?
-    private var layout: (renderSize: PixelSize, lumaRow: Int, chromaRow: Int)?
+    private var layout: (renderSize: PixelSize, lumaRow: Int, chromaRow: Int, bitDepth: Int)?
 
     init() { glGenBuffers(1, &buffer) }
     deinit {
@@ -68,7 +69,7 @@ private final class PackSlot {
 
     /// Starts copying the luma target's attachment 0 and the chroma target's attachments 0 (Cb) and 1 (Cr) into
     /// the buffer and fences the copy. Does not wait.
-    func startRead(luma: GLFramebuffer, chroma: GLFramebuffer, renderSize: PixelSize) throws {
+    func startRead(luma: GLFramebuffer, chroma: GLFramebuffer, renderSize: PixelSize, bitDepth: Int) throws {
         precondition(fence == nil, "PackSlot reused before its frame was collected")
         let lumaBytes = luma.size.width * 4 * luma.size.height
         let chromaBytes = chroma.size.width * 4 * chroma.size.height
@@ -87,7 +88,7 @@ private final class PackSlot {
         guard fence != nil else { try glCheck("glFenceSync"); throw GPUError("glFenceSync", "no fence was created") }
         // Submit the commands now, so the GPU works while the CPU does other things.
         glFlush()
-        layout = (renderSize, luma.size.width * 4, chroma.size.width * 4)
+        layout = (renderSize, luma.size.width * 4, chroma.size.width * 4, bitDepth)
     }
 
     /// Waits for the copy to finish, maps the buffer and returns the planes (padding dropped).
@@ -112,16 +113,16 @@ private final class PackSlot {
             throw GPUError("glMapBufferRange", "the pixel buffer could not be mapped")
         }
         let bytes = UnsafeRawBufferPointer(start: mapped, count: capacity)
-        let w = l.renderSize.width, h = l.renderSize.height
+        let w = l.renderSize.width, h = l.renderSize.height, b = l.bitDepth > 8 ? 2 : 1
         let lumaBytes = l.lumaRow * h, chromaBytes = l.chromaRow * (h / 2)
-        let y = unpack(bytes, at: 0, rowBytes: l.lumaRow, width: w, height: h)
-        let cb = unpack(bytes, at: lumaBytes, rowBytes: l.chromaRow, width: w / 2, height: h / 2)
-        let cr = unpack(bytes, at: lumaBytes + chromaBytes, rowBytes: l.chromaRow, width: w / 2, height: h / 2)
+        let y = unpack(bytes, at: 0, rowBytes: l.lumaRow, width: w * b, height: h)
+        let cb = unpack(bytes, at: lumaBytes, rowBytes: l.chromaRow, width: w / 2 * b, height: h / 2)
+        let cr = unpack(bytes, at: lumaBytes + chromaBytes, rowBytes: l.chromaRow, width: w / 2 * b, height: h / 2)
         if glUnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER)) == GLboolean(GL_FALSE) {
             // The data store was lost (ES 3.0 §2.10.3): the frame's bytes are undefined.
             throw GPUError("glUnmapBuffer", "the pixel buffer's contents were lost while mapped")
         }
-        return YUV420Image(width: w, height: h, y: y, cb: cb, cr: cr)
+        return YUV420Image(width: w, height: h, bitDepth: l.bitDepth, y: y, cb: cb, cr: cr)
     }
 
     /// `height` rows of `width` bytes from rows of `rowBytes` starting at `offset`.

@@ -21,6 +21,8 @@ public final class GPURenderer: CompositeRenderer {
         let from: ShaderLibrary.LayerVariant, to: ShaderLibrary.LayerVariant
         let output: ShaderLibrary.Output
         var fused = false
+        var outputTransfer = 0
+        var outputBits = 8
     }
     private var programs: [ProgramKey: GLProgram] = [:]
     // Created after the context is current (stored-property initialisers would run before it exists).
@@ -56,7 +58,8 @@ public final class GPURenderer: CompositeRenderer {
 
     private func program(_ key: ProgramKey) throws -> GLProgram {
         if let p = programs[key] { return p }
-        guard let source = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused) else {
+        guard let source = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output,
+                                                        fused: key.fused, outputTransfer: key.outputTransfer, outputBits: key.outputBits) else {
             throw GPUError("render", "no shader for transition \(key.transition)")
         }
         let p = try GLProgram(vertex: ShaderLibrary.vertexSource, fragment: source, name: "\(key.transition).frag")
@@ -79,26 +82,30 @@ public final class GPURenderer: CompositeRenderer {
 
     public func renderYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> YUV420Image {
         let (luma, chroma) = try drawYUV420(plan, from: from, to: to, renderSize: renderSize)
+        let format = OutputYCbCr(plan.colour.dynamicRange), b = format.bitDepth > 8 ? 2 : 1
         let half = renderSize.width / 2
-        return YUV420Image(width: renderSize.width, height: renderSize.height, y: try readPlane(luma, 0, width: renderSize.width),
-                           cb: try readPlane(chroma, 0, width: half), cr: try readPlane(chroma, 1, width: half))
+        return YUV420Image(width: renderSize.width, height: renderSize.height, bitDepth: format.bitDepth,
+                           y: try readPlane(luma, 0, width: renderSize.width * b),
+                           cb: try readPlane(chroma, 0, width: half * b), cr: try readPlane(chroma, 1, width: half * b))
     }
 
     /// Pipelined `renderYUV420`: each frame's planes are copied into a pixel buffer object and mapped one
     /// frame later (`GPUReadbackPipeline`), so their readback overlaps the next frame's drawing.
     public func makeYUV420Pipeline() -> YUV420Pipeline { GPUReadbackPipeline(renderer: self) }
 
-    /// Makes the context current and draws the output's luma target (four samples per RGBA8 texel) and chroma
-    /// target (attachment 0: Cb, 1: Cr). Returns them for reading back.
+    /// Makes the context current and draws the output's luma target (four 8-bit samples, or two 10-bit samples
+    /// as byte pairs, per RGBA8 texel) and chroma target (attachment 0: Cb, 1: Cr). Returns them for reading back.
     func drawYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> (luma: GLFramebuffer, chroma: GLFramebuffer) {
         try session.makeCurrent()
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
-        // Four samples per fragment (main.glsl): RGBA8 targets a quarter of each plane's width, rounded up.
-        let lumaSize = PixelSize(width: (renderSize.width + 3) / 4, height: renderSize.height)
-        if lumaTarget?.size != lumaSize || chromaTarget?.size.height != half.height {
+        // Four bytes per fragment (main.glsl): RGBA8 targets as wide as each plane's row of bytes / 4, rounded up.
+        let b = OutputYCbCr(plan.colour.dynamicRange).bitDepth > 8 ? 2 : 1
+        let lumaSize = PixelSize(width: (renderSize.width * b + 3) / 4, height: renderSize.height)
+        let chromaSize = PixelSize(width: (half.width * b + 3) / 4, height: half.height)
+        if lumaTarget?.size != lumaSize || chromaTarget?.size != chromaSize {
             try checkFits(renderSize, "render size \(renderSize) exceeds this GPU's maximum texture size (\(maxTextureSize))")
             lumaTarget = try GLFramebuffer(size: lumaSize, formats: [.rgba8])
-            chromaTarget = try GLFramebuffer(size: PixelSize(width: (half.width + 3) / 4, height: half.height), formats: [.rgba8, .rgba8])
+            chromaTarget = try GLFramebuffer(size: chromaSize, formats: [.rgba8, .rgba8])
         }
         try prepare(plan, from: from, to: to)
         try draw(plan, from: from, to: to, renderSize: renderSize, output: .luma, target: lumaTarget!)
@@ -106,7 +113,7 @@ public final class GPURenderer: CompositeRenderer {
         return (lumaTarget!, chromaTarget!)
     }
 
-    /// A plane of `width` samples per row from a target holding four per texel (dropping the padding of the last).
+    /// A plane of `width` bytes per row from a target holding four per texel (dropping the padding of the last).
     private func readPlane(_ target: GLFramebuffer, _ index: Int, width: Int) throws -> [UInt8] {
         let rowBytes = target.size.width * 4, h = target.size.height
         var packed = [UInt8](repeating: 0, count: rowBytes * h)
@@ -135,29 +142,39 @@ public final class GPURenderer: CompositeRenderer {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
         let toPicture = to ?? from, toLayer = plan.to ?? plan.from
         let pass = OutputPass(rawValue: output.rawValue)!
-        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function)
-        let fromColour = LayerColourMap(picture: from, pass: pass, fused: fused)
-        let toColour = LayerColourMap(picture: toPicture, pass: pass, fused: fused)
+        // HDR clips (and SDR clips whose primaries differ from the output's) have a colour stage that is not affine:
+        // such a layer gives R'G'B', and the output conversion is done on the composite (not fused).
+        let fromStage = ColourStage(picture: from, plan: plan, pass: pass), toStage = ColourStage(picture: toPicture, plan: plan, pass: pass)
+        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function) && fromStage == nil && toStage == nil
+        let outputRange = pass == .rgba ? DynamicRange.sdr : plan.colour.dynamicRange
+        let format = OutputYCbCr(outputRange)
+        let fromColour = LayerColourMap(picture: from, pass: pass, fused: fused, output: format)
+        let toColour = LayerColourMap(picture: toPicture, pass: pass, fused: fused, output: format)
         let fromVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(from), exact: TransitionParameters.isExact(plan, plan.from, picture: from),
-                                                     readsLuma: fromColour.readsLuma, readsChroma: fromColour.readsChroma)
+                                                     readsLuma: fromColour.readsLuma, readsChroma: fromColour.readsChroma,
+                                                     transfer: fromStage?.shaderID ?? 0, tone: fromStage?.toneMap?.curve.shaderID ?? 0)
         let toVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(toPicture), exact: TransitionParameters.isExact(plan, toLayer, picture: toPicture),
-                                                   readsLuma: toColour.readsLuma, readsChroma: toColour.readsChroma)
-        let program = try program(ProgramKey(transition: p.function, from: fromVariant, to: toVariant, output: output, fused: fused))
+                                                   readsLuma: toColour.readsLuma, readsChroma: toColour.readsChroma,
+                                                   transfer: toStage?.shaderID ?? 0, tone: toStage?.toneMap?.curve.shaderID ?? 0)
+        let program = try program(ProgramKey(transition: p.function, from: fromVariant, to: toVariant, output: output, fused: fused,
+                                             outputTransfer: outputRange.shaderID, outputBits: format.bitDepth))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
         glUseProgram(program.id)
-        bind(program, "From", from, fromTextures, unit: 0, map: p.fromMap, colour: fromColour)
-        bind(program, "To", toPicture, to == nil ? fromTextures : toTextures, unit: 3, map: p.toMap, colour: toColour)
-        let bg = LayerColourMap.background(pass: pass, fused: fused)
+        bind(program, "From", from, fromTextures, unit: 0, map: p.fromMap, colour: fromColour, stage: fromStage)
+        bind(program, "To", toPicture, to == nil ? fromTextures : toTextures, unit: 3, map: p.toMap, colour: toColour, stage: toStage)
+        let luminance = outputRange.primaries.luminanceCoefficients.map { Float($0) }
+        glUniform3f(program.location("uOutputLuminance"), luminance[0], luminance[1], luminance[2])
+        let bg = LayerColourMap.background(pass: pass, fused: fused, output: format)
         glUniform4f(program.location("background"), bg[0], bg[1], bg[2], bg[3])
         glUniform2f(program.location("uResolution"), Float(renderSize.width), Float(renderSize.height))
         glUniform1f(program.location("progress"), p.progress)
         glUniform1f(program.location("ratio"), Float(renderSize.width) / Float(renderSize.height))
         glUniform2f(program.location("direction"), p.direction.0, p.direction.1)
         func row(_ name: String, _ r: [Float]) { glUniform4f(program.location(name), r[0], r[1], r[2], r[3]) }
-        row("uRowY", RGBToOutputYCbCr.y)
-        row("uRowCb", RGBToOutputYCbCr.cb)
-        row("uRowCr", RGBToOutputYCbCr.cr)
+        row("uRowY", format.y)
+        row("uRowCb", format.cb)
+        row("uRowCr", format.cr)
         glUniform2f(program.location("uChromaSite"), RGBToOutputYCbCr.siting.x, RGBToOutputYCbCr.siting.y)
         glBindVertexArray(vao)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
@@ -166,7 +183,7 @@ public final class GPURenderer: CompositeRenderer {
 
     /// Binds a layer's planes to texture units `unit…unit+2` and sets its uniforms (`layer.glsl`).
     private func bind(_ program: GLProgram, _ layer: String, _ picture: VideoPicture, _ textures: [GLTexture], unit: Int, map: [Float],
-                      colour: LayerColourMap) {
+                      colour: LayerColourMap, stage: ColourStage?) {
         for i in 0..<picture.planes.count {
             glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit + i)))
             glBindTexture(GLenum(GL_TEXTURE_2D), textures[i].id)
@@ -176,6 +193,12 @@ public final class GPURenderer: CompositeRenderer {
         glUniform2f(program.location("u\(layer)Size"), Float(picture.width), Float(picture.height))
         glUniformMatrix3fv(program.location("u\(layer)Matrix"), 1, GLboolean(GL_TRUE), colour.matrix)
         glUniform3f(program.location("u\(layer)Offset"), colour.offset[0], colour.offset[1], colour.offset[2])
+        if let stage {
+            glUniformMatrix3fv(program.location("u\(layer)Gamut"), 1, GLboolean(GL_TRUE), stage.gamutParameters)
+            glUniform1f(program.location("u\(layer)Scale"), stage.scaleParameter)
+            let k = stage.toneParameters
+            glUniform4f(program.location("u\(layer)Tone"), k[0], k[1], k[2], k[3])
+        }
         guard picture.layout != .rgba else { return }
         let cs = picture.chromaSize, c = ChromaPositionMap(picture)
         glUniform4f(program.location("u\(layer)Chroma"), c.scaleX, c.scaleY, c.offsetX, c.offsetY)

@@ -63,7 +63,8 @@ extension Frame {
     /// The frame's colour as tagged, with the guesses for what is untagged: matrix (unspecified: BT.709 at
     /// ≥ 720 lines, else BT.601), range (yuvj* formats are full range), chroma siting (`avcodec_enum_to_chroma_pos`;
     /// unspecified: left, the MPEG-2/H.264/HEVC default, but center for yuvj* formats, JPEG's siting), transfer
-    /// (HLG, PQ, else SDR) and primaries (unspecified: BT.2020 when the matrix is tagged BT.2020, else BT.709).
+    /// (HLG, PQ, else SDR) and primaries (unspecified: BT.2020 when the matrix is tagged BT.2020, else BT.709), and the
+    /// content's peak luminance from its side data (`peakLuminance`).
     func colour() -> YCbCrColour {
         let f = ptr.pointee
         let matrix = Frame.matrix(f.colorspace) ?? .unspecified(height: Int(f.height))
@@ -75,7 +76,23 @@ extension Frame {
         }
         let transfer = Frame.transfer(f.color_trc) ?? .sdr
         let primaries = Frame.primaries(f.color_primaries) ?? (matrix == .bt2020 ? .bt2020 : .bt709)
-        return YCbCrColour(matrix: matrix, range: full ? .full : .limited, siting: siting, transfer: transfer, primaries: primaries)
+        return YCbCrColour(matrix: matrix, range: full ? .full : .limited, siting: siting, transfer: transfer, primaries: primaries,
+                           peakLuminance: peakLuminance())
+    }
+
+    /// The content's peak luminance in cd/m²: MaxCLL of its content light level (`AV_FRAME_DATA_CONTENT_LIGHT_LEVEL`,
+    /// CTA-861.3), else the mastering display's maximum (`AV_FRAME_DATA_MASTERING_DISPLAY_METADATA`, SMPTE ST 2086);
+    /// nil when the frame carries neither (or zeros).
+    func peakLuminance() -> Double? {
+        if let sd = av_frame_get_side_data(ptr, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL), Int(sd.pointee.size) >= MemoryLayout<AVContentLightMetadata>.size {
+            let cll = UnsafeRawPointer(sd.pointee.data).assumingMemoryBound(to: AVContentLightMetadata.self).pointee
+            if cll.MaxCLL > 0 { return Double(cll.MaxCLL) }
+        }
+        if let sd = av_frame_get_side_data(ptr, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA), Int(sd.pointee.size) >= MemoryLayout<AVMasteringDisplayMetadata>.size {
+            let m = UnsafeRawPointer(sd.pointee.data).assumingMemoryBound(to: AVMasteringDisplayMetadata.self).pointee
+            if m.has_luminance != 0, m.max_luminance.den != 0, m.max_luminance.num > 0 { return m.max_luminance.double }
+        }
+        return nil
     }
 
     /// The matrix a `colorspace` tag names; nil when unspecified (or one Segue does not know).

@@ -5,7 +5,9 @@ import SegueCore
 /// Encodes and muxes the output: video from RGBA pictures, audio from float stereo samples.
 ///
 /// Video: H.264 (libx264; `crf`, `preset`) or FFV1, yuv420p, BT.709 limited range with `color_primaries`,
-/// `color_trc`, `colorspace` and `color_range` tags, constant frame rate (time base = 1 / frame rate).
+/// `color_trc`, `colorspace` and `color_range` tags, constant frame rate (time base = 1 / frame rate). HDR output
+/// (`OutputSettings.dynamicRange` HLG or PQ): yuv420p10le, BT.2020 with the HLG or PQ transfer tagged, HEVC Main 10
+/// (libx265) in MP4 unless another encoder is named; PQ also gets its static metadata (`MediaWriter+HDR.swift`).
 /// Pictures come as `YUV420Image` planes already in that format (copied in, no conversion), or as RGBA, which
 /// libswscale converts with the BT.709 matrix (ITU-R BT.709-6 §3), limited range.
 /// Audio: AAC-LC (FFmpeg's native encoder, 1024-sample frames) with H.264; 32-bit float PCM with FFV1 (lossless,
@@ -34,6 +36,8 @@ public final class MediaWriter {
     var audioPending: [Float] = []
     var finished = false
     public let frameRate: FrameRate
+    /// What the video is: SDR (yuv420p, BT.709) or HDR (yuv420p10le, BT.2020, HLG or PQ).
+    public let dynamicRange: DynamicRange
     /// For farm chunks: the frames from `keepFrames` on are encoder lookahead only. Frame `keepFrames − 1` is
     /// forced to be a P-frame, so nothing before it references what follows, and the packets of later frames are
     /// dropped. The encoder's rate control (x264's macroblock tree) still sees the frames after the seam, as in a
@@ -65,12 +69,15 @@ public final class MediaWriter {
     ///   - audio: nil for a file without audio.
     ///   - video: false for an audio-only file (the farm's audio pass: `.m4a` for H.264 settings, Matroska for FFV1).
     /// - Throws: `MediaError` if an encoder is missing or the file cannot be created.
+    ///   - contentPeak: for PQ output, the brightest the content can be in cd/m² (the mastering display's maximum
+    ///     and MaxCLL written into the stream).
     public init(path: String, size: PixelSize, frameRate: FrameRate, settings: OutputSettings, audio: AudioSettings?,
-                video withVideo: Bool = true) throws {
+                video withVideo: Bool = true, contentPeak: Double = HLG.nominalPeak) throws {
         _ = FF.setup
         self.path = path
         self.size = size
         self.frameRate = frameRate
+        dynamicRange = settings.dynamicRange
         var c: UnsafeMutablePointer<AVFormatContext>? = nil
         let formatName = settings.codec == .ffv1 ? "matroska" : "mp4"
         try FF.check(avformat_alloc_output_context2(&c, nil, formatName, path), "avformat_alloc_output_context2", path: path)
@@ -79,7 +86,7 @@ public final class MediaWriter {
 
         // Video encoder.
         if withVideo {
-            let codecName = settings.codec == .ffv1 ? "ffv1" : (settings.encoder ?? "libx264")
+            let codecName = settings.codec == .ffv1 ? "ffv1" : (settings.encoder ?? MediaWriter.defaultEncoder(settings.dynamicRange))
             guard let vcodec = avcodec_find_encoder_by_name(codecName) else {
                 throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no \(codecName) encoder")
             }
@@ -87,13 +94,14 @@ public final class MediaWriter {
             video = Encoder(vc)
             vc.pointee.width = Int32(size.width)
             vc.pointee.height = Int32(size.height)
-            vc.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+            vc.pointee.pix_fmt = MediaWriter.pixelFormat(settings.dynamicRange)
             vc.pointee.time_base = AVRational(num: frameRate.denominator, den: frameRate.numerator)
             vc.pointee.framerate = AVRational(num: frameRate.numerator, den: frameRate.denominator)
             vc.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-            vc.pointee.color_primaries = AVCOL_PRI_BT709
-            vc.pointee.color_trc = AVCOL_TRC_BT709
-            vc.pointee.colorspace = AVCOL_SPC_BT709
+            let tags = MediaWriter.colourTags(settings.dynamicRange)
+            vc.pointee.color_primaries = tags.primaries
+            vc.pointee.color_trc = tags.transfer
+            vc.pointee.colorspace = tags.matrix
             vc.pointee.color_range = AVCOL_RANGE_MPEG
             vc.pointee.chroma_sample_location = AVCHROMA_LOC_LEFT
             if globalHeader { vc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
@@ -111,6 +119,10 @@ public final class MediaWriter {
                 if String(cString: vcodec.pointee.name) == "libx264" {
                     av_dict_set(&opts, "threads", String(MediaWriter.x264Threads(height: size.height)), 0)
                 }
+                // PQ's static metadata as x265 writes it (SEI); libx265 in FFmpeg 5.1 takes it only this way.
+                if settings.dynamicRange == .pq && codecName == "libx265" {
+                    av_dict_set(&opts, "x265-params", MediaWriter.x265HDR10Parameters(peak: contentPeak), 0)
+                }
             } else {
                 av_dict_set(&opts, "level", "3", 0)
                 vc.pointee.gop_size = 1
@@ -125,6 +137,7 @@ public final class MediaWriter {
             try FF.check(avcodec_parameters_from_context(vst.pointee.codecpar, vc), "avcodec_parameters_from_context")
             vst.pointee.time_base = vc.pointee.time_base
             vst.pointee.avg_frame_rate = vc.pointee.framerate
+            if settings.dynamicRange == .pq { try MediaWriter.addHDR10SideData(to: vst, peak: contentPeak, path: path) }
         } else {
             video = nil
             videoStream = nil
@@ -183,9 +196,9 @@ public final class MediaWriter {
         return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
     }
 
-    /// Checks that `name` is a libavcodec video encoder in this FFmpeg that takes yuv420p. Returns nil if so,
-    /// else the reason in words (for the caller's error).
-    public static func problem(withVideoEncoder name: String) -> String? {
+    /// Checks that `name` is a libavcodec video encoder in this FFmpeg that takes the output's pixel format (yuv420p,
+    /// or yuv420p10le for HDR). Returns nil if so, else the reason in words (for the caller's error).
+    public static func problem(withVideoEncoder name: String, dynamicRange: DynamicRange = .sdr) -> String? {
         guard let codec = avcodec_find_encoder_by_name(name) else {
             return "this FFmpeg has no encoder named \(name) (`ffmpeg -encoders` lists them)"
         }
@@ -193,8 +206,12 @@ public final class MediaWriter {
         if let fmts = codec.pointee.pix_fmts {
             var k = 0
             var found = false
-            while fmts[k] != AV_PIX_FMT_NONE { if fmts[k] == AV_PIX_FMT_YUV420P { found = true }; k += 1 }
-            if !found { return "\(name) does not take yuv420p pictures" }
+            let wanted = pixelFormat(dynamicRange)
+            while fmts[k] != AV_PIX_FMT_NONE { if fmts[k] == wanted { found = true }; k += 1 }
+            if !found {
+                return "\(name) does not take \(String(cString: av_get_pix_fmt_name(wanted))) pictures"
+                    + (dynamicRange == .sdr ? "" : " (\(dynamicRange.rawValue.uppercased()) output is 10-bit: use libx265, or --codec ffv1)")
+            }
         }
         return nil
     }
@@ -213,9 +230,10 @@ public final class MediaWriter {
         avformat_free_context(oc)
     }
 
-    /// Encodes the next video frame (frame `n` gets PTS `n` in the 1 / frame rate time base).
+    /// Encodes the next video frame (frame `n` gets PTS `n` in the 1 / frame rate time base). SDR output only.
     public func writeVideo(_ image: RGBAImage) throws {
         precondition(image.width == size.width && image.height == size.height)
+        precondition(dynamicRange == .sdr, "RGBA pictures are SDR; HDR output takes YUV420Image planes")
         try FF.check(av_frame_make_writable(rgbaFrame.ptr), "av_frame_make_writable")
         rgbaFrame.copyIn(image)
         let yuv = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_YUV420P)
@@ -223,32 +241,35 @@ public final class MediaWriter {
         try send(yuv)
     }
 
-    /// Encodes the next video frame from planes already in the output format (BT.709 limited 4:2:0, sited
-    /// left, as the renderers' `renderYUV420` draws them): the rows are copied into the encoder's frame, no
-    /// conversion. Frame `n` gets PTS `n` in the 1 / frame rate time base.
+    /// Encodes the next video frame from planes already in the output format (limited 4:2:0, sited left: BT.709
+    /// 8-bit, or BT.2020 10-bit for HDR, as the renderers' `renderYUV420` draws them): the rows are copied into the
+    /// encoder's frame, no conversion. Frame `n` gets PTS `n` in the 1 / frame rate time base.
     public func writeVideo(_ image: YUV420Image) throws {
         precondition(image.width == size.width && image.height == size.height)
-        let yuv = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_YUV420P)
+        precondition(image.bitDepth == (dynamicRange == .sdr ? 8 : 10), "a \(image.bitDepth)-bit picture for \(dynamicRange) output")
+        let yuv = try Frame.allocated(width: size.width, height: size.height, format: MediaWriter.pixelFormat(dynamicRange))
         let f = yuv.ptr.pointee
+        let b = image.bytesPerSample
         func copy(_ src: [UInt8], _ dst: UnsafeMutablePointer<UInt8>, _ stride: Int32, _ w: Int, _ h: Int) {
             src.withUnsafeBytes { s in
                 for y in 0..<h { (dst + y * Int(stride)).update(from: s.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * w, count: w) }
             }
         }
-        copy(image.y, f.data.0!, f.linesize.0, size.width, size.height)
-        copy(image.cb, f.data.1!, f.linesize.1, size.width / 2, size.height / 2)
-        copy(image.cr, f.data.2!, f.linesize.2, size.width / 2, size.height / 2)
+        copy(image.y, f.data.0!, f.linesize.0, size.width * b, size.height)
+        copy(image.cb, f.data.1!, f.linesize.1, size.width / 2 * b, size.height / 2)
+        copy(image.cr, f.data.2!, f.linesize.2, size.width / 2 * b, size.height / 2)
         try send(yuv)
     }
 
-    /// Tags, numbers and encodes one yuv420p frame (both `writeVideo`s end here).
+    /// Tags, numbers and encodes one yuv420p (or yuv420p10le) frame (both `writeVideo`s end here).
     func send(_ yuv: Frame) throws {
         guard let video, let videoStream else { preconditionFailure("writeVideo on an audio-only MediaWriter") }
         yuv.ptr.pointee.pts = videoFrames
         if let k = keepFrames, videoFrames == k - 1 { yuv.ptr.pointee.pict_type = AV_PICTURE_TYPE_P }
-        yuv.ptr.pointee.color_primaries = AVCOL_PRI_BT709
-        yuv.ptr.pointee.color_trc = AVCOL_TRC_BT709
-        yuv.ptr.pointee.colorspace = AVCOL_SPC_BT709
+        let tags = MediaWriter.colourTags(dynamicRange)
+        yuv.ptr.pointee.color_primaries = tags.primaries
+        yuv.ptr.pointee.color_trc = tags.transfer
+        yuv.ptr.pointee.colorspace = tags.matrix
         yuv.ptr.pointee.color_range = AVCOL_RANGE_MPEG
         yuv.ptr.pointee.chroma_location = AVCHROMA_LOC_LEFT
         videoFrames += 1

@@ -47,6 +47,15 @@ public struct ProbeReport: Codable, Sendable {
         public var deinterlacing: String?
         /// Pictures per second after deinterlacing (twice the frame rate); nil for a progressive clip.
         public var fieldRate: Double?
+        /// The content's peak luminance from its metadata (MaxCLL, else the mastering display's maximum), cd/m².
+        public var peakLuminance: Double?
+        /// What Segue does to the colours of an HDR clip (or an SDR clip in other primaries) in an SDR edit
+        /// (`ColourStage.summary`: "HDR (HLG), tone-mapped with bt2390 (1000 → 100 cd/m²), BT.2020 → BT.709 primaries");
+        /// nil for an SDR BT.709 clip, which is converted by its matrix alone.
+        public var colourStage: String?
+        /// The Dolby Vision configuration record, and what Segue does with it (`DolbyVisionConfiguration.summary`).
+        public var dolbyVision: DolbyVisionConfiguration?
+        public var dolbyVisionNote: String?
     }
     public struct Audio: Codable, Sendable {
         /// The audio track number `clips[].audioTrack` takes: audio streams counted from 0 in file order.
@@ -67,9 +76,9 @@ public struct ProbeReport: Codable, Sendable {
     public var video: Video?
     public var audio: [Audio]
 
-    /// Probes `path` (decoding its first video frame); `colourOverride` is the edit's `clips[].colour`, if any.
-    /// Throws `MediaError` when the file cannot be opened.
-    public init(path: String, colourOverride: ColourOverride? = nil) throws {
+    /// Probes `path` (decoding its first video frame); `colourOverride` is the edit's `clips[].colour`, if any;
+    /// `toneMap` the curve an HDR clip would be tone-mapped with. Throws `MediaError` when the file cannot be opened.
+    public init(path: String, colourOverride: ColourOverride? = nil, toneMap: ToneMapCurve = .default) throws {
         _ = FF.setup
         self.path = path
         let file = try InputFile(path: path)
@@ -124,7 +133,10 @@ public struct ProbeReport: Codable, Sendable {
                 matrixUsed: used.matrix.displayName, rangeUsed: used.range.rawValue, transferUsed: used.transfer.rawValue,
                 primariesUsed: used.primaries.rawValue, guessed: guessed, overridden: overridden,
                 fieldOrder: info.fieldOrder.rawValue, interlaced: info.isInterlaced,
-                deinterlacing: info.isInterlaced ? ProbeReport.deinterlacing : nil, fieldRate: info.fieldRate)
+                deinterlacing: info.isInterlaced ? ProbeReport.deinterlacing : nil, fieldRate: info.fieldRate,
+                peakLuminance: used.peakLuminance,
+                colourStage: ColourStage(colour: used, output: OutputColour(dynamicRange: .sdr, toneMap: toneMap))?.summary,
+                dolbyVision: info.dolbyVision, dolbyVisionNote: info.dolbyVision?.summary)
         }
     }
 
@@ -148,6 +160,9 @@ public struct ProbeReport: Codable, Sendable {
             s += v.interlaced ? "    interlaced, \(v.fieldOrder); deinterlaced with \(v.deinterlacing ?? "?")"
                                 + (v.fieldRate.map { String(format: " (%g pictures/s)", $0) } ?? "") + "\n"
                               : "    progressive\n"
+            if let p = v.peakLuminance { s += String(format: "    peak luminance %.0f cd/m² (metadata)\n", p) }
+            if let c = v.colourStage { s += "    in an SDR edit: \(c)\n" }
+            if let d = v.dolbyVisionNote { s += "    \(d)\n" }
         } else {
             s += "  no video stream\n"
         }

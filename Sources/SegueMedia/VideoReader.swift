@@ -136,6 +136,16 @@ public final class VideoReader {
                                      ("primaries", o.primaries != nil)].filter(\.1).map(\.0)
         }
         info.fieldOrder = fields.fieldOrder
+        info.dolbyVision = VideoReader.dolbyVision(st)
+    }
+
+    /// The stream's Dolby Vision configuration record (stream side data `AV_PKT_DATA_DOVI_CONF`), if any.
+    static func dolbyVision(_ st: UnsafeMutablePointer<AVStream>) -> DolbyVisionConfiguration? {
+        guard let r = segue_stream_dovi_config(st)?.pointee else { return nil }
+        return DolbyVisionConfiguration(versionMajor: Int(r.dv_version_major), versionMinor: Int(r.dv_version_minor),
+                                        profile: Int(r.dv_profile), level: Int(r.dv_level), rpuPresent: r.rpu_present_flag != 0,
+                                        enhancementLayerPresent: r.el_present_flag != 0, baseLayerPresent: r.bl_present_flag != 0,
+                                        compatibilityID: Int(r.dv_bl_signal_compatibility_id))
     }
 
     /// The end (PTS + duration) of the last video packet, found by seeking near the end of a second
@@ -269,7 +279,9 @@ public final class VideoReader {
     public func picture(at sourceTime: MediaTime) throws -> VideoPicture {
         let f = try decodedFrame(at: sourceTime)
         if let c = planar, c.frame === f { return c.picture }
-        let picture = try f.directPicture(colour: colour(of: f)) ?? VideoPicture(rgba(f))
+        let c = colour(of: f)
+        let picture = try f.directPicture(colour: c)
+            ?? VideoPicture(rgba(f), transfer: c.transfer, primaries: c.primaries, peakLuminance: c.peakLuminance)
         planar = (f, picture)
         return picture
     }

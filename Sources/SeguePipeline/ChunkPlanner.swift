@@ -33,10 +33,11 @@ public enum ChunkPlanner {
     /// The encoder settings every chunk must share, in words (hashed into `ChunkPlan.settingsHash`).
     static func settingsDescription(_ t: Timeline) -> String {
         let o = t.output
-        let encoder = o.codec == .ffv1 ? "ffv1" : (o.encoder ?? "libx264")
+        let encoder = o.codec == .ffv1 ? "ffv1" : (o.encoder ?? MediaWriter.defaultEncoder(o.dynamicRange))
         var s = "segue-chunks/\(ChunkPlan.formatVersion) codec=\(o.codec.rawValue) encoder=\(encoder)"
         if o.codec == .h264 { s += " crf=\(o.crf) preset=\(o.preset)" }
-        return s + " size=\(t.renderSize) rate=\(t.frameRate) pix_fmt=yuv420p colour=bt709/limited"
+        let colour = o.dynamicRange == .sdr ? "pix_fmt=yuv420p colour=bt709/limited" : "pix_fmt=yuv420p10le colour=bt2020/\(o.dynamicRange.rawValue)/limited"
+        return s + " size=\(t.renderSize) rate=\(t.frameRate) \(colour) tonemap=\(o.toneMap.rawValue)"
     }
 
     /// SHA-256 of what decides the output: the resolved timeline (as `segue plan --json` reports it), every clip's

@@ -71,7 +71,8 @@ public struct RenderResult {
 /// destination that is renamed into place only on success.
 public enum RenderJob {
     /// Opens and probes every clip, then resolves the edit.
-    /// - Throws: `EditError` (invalid edit; names the clip and field) or `MediaError` (a clip cannot be read; names the file).
+    /// - Throws: `EditError` (invalid edit; names the clip and field) or `MediaError` (a clip cannot be read, or is
+    ///   Dolby Vision without a compatible base layer; names the file).
     public static func resolve(_ edit: Edit) throws -> Timeline {
         var infos: [SourceInfo] = []
         if let m = edit.music {
@@ -96,11 +97,17 @@ public enum RenderJob {
                 throw MediaError(path: clip.path, function: nil, message: "clip \(i): file not found")
             }
             if isDir.boolValue { throw MediaError(path: clip.path, function: nil, message: "clip \(i): is a directory, not a media file") }
+            let info: SourceInfo
             do {
-                infos.append(try probeSource(path: clip.path, colourOverride: clip.colour))
+                info = try probeSource(path: clip.path, colourOverride: clip.colour)
             } catch let e as MediaError {
                 throw MediaError(path: clip.path, function: e.function, code: e.code, message: "clip \(i): \(e.message)")
             }
+            // Dolby Vision without a compatible base layer (profile 5) would show wrong colours: refuse it.
+            if let dv = info.dolbyVision, case .unsupported(let why) = dv.decision {
+                throw MediaError(path: clip.path, function: nil, message: "clip \(i): \(why)")
+            }
+            infos.append(info)
         }
         return try Timeline(edit: edit, sources: infos)
     }
@@ -134,7 +141,10 @@ public enum RenderJob {
         }
         if let e = edit.output.encoder {
             if edit.output.codec == .ffv1 { throw EditError("output.encoder", "an encoder applies to MP4 output, not to --codec ffv1") }
-            if let why = MediaWriter.problem(withVideoEncoder: e) { throw EditError("output.encoder", why) }
+            if let why = MediaWriter.problem(withVideoEncoder: e, dynamicRange: edit.output.dynamicRange) { throw EditError("output.encoder", why) }
+        } else if edit.output.codec == .h264 && edit.output.dynamicRange != .sdr,
+                  let why = MediaWriter.problem(withVideoEncoder: MediaWriter.defaultEncoder(edit.output.dynamicRange), dynamicRange: edit.output.dynamicRange) {
+            throw MediaError(path: outputPath, function: nil, message: "\(edit.output.dynamicRange.rawValue.uppercased()) output needs libx265: \(why)")
         }
         let ext = out.pathExtension.lowercased()
         switch edit.output.codec {
@@ -150,7 +160,11 @@ public enum RenderJob {
             throw MediaError(path: dir.path, function: nil, message: "the output folder does not exist")
         }
         let timeline = try resolve(edit)
-        if options.verbose { timeline.notes.forEach { options.log("segue: \($0)") } }
+        if options.verbose {
+            timeline.notes.forEach { options.log("segue: \($0)") }
+            let encoder = edit.output.codec == .ffv1 ? "ffv1" : (edit.output.encoder ?? MediaWriter.defaultEncoder(edit.output.dynamicRange))
+            options.log("segue: output \(timeline.outputDescription), \(encoder)")
+        }
         timeline.warnings.forEach { options.log("warning: \($0)") }
         let renderer = try makeRenderer(options)
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
@@ -222,7 +236,7 @@ public enum RenderJob {
         audioSettings.channels = timeline.audio.channels
         audioSettings.bitRate = Int64(timeline.audio.bitRate)
         let writer = try MediaWriter(path: path, size: timeline.renderSize, frameRate: timeline.frameRate,
-                                     settings: timeline.output, audio: withAudio ? audioSettings : nil)
+                                     settings: timeline.output, audio: withAudio ? audioSettings : nil, contentPeak: timeline.contentPeak)
         let mixer = withAudio ? AudioMixer(timeline: timeline, music: timeline.music, sampleRate: sampleRate, channels: timeline.audio.channels) : nil
         if encoderLookahead > 0 && writer.honoursForcedFrameTypes && range.upperBound < timeline.frameCount {
             writer.keepFrames = Int64(range.count)

@@ -2,7 +2,8 @@ import SegueCore
 
 /// `getFromColor`/`getToColor` + the layer lookup of `Shaders/glsl/layer.glsl`, mirrored in Swift: map the
 /// output uv to the stored picture, read the planes that contribute, apply the pass's `LayerColourMap`
-/// (R′G′B′, not clamped; or the output's luma or chroma in fused passes).
+/// (R′G′B′, not clamped; or the output's luma or chroma in fused passes), then the layer's `ColourStage` if it has
+/// one (HDR clips: linear light, gamut, tone mapping, the output's transfer).
 ///
 /// Reads follow the shaders: `texture()` with `GL_LINEAR` + `GL_CLAMP_TO_EDGE` for 8-bit planes (ES 3.0
 /// §3.8.10: weights from the fraction of `p − 0.5`, `p` in texel units), the same bilinear rule written out with
@@ -23,8 +24,10 @@ final class ReferenceLayer {
 
     let readsLuma: Bool, readsChroma: Bool
     let background: SIMD4<Float>
+    let stage: ColourStage?
 
-    init(picture: VideoPicture, map: [Float], exact: Bool, colour: LayerColourMap, background: [Float]) {
+    init(picture: VideoPicture, map: [Float], exact: Bool, colour: LayerColourMap, stage: ColourStage?, background: [Float]) {
+        self.stage = stage
         switch picture.layout {
         case .rgba: kind = .rgba
         case .semiPlanar: kind = .semiPlanar8
@@ -94,6 +97,10 @@ final class ReferenceLayer {
             }
         }
         @inline(__always) func row(_ r: Int) -> Float { m[3 * r] * v.x + m[3 * r + 1] * v.y + m[3 * r + 2] * v.z + o[r] }
+        if let stage {
+            let c = stage.apply(SIMD3(row(0), row(1), row(2)))
+            return SIMD4(c.x, c.y, c.z, 1)
+        }
         return SIMD4(row(0), row(1), row(2), 1)
     }
 

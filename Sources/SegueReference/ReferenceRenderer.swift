@@ -30,33 +30,48 @@ public final class ReferenceRenderer: CompositeRenderer {
         return RGBAImage(width: W, height: H, pixels: out)
     }
 
-    /// `main.glsl`'s luma pass (every pixel centre) and chroma pass (every chroma site, `RGBToOutputYCbCr.siting`).
+    /// `main.glsl`'s luma pass (every pixel centre) and chroma pass (every chroma site, `RGBToOutputYCbCr.siting`),
+    /// in the output's format (`OutputYCbCr`: 8-bit BT.709, or 10-bit BT.2020 for HDR output).
     public func renderYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> YUV420Image {
         let W = renderSize.width, H = renderSize.height, CW = W / 2, CH = H / 2
         let fw = Float(W), fh = Float(H)
-        var y = [UInt8](repeating: 0, count: W * H), cb = [UInt8](repeating: 0, count: CW * CH), cr = cb
-        let ky = RGBToOutputYCbCr.y, kb = RGBToOutputYCbCr.cb, kr = RGBToOutputYCbCr.cr
+        let format = OutputYCbCr(plan.colour.dynamicRange)
+        let tenBit = format.bitDepth > 8, b = tenBit ? 2 : 1
+        var y = [UInt8](repeating: 0, count: W * H * b), cb = [UInt8](repeating: 0, count: CW * CH * b), cr = cb
+        let ky = format.y, kb = format.cb, kr = format.cr
         @inline(__always) func dot(_ k: [Float], _ c: SIMD4<Float>) -> Float { k[0] * c.x + k[1] * c.y + k[2] * c.z + k[3] }
+        @inline(__always) func store(_ plane: UnsafeMutableBufferPointer<UInt8>, _ i: Int, _ v: Float) {
+            if tenBit {
+                let c = unorm10(v)
+                plane[2 * i] = UInt8(c & 255); plane[2 * i + 1] = UInt8(c >> 8)
+            } else {
+                plane[i] = unorm8(v)
+            }
+        }
         let (luma, fusedLuma) = function(plan, from: from, to: to, renderSize: renderSize, pass: .luma)
         y.withUnsafeMutableBufferPointer { o in
             for j in 0..<H {
                 let v = (Float(j) + 0.5) / fh
                 for i in 0..<W {
                     let c = luma(SIMD2((Float(i) + 0.5) / fw, v))
-                    o[j * W + i] = unorm8(fusedLuma ? c.x : dot(ky, c))
+                    store(o, j * W + i, fusedLuma ? c.x : dot(ky, c))
                 }
             }
         }
         let (chroma, fusedChroma) = function(plan, from: from, to: to, renderSize: renderSize, pass: .chroma)
         let site = RGBToOutputYCbCr.siting
-        for j in 0..<CH {
-            let v = ((Float(j) + 0.5) * 2 - 0.5 + site.y) / fh
-            for i in 0..<CW {
-                let c = chroma(SIMD2(((Float(i) + 0.5) * 2 - 0.5 + site.x) / fw, v))
-                cb[j * CW + i] = unorm8(fusedChroma ? c.x : dot(kb, c)); cr[j * CW + i] = unorm8(fusedChroma ? c.y : dot(kr, c))
+        cb.withUnsafeMutableBufferPointer { ob in
+            cr.withUnsafeMutableBufferPointer { or in
+                for j in 0..<CH {
+                    let v = ((Float(j) + 0.5) * 2 - 0.5 + site.y) / fh
+                    for i in 0..<CW {
+                        let c = chroma(SIMD2(((Float(i) + 0.5) * 2 - 0.5 + site.x) / fw, v))
+                        store(ob, j * CW + i, fusedChroma ? c.x : dot(kb, c)); store(or, j * CW + i, fusedChroma ? c.y : dot(kr, c))
+                    }
+                }
             }
         }
-        return YUV420Image(width: W, height: H, y: y, cb: cb, cr: cr)
+        return YUV420Image(width: W, height: H, bitDepth: format.bitDepth, y: y, cb: cb, cr: cr)
     }
 
     /// The transition function of `plan` over its two layers for one pass: output uv (0…1, top-left origin) →
@@ -64,14 +79,17 @@ public final class ReferenceRenderer: CompositeRenderer {
     func function(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize,
                   pass: OutputPass) -> (fn: (SIMD2<Float>) -> SIMD4<Float>, fused: Bool) {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
-        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function)
-        let background = LayerColourMap.background(pass: pass, fused: fused)
-        func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float]) -> ReferenceLayer {
+        // As GPURenderer.draw: a layer with a colour stage (HDR) is never fused.
+        let fromStage = ColourStage(picture: from, plan: plan, pass: pass), toStage = to.flatMap { ColourStage(picture: $0, plan: plan, pass: pass) }
+        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function) && fromStage == nil && toStage == nil
+        let format = OutputYCbCr(pass == .rgba ? .sdr : plan.colour.dynamicRange)
+        let background = LayerColourMap.background(pass: pass, fused: fused, output: format)
+        func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float], _ stage: ColourStage?) -> ReferenceLayer {
             ReferenceLayer(picture: picture, map: map, exact: TransitionParameters.isExact(plan, l, picture: picture),
-                           colour: LayerColourMap(picture: picture, pass: pass, fused: fused), background: background)
+                           colour: LayerColourMap(picture: picture, pass: pass, fused: fused, output: format), stage: stage, background: background)
         }
-        let fromLayer = layer(from, plan.from, p.fromMap)
-        let toLayer = to.map { layer($0, plan.to ?? plan.from, p.toMap) } ?? fromLayer
+        let fromLayer = layer(from, plan.from, p.fromMap, fromStage)
+        let toLayer = to.map { layer($0, plan.to ?? plan.from, p.toMap, toStage) } ?? fromLayer
         let progress = p.progress
         let dir = SIMD2<Float>(p.direction.0, p.direction.1)
         switch p.function {
@@ -87,6 +105,8 @@ public final class ReferenceRenderer: CompositeRenderer {
     }
 
     @inline(__always) func unorm8(_ c: Float) -> UInt8 { UInt8((min(max(c, 0), 1) * 255).rounded()) }
+    /// `bytes10` of `main.glsl`: the 10-bit code `floor(clamp(c, 0, 1)·1023 + 0.5)`.
+    @inline(__always) func unorm10(_ c: Float) -> Int { Int((min(max(c, 0), 1) * 1023 + 0.5).rounded(.down)) }
 }
 
 /// The transition functions of `Shaders/glsl/*.frag`, mirrored in Swift.

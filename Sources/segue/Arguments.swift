@@ -17,7 +17,7 @@ struct Arguments {
     var options = RenderOptions()
     var transitions: [Transition?] = []
     var square = false, size: PixelSize?, fit: FitMode?, fps: FrameRate?
-    var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?
+    var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?, toneMap: ToneMapCurve?, dynamicRange: DynamicRange?
     var json = false
     var at: Double?, frame: Int64?
     /// `--frames N` (bench-composite).
@@ -47,7 +47,8 @@ struct Arguments {
             guard let d = Double(v), d.isFinite else { throw CommandLineError(message: "\(name) needs a number (got \(v))") }
             return d
         }
-        let overrides: Set<String> = ["--square", "--size", "--fit", "--fps", "--codec", "--crf", "--preset", "--encoder", "--music", "--duck"]
+        let overrides: Set<String> = ["--square", "--size", "--fit", "--fps", "--codec", "--crf", "--preset", "--encoder", "--music", "--duck",
+                                      "--tone-map", "--dynamic-range"]
         while i < args.count {
             let a = args[i]
             let first = i
@@ -71,6 +72,16 @@ struct Arguments {
                 let v = try value(a)
                 guard !v.isEmpty else { throw CommandLineError(message: "--encoder needs an encoder name, e.g. libx265") }
                 encoder = v
+            case "--tone-map":
+                let v = try value(a)
+                guard let t = ToneMapCurve.parse(v) else {
+                    throw CommandLineError(message: "--tone-map must be one of \(ToneMapCurve.allCases.map(\.rawValue).joined(separator: ", ")) (got \(v))")
+                }
+                toneMap = t
+            case "--dynamic-range":
+                let v = try value(a)
+                guard let d = DynamicRange(rawValue: v.lowercased()) else { throw CommandLineError(message: "--dynamic-range must be sdr, hlg or pq (got \(v))") }
+                dynamicRange = d
             case "--egl-platform":
                 let v = try value(a)
                 guard let p = EGLOptions.Platform(rawValue: v) else { throw CommandLineError(message: "--egl-platform must be gbm, device or surfaceless (got \(v))") }
@@ -211,6 +222,8 @@ struct Arguments {
         if let c = codec { edit.output.codec = c }
         if let c = crf { edit.output.crf = c }
         if let e = encoder { edit.output.encoder = e }
+        if let t = toneMap { edit.output.toneMap = t }
+        if let d = dynamicRange { edit.output.dynamicRange = d }
         if let p = preset {
             // x264/x265 preset names are checked here; other encoders' presets (NVENC's p1…p7) when they open.
             if ["libx264", "libx265"].contains(edit.output.encoder ?? "libx264") && !OutputSettings.presets.contains(p) {

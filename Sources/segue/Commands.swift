@@ -46,7 +46,7 @@ func probeCommand(_ a: Arguments) throws {
     var reports: [ProbeReport] = []
     for p in a.positional {
         guard FileManager.default.fileExists(atPath: p) else { throw MediaError(path: p, function: nil, message: "file not found") }
-        reports.append(try ProbeReport(path: p))
+        reports.append(try ProbeReport(path: p, toneMap: a.toneMap ?? .default))
     }
     if a.json { try printJSON(reports) } else { print(reports.map(\.text).joined(separator: "\n"), terminator: "") }
 }

@@ -14,7 +14,7 @@ usage:
   segue render EDIT.json -o OUT.mp4 [options]
   segue render CLIP CLIP... [--transition TYPE:SECONDS[:DIRECTION]]... [--square | --size WxH]
                [--fit fill|fit|stretch] [--fps RATE] -o OUT.mp4 [options]
-  segue probe FILE... [--json]
+  segue probe FILE... [--json] [--tone-map CURVE]
   segue plan EDIT.json [--json]
   segue plan EDIT.json --chunks N [-o plan.json] [--no-audio]
   segue render [EDIT.json] --plan plan.json --chunk I|auto -o DIR [--backend ...]
@@ -36,6 +36,8 @@ render options:
   --codec h264|ffv1            H.264 (default) or lossless FFV1 in Matroska
   --crf N, --preset NAME       encoder settings (default 18, medium)
   --encoder NAME               another libavcodec video encoder for MP4 output (libx265, h264_nvenc, ...)
+  --tone-map CURVE             how HDR clips (HLG, PQ) are tone-mapped: bt2390 (default), hable, mobius, reinhard, clip
+  --dynamic-range sdr|hlg|pq   what is written: SDR BT.709 8-bit (default), or HDR BT.2020 10-bit (HEVC Main 10)
   --egl-platform gbm|device|surfaceless   force an EGL platform
   --gpu-device PATH|N          a render node (/dev/dri/renderD129) or an EGL device index
   --hwaccel none|cuda          decode on an NVIDIA GPU (NVDEC) where there is one (default none)

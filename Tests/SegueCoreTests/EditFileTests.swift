@@ -104,4 +104,21 @@ final class EditFileTests: XCTestCase {
         assertError(#"{"clips": [{"path": "a", "audioTrack": "1"}]}"#, field: "clips[0].audioTrack", contains: "must be a number")
         assertError(#"{"clips": [{"path": "a", "audiotrack": 1}]}"#, field: "clips[0].audiotrack", contains: "did you mean \"audioTrack\"")
     }
+
+    func testToneMapCurve() throws {
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}]}"#).output.toneMap, .bt2390, "default")
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}], "output": {"toneMap": "hable"}}"#).output.toneMap, .hable)
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}], "output": {"toneMap": "BT.2390"}}"#).output.toneMap, .bt2390)
+        assertError(#"{"clips": [{"path": "a"}], "output": {"toneMap": "aces"}}"#, field: "output.toneMap", contains: "bt2390, hable, mobius, reinhard, clip")
+        assertError(#"{"clips": [{"path": "a"}], "output": {"toneMap": 2}}"#, field: "output.toneMap", contains: "must be a string")
+        assertError(#"{"clips": [{"path": "a"}], "output": {"tonemap": "hable"}}"#, field: "output.tonemap", contains: "did you mean \"toneMap\"")
+    }
+
+    func testDynamicRange() throws {
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}]}"#).output.dynamicRange, .sdr, "default")
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}], "output": {"dynamicRange": "hlg"}}"#).output.dynamicRange, .hlg)
+        XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}], "output": {"dynamicRange": "PQ"}}"#).output.dynamicRange, .pq)
+        assertError(#"{"clips": [{"path": "a"}], "output": {"dynamicRange": "hdr10"}}"#, field: "output.dynamicRange", contains: "sdr, hlg or pq")
+        assertError(#"{"clips": [{"path": "a"}], "output": {"dynamicRange": true}}"#, field: "output.dynamicRange", contains: "must be a string")
+    }
 }

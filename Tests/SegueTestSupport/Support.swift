@@ -92,7 +92,7 @@ public enum TestSupport {
         return p
     }
 
-    /// Every frame of a video decoded by FFmpeg as raw planes of `pixFmt` (e.g. yuv420p, rgb24).
+    /// Every frame of a video decoded by FFmpeg as raw planes of `pixFmt` (e.g. yuv420p, yuv420p10le, rgb24).
     /// `autorotate: false` passes `-noautorotate`.
     public static func decodeFrames(_ path: String, width: Int, height: Int, pixFmt: String = "yuv420p",
                                     filter: String? = nil, autorotate: Bool = true) throws -> [[UInt8]] {
@@ -106,6 +106,7 @@ public enum TestSupport {
         let frameBytes: Int
         switch pixFmt {
         case "yuv420p": frameBytes = width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
+        case "yuv420p10le": frameBytes = 2 * (width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2))
         case "rgb24": frameBytes = width * height * 3
         case "rgba": frameBytes = width * height * 4
         case "gray": frameBytes = width * height
@@ -117,15 +118,17 @@ public enum TestSupport {
 
     /// Compares two yuv420p frame sequences plane by plane; fails with the worst frame, plane and pixel
     /// when any plane's PSNR is under `minPSNR`.
-    public static func assertYUVSequencesMatch(_ a: [[UInt8]], _ b: [[UInt8]], width: Int, height: Int, minPSNR: Double,
+    /// `bitDepth` > 8: yuv420p10le-style frames (two bytes per sample), PSNR against `2^N − 1`.
+    public static func assertYUVSequencesMatch(_ a: [[UInt8]], _ b: [[UInt8]], width: Int, height: Int, minPSNR: Double, bitDepth: Int = 8,
                                               label: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(a.count, b.count, "\(label): frame counts differ", file: file, line: line)
-        let ySize = width * height, cw = (width + 1) / 2, cSize = cw * ((height + 1) / 2)
+        let bps = bitDepth > 8 ? 2 : 1
+        let ySize = width * height * bps, cw = (width + 1) / 2, cSize = cw * ((height + 1) / 2) * bps
         var worst: (psnr: Double, frame: Int, plane: String, x: Int, y: Int, diff: Int) = (.infinity, -1, "", 0, 0, 0)
         for k in 0..<min(a.count, b.count) {
             let planes: [(String, Range<Int>, Int)] = [("Y", 0..<ySize, width), ("U", ySize..<(ySize + cSize), cw), ("V", (ySize + cSize)..<(ySize + 2 * cSize), cw)]
             for (name, r, w) in planes {
-                let d = PlaneDifference(Array(a[k][r]), Array(b[k][r]))
+                let d = PlaneDifference(Array(a[k][r]), Array(b[k][r]), bitDepth: bitDepth)
                 if d.psnr < worst.psnr {
                     worst = (d.psnr, k, name, d.worstIndex % w, d.worstIndex / w, d.maxAbsDifference)
                 }
