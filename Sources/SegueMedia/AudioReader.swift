@@ -116,9 +116,13 @@ public final class AudioReader {
         guard input.nb_channels == 1,
               av_channel_layout_index_from_channel(&output, AV_CHAN_FRONT_CENTER) < 0,
               av_channel_layout_index_from_channel(&output, AV_CHAN_FRONT_LEFT) >= 0 else { return nil }
-        var matrix = [Double](repeating: 0, count: Int(output.nb_channels))
-        try FF.check(swr_build_matrix2(&input, &output, 0.5.squareRoot(), 0.5.squareRoot(), 0, 1, 1, &matrix, 1,
+        // swr_build_matrix2 may write past nb_out × nb_in entries (valgrind saw a write one double past a stereo
+        // output's two): let it fill a full SWR_CH_MAX × SWR_CH_MAX table, then take column 0 (the mono input).
+        let maxChannels = 64
+        var table = [Double](repeating: 0, count: maxChannels * maxChannels)
+        try FF.check(swr_build_matrix2(&input, &output, 0.5.squareRoot(), 0.5.squareRoot(), 0, 1, 1, &table, maxChannels,
                                        AV_MATRIX_ENCODING_NONE, nil), "swr_build_matrix2", path: path)
+        var matrix = (0..<Int(output.nb_channels)).map { table[maxChannels * $0] }
         for ch in [AV_CHAN_FRONT_LEFT, AV_CHAN_FRONT_RIGHT] {
             let k = av_channel_layout_index_from_channel(&output, ch)
             if k >= 0 { matrix[Int(k)] = 1 }
