@@ -157,13 +157,15 @@ public struct LayerColourMap: Sendable, Equatable {
         readsChroma = picture.layout == .rgba || used(1) || used(2)
     }
 
-    /// What a layer shows outside its picture in this pass: black, as R′G′B′A or as the fused pass's values.
-    public static func background(pass: OutputPass, fused: Bool) -> [Float] {
-        guard fused else { return [0, 0, 0, 1] }
+    /// What a layer shows outside its picture in this pass: the edit's background `colour` (default black), as
+    /// R′G′B′A or as the fused pass's values (the output's luma, or Cb and Cr, of that colour).
+    public static func background(pass: OutputPass, fused: Bool, colour: RGBColour = .black) -> [Float] {
+        let c = [Double(colour.r) / 255, Double(colour.g) / 255, Double(colour.b) / 255]
+        guard fused && pass != .rgba else { return colour.normalized + [1] }
+        func value(_ row: [Double]) -> Float { Float(row[0] * c[0] + row[1] * c[1] + row[2] * c[2] + row[3]) }
         switch pass {
-        case .rgba: return [0, 0, 0, 1]
-        case .luma: return [Float(RGBToOutputYCbCr.yRow[3]), 0, 0, 1]
-        case .chroma: return [Float(RGBToOutputYCbCr.cbRow[3]), Float(RGBToOutputYCbCr.crRow[3]), 0, 1]
+        case .rgba, .luma: return [value(RGBToOutputYCbCr.yRow), 0, 0, 1]
+        case .chroma: return [value(RGBToOutputYCbCr.cbRow), value(RGBToOutputYCbCr.crRow), 0, 1]
         }
     }
 }

@@ -17,17 +17,30 @@ import SegueCore
 /// Colour: the stream's matrix (BT.601/BT.709/BT.2020 from `AVFrame.colorspace`; unspecified → BT.709 at
 /// ≥ 720 lines, else BT.601), range and chroma siting travel with each `VideoPicture`; the RGBA conversion
 /// (libswscale) uses the same matrix and range.
+///
+/// Still pictures (`isStill`: a file FFmpeg reads with one of its image demuxers — JPEG, PNG, WebP, TIFF, BMP, …
+/// — or a HEIC/HEIF/AVIF file, read with libheif) go through the same reader: the picture is decoded once, when the
+/// reader opens, and every time gives that same picture (same `VideoPicture.identity`, so the GPU uploads it once).
+/// Its EXIF orientation becomes `info.orientation` (`ExifOrientation`); a still with alpha is composited over
+/// `background` (straight-alpha "over" in 8-bit R′G′B′, `RGBColour.over`) and handed on as opaque RGBA.
 public final class VideoReader {
     public let path: String
     public private(set) var info = SourceInfo(codedSize: PixelSize(width: 0, height: 0), nominalFrameRate: nil, duration: .zero, hasAudio: false)
+    /// A still picture: decoded once, the same picture at every time (see above).
+    public let isStill: Bool
+    /// What a still's transparent parts are composited over (the edit's `background`).
+    public let background: RGBColour
+    /// For a HEIF file: libheif's MIME type and the size as stored (before `irot`/`imir`); nil for FFmpeg's files.
+    public private(set) var heif: (mimeType: String, storedSize: PixelSize, bitDepth: Int)?
     /// PTS of the first picture, in half units of the stream time base (`timeBase / 2`, see `decodeNext`).
     private(set) var firstPTS: Int64 = 0
     /// ε of the frame rule (`SourceInfo.timestampTolerance`).
     private var tolerance: MediaTime = .zero
-    let file: InputFile
+    /// The demuxer and decoder; nil for a HEIF file (read with libheif, decoded once in `init`).
+    let file: InputFile!
     let streamIndex: Int32
     let timeBase: AVRational
-    let decoder: Decoder
+    let decoder: Decoder!
     let packet = Packet()
     private(set) var current: (rel: MediaTime, frame: Frame)?
     var pending: (rel: MediaTime, frame: Frame)?
@@ -57,11 +70,34 @@ public final class VideoReader {
     /// tags. With `deinterlace` (the default), frames flagged interlaced are deinterlaced with `bwdif`, one picture
     /// per field; without it every frame is read as stored (for comparing files). `hardware` asks for an FFmpeg hwaccel (falling back to software decoding, with `hardwareProblem` set,
     /// where the device cannot be opened; codecs without that hwaccel decode in software too). Throws `MediaError`
-    /// when the file cannot be opened, has no video stream, or yields no decodable frame.
-    public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none, deinterlace: Bool = true) throws {
+    /// when the file cannot be opened, has no video stream, or yields no decodable frame. `background` is what a
+    /// still's transparent parts are composited over (default black).
+    public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none, deinterlace: Bool = true,
+                background: RGBColour = .black) throws {
         self.path = path
         self.colourOverride = colourOverride
         self.deinterlaces = deinterlace
+        self.background = background
+        if HEIF.isHEIF(path: path) {
+            // HEIC/HEIF: FFmpeg 5.1 cannot read it; libheif decodes the primary image once, transformations applied.
+            _ = FF.setup
+            let handle = try HEIFContext(path: path).primaryImage()
+            let frame = try handle.decodeRGBA()
+            file = nil; decoder = nil; streamIndex = -1; timeBase = AVRational(num: 1, den: 1)
+            self.hardware = .none; hardwareProblem = nil
+            isStill = true
+            current = (.zero, frame)
+            ended = true
+            decodedFrames = 1
+            heif = (HEIF.mimeType(path: path), handle.storedSize, handle.lumaBits)
+            var still = SourceInfo(codedSize: handle.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
+            still.isStill = true
+            still.hasAlpha = handle.hasAlpha
+            still.orientationSource = "HEIF irot/imir applied by libheif" + (handle.storedSize != handle.size ? ", stored \(handle.storedSize)" : "")
+            still.colour = colour(of: frame)
+            info = still
+            return
+        }
         file = try InputFile(path: path)
         guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else {
             throw MediaError(path: path, function: nil, message: "has no video stream")
@@ -69,6 +105,7 @@ public final class VideoReader {
         streamIndex = vi
         let st = file.stream(vi)
         timeBase = st.pointee.time_base
+        isStill = VideoReader.isImageDemuxer(String(cString: file.ctx.pointee.iformat.pointee.name))
         var device: HardwareDevice?
         var problem: String?
         if hardware != .none {
@@ -92,6 +129,7 @@ public final class VideoReader {
         }
         firstPTS = first.pts
         current = (.zero, first.frame)
+        if isStill { ended = true }   // decoded once: nothing more is read
         let f = first.frame.ptr.pointee
         let par = st.pointee.codecpar.pointee
         var sar = 1.0
@@ -101,15 +139,23 @@ public final class VideoReader {
         if let m = segue_stream_display_matrix(st) {
             orientation = Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
         }
+        var exif: Int?
+        if isStill {
+            exif = ExifOrientation.fromMetadata(first.frame) ?? ExifOrientation.fromFile(path: path, codec: par.codec_id)
+            if let v = exif, let o = Orientation(exifOrientation: v) { orientation = o }
+        }
         var rate: Double? = nil
-        if st.pointee.avg_frame_rate.isValid { rate = st.pointee.avg_frame_rate.double }
+        if isStill {} // a still has no frame rate (FFmpeg's image demuxers report 25)
+        else if st.pointee.avg_frame_rate.isValid { rate = st.pointee.avg_frame_rate.double }
         else if st.pointee.r_frame_rate.isValid { rate = st.pointee.r_frame_rate.double }
         // Duration from the first frame: the stream's own if the container records it, else the end of the
         // last video packet (containers disagree on what their own duration field means).
         var duration: MediaTime
         let firstTime = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: 2 * Int64(timeBase.den))
         let startTime = st.pointee.start_time != FF.noPTS ? st.pointee.start_time : firstPTS / 2
-        if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
+        if isStill {
+            duration = SourceInfo.defaultStillDuration
+        } else if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
             duration = MediaTime(value: st.pointee.duration + startTime, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
         } else if let end = try lastPacketEnd() {
             duration = MediaTime(value: end, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
@@ -125,10 +171,18 @@ public final class VideoReader {
         info.audioTrackCount = file.audioStreams.count
         info.defaultAudioTrack = file.defaultAudioTrack
         info.firstFrameTime = firstTime
-        info.baseFrameRate = st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : nil
-        info.timestampTolerance = SourceInfo.timestampTolerance(
-            timeBase: MediaTime(value: Int64(timeBase.num), timescale: Int64(timeBase.den)),
-            averageRate: st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : nil, baseRate: info.baseFrameRate)
+        if isStill {
+            info.isStill = true
+            info.firstFrameTime = .zero
+            info.exifOrientation = exif
+            info.orientationSource = exif.map { "EXIF orientation \($0): \(Orientation.exifDescription($0))" }
+            info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
+        } else {
+            info.baseFrameRate = st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : nil
+            info.timestampTolerance = SourceInfo.timestampTolerance(
+                timeBase: MediaTime(value: Int64(timeBase.num), timescale: Int64(timeBase.den)),
+                averageRate: st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : nil, baseRate: info.baseFrameRate)
+        }
         tolerance = info.timestampTolerance
         info.colour = colour(of: first.frame)
         if let o = colourOverride {
@@ -223,6 +277,7 @@ public final class VideoReader {
     /// is more than half a second ahead of (or behind) the current picture, seeks to the keyframe at or before it
     /// and decodes forward from there. Wraps `av_seek_frame` (`AVSEEK_FLAG_BACKWARD`).
     public func seek(to sourceTime: MediaTime) throws {
+        if isStill { return }   // one picture, decoded once
         let near = MediaTime(value: 1, timescale: 2)
         if let c = current, !(sourceTime + tolerance < c.rel) {
             // Past the last decodable picture (a truncated file): hold it rather than seek into missing data.
@@ -254,10 +309,14 @@ public final class VideoReader {
 
     /// The stored picture shown at `sourceTime` (seconds from the clip's first frame), as RGBA.
     public func frame(at sourceTime: MediaTime) throws -> RGBAImage {
-        let f = try decodedFrame(at: sourceTime)
-        // The same stored picture is often shown on several output frames (output rate above the clip's).
+        try rgbaImage(of: decodedFrame(at: sourceTime))
+    }
+
+    /// `frame`'s RGBA conversion (composited over `background` for a still with alpha), cached: the same stored
+    /// picture is often shown on several output frames (output rate above the clip's; a still on all of them).
+    private func rgbaImage(of f: Frame) throws -> RGBAImage {
         if let c = converted, c.frame === f { return c.image }
-        let image = try rgba(f)
+        let image = try compositesAlpha ? composited(f) : rgba(f)
         converted = (f, image)
         return image
     }
@@ -269,24 +328,68 @@ public final class VideoReader {
     public func picture(at sourceTime: MediaTime) throws -> VideoPicture {
         let f = try decodedFrame(at: sourceTime)
         if let c = planar, c.frame === f { return c.picture }
-        let picture = try f.directPicture(colour: colour(of: f)) ?? VideoPicture(rgba(f))
-        planar = (f, picture)
-        return picture
+        var picture = compositesAlpha ? nil : f.directPicture(colour: colour(of: f))
+        if picture == nil { picture = VideoPicture(try rgbaImage(of: f)) }
+        picture!.identity = VideoPicture.newIdentity()
+        planar = (f, picture!)
+        return picture!
+    }
+
+    /// Whether pictures are composited over `background` before they leave the reader: stills with alpha.
+    var compositesAlpha: Bool { isStill && info.hasAlpha }
+
+    /// A frame converted to RGBA and composited over `background` (`RGBColour.over` per channel), alpha 255.
+    func composited(_ frame: Frame) throws -> RGBAImage {
+        var image = try rgba(frame)
+        let bg = [background.r, background.g, background.b]
+        image.pixels.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) {
+                let a = p[i + 3]
+                if a == 255 { continue }
+                for c in 0..<3 { p[i + c] = RGBColour.over(p[i + c], a, bg[c]) }
+                p[i + 3] = 255
+            }
+        }
+        return image
     }
     private var planar: (frame: Frame, picture: VideoPicture)?
 
     /// The stored picture shown at `sourceTime`, as `picture(at:)`, but first reduced to `size` (smaller than the
     /// stored picture on at least one axis) with libswscale's area filter when given: the prefilter for layers shown
     /// at less than half their stored size, which bilinear sampling alone would alias (a 4K clip in a 1080p or
-    /// smaller edit). Same pixel format, matrix, range and siting; pictures the renderers do not take directly (RGB,
-    /// palette, …) are returned unreduced. Throws `MediaError`.
+    /// smaller edit), and the reduction of pictures larger than the GPU takes (`LayerGeometry.reducedSize`). Formats
+    /// the renderers take directly keep their pixel format, matrix, range and siting; the others (RGB, palette, a
+    /// still with alpha, …) are reduced as the RGBA picture `picture(at:)` gives. Throws `MediaError`.
     public func picture(at sourceTime: MediaTime, reducedTo size: PixelSize?) throws -> VideoPicture {
-        guard let size, size.width < info.codedSize.width || size.height < info.codedSize.height, !cannotReduce else { return try picture(at: sourceTime) }
+        guard let size, size.width < info.codedSize.width || size.height < info.codedSize.height else { return try picture(at: sourceTime) }
         let f = try decodedFrame(at: sourceTime)
         if let c = reduced, c.frame === f, c.picture.size == size { return c.picture }
         let src = f.ptr.pointee
         let format = AVPixelFormat(rawValue: src.format)
-        let w = min(Int(src.width), size.width), h = min(Int(src.height), size.height)
+        var picture: VideoPicture
+        if !compositesAlpha && Frame.directFormat(format) != nil {
+            let w = min(Int(src.width), size.width), h = min(Int(src.height), size.height)
+            let out = try reduce(f, width: w, height: h)
+            try FF.check(av_frame_copy_props(out.ptr, f.ptr), "av_frame_copy_props", path: path)
+            picture = out.directPicture(colour: colour(of: f))!
+        } else {
+            let full = try rgbaImage(of: f)
+            let w = min(full.width, size.width), h = min(full.height, size.height)
+            picture = VideoPicture(try reduce(Frame.rgba(full), width: w, height: h).rgbaImage())
+        }
+        picture.identity = VideoPicture.newIdentity()
+        reduced = (f, picture)
+        return picture
+    }
+    private var reduced: (frame: Frame, picture: VideoPicture)?
+    private var areaScaler: Scaler?
+    private var areaKey: (Int32, Int32, Int32, Int32, Int32) = (0, 0, -1, 0, 0)
+
+    /// `frame` resized to `width × height` in its own pixel format with libswscale's area filter (`SWS_AREA`,
+    /// accurate rounding, bit-exact).
+    private func reduce(_ frame: Frame, width w: Int, height h: Int) throws -> Frame {
+        let src = frame.ptr.pointee
+        let format = AVPixelFormat(rawValue: src.format)
         let key = (Int32(src.width), Int32(src.height), src.format, Int32(w), Int32(h))
         if areaScaler == nil || areaKey != key {
             areaScaler = try Scaler(srcW: src.width, srcH: src.height, dstW: Int32(w), dstH: Int32(h), format: format,
@@ -294,19 +397,9 @@ public final class VideoReader {
             areaKey = key
         }
         let out = try Frame.allocated(width: w, height: h, format: format)
-        try FF.check(av_frame_copy_props(out.ptr, f.ptr), "av_frame_copy_props", path: path)
-        try areaScaler!.scale(f.ptr, into: out.ptr)
-        guard let picture = out.directPicture(colour: colour(of: f)) else {
-            cannotReduce = true   // a format the renderers take as RGBA: shown unreduced
-            return try picture(at: sourceTime)
-        }
-        reduced = (f, picture)
-        return picture
+        try areaScaler!.scale(frame.ptr, into: out.ptr)
+        return out
     }
-    private var reduced: (frame: Frame, picture: VideoPicture)?
-    private var cannotReduce = false
-    private var areaScaler: Scaler?
-    private var areaKey: (Int32, Int32, Int32, Int32, Int32) = (0, 0, -1, 0, 0)
 
     /// The decoded frame shown at `sourceTime`; counts requests held past a truncated file's end.
     private func decodedFrame(at sourceTime: MediaTime) throws -> Frame {
@@ -319,6 +412,7 @@ public final class VideoReader {
     }
 
     func advance(to s: MediaTime) throws {
+        if isStill { return }
         while true {
             if pending == nil, let n = try decodeNext() { pending = (rel(n.pts), n.frame) }
             guard let p = pending else { break }
@@ -404,4 +498,13 @@ public final class VideoReader {
 /// Throws `MediaError`.
 public func probeSource(path: String, colourOverride: ColourOverride? = nil) throws -> SourceInfo {
     try VideoReader(path: path, colourOverride: colourOverride).info
+}
+
+extension VideoReader {
+    /// Whether FFmpeg's demuxer `name` is one of its image demuxers (`image2`, `image2pipe` and the `*_pipe` ones:
+    /// `jpeg_pipe`, `png_pipe`, `webp_pipe`, `tiff_pipe`, `bmp_pipe`, …): the file is one still picture.
+    /// (Animated formats have their own demuxers: `gif`, `apng`.)
+    static func isImageDemuxer(_ name: String) -> Bool {
+        name == "image2" || name == "image2pipe" || name.hasSuffix("_pipe")
+    }
 }

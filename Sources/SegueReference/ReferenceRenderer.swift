@@ -65,7 +65,7 @@ public final class ReferenceRenderer: CompositeRenderer {
                   pass: OutputPass) -> (fn: (SIMD2<Float>) -> SIMD4<Float>, fused: Bool) {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
         let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function)
-        let background = LayerColourMap.background(pass: pass, fused: fused)
+        let background = LayerColourMap.background(pass: pass, fused: fused, colour: plan.background)
         func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float]) -> ReferenceLayer {
             ReferenceLayer(picture: picture, map: map, exact: TransitionParameters.isExact(plan, l, picture: picture),
                            colour: LayerColourMap(picture: picture, pass: pass, fused: fused), background: background)
