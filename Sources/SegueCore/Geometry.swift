@@ -119,7 +119,8 @@ public enum LayerGeometry {
 
     /// The size a layer's stored picture of `codedSize` is handed to a renderer at: the prefilter's size
     /// (`prefilterSize`), and in any case no side above `maxSide` (the renderer's `maxPictureSize`: the GPU's
-    /// `GL_MAX_TEXTURE_SIZE`), scaled down keeping the aspect ratio (each side rounded down, at least 1). Nil when the
+    /// `GL_MAX_TEXTURE_SIZE`), scaled down keeping the aspect ratio (the long side to the limit, the other rounded to
+    /// the nearest pixel, at least 1). Nil when the
     /// picture is used as stored.
     public static func reducedSize(_ outputToSource: Affine2D, codedSize: PixelSize, maxSide: Int?) -> PixelSize? {
         let prefiltered = prefilterSize(outputToSource, codedSize: codedSize)
@@ -127,7 +128,7 @@ public enum LayerGeometry {
         let size = prefiltered ?? codedSize
         guard max(size.width, size.height) > limit else { return prefiltered }
         let longest = max(size.width, size.height)
-        func side(_ n: Int) -> Int { n == longest ? limit : max(1, n * limit / longest) }
+        func side(_ n: Int) -> Int { n == longest ? limit : max(1, Int((Double(n) * Double(limit) / Double(longest)).rounded())) }
         return PixelSize(width: side(size.width), height: side(size.height))
     }
 

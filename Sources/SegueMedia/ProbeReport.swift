@@ -154,6 +154,7 @@ public struct ProbeReport: Codable, Sendable {
                 fieldOrder: info.fieldOrder.rawValue, interlaced: info.isInterlaced,
                 deinterlacing: info.isInterlaced ? ProbeReport.deinterlacing : nil, fieldRate: info.fieldRate,
                 still: info.isStill, exifOrientation: info.exifOrientation, orientationSource: info.orientationSource, alpha: info.hasAlpha)
+            if info.isStill { duration = info.duration.seconds }   // FFmpeg's image demuxers say one frame at 25 fps
         }
     }
 

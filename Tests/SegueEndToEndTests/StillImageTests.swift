@@ -199,6 +199,12 @@ final class StillImageTests: EndToEndTestCase {
         XCTAssertThrowsError(try timeline([clip(photo, duration: 0.5), clip(png, tr(.crossfade, 1))])) { e in
             XCTAssertTrue("\(e)".contains("clips[1].transition.duration"), "\(e)")
         }
+        // On the command line: exit 2, naming the field.
+        let edit = path("start.json")
+        try Data(#"{"clips": [{"path": "p.jpg", "start": 1}]}"#.utf8).write(to: URL(fileURLWithPath: edit))
+        let r = try TestSupport.run(TestSupport.segueBinary, ["render", edit, "-o", path("out.mp4")])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("clips[0].start") && r.stderr.contains("still picture"), r.stderr)
         // `plan` says what a still is.
         let plan = TimelineReport(mixed).text
         XCTAssertTrue(plan.contains("clip 0 [A] p.jpg: still, shown 2.500 s → timeline 0.000–2.500 s, frames 0–62"), plan)

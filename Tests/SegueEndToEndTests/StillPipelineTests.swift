@@ -86,7 +86,7 @@ final class StillPipelineTests: EndToEndTestCase {
         let coded = PixelSize(width: 16400, height: 32)
         let shown = LayerGeometry.outputToSource(codedSize: coded, sar: 1, orientation: .identity, renderSize: PixelSize(width: 16384, height: 32), fit: .fill)
         XCTAssertNil(LayerGeometry.reducedSize(shown, codedSize: coded, maxSide: nil))
-        XCTAssertEqual(LayerGeometry.reducedSize(shown, codedSize: coded, maxSide: 16384), PixelSize(width: 16384, height: 31))
+        XCTAssertEqual(LayerGeometry.reducedSize(shown, codedSize: coded, maxSide: 16384), PixelSize(width: 16384, height: 32))
         XCTAssertNil(LayerGeometry.reducedSize(shown, codedSize: PixelSize(width: 16384, height: 32), maxSide: 16384))
         let wide = path("wide.png")
         try TestSupport.ffmpeg(["-f", "lavfi", "-i", "gradients=s=16400x32:c0=0x103050:c1=0xE0C080:x0=0:y0=0:x1=16400:y1=0:d=1:r=1", "-frames:v", "1", wide])
