@@ -218,6 +218,7 @@ public final class VideoReader {
     /// a read error ends the stream (a truncated file then holds its last good picture). `decodeNext` turns these
     /// frames into pictures (deinterlacing interlaced ones).
     func decodeFrame() throws -> (pts: Int64, frame: Frame)? {
+        guard let decoder, let file else { return nil }   // a HEIF still: decoded once by libheif
         let frame = Frame()
         var failures = 0
         while true {

@@ -149,6 +149,20 @@ final class StillImageTests: EndToEndTestCase {
             print("HEIC on \(renderer.name): \(String(format: "%.2f", psnr)) dB against the source PNG")
             XCTAssertGreaterThanOrEqual(psnr, 30)
         }
+        // HEIF with alpha (heif-enc keeps the PNG's alpha as an auxiliary image): composited like a PNG's, within the
+        // lossy coding's error; and a 10-bit HEIC (from a 16-bit PNG) decodes too.
+        let halfHEIC = path("half.heic")
+        XCTAssertEqual(try TestSupport.run("heif-enc", ["-q", "95", try halfTransparent("half.png"), "-o", halfHEIC]).status, 0)
+        XCTAssertTrue(try probeSource(path: halfHEIC).hasAlpha)
+        let p = try frame([clip(halfHEIC)], size: PixelSize(width: 16, height: 16), background: .white, renderer: ReferenceRenderer()).pixel(8, 8)
+        for (got, want) in zip([p.0, p.1, p.2], [227, 177, 152]) { XCTAssertEqual(Double(got), Double(want), accuracy: 4, "HEIC alpha over white: \(p)") }
+        let deep = path("deep.heic"), png16 = path("corners16.png")
+        try TestSupport.ffmpeg(["-i", png, "-pix_fmt", "rgb48be", png16])
+        XCTAssertEqual(try TestSupport.run("heif-enc", ["-b", "10", "-q", "95", png16, "-o", deep]).status, 0)
+        XCTAssertTrue(try ProbeReport(path: deep).text.contains("from 10-bit"))
+        let deepPSNR = PlaneDifference(try frame([clip(deep)], size: PixelSize(width: 96, height: 64), renderer: ReferenceRenderer()).pixels, source).psnr
+        print("10-bit HEIC: \(String(format: "%.2f", deepPSNR)) dB against the source PNG")
+        XCTAssertGreaterThanOrEqual(deepPSNR, 30)
         // HEIF's own irot/imir: written with libheif (heif-enc 1.15 cannot), applied by libheif when decoding.
         let image = try StillImage.readPNG(png)
         for v in [6, 7, 2] {
