@@ -76,7 +76,8 @@ final class HEIFImageHandle {
 
     /// Decodes the image as 8-bit interleaved R′G′B′A (libheif's own Y′CbCr → R′G′B′ conversion, with the file's
     /// colour profile), its transformations applied (`heif_decode_image`), into an RGBA `Frame` (alpha straight,
-    /// 255 where the image has none). Throws `MediaError`.
+    /// 255 where the image has none; a file flagged premultiplied is divided back, `round(c·255 / a)`).
+    /// Throws `MediaError`.
     func decodeRGBA() throws -> Frame {
         var img: OpaquePointer?
         try HEIF.check(heif_decode_image(ptr, &img, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, nil), "heif_decode_image", path: context.path)
@@ -89,6 +90,16 @@ final class HEIFImageHandle {
         let frame = try Frame.allocated(width: w, height: h, format: AV_PIX_FMT_RGBA)
         let dst = frame.ptr.pointee.data.0!, dstStride = Int(frame.ptr.pointee.linesize.0)
         for y in 0..<h { (dst + y * dstStride).update(from: src + y * Int(stride), count: w * 4) }
+        if heif_image_is_premultiplied_alpha(image.ptr) != 0 {
+            for y in 0..<h {
+                let row = dst + y * dstStride
+                for x in 0..<w {
+                    let a = UInt32(row[4 * x + 3])
+                    guard a > 0 && a < 255 else { continue }
+                    for c in 0..<3 { row[4 * x + c] = UInt8(min(255, (UInt32(row[4 * x + c]) * 255 + a / 2) / a)) }
+                }
+            }
+        }
         frame.ptr.pointee.color_range = AVCOL_RANGE_JPEG
         return frame
     }
