@@ -2,10 +2,11 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
-                libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3
+                libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3 \
+                libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test farm-test fixtures fuzz leakcheck bench gpu-check clean
+.PHONY: deps build release demo memory test farm-test fixtures fuzz leakcheck bench gpu-check clean
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -28,6 +29,11 @@ fixtures: deps
 demo: release fixtures
 	.build/release/segue render Fixtures/demo.json -o demo.mp4 --verbose
 	@ffprobe -v error -show_entries stream=codec_name,width,height,nb_frames,duration -of compact demo.mp4
+
+# Renders Fixtures/memory.json (photos + video + music: a portrait JPEG with EXIF orientation 6, a PNG with alpha,
+# a HEIC photo) to ./memory.mp4.
+memory: release fixtures
+	.build/release/segue render Fixtures/memory.json -o memory.mp4 --verbose
 
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
 # Ends with the real Slurm run (farm-test).

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers (dependencies point one way):
-// SegueCore ← SegueMedia (CFFmpeg), SegueReference, SegueGL (CEGL, SegueShaders) ← SeguePipeline ← SegueFarm ← segue
+// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff), SegueReference, SegueGL (CEGL, SegueShaders) ← SeguePipeline ← SegueFarm ← segue
 let package = Package(
     name: "Segue",
     products: [
@@ -13,8 +13,10 @@ let package = Package(
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
         .systemLibrary(name: "CEGL", path: "Sources/CEGL", pkgConfig: "libdrm",
                        providers: [.apt(["libegl-dev", "libgles-dev", "libgbm-dev", "libdrm-dev"])]),
+        .systemLibrary(name: "CStillImage", path: "Sources/CStillImage", pkgConfig: "libheif",
+                       providers: [.apt(["libheif-dev", "libexif-dev", "libtiff-dev"])]),
         .target(name: "SegueCore"),
-        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg"]),
+        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage"]),
         .target(name: "SegueReference", dependencies: ["SegueCore"]),
         .target(name: "SegueShaders", path: "Shaders",
                 resources: [.embedInCode("glsl/prelude.glsl"), .embedInCode("glsl/colour.glsl"), .embedInCode("glsl/main.glsl"), .embedInCode("glsl/layer.glsl"),

@@ -183,13 +183,16 @@ public struct LayerColourMap: Sendable, Equatable {
         readsChroma = picture.layout == .rgba || used(1) || used(2)
     }
 
-    /// What a layer shows outside its picture in this pass: black, as R′G′B′A or as the fused pass's values.
-    public static func background(pass: OutputPass, fused: Bool, output: OutputYCbCr = .sdr) -> [Float] {
-        guard fused else { return [0, 0, 0, 1] }
+    /// What a layer shows outside its picture in this pass: the edit's background `colour` (default black), as
+    /// R′G′B′A or as the fused pass's values (the output's luma, or Cb and Cr, of that colour, in `output`'s format).
+    /// The colour's 8-bit values are taken as the output's R′G′B′ code values (in an HDR edit, as its HLG/PQ signal).
+    public static func background(pass: OutputPass, fused: Bool, output: OutputYCbCr = .sdr, colour: RGBColour = .black) -> [Float] {
+        let c = [Double(colour.r) / 255, Double(colour.g) / 255, Double(colour.b) / 255]
+        guard fused && pass != .rgba else { return colour.normalized + [1] }
+        func value(_ row: [Double]) -> Float { Float(row[0] * c[0] + row[1] * c[1] + row[2] * c[2] + row[3]) }
         switch pass {
-        case .rgba: return [0, 0, 0, 1]
-        case .luma: return [Float(output.yRow[3]), 0, 0, 1]
-        case .chroma: return [Float(output.cbRow[3]), Float(output.crRow[3]), 0, 1]
+        case .rgba, .luma: return [value(output.yRow), 0, 0, 1]
+        case .chroma: return [value(output.cbRow), value(output.crRow), 0, 1]
         }
     }
 }

@@ -60,9 +60,9 @@ public struct Transition: Equatable, Sendable {
 public struct ClipSpec: Equatable, Sendable {
     /// Absolute path of the media file.
     public var path: String
-    /// Offset into the source, seconds; default 0.
+    /// Offset into the source, seconds; default 0. Must be 0 for a still picture.
     public var start: MediaTime
-    /// Length used from the source; nil means to the end of the file.
+    /// Length used from the source; nil means to the end of the file (for a still: `SourceInfo.defaultStillDuration`).
     public var duration: MediaTime?
     /// The transition into this clip from the previous one; nil for a cut (and always nil on clip 0).
     public var transition: Transition?
@@ -145,6 +145,9 @@ public struct Edit: Equatable, Sendable {
     public var music: MusicSpec?
     /// Output audio format.
     public var audio = AudioSettings()
+    /// The colour outside the pictures (letterbox bars, pushed-out areas) and under the transparent parts of stills
+    /// with alpha; black by default.
+    public var background = RGBColour.black
 
     public init(clips: [ClipSpec]) { self.clips = clips }
 }

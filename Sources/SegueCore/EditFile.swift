@@ -25,7 +25,7 @@ public enum EditFile {
         }
         try StrictJSON.check(data)
         let obj = try object(root, "edit")
-        try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "output", "music", "audio"])
+        try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "output", "music", "audio", "background"])
         guard let rawClips = obj["clips"] else { throw EditError("clips", "is required: a list of at least one clip") }
         guard let clipList = rawClips as? [Any] else { throw EditError("clips", "must be a list of clips") }
         if clipList.isEmpty { throw EditError("clips", "needs at least one clip") }
@@ -45,6 +45,13 @@ public enum EditFile {
             edit.renderSize = PixelSize(width: width, height: height)
         }
         if let s = obj["square"] { edit.square = try bool(s, "square") }
+        if let b = obj["background"] {
+            let s = try string(b, "background")
+            guard let c = RGBColour.parse(s) else {
+                throw EditError("background", "must be a colour as \"#rrggbb\", \"#rgb\" or a name (\(RGBColour.names.keys.sorted().joined(separator: ", "))) (got \"\(s)\")")
+            }
+            edit.background = c
+        }
         if let f = obj["fit"] {
             let s = try string(f, "fit")
             guard let m = FitMode(rawValue: s) else { throw EditError("fit", "must be one of fill, fit, stretch (got \"\(s)\")") }

@@ -117,6 +117,21 @@ public enum LayerGeometry {
         return PixelSize(width: axis(codedSize.width, sx), height: axis(codedSize.height, sy))
     }
 
+    /// The size a layer's stored picture of `codedSize` is handed to a renderer at: the prefilter's size
+    /// (`prefilterSize`), and in any case no side above `maxSide` (the renderer's `maxPictureSize`: the GPU's
+    /// `GL_MAX_TEXTURE_SIZE`), scaled down keeping the aspect ratio (the long side to the limit, the other rounded to
+    /// the nearest pixel, at least 1). Nil when the
+    /// picture is used as stored.
+    public static func reducedSize(_ outputToSource: Affine2D, codedSize: PixelSize, maxSide: Int?) -> PixelSize? {
+        let prefiltered = prefilterSize(outputToSource, codedSize: codedSize)
+        guard let limit = maxSide else { return prefiltered }
+        let size = prefiltered ?? codedSize
+        guard max(size.width, size.height) > limit else { return prefiltered }
+        let longest = max(size.width, size.height)
+        func side(_ n: Int) -> Int { n == longest ? limit : max(1, Int((Double(n) * Double(limit) / Double(longest)).rounded())) }
+        return PixelSize(width: side(size.width), height: side(size.height))
+    }
+
     public static func outputToSource(codedSize: PixelSize, sar: Double, orientation: Orientation,
                                       renderSize: PixelSize, fit: FitMode) -> Affine2D {
         let dw = Double(codedSize.width) * sar, dh = Double(codedSize.height)

@@ -43,6 +43,10 @@ public protocol CompositeRenderer: AnyObject {
     /// default renders synchronously (`SynchronousYUV420Pipeline`). Use it on the renderer's thread, and no
     /// other rendering call on that renderer between its `submit`s except `render`.
     func makeYUV420Pipeline() -> YUV420Pipeline
+    /// The largest picture width or height this renderer takes (the GPU's `GL_MAX_TEXTURE_SIZE`), or nil for no limit
+    /// (the CPU reference). The pipeline reduces larger pictures on the CPU before handing them over
+    /// (`LayerGeometry.reducedSize`). The default is nil.
+    var maxPictureSize: Int? { get }
 }
 
 /// Frames rendered in submission order, returned as they are finished: `submit` frame n may give back frame n
@@ -68,6 +72,7 @@ public final class SynchronousYUV420Pipeline: YUV420Pipeline {
 
 extension CompositeRenderer {
     public func makeYUV420Pipeline() -> YUV420Pipeline { SynchronousYUV420Pipeline(renderer: self) }
+    public var maxPictureSize: Int? { nil }
 
     /// `render` for RGBA stored pictures.
     public func render(_ plan: FramePlan, from: RGBAImage, to: RGBAImage?, renderSize: PixelSize) throws -> RGBAImage {

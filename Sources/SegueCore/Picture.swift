@@ -1,3 +1,5 @@
+import Foundation
+
 /// Y′CbCr matrix coefficients `(Kr, Kb)`, `Kg = 1 − Kr − Kb`.
 /// Sources: ITU-R BT.601-7 §2.5.1, ITU-R BT.709-6 Table 3 item 3.2, ITU-R BT.2020-2 Table 4 (non-constant
 /// luminance; constant-luminance streams are converted as non-constant), SMPTE ST 240, FCC (ITU-T H.273 Table 4).
@@ -145,6 +147,15 @@ public struct VideoPicture: Sendable {
     public let planes: [PicturePlane]
     /// Matrix, range and chroma siting (unused for `.rgba`).
     public let colour: YCbCrColour
+    /// Names this picture's planes: two pictures with the same non-zero identity hold the same samples, so a renderer
+    /// that still holds them (the GPU's textures) need not upload them again. A reader gives every picture it makes a
+    /// new one (`VideoPicture.newIdentity()`) and hands out the same picture, identity included, while it shows the
+    /// same decoded frame: a still keeps one identity for its whole duration. 0 (the default): no identity, always
+    /// uploaded.
+    public var identity: UInt64 = 0
+
+    /// A process-wide unique, non-zero identity for a new picture (thread-safe).
+    public static func newIdentity() -> UInt64 { PictureIdentities.next() }
 
     public init(width: Int, height: Int, layout: Layout, chromaShiftX: Int, chromaShiftY: Int, bitDepth: Int,
                 swapsChroma: Bool = false, planes: [PicturePlane], colour: YCbCrColour) {
@@ -204,5 +215,16 @@ public struct YUV420Image: Sendable, Equatable {
     /// The code value of sample `i` of a plane (8- or 16-bit little-endian).
     public static func sample(_ plane: [UInt8], _ i: Int, bitDepth: Int) -> Int {
         bitDepth > 8 ? Int(plane[2 * i]) | Int(plane[2 * i + 1]) << 8 : Int(plane[i])
+    }
+}
+
+/// The counter behind `VideoPicture.newIdentity()`.
+enum PictureIdentities {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var last: UInt64 = 0
+    static func next() -> UInt64 {
+        lock.lock(); defer { lock.unlock() }
+        last += 1
+        return last
     }
 }

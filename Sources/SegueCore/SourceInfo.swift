@@ -109,6 +109,20 @@ public struct SourceInfo: Equatable, Sendable {
     /// `SegueMedia` with libavfilter's `bwdif`, one picture per field.
     public var fieldOrder: FieldOrder = .progressive
 
+    /// A still picture (JPEG, PNG, WebP, TIFF, HEIC/HEIF, … — FFmpeg's image demuxers, or libheif): one picture,
+    /// decoded once, shown for the clip's whole `duration` (default `defaultStillDuration`). A still has no frame
+    /// rate (`nominalFrameRate` and `baseFrameRate` are nil), no audio, and `start` makes no sense for it.
+    public var isStill = false
+    /// How long a still shows when the edit gives no `duration`: 4 s.
+    public static let defaultStillDuration = MediaTime(value: 4, timescale: 1)
+    /// Where `orientation` comes from, in words, when not from a video's display matrix: "EXIF orientation 6
+    /// (rotate 90° clockwise)", or for HEIF "irot/imir applied by libheif"; nil otherwise.
+    public var orientationSource: String?
+    /// The EXIF `Orientation` value (1…8) the picture carries, if any.
+    public var exifOrientation: Int?
+    /// Whether the picture has an alpha channel; a still's is composited over the edit's `background` when decoded.
+    public var hasAlpha = false
+
     /// Whether the clip is interlaced (`fieldOrder` is not `.progressive`).
     public var isInterlaced: Bool { fieldOrder != .progressive }
 

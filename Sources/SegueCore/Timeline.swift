@@ -35,6 +35,11 @@ public struct Timeline: Sendable {
     public let duration: MediaTime
     /// `round(duration × frameRate)`.
     public let frameCount: Int64
+    /// The edit's background colour (`Edit.background`), carried by every `FramePlan`.
+    public let background: RGBColour
+    /// The largest default render size along either axis: 16384 pixels, what libx264 takes (and the edit file's
+    /// `renderSize` allows). A larger default (a 16400-pixel panorama) is scaled down to fit, keeping its aspect ratio.
+    public static let maxRenderSide = 16384
     /// Human-readable notes on derived values (for `--verbose`).
     public let notes: [String]
     /// Things in the edit that are allowed but probably not meant (always shown): e.g. a music ramp wholly outside
@@ -51,6 +56,14 @@ public struct Timeline: Sendable {
         var durations: [MediaTime] = []
         for (i, (spec, src)) in zip(edit.clips, sources).enumerated() {
             let name = "clips[\(i)] (\(spec.path.split(separator: "/").last.map(String.init) ?? spec.path))"
+            if src.isStill {
+                // A still shows one picture for as long as the edit says: there is no source time to start from.
+                if MediaTime.zero < spec.start {
+                    throw EditError("clips[\(i)].start", "\(name) is a still picture: it has no time to start from; leave start out and give its duration (default \(fmt(SourceInfo.defaultStillDuration)) s)")
+                }
+                durations.append(spec.duration ?? SourceInfo.defaultStillDuration)
+                continue
+            }
             if !(spec.start < src.duration) {
                 throw EditError("clips[\(i)].start", "\(name): start \(fmt(spec.start)) s is at or beyond the clip's end (\(fmt(src.duration)) s)")
             }
@@ -97,6 +110,12 @@ public struct Timeline: Sendable {
                 notes.append("render size \(size): largest clip width and height after rotation")
             }
         }
+        if edit.renderSize == nil, max(size.width, size.height) > Timeline.maxRenderSide {
+            // A huge picture (a panorama, a scan) would ask for a size no encoder takes: scale it down to fit.
+            let k = Double(Timeline.maxRenderSide) / Double(max(size.width, size.height))
+            size = PixelSize(width: max(2, Int((Double(size.width) * k).rounded())), height: max(2, Int((Double(size.height) * k).rounded())))
+            notes.append("render size \(size): scaled down to fit \(Timeline.maxRenderSide) pixels, the largest side libx264 and the edit file take")
+        }
         if size.width % 2 != 0 || size.height % 2 != 0 {
             if edit.renderSize != nil {
                 throw EditError("renderSize", "width and height must be even for 4:2:0 output (got \(size))")
@@ -130,9 +149,10 @@ public struct Timeline: Sendable {
         }
         for p in placements {
             let name = p.spec.path.split(separator: "/").last.map(String.init) ?? p.spec.path
-            notes.append("clip \(p.index) \(name): track \(p.track == 0 ? "A" : "B"), \(p.source.codedSize) \(p.source.orientation)"
+            notes.append("clip \(p.index) \(name): track \(p.track == 0 ? "A" : "B"), \(p.source.isStill ? "still picture, " : "")\(p.source.codedSize) \(p.source.orientation)"
+                         + (p.source.orientationSource.map { " (\($0))" } ?? "")
                          + (p.source.isInterlaced ? ", \(p.source.fieldOrder) (deinterlaced with bwdif, one picture per field)" : "")
-                         + ", source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + p.duration)) s of \(fmt(p.source.duration)) s"
+                         + (p.source.isStill ? ", shown \(fmt(p.duration)) s" : ", source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + p.duration)) s of \(fmt(p.source.duration)) s")
                          + ", timeline \(fmt(p.start))–\(fmt(p.end)) s"
                          + (p.spec.transition.map { ", \($0.kind.rawValue) \(fmt($0.duration)) s in" } ?? "")
                          + (p.source.audioTrackCount > 1 ? ", audio track \(p.audioTrack ?? 0) of \(p.source.audioTrackCount)"
@@ -151,6 +171,7 @@ public struct Timeline: Sendable {
         self.output = edit.output
         self.music = edit.music
         self.audio = edit.audio
+        self.background = edit.background
         self.duration = placements.last!.end
         self.frameCount = duration.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
         if frameCount < 1 {
@@ -198,9 +219,13 @@ public struct Timeline: Sendable {
             let from = active[active.count - 2], to = active[active.count - 1]
             let tr = to.spec.transition!
             let p = MediaTime.ratio(t - to.start, tr.duration)
-            return FramePlan(frame: n, time: t, from: layer(from), to: layer(to), transition: tr, progress: p, colour: outputColour)
+            var plan = FramePlan(frame: n, time: t, from: layer(from), to: layer(to), transition: tr, progress: p, colour: outputColour)
+            plan.background = background
+            return plan
         }
-        return FramePlan(frame: n, time: t, from: layer(active[0]), to: nil, transition: nil, progress: 0, colour: outputColour)
+        var plan = FramePlan(frame: n, time: t, from: layer(active[0]), to: nil, transition: nil, progress: 0, colour: outputColour)
+        plan.background = background
+        return plan
     }
 
     /// Output frame range `[first, end)` showing transition into clip `i` (empty when it has none).
@@ -243,6 +268,8 @@ public struct FramePlan: Sendable {
     public let progress: Double
     /// The output's dynamic range and tone-mapping curve (the edit's `output`).
     public var colour: OutputColour
+    /// What shows outside the layers' pictures (`Edit.background`); black unless the edit says otherwise.
+    public var background: RGBColour = .black
 
     public init(frame: Int64, time: MediaTime, from: LayerPlan, to: LayerPlan?, transition: Transition?, progress: Double,
                 colour: OutputColour = .sdr) {

@@ -17,6 +17,10 @@ public struct TimelineReport: Codable, Sendable {
         public let colour: String?
         /// What the edit's `colour` overrides (matrix, range, transfer, primaries); empty when nothing.
         public let colourOverridden: [String]
+        /// A still picture, shown for `end − start` seconds (its source times are then 0 and that length).
+        public let still: Bool
+        /// Where the rotation comes from when not from a display matrix ("EXIF orientation 6 (rotate 90° clockwise)").
+        public let orientationSource: String?
     }
     public struct Transition: Codable, Sendable {
         public let type: String
@@ -31,6 +35,8 @@ public struct TimelineReport: Codable, Sendable {
     public let duration: Double
     public let frameCount: Int64
     public let clips: [Clip]
+    /// The edit's background colour, "#rrggbb".
+    public let background: String
     public let notes: [String]
 
     public init(_ t: Timeline) {
@@ -39,6 +45,7 @@ public struct TimelineReport: Codable, Sendable {
         duration = t.duration.seconds
         frameCount = t.frameCount
         notes = t.notes
+        background = t.background.description
         clips = t.placements.map { p in
             let r = t.transitionFrames(into: p.index)
             return Clip(index: p.index, path: p.spec.path, track: p.track == 0 ? "A" : "B",
@@ -49,21 +56,25 @@ public struct TimelineReport: Codable, Sendable {
                         transition: p.spec.transition.map {
                             Transition(type: $0.kind.rawValue, direction: $0.direction.rawValue, duration: $0.duration.seconds,
                                        firstFrame: r.lowerBound, endFrame: r.upperBound)
-                        }, colour: p.source.colour?.summary, colourOverridden: p.source.colourOverridden)
+                        }, colour: p.source.colour?.summary, colourOverridden: p.source.colourOverridden,
+                        still: p.source.isStill, orientationSource: p.source.orientationSource)
         }
     }
 
     public var text: String {
-        var s = "render size \(width)x\(height), \(frameRate) fps, \(String(format: "%.3f", duration)) s, \(frameCount) frames\n"
+        var s = "render size \(width)x\(height), \(frameRate) fps, \(String(format: "%.3f", duration)) s, \(frameCount) frames"
+            + (background == RGBColour.black.description ? "" : ", background \(background)") + "\n"
         for c in clips {
             if let t = c.transition {
                 s += String(format: "  %@ %.3f s%@: frames %lld–%lld\n", t.type, t.duration,
                             t.type == "crossfade" ? "" : " \(t.direction)", t.firstFrame, t.endFrame - 1)
             }
             let name = c.path.split(separator: "/").last.map(String.init) ?? c.path
-            s += String(format: "clip %d [%@] %@: source %.3f–%.3f s → timeline %.3f–%.3f s, frames %lld–%lld%@%@\n",
-                        c.index, c.track, name, c.sourceStart, c.sourceEnd, c.start, c.end, c.firstFrame, c.endFrame - 1,
-                        c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")" : "",
+            let what = c.still ? String(format: "still, shown %.3f s", c.end - c.start) : String(format: "source %.3f–%.3f s", c.sourceStart, c.sourceEnd)
+            s += String(format: "clip %d [%@] %@: %@ → timeline %.3f–%.3f s, frames %lld–%lld%@%@\n",
+                        c.index, c.track, name, what, c.start, c.end, c.firstFrame, c.endFrame - 1,
+                        c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")"
+                            + (c.orientationSource.map { " (\($0))" } ?? "") : "",
                         c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)")
         }
         return s

@@ -26,8 +26,17 @@ public final class GPURenderer: CompositeRenderer {
     }
     private var programs: [ProgramKey: GLProgram] = [:]
     // Created after the context is current (stored-property initialisers would run before it exists).
-    private let fromTextures: [GLTexture]
-    private let toTextures: [GLTexture]
+    private var fromTextures: [GLTexture]
+    private var toTextures: [GLTexture]
+    /// The `VideoPicture.identity` each set of textures holds (0: none): a picture already there is not uploaded
+    /// again (a still, a frame held over several output frames), and a picture that moves from the incoming to the
+    /// outgoing layer (a clip after the transition into it) swaps the sets instead.
+    private var fromIdentity: UInt64 = 0
+    private var toIdentity: UInt64 = 0
+    /// Pictures uploaded so far (all planes of one picture count once): for tests (a still is uploaded once).
+    public private(set) var uploads = 0
+    /// `GL_MAX_TEXTURE_SIZE`: the pipeline reduces larger pictures on the CPU before they come here.
+    public var maxPictureSize: Int? { maxTextureSize }
     private var rgbaTarget: GLFramebuffer?
     private var lumaTarget: GLFramebuffer?
     private var chromaTarget: GLFramebuffer?
@@ -125,8 +134,21 @@ public final class GPURenderer: CompositeRenderer {
     }
 
     private func prepare(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?) throws {
-        try upload(from, into: fromTextures)
-        if let t = to { try upload(t, into: toTextures) }
+        if from.identity == 0 || from.identity != fromIdentity {
+            if from.identity != 0 && from.identity == toIdentity {
+                swap(&fromTextures, &toTextures)
+                swap(&fromIdentity, &toIdentity)
+            } else {
+                fromIdentity = 0
+                try upload(from, into: fromTextures)
+                fromIdentity = from.identity
+            }
+        }
+        if let t = to, t.identity == 0 || t.identity != toIdentity {
+            toIdentity = 0
+            try upload(t, into: toTextures)
+            toIdentity = t.identity
+        }
     }
 
     private static func kind(_ p: VideoPicture) -> ShaderLibrary.LayerVariant.Kind {
@@ -165,7 +187,7 @@ public final class GPURenderer: CompositeRenderer {
         bind(program, "To", toPicture, to == nil ? fromTextures : toTextures, unit: 3, map: p.toMap, colour: toColour, stage: toStage)
         let luminance = outputRange.primaries.luminanceCoefficients.map { Float($0) }
         glUniform3f(program.location("uOutputLuminance"), luminance[0], luminance[1], luminance[2])
-        let bg = LayerColourMap.background(pass: pass, fused: fused, output: format)
+        let bg = LayerColourMap.background(pass: pass, fused: fused, output: format, colour: plan.background)
         glUniform4f(program.location("background"), bg[0], bg[1], bg[2], bg[3])
         glUniform2f(program.location("uResolution"), Float(renderSize.width), Float(renderSize.height))
         glUniform1f(program.location("progress"), p.progress)
@@ -216,6 +238,7 @@ public final class GPURenderer: CompositeRenderer {
             }
             try textures[i].upload(plane.bytes, width: plane.width, height: plane.height, format: format)
         }
+        uploads += 1
     }
 
     private func checkFits(_ size: PixelSize, _ message: @autoclosure () -> String) throws {

@@ -12,31 +12,41 @@ import SegueCore
 extension Frame {
     /// The frame's planes as a `VideoPicture` described by `colour` (default: the frame's tags and guesses,
     /// `colour()`), or nil when its pixel format is not one the renderers take directly.
-    func directPicture(colour: YCbCrColour? = nil) -> VideoPicture? {
-        let f = ptr.pointee
-        guard let desc = av_pix_fmt_desc_get(AVPixelFormat(rawValue: f.format))?.pointee else { return nil }
+    /// How the renderers take a pixel format directly: layout, bits per sample, chroma shifts, NV21's swap; nil for
+    /// formats converted to RGBA.
+    static func directFormat(_ format: AVPixelFormat) -> (layout: VideoPicture.Layout, depth: Int, sx: Int, sy: Int, swaps: Bool)? {
+        guard let desc = av_pix_fmt_desc_get(format)?.pointee else { return nil }
         let unsupported = UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE
                                  | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BAYER)
-        // Alpha (yuva*) is ignored, as the compositor ignores it everywhere: its own plane is simply not read.
+        // Alpha (yuva*) is ignored, as the compositor ignores it in video: its own plane is simply not read. (Stills
+        // with alpha never come here: `VideoReader` composites them over the edit's background.)
         let alphaPlane = (desc.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0 && desc.nb_components == 4 && desc.comp.3.plane == 3
         guard desc.nb_components == 3 || alphaPlane, desc.flags & unsupported == 0 else { return nil }
         let c = [desc.comp.0, desc.comp.1, desc.comp.2]
         let depth = Int(c[0].depth)
         guard c.allSatisfy({ Int($0.depth) == depth && $0.shift == 0 }), depth >= 8, depth <= 16 else { return nil }
-        let w = Int(f.width), h = Int(f.height)
-        let sx = Int(desc.log2_chroma_w), sy = Int(desc.log2_chroma_h)
-        let cw = -((-w) >> sx), ch = -((-h) >> sy)
-        let layout: VideoPicture.Layout
-        var swaps = false
         let bytesPerSample = depth > 8 ? 2 : 1
+        let sx = Int(desc.log2_chroma_w), sy = Int(desc.log2_chroma_h)
         if c[0].plane == 0 && c[1].plane == 1 && c[2].plane == 2 && c.allSatisfy({ Int($0.step) == bytesPerSample && $0.offset == 0 }) {
-            layout = .planar
+            return (.planar, depth, sx, sy, false)
         } else if depth == 8 && c[0].plane == 0 && c[1].plane == 1 && c[2].plane == 1 && c[1].step == 2 && c[2].step == 2 {
-            layout = .semiPlanar
-            swaps = c[1].offset == 1
-        } else {
-            return nil
+            return (.semiPlanar, depth, sx, sy, c[1].offset == 1)
         }
+        return nil
+    }
+
+    /// Whether the pixel format carries alpha (yuva*, rgba, ya8, a palette with transparency, …).
+    static func hasAlpha(_ format: AVPixelFormat) -> Bool {
+        guard let desc = av_pix_fmt_desc_get(format)?.pointee else { return false }
+        return desc.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
+    }
+
+    func directPicture(colour: YCbCrColour? = nil) -> VideoPicture? {
+        let f = ptr.pointee
+        guard let (layout, depth, sx, sy, swaps) = Frame.directFormat(AVPixelFormat(rawValue: f.format)) else { return nil }
+        let w = Int(f.width), h = Int(f.height)
+        let cw = -((-w) >> sx), ch = -((-h) >> sy)
+        let bytesPerSample = depth > 8 ? 2 : 1
         func copy(_ data: UnsafeMutablePointer<UInt8>?, _ linesize: Int32, _ pw: Int, _ ph: Int, _ channels: Int) -> PicturePlane? {
             guard let data = data, linesize > 0 else { return nil }
             let row = pw * channels * bytesPerSample

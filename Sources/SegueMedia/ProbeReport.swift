@@ -56,6 +56,16 @@ public struct ProbeReport: Codable, Sendable {
         /// The Dolby Vision configuration record, and what Segue does with it (`DolbyVisionConfiguration.summary`).
         public var dolbyVision: DolbyVisionConfiguration?
         public var dolbyVisionNote: String?
+        /// A still picture (JPEG, PNG, WebP, TIFF, HEIC/HEIF, …): shown for the clip's `duration`, by default
+        /// `duration` seconds (`SourceInfo.defaultStillDuration`); it has no frame rate.
+        public var still: Bool = false
+        /// The EXIF orientation value (1…8) the picture carries, if any; `rotation` and `mirrored` show its effect.
+        public var exifOrientation: Int?
+        /// Where the orientation comes from when not from a display matrix ("EXIF orientation 6: rotate 90° clockwise",
+        /// "HEIF irot/imir applied by libheif").
+        public var orientationSource: String?
+        /// Whether the picture has an alpha channel (a still's is composited over the edit's background).
+        public var alpha: Bool = false
     }
     public struct Audio: Codable, Sendable {
         /// The audio track number `clips[].audioTrack` takes: audio streams counted from 0 in file order.
@@ -81,6 +91,23 @@ public struct ProbeReport: Codable, Sendable {
     public init(path: String, colourOverride: ColourOverride? = nil, toneMap: ToneMapCurve = .default) throws {
         _ = FF.setup
         self.path = path
+        if HEIF.isHEIF(path: path) {
+            // HEIC/HEIF: read with libheif (FFmpeg 5.1 cannot); decoded as 8-bit R′G′B′A, transformations applied.
+            let reader = try VideoReader(path: path, colourOverride: colourOverride)
+            let info = reader.info, heif = reader.heif!
+            container = "heif (libheif, \(heif.mimeType))"
+            duration = info.duration.seconds
+            audio = []
+            video = Video(streamIndex: 0, codec: heif.mimeType == "image/avif" ? "av1" : "hevc", pixelFormat: "rgba (libheif, from \(heif.bitDepth)-bit)",
+                          codedWidth: heif.storedSize.width, codedHeight: heif.storedSize.height, rotation: 0, mirrored: false,
+                          displayWidth: info.displaySize.width, displayHeight: info.displaySize.height, sampleAspectRatio: "1:1",
+                          averageFrameRate: nil, baseFrameRate: nil, variableFrameRate: false, duration: info.duration.seconds, firstPTS: 0,
+                          colorMatrix: "n/a (R'G'B' from libheif)", colorRange: "full", colorPrimaries: "unknown", colorTransfer: "unknown",
+                          matrixUsed: "n/a", rangeUsed: "full", transferUsed: "sdr", primariesUsed: "bt709", guessed: ["primaries", "transfer"], overridden: [],
+                          fieldOrder: FieldOrder.progressive.rawValue, interlaced: false, deinterlacing: nil, fieldRate: nil,
+                          still: true, exifOrientation: nil, orientationSource: info.orientationSource, alpha: info.hasAlpha)
+            return
+        }
         let file = try InputFile(path: path)
         container = String(cString: file.ctx.pointee.iformat.pointee.name)
         duration = file.ctx.pointee.duration > 0 ? Double(file.ctx.pointee.duration) / 1_000_000 : 0
@@ -103,8 +130,9 @@ public struct ProbeReport: Codable, Sendable {
             let st = reader.file.stream(reader.streamIndex).pointee
             let f = reader.current!.frame.ptr.pointee
             func name(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "unknown" }
-            let avg = st.avg_frame_rate.isValid ? st.avg_frame_rate.double : nil
-            let base = st.r_frame_rate.isValid ? st.r_frame_rate.double : nil
+            // A still has no frame rate (FFmpeg's image demuxers say 25).
+            let avg = st.avg_frame_rate.isValid && !info.isStill ? st.avg_frame_rate.double : nil
+            let base = st.r_frame_rate.isValid && !info.isStill ? st.r_frame_rate.double : nil
             let sarR = f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
             let used = reader.colour(of: reader.current!.frame)
             var guessed: [String] = []
@@ -136,7 +164,9 @@ public struct ProbeReport: Codable, Sendable {
                 deinterlacing: info.isInterlaced ? ProbeReport.deinterlacing : nil, fieldRate: info.fieldRate,
                 peakLuminance: used.peakLuminance,
                 colourStage: ColourStage(colour: used, output: OutputColour(dynamicRange: .sdr, toneMap: toneMap))?.summary,
-                dolbyVision: info.dolbyVision, dolbyVisionNote: info.dolbyVision?.summary)
+                dolbyVision: info.dolbyVision, dolbyVisionNote: info.dolbyVision?.summary,
+                still: info.isStill, exifOrientation: info.exifOrientation, orientationSource: info.orientationSource, alpha: info.hasAlpha)
+            if info.isStill { duration = info.duration.seconds }   // FFmpeg's image demuxers say one frame at 25 fps
         }
     }
 
@@ -148,18 +178,26 @@ public struct ProbeReport: Codable, Sendable {
         var s = "\(path)\n  container \(container), \(String(format: "%.3f", duration)) s\n"
         if let v = video {
             s += "  video #\(v.streamIndex): \(v.codec) \(v.pixelFormat), coded \(v.codedWidth)x\(v.codedHeight), SAR \(v.sampleAspectRatio)"
-            s += ", rotation \(v.rotation)°\(v.mirrored ? " mirrored" : ""), displayed \(v.displayWidth)x\(v.displayHeight)\n"
-            s += String(format: "    frame rate %@ avg / %@ base%@, duration %.3f s, first PTS %.3f s\n",
-                        v.averageFrameRate.map { String(format: "%.3f", $0) } ?? "?", v.baseFrameRate.map { String(format: "%.3f", $0) } ?? "?",
-                        v.variableFrameRate ? " (variable)" : "", v.duration, v.firstPTS)
+            s += ", rotation \(v.rotation)°\(v.mirrored ? " mirrored" : "")"
+            s += (v.orientationSource.map { " (\($0))" } ?? "") + ", displayed \(v.displayWidth)x\(v.displayHeight)\n"
+            if v.still {
+                s += String(format: "    still picture%@: decoded once, shown %.0f s unless the clip gives a duration\n",
+                            v.alpha ? " with alpha (composited over the edit's background)" : "", v.duration)
+            } else {
+                s += String(format: "    frame rate %@ avg / %@ base%@, duration %.3f s, first PTS %.3f s\n",
+                            v.averageFrameRate.map { String(format: "%.3f", $0) } ?? "?", v.baseFrameRate.map { String(format: "%.3f", $0) } ?? "?",
+                            v.variableFrameRate ? " (variable)" : "", v.duration, v.firstPTS)
+            }
             s += "    colour tags: matrix \(v.colorMatrix), range \(v.colorRange), primaries \(v.colorPrimaries), transfer \(v.colorTransfer)\n"
             s += "    colour used: matrix \(v.matrixUsed), range \(v.rangeUsed), primaries \(v.primariesUsed), transfer \(v.transferUsed)"
             if !v.guessed.isEmpty { s += " (guessed: \(v.guessed.joined(separator: ", ")))" }
             if !v.overridden.isEmpty { s += " (from the edit: \(v.overridden.joined(separator: ", ")))" }
             s += "\n"
-            s += v.interlaced ? "    interlaced, \(v.fieldOrder); deinterlaced with \(v.deinterlacing ?? "?")"
-                                + (v.fieldRate.map { String(format: " (%g pictures/s)", $0) } ?? "") + "\n"
-                              : "    progressive\n"
+            if !v.still {
+                s += v.interlaced ? "    interlaced, \(v.fieldOrder); deinterlaced with \(v.deinterlacing ?? "?")"
+                                    + (v.fieldRate.map { String(format: " (%g pictures/s)", $0) } ?? "") + "\n"
+                                  : "    progressive\n"
+            }
             if let p = v.peakLuminance { s += String(format: "    peak luminance %.0f cd/m² (metadata)\n", p) }
             if let c = v.colourStage { s += "    in an SDR edit: \(c)\n" }
             if let d = v.dolbyVisionNote { s += "    \(d)\n" }

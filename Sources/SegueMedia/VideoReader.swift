@@ -17,17 +17,30 @@ import SegueCore
 /// Colour: the stream's matrix (BT.601/BT.709/BT.2020 from `AVFrame.colorspace`; unspecified → BT.709 at
 /// ≥ 720 lines, else BT.601), range and chroma siting travel with each `VideoPicture`; the RGBA conversion
 /// (libswscale) uses the same matrix and range.
+///
+/// Still pictures (`isStill`: a file FFmpeg reads with one of its image demuxers — JPEG, PNG, WebP, TIFF, BMP, …
+/// — or a HEIC/HEIF/AVIF file, read with libheif) go through the same reader: the picture is decoded once, when the
+/// reader opens, and every time gives that same picture (same `VideoPicture.identity`, so the GPU uploads it once).
+/// Its EXIF orientation becomes `info.orientation` (`ExifOrientation`); a still with alpha is composited over
+/// `background` (straight-alpha "over" in 8-bit R′G′B′, `RGBColour.over`) and handed on as opaque RGBA.
 public final class VideoReader {
     public let path: String
     public private(set) var info = SourceInfo(codedSize: PixelSize(width: 0, height: 0), nominalFrameRate: nil, duration: .zero, hasAudio: false)
+    /// A still picture: decoded once, the same picture at every time (see above).
+    public let isStill: Bool
+    /// What a still's transparent parts are composited over (the edit's `background`).
+    public let background: RGBColour
+    /// For a HEIF file: libheif's MIME type and the size as stored (before `irot`/`imir`); nil for FFmpeg's files.
+    public private(set) var heif: (mimeType: String, storedSize: PixelSize, bitDepth: Int)?
     /// PTS of the first picture, in half units of the stream time base (`timeBase / 2`, see `decodeNext`).
     private(set) var firstPTS: Int64 = 0
     /// ε of the frame rule (`SourceInfo.timestampTolerance`).
     private var tolerance: MediaTime = .zero
-    let file: InputFile
+    /// The demuxer and decoder; nil for a HEIF file (read with libheif, decoded once in `init`).
+    let file: InputFile!
     let streamIndex: Int32
     let timeBase: AVRational
-    let decoder: Decoder
+    let decoder: Decoder!
     let packet = Packet()
     private(set) var current: (rel: MediaTime, frame: Frame)?
     var pending: (rel: MediaTime, frame: Frame)?
@@ -57,11 +70,34 @@ public final class VideoReader {
     /// tags. With `deinterlace` (the default), frames flagged interlaced are deinterlaced with `bwdif`, one picture
     /// per field; without it every frame is read as stored (for comparing files). `hardware` asks for an FFmpeg hwaccel (falling back to software decoding, with `hardwareProblem` set,
     /// where the device cannot be opened; codecs without that hwaccel decode in software too). Throws `MediaError`
-    /// when the file cannot be opened, has no video stream, or yields no decodable frame.
-    public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none, deinterlace: Bool = true) throws {
+    /// when the file cannot be opened, has no video stream, or yields no decodable frame. `background` is what a
+    /// still's transparent parts are composited over (default black).
+    public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none, deinterlace: Bool = true,
+                background: RGBColour = .black) throws {
         self.path = path
         self.colourOverride = colourOverride
         self.deinterlaces = deinterlace
+        self.background = background
+        if HEIF.isHEIF(path: path) {
+            // HEIC/HEIF: FFmpeg 5.1 cannot read it; libheif decodes the primary image once, transformations applied.
+            _ = FF.setup
+            let handle = try HEIFContext(path: path).primaryImage()
+            let frame = try handle.decodeRGBA()
+            file = nil; decoder = nil; streamIndex = -1; timeBase = AVRational(num: 1, den: 1)
+            self.hardware = .none; hardwareProblem = nil
+            isStill = true
+            current = (.zero, frame)
+            ended = true
+            decodedFrames = 1
+            heif = (HEIF.mimeType(path: path), handle.storedSize, handle.lumaBits)
+            var still = SourceInfo(codedSize: handle.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
+            still.isStill = true
+            still.hasAlpha = handle.hasAlpha
+            still.orientationSource = "HEIF irot/imir applied by libheif" + (handle.storedSize != handle.size ? ", stored \(handle.storedSize)" : "")
+            still.colour = colour(of: frame)
+            info = still
+            return
+        }
         file = try InputFile(path: path)
         guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else {
             throw MediaError(path: path, function: nil, message: "has no video stream")
@@ -69,6 +105,7 @@ public final class VideoReader {
         streamIndex = vi
         let st = file.stream(vi)
         timeBase = st.pointee.time_base
+        isStill = VideoReader.isImageDemuxer(String(cString: file.ctx.pointee.iformat.pointee.name))
         var device: HardwareDevice?
         var problem: String?
         if hardware != .none {
@@ -92,6 +129,7 @@ public final class VideoReader {
         }
         firstPTS = first.pts
         current = (.zero, first.frame)
+        if isStill { ended = true }   // decoded once: nothing more is read
         let f = first.frame.ptr.pointee
         let par = st.pointee.codecpar.pointee
         var sar = 1.0
@@ -101,15 +139,23 @@ public final class VideoReader {
         if let m = segue_stream_display_matrix(st) {
             orientation = Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
         }
+        var exif: Int?
+        if isStill {
+            exif = ExifOrientation.fromMetadata(first.frame) ?? ExifOrientation.fromFile(path: path, codec: par.codec_id)
+            if let v = exif, let o = Orientation(exifOrientation: v) { orientation = o }
+        }
         var rate: Double? = nil
-        if st.pointee.avg_frame_rate.isValid { rate = st.pointee.avg_frame_rate.double }
+        if isStill {} // a still has no frame rate (FFmpeg's image demuxers report 25)
+        else if st.pointee.avg_frame_rate.isValid { rate = st.pointee.avg_frame_rate.double }
         else if st.pointee.r_frame_rate.isValid { rate = st.pointee.r_frame_rate.double }
         // Duration from the first frame: the stream's own if the container records it, else the end of the
         // last video packet (containers disagree on what their own duration field means).
         var duration: MediaTime
         let firstTime = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: 2 * Int64(timeBase.den))
         let startTime = st.pointee.start_time != FF.noPTS ? st.pointee.start_time : firstPTS / 2
-        if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
+        if isStill {
+            duration = SourceInfo.defaultStillDuration
+        } else if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
             duration = MediaTime(value: st.pointee.duration + startTime, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
         } else if let end = try lastPacketEnd() {
             duration = MediaTime(value: end, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
@@ -125,10 +171,18 @@ public final class VideoReader {
         info.audioTrackCount = file.audioStreams.count
         info.defaultAudioTrack = file.defaultAudioTrack
         info.firstFrameTime = firstTime
-        info.baseFrameRate = st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : nil
-        info.timestampTolerance = SourceInfo.timestampTolerance(
-            timeBase: MediaTime(value: Int64(timeBase.num), timescale: Int64(timeBase.den)),
-            averageRate: st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : nil, baseRate: info.baseFrameRate)
+        if isStill {
+            info.isStill = true
+            info.firstFrameTime = .zero
+            info.exifOrientation = exif
+            info.orientationSource = exif.map { "EXIF orientation \($0): \(Orientation.exifDescription($0))" }
+            info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
+        } else {
+            info.baseFrameRate = st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : nil
+            info.timestampTolerance = SourceInfo.timestampTolerance(
+                timeBase: MediaTime(value: Int64(timeBase.num), timescale: Int64(timeBase.den)),
+                averageRate: st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : nil, baseRate: info.baseFrameRate)
+        }
         tolerance = info.timestampTolerance
         info.colour = colour(of: first.frame)
         if let o = colourOverride {
@@ -174,6 +228,7 @@ public final class VideoReader {
     /// a read error ends the stream (a truncated file then holds its last good picture). `decodeNext` turns these
     /// frames into pictures (deinterlacing interlaced ones).
     func decodeFrame() throws -> (pts: Int64, frame: Frame)? {
+        guard let decoder, let file else { return nil }   // a HEIF still: decoded once by libheif
         let frame = Frame()
         var failures = 0
         while true {
@@ -233,6 +288,7 @@ public final class VideoReader {
     /// is more than half a second ahead of (or behind) the current picture, seeks to the keyframe at or before it
     /// and decodes forward from there. Wraps `av_seek_frame` (`AVSEEK_FLAG_BACKWARD`).
     public func seek(to sourceTime: MediaTime) throws {
+        if isStill { return }   // one picture, decoded once
         let near = MediaTime(value: 1, timescale: 2)
         if let c = current, !(sourceTime + tolerance < c.rel) {
             // Past the last decodable picture (a truncated file): hold it rather than seek into missing data.
@@ -262,66 +318,16 @@ public final class VideoReader {
     /// The time of the last seek, while its first picture has not been checked yet.
     private var seekedTo: MediaTime?
 
-    /// The stored picture shown at `sourceTime` (seconds from the clip's first frame), as RGBA.
-    public func frame(at sourceTime: MediaTime) throws -> RGBAImage {
-        let f = try decodedFrame(at: sourceTime)
-        // The same stored picture is often shown on several output frames (output rate above the clip's).
-        if let c = converted, c.frame === f { return c.image }
-        let image = try rgba(f)
-        converted = (f, image)
-        return image
-    }
-    private var converted: (frame: Frame, image: RGBAImage)?
-
-    /// The stored picture shown at `sourceTime`, as decoded: its planes without pixel conversion where the
-    /// renderers take the format directly (`Frame.directPicture`: 8-bit and 9…16-bit planar Y′CbCr, NV12/NV21),
-    /// else converted to RGBA by libswscale (`frame(at:)`).
-    public func picture(at sourceTime: MediaTime) throws -> VideoPicture {
-        let f = try decodedFrame(at: sourceTime)
-        if let c = planar, c.frame === f { return c.picture }
-        let c = colour(of: f)
-        let picture = try f.directPicture(colour: c)
-            ?? VideoPicture(rgba(f), transfer: c.transfer, primaries: c.primaries, peakLuminance: c.peakLuminance)
-        planar = (f, picture)
-        return picture
-    }
-    private var planar: (frame: Frame, picture: VideoPicture)?
-
-    /// The stored picture shown at `sourceTime`, as `picture(at:)`, but first reduced to `size` (smaller than the
-    /// stored picture on at least one axis) with libswscale's area filter when given: the prefilter for layers shown
-    /// at less than half their stored size, which bilinear sampling alone would alias (a 4K clip in a 1080p or
-    /// smaller edit). Same pixel format, matrix, range and siting; pictures the renderers do not take directly (RGB,
-    /// palette, …) are returned unreduced. Throws `MediaError`.
-    public func picture(at sourceTime: MediaTime, reducedTo size: PixelSize?) throws -> VideoPicture {
-        guard let size, size.width < info.codedSize.width || size.height < info.codedSize.height, !cannotReduce else { return try picture(at: sourceTime) }
-        let f = try decodedFrame(at: sourceTime)
-        if let c = reduced, c.frame === f, c.picture.size == size { return c.picture }
-        let src = f.ptr.pointee
-        let format = AVPixelFormat(rawValue: src.format)
-        let w = min(Int(src.width), size.width), h = min(Int(src.height), size.height)
-        let key = (Int32(src.width), Int32(src.height), src.format, Int32(w), Int32(h))
-        if areaScaler == nil || areaKey != key {
-            areaScaler = try Scaler(srcW: src.width, srcH: src.height, dstW: Int32(w), dstH: Int32(h), format: format,
-                                    flags: Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_BITEXACT))
-            areaKey = key
-        }
-        let out = try Frame.allocated(width: w, height: h, format: format)
-        try FF.check(av_frame_copy_props(out.ptr, f.ptr), "av_frame_copy_props", path: path)
-        try areaScaler!.scale(f.ptr, into: out.ptr)
-        guard let picture = out.directPicture(colour: colour(of: f)) else {
-            cannotReduce = true   // a format the renderers take as RGBA: shown unreduced
-            return try picture(at: sourceTime)
-        }
-        reduced = (f, picture)
-        return picture
-    }
-    private var reduced: (frame: Frame, picture: VideoPicture)?
-    private var cannotReduce = false
-    private var areaScaler: Scaler?
-    private var areaKey: (Int32, Int32, Int32, Int32, Int32) = (0, 0, -1, 0, 0)
+    // Caches of `VideoReaderPictures.swift`: the picture last handed out in each form, with the frame it came from
+    // (a still's are made once), and the area scaler of the last reduction.
+    var converted: (frame: Frame, image: RGBAImage)?
+    var planar: (frame: Frame, picture: VideoPicture)?
+    var reduced: (frame: Frame, picture: VideoPicture)?
+    var areaScaler: Scaler?
+    var areaKey: (Int32, Int32, Int32, Int32, Int32) = (0, 0, -1, 0, 0)
 
     /// The decoded frame shown at `sourceTime`; counts requests held past a truncated file's end.
-    private func decodedFrame(at sourceTime: MediaTime) throws -> Frame {
+    func decodedFrame(at sourceTime: MediaTime) throws -> Frame {
         try advance(to: sourceTime)
         if pending == nil && ended, let c = current, let fps = info.nominalFrameRate, fps > 0,
            MediaTime(seconds: 2 / fps) < sourceTime - c.rel, sourceTime < info.duration {
@@ -331,6 +337,7 @@ public final class VideoReader {
     }
 
     func advance(to s: MediaTime) throws {
+        if isStill { return }
         while true {
             if pending == nil, let n = try decodeNext() { pending = (rel(n.pts), n.frame) }
             guard let p = pending else { break }
@@ -361,55 +368,6 @@ public final class VideoReader {
     }
     private var retriedFromStart = false
 
-    /// The colour a frame is converted with: its tags and the guesses for what is untagged (`Frame.colour()`),
-    /// with the clip's override applied.
-    func colour(of frame: Frame) -> YCbCrColour {
-        let tagged = frame.colour()
-        return colourOverride?.applied(to: tagged) ?? tagged
-    }
-
-    /// `SWS_CS_*` for a matrix.
-    static func swsColorspace(_ m: YCbCrMatrix) -> Int32 {
-        switch m {
-        case .bt709: return SWS_CS_ITU709
-        case .bt601: return SWS_CS_ITU601
-        case .smpte240m: return SWS_CS_SMPTE240M
-        case .fcc: return SWS_CS_FCC
-        case .bt2020: return SWS_CS_BT2020
-        }
-    }
-
-    static func isJPEGFormat(_ f: AVFrame) -> Bool {
-        switch AVPixelFormat(rawValue: f.format) {
-        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P: return true
-        default: return false
-        }
-    }
-
-    static func isFullRange(_ f: AVFrame) -> Bool {
-        if f.color_range == AVCOL_RANGE_JPEG { return true }
-        switch AVPixelFormat(rawValue: f.format) {
-        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P: return true
-        default: return false
-        }
-    }
-
-    func rgba(_ frame: Frame) throws -> RGBAImage {
-        let f = frame.ptr.pointee
-        let c = colour(of: frame)
-        let cs = VideoReader.swsColorspace(c.matrix)
-        let full = c.range == .full
-        let key = (f.width, f.height, f.format, cs, full ? Int32(1) : 0)
-        if scaler == nil || scalerKey != key {
-            scaler = try Scaler(srcW: f.width, srcH: f.height, srcFormat: AVPixelFormat(rawValue: f.format),
-                                dstW: f.width, dstH: f.height, dstFormat: AV_PIX_FMT_RGBA,
-                                srcColorspace: cs, srcFullRange: full, dstColorspace: SWS_CS_DEFAULT, dstFullRange: true)
-            scalerKey = key
-        }
-        let out = try Frame.allocated(width: Int(f.width), height: Int(f.height), format: AV_PIX_FMT_RGBA)
-        try scaler!.scale(frame.ptr, into: out.ptr)
-        return out.rgbaImage()
-    }
 }
 
 /// Reads what Segue needs to know about a media file (see `SourceInfo`), with the edit's colour override applied.

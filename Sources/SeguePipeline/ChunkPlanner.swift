@@ -40,7 +40,7 @@ public enum ChunkPlanner {
         return s + " size=\(t.renderSize) rate=\(t.frameRate) \(colour) tonemap=\(o.toneMap.rawValue)"
     }
 
-    /// SHA-256 of what decides the output: the resolved timeline (as `segue plan --json` reports it), every clip's
+    /// SHA-256 of what decides the output: the resolved timeline (as `segue plan --json` reports it: still durations and the background colour included), every clip's
     /// and the music's settings, and each of their files' fingerprint (`Digest.fingerprint`: size, modification
     /// time, SHA-256 of the first and last MiB), so chunks of two different versions of a clip are never stitched.
     static func editHash(_ t: Timeline) -> String {

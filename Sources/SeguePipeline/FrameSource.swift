@@ -17,7 +17,12 @@ final class FrameSource {
     /// All frames decoded so far (for tests asserting that previews decode little).
     var decodedFrames: Int { closedDecoded + readers.values.reduce(0) { $0 + $1.decodedFrames } }
 
-    init(timeline: Timeline, hardware: HardwareDecoding = .none) { self.timeline = timeline; self.hardware = hardware }
+    /// The renderer's largest picture side (`CompositeRenderer.maxPictureSize`); larger pictures are reduced here.
+    let maxPictureSize: Int?
+
+    init(timeline: Timeline, hardware: HardwareDecoding = .none, maxPictureSize: Int? = nil) {
+        self.timeline = timeline; self.hardware = hardware; self.maxPictureSize = maxPictureSize
+    }
 
     /// Draws output frame `n`: fetches the pictures its plan needs and hands them to `renderer`.
     func render(frame n: Int64, with renderer: CompositeRenderer) throws -> RGBAImage {
@@ -38,13 +43,15 @@ final class FrameSource {
         let r: VideoReader
         if let existing = readers[layer.clipIndex] { r = existing } else {
             let p = timeline.placements[layer.clipIndex]
-            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware)
+            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, background: timeline.background)
             if let why = r.hardwareProblem { hardwareProblems.insert(why) }
             readers[layer.clipIndex] = r
         }
         try r.seek(to: layer.sourceTime)
-        // Layers shown at less than half their size are reduced first with an area filter (no aliasing).
-        return try r.picture(at: layer.sourceTime, reducedTo: LayerGeometry.prefilterSize(layer.outputToSource, codedSize: r.info.codedSize))
+        // Layers shown at less than half their size are reduced first with an area filter (no aliasing), and so are
+        // pictures larger than the renderer takes (a 16400-pixel panorama on a GPU whose textures stop at 16384).
+        return try r.picture(at: layer.sourceTime, reducedTo: LayerGeometry.reducedSize(layer.outputToSource, codedSize: r.info.codedSize,
+                                                                                         maxSide: maxPictureSize))
     }
 
     func release(before t: MediaTime) {

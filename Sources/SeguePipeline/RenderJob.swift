@@ -114,18 +114,29 @@ public enum RenderJob {
 
     /// Makes the renderer for `options.backend`. With `.auto`, falls back to the CPU with a one-line warning, unless
     /// the user named a GPU (`options.egl.device`): a named device that cannot be used is an error (`GPUError`).
-    public static func makeRenderer(_ options: RenderOptions) throws -> CompositeRenderer {
+    /// A `renderSize` larger than the GPU's maximum texture size (`maxPictureSize`) cannot be drawn there: `.auto`
+    /// then takes the CPU with a warning, `.gpu` throws `GPUError`. (Pictures larger than the limit are not a
+    /// reason: the pipeline reduces them on the CPU, `LayerGeometry.reducedSize`.)
+    public static func makeRenderer(_ options: RenderOptions, renderSize: PixelSize? = nil) throws -> CompositeRenderer {
+        let gpu: GPURenderer
         switch options.backend {
         case .cpu: return ReferenceRenderer()
-        case .gpu: return try GPURenderer(options: options.egl)
+        case .gpu: gpu = try GPURenderer(options: options.egl)
         case .auto:
-            do { return try GPURenderer(options: options.egl) } catch let e as GPUError where e.namedDeviceMissing {
+            do { gpu = try GPURenderer(options: options.egl) } catch let e as GPUError where e.namedDeviceMissing {
                 throw e
             } catch {
                 options.log("warning: no GPU context (\(error)); rendering on the CPU reference instead")
                 return ReferenceRenderer()
             }
         }
+        if let size = renderSize, let limit = gpu.maxPictureSize, max(size.width, size.height) > limit {
+            let why = "render size \(size) exceeds this GPU's maximum texture size (\(limit))"
+            guard options.backend == .auto else { throw GPUError("GL_MAX_TEXTURE_SIZE", why + "; use --backend cpu or a smaller --size") }
+            options.log("warning: \(why); rendering on the CPU reference instead")
+            return ReferenceRenderer()
+        }
+        return gpu
     }
 
     /// Renders `edit` to `outputPath`.
@@ -166,7 +177,7 @@ public enum RenderJob {
             options.log("segue: output \(timeline.outputDescription), \(encoder)")
         }
         timeline.warnings.forEach { options.log("warning: \($0)") }
-        let renderer = try makeRenderer(options)
+        let renderer = try makeRenderer(options, renderSize: timeline.renderSize)
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 
         let result = try writeAtomically(to: out.path) { temp in
@@ -242,7 +253,7 @@ public enum RenderJob {
             writer.keepFrames = Int64(range.count)
             range = range.lowerBound..<min(timeline.frameCount, range.upperBound + encoderLookahead)
         }
-        let frames = FrameSource(timeline: timeline, hardware: options.hardwareDecoding)
+        let frames = FrameSource(timeline: timeline, hardware: options.hardwareDecoding, maxPictureSize: renderer.maxPictureSize)
         // Decoding runs ahead on its own thread (a few frames, bounded); `frames` is used only there until
         // `decoded.cancel()` has returned.
         let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth) { n in
@@ -330,7 +341,7 @@ extension RenderJob {
     /// to the keyframe before the first picture it needs. For previews (`segue frame`, `segue sheet`).
     /// - Returns: the pictures in the order of `frames`, and how many source frames were decoded.
     public static func renderFrames(_ timeline: Timeline, frames: [Int64], renderer: CompositeRenderer) throws -> (images: [RGBAImage], decodedFrames: Int) {
-        let source = FrameSource(timeline: timeline)
+        let source = FrameSource(timeline: timeline, maxPictureSize: renderer.maxPictureSize)
         var byFrame: [Int64: RGBAImage] = [:]
         for n in Set(frames).sorted() {
             guard n >= 0 && n < timeline.frameCount else {

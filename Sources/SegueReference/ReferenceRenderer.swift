@@ -83,7 +83,7 @@ public final class ReferenceRenderer: CompositeRenderer {
         let fromStage = ColourStage(picture: from, plan: plan, pass: pass), toStage = to.flatMap { ColourStage(picture: $0, plan: plan, pass: pass) }
         let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function) && fromStage == nil && toStage == nil
         let format = OutputYCbCr(pass == .rgba ? .sdr : plan.colour.dynamicRange)
-        let background = LayerColourMap.background(pass: pass, fused: fused, output: format)
+        let background = LayerColourMap.background(pass: pass, fused: fused, output: format, colour: plan.background)
         func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float], _ stage: ColourStage?) -> ReferenceLayer {
             ReferenceLayer(picture: picture, map: map, exact: TransitionParameters.isExact(plan, l, picture: picture),
                            colour: LayerColourMap(picture: picture, pass: pass, fused: fused, output: format), stage: stage, background: background)

@@ -17,6 +17,8 @@ struct Arguments {
     var options = RenderOptions()
     var transitions: [Transition?] = []
     var square = false, size: PixelSize?, fit: FitMode?, fps: FrameRate?
+    /// `--background COLOUR`: the edit's background (`Edit.background`).
+    var background: RGBColour?
     var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?, toneMap: ToneMapCurve?, dynamicRange: DynamicRange?
     var json = false
     var at: Double?, frame: Int64?
@@ -47,7 +49,7 @@ struct Arguments {
             guard let d = Double(v), d.isFinite else { throw CommandLineError(message: "\(name) needs a number (got \(v))") }
             return d
         }
-        let overrides: Set<String> = ["--square", "--size", "--fit", "--fps", "--codec", "--crf", "--preset", "--encoder", "--music", "--duck",
+        let overrides: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--codec", "--crf", "--preset", "--encoder", "--music", "--duck",
                                       "--tone-map", "--dynamic-range"]
         while i < args.count {
             let a = args[i]
@@ -102,6 +104,10 @@ struct Arguments {
                 let v = try value(a)
                 guard let f = FitMode(rawValue: v) else { throw CommandLineError(message: "--fit must be fill, fit or stretch (got \(v))") }
                 fit = f
+            case "--background":
+                let v = try value(a)
+                guard let c = RGBColour.parse(v) else { throw CommandLineError(message: "--background must be a colour: #rrggbb, #rgb or a name such as black, white, grey (got \(v))") }
+                background = c
             case "--fps":
                 let v = try value(a)
                 guard let r = FrameRate.parse(v) else { throw CommandLineError(message: "--fps must be a positive rate such as 30 or 30000/1001 (got \(v))") }
@@ -218,6 +224,7 @@ struct Arguments {
         if square { edit.square = true }
         if let s = size { edit.renderSize = s }
         if let f = fit { edit.fit = f }
+        if let b = background { edit.background = b }
         if let r = fps { edit.frameRate = r }
         if let c = codec { edit.output.codec = c }
         if let c = crf { edit.output.crf = c }

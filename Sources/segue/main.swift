@@ -13,7 +13,7 @@ let usage = """
 usage:
   segue render EDIT.json -o OUT.mp4 [options]
   segue render CLIP CLIP... [--transition TYPE:SECONDS[:DIRECTION]]... [--square | --size WxH]
-               [--fit fill|fit|stretch] [--fps RATE] -o OUT.mp4 [options]
+               [--fit fill|fit|stretch] [--fps RATE] [--background COLOUR] -o OUT.mp4 [options]
   segue probe FILE... [--json] [--tone-map CURVE]
   segue plan EDIT.json [--json]
   segue plan EDIT.json --chunks N [-o plan.json] [--no-audio]

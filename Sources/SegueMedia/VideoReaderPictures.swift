@@ -1,0 +1,159 @@
+import CFFmpeg
+import SegueCore
+
+// VideoReader's pictures: the decoded frame shown at a time, as planes, as RGBA, reduced; colour and conversion.
+extension VideoReader {
+    /// The stored picture shown at `sourceTime` (seconds from the clip's first frame), as RGBA.
+    public func frame(at sourceTime: MediaTime) throws -> RGBAImage {
+        try rgbaImage(of: decodedFrame(at: sourceTime))
+    }
+
+    /// `frame`'s RGBA conversion (composited over `background` for a still with alpha), cached: the same stored
+    /// picture is often shown on several output frames (output rate above the clip's; a still on all of them).
+    func rgbaImage(of f: Frame) throws -> RGBAImage {
+        if let c = converted, c.frame === f { return c.image }
+        let image = try compositesAlpha ? composited(f) : rgba(f)
+        converted = (f, image)
+        return image
+    }
+
+    /// The stored picture shown at `sourceTime`, as decoded: its planes without pixel conversion where the
+    /// renderers take the format directly (`Frame.directPicture`: 8-bit and 9…16-bit planar Y′CbCr, NV12/NV21),
+    /// else converted to RGBA by libswscale (`frame(at:)`).
+    public func picture(at sourceTime: MediaTime) throws -> VideoPicture {
+        let f = try decodedFrame(at: sourceTime)
+        if let c = planar, c.frame === f { return c.picture }
+        var picture = compositesAlpha ? nil : f.directPicture(colour: colour(of: f))
+        if picture == nil {
+            let c = colour(of: f)
+            picture = VideoPicture(try rgbaImage(of: f), transfer: c.transfer, primaries: c.primaries, peakLuminance: c.peakLuminance)
+        }
+        picture!.identity = VideoPicture.newIdentity()
+        planar = (f, picture!)
+        return picture!
+    }
+
+    /// Whether pictures are composited over `background` before they leave the reader: stills with alpha.
+    var compositesAlpha: Bool { isStill && info.hasAlpha }
+
+    /// A frame converted to RGBA and composited over `background` (`RGBColour.over` per channel), alpha 255.
+    func composited(_ frame: Frame) throws -> RGBAImage {
+        var image = try rgba(frame)
+        let bg = [background.r, background.g, background.b]
+        image.pixels.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) {
+                let a = p[i + 3]
+                if a == 255 { continue }
+                for c in 0..<3 { p[i + c] = RGBColour.over(p[i + c], a, bg[c]) }
+                p[i + 3] = 255
+            }
+        }
+        return image
+    }
+
+    /// The stored picture shown at `sourceTime`, as `picture(at:)`, but first reduced to `size` (smaller than the
+    /// stored picture on at least one axis) with libswscale's area filter when given: the prefilter for layers shown
+    /// at less than half their stored size, which bilinear sampling alone would alias (a 4K clip in a 1080p or
+    /// smaller edit), and the reduction of pictures larger than the GPU takes (`LayerGeometry.reducedSize`). Formats
+    /// the renderers take directly keep their pixel format, matrix, range and siting; the others (RGB, palette, a
+    /// still with alpha, …) are reduced as the RGBA picture `picture(at:)` gives. Throws `MediaError`.
+    public func picture(at sourceTime: MediaTime, reducedTo size: PixelSize?) throws -> VideoPicture {
+        guard let size, size.width < info.codedSize.width || size.height < info.codedSize.height else { return try picture(at: sourceTime) }
+        let f = try decodedFrame(at: sourceTime)
+        if let c = reduced, c.frame === f, c.picture.size == size { return c.picture }
+        let src = f.ptr.pointee
+        let format = AVPixelFormat(rawValue: src.format)
+        var picture: VideoPicture
+        if !compositesAlpha && Frame.directFormat(format) != nil {
+            let w = min(Int(src.width), size.width), h = min(Int(src.height), size.height)
+            let out = try reduce(f, width: w, height: h)
+            try FF.check(av_frame_copy_props(out.ptr, f.ptr), "av_frame_copy_props", path: path)
+            picture = out.directPicture(colour: colour(of: f))!
+        } else {
+            let full = try rgbaImage(of: f)
+            let w = min(full.width, size.width), h = min(full.height, size.height)
+            let c = colour(of: f)
+            picture = VideoPicture(try reduce(Frame.rgba(full), width: w, height: h).rgbaImage(), transfer: c.transfer,
+                                   primaries: c.primaries, peakLuminance: c.peakLuminance)
+        }
+        picture.identity = VideoPicture.newIdentity()
+        reduced = (f, picture)
+        return picture
+    }
+
+    /// `frame` resized to `width × height` in its own pixel format with libswscale's area filter (`SWS_AREA`,
+    /// accurate rounding, bit-exact).
+    func reduce(_ frame: Frame, width w: Int, height h: Int) throws -> Frame {
+        let src = frame.ptr.pointee
+        let format = AVPixelFormat(rawValue: src.format)
+        let key = (Int32(src.width), Int32(src.height), src.format, Int32(w), Int32(h))
+        if areaScaler == nil || areaKey != key {
+            areaScaler = try Scaler(srcW: src.width, srcH: src.height, dstW: Int32(w), dstH: Int32(h), format: format,
+                                    flags: Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_BITEXACT))
+            areaKey = key
+        }
+        let out = try Frame.allocated(width: w, height: h, format: format)
+        try areaScaler!.scale(frame.ptr, into: out.ptr)
+        return out
+    }
+
+
+    /// The colour a frame is converted with: its tags and the guesses for what is untagged (`Frame.colour()`),
+    /// with the clip's override applied.
+    func colour(of frame: Frame) -> YCbCrColour {
+        let tagged = frame.colour()
+        return colourOverride?.applied(to: tagged) ?? tagged
+    }
+
+    /// `SWS_CS_*` for a matrix.
+    static func swsColorspace(_ m: YCbCrMatrix) -> Int32 {
+        switch m {
+        case .bt709: return SWS_CS_ITU709
+        case .bt601: return SWS_CS_ITU601
+        case .smpte240m: return SWS_CS_SMPTE240M
+        case .fcc: return SWS_CS_FCC
+        case .bt2020: return SWS_CS_BT2020
+        }
+    }
+
+    static func isJPEGFormat(_ f: AVFrame) -> Bool {
+        switch AVPixelFormat(rawValue: f.format) {
+        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P: return true
+        default: return false
+        }
+    }
+
+    static func isFullRange(_ f: AVFrame) -> Bool {
+        if f.color_range == AVCOL_RANGE_JPEG { return true }
+        switch AVPixelFormat(rawValue: f.format) {
+        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P: return true
+        default: return false
+        }
+    }
+
+    func rgba(_ frame: Frame) throws -> RGBAImage {
+        let f = frame.ptr.pointee
+        let c = colour(of: frame)
+        let cs = VideoReader.swsColorspace(c.matrix)
+        let full = c.range == .full
+        let key = (f.width, f.height, f.format, cs, full ? Int32(1) : 0)
+        if scaler == nil || scalerKey != key {
+            scaler = try Scaler(srcW: f.width, srcH: f.height, srcFormat: AVPixelFormat(rawValue: f.format),
+                                dstW: f.width, dstH: f.height, dstFormat: AV_PIX_FMT_RGBA,
+                                srcColorspace: cs, srcFullRange: full, dstColorspace: SWS_CS_DEFAULT, dstFullRange: true)
+            scalerKey = key
+        }
+        let out = try Frame.allocated(width: Int(f.width), height: Int(f.height), format: AV_PIX_FMT_RGBA)
+        try scaler!.scale(frame.ptr, into: out.ptr)
+        return out.rgbaImage()
+    }
+}
+
+extension VideoReader {
+    /// Whether FFmpeg's demuxer `name` is one of its image demuxers (`image2`, `image2pipe` and the `*_pipe` ones:
+    /// `jpeg_pipe`, `png_pipe`, `webp_pipe`, `tiff_pipe`, `bmp_pipe`, …): the file is one still picture.
+    /// (Animated formats have their own demuxers: `gif`, `apng`.)
+    static func isImageDemuxer(_ name: String) -> Bool {
+        name == "image2" || name == "image2pipe" || name.hasSuffix("_pipe")
+    }
+}
