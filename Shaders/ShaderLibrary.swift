@@ -6,8 +6,11 @@
 /// `vec4 transition(vec2 uv)` calling `getFromColor`/`getToColor`, with `progress`, `ratio`, `direction`) +
 /// `main.glsl`.
 public enum ShaderLibrary {
-    /// Transition function stems available: "none", "crossfade", "push", "wipe".
-    public static let transitions: [String] = ["none", "crossfade", "push", "wipe"]
+    /// The stems of every `.frag` file in `Shaders/glsl/`: each built-in transition's function, and "none".
+    public static let transitions: [String] = shaderFiles.keys.filter { $0.hasSuffix(".frag") }.map { String($0.dropLast(5)) }.sorted()
+
+    /// The text of a file in `Shaders/glsl/` (e.g. `prelude.glsl`, `wipe.frag`), nil if there is none.
+    public static func file(_ name: String) -> String? { shaderFiles[name].map(text) }
 
     /// What a program writes (`OUTPUT` in `main.glsl`).
     public enum Output: Int, Hashable, Sendable {
@@ -38,14 +41,7 @@ public enum ShaderLibrary {
     /// The full fragment shader for transition `name` with the given layer variants and output, or nil if there
     /// is no such transition.
     public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false) -> String? {
-        let body: [UInt8]
-        switch name {
-        case "none": body = PackageResources.none_frag
-        case "crossfade": body = PackageResources.crossfade_frag
-        case "push": body = PackageResources.push_frag
-        case "wipe": body = PackageResources.wipe_frag
-        default: return nil
-        }
+        guard let body = shaderFiles["\(name).frag"] else { return nil }
         let layer = text(PackageResources.layer_glsl)
         func layerSource(_ name: String, _ v: LayerVariant) -> String {
             "#define \(name)_KIND \(v.kind.rawValue)\n#define \(name)_EXACT \(v.exact ? 1 : 0)\n"

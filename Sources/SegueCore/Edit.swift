@@ -2,14 +2,8 @@ import Foundation
 
 /// A transition into a clip from the one before it.
 public struct Transition: Equatable, Sendable {
-    public enum Kind: String, CaseIterable, Sendable {
-        /// Opacity ramp: `out = (1 - p)·A + p·B`.
-        case crossfade
-        /// Transform ramp: A slides out and B slides in along `direction`.
-        case push
-        /// Crop-rectangle ramp: B is revealed from the edge(s) opposite `direction`.
-        case wipe
-    }
+    /// Which transition (the table of built-ins: `TransitionKind`).
+    public typealias Kind = TransitionKind
     /// Directions of motion (push) or of the wipe edge's travel (wipe), in picture coordinates (y down).
     public enum Direction: String, CaseIterable, Sendable {
         case left, right, up, down
@@ -31,28 +25,29 @@ public struct Transition: Equatable, Sendable {
     public var kind: Kind
     /// Length of the overlap of outgoing and incoming clip.
     public var duration: MediaTime
+    /// One of `kind.traits.directions` (`left` for a transition that takes none; it is ignored then).
     public var direction: Direction
     /// How the clips' audio crosses over the same overlap.
     public var audioCurve: AudioCurve = .linear
 
-    /// `direction` defaults to `left` for push and `down-right` for wipe (crossfade ignores it).
+    /// `direction` defaults to the kind's first direction (`left` for push, `down-right` for wipe).
     public init(kind: Kind, duration: MediaTime, direction: Direction? = nil) {
         self.kind = kind
         self.duration = duration
-        self.direction = direction ?? (kind == .wipe ? .downRight : .left)
+        self.direction = direction ?? kind.traits.directions.first ?? .left
     }
 
-    /// Checks that `direction` suits `kind`: a crossfade has none, a push moves along one axis.
-    /// Throws `EditError` naming `field`.
+    /// Checks that `direction` suits `kind` (one of `kind.traits.directions`). Throws `EditError` naming `field`.
     public static func check(kind: Kind, direction: Direction?, field: String) throws {
         guard let d = direction else { return }
-        switch kind {
-        case .crossfade:
-            throw EditError(field, "a crossfade has no direction (got \"\(d.rawValue)\")")
-        case .push where d.vector.x != 0 && d.vector.y != 0:
-            throw EditError(field, "push moves along one axis: left, right, up or down (got \"\(d.rawValue)\")")
-        default: return
+        let allowed = kind.traits.directions
+        if allowed.contains(d) { return }
+        if allowed.isEmpty { throw EditError(field, "a \(kind.rawValue) has no direction (got \"\(d.rawValue)\")") }
+        let names = allowed.map(\.rawValue)
+        if Set(allowed) == [.left, .right, .up, .down] {
+            throw EditError(field, "\(kind.rawValue) moves along one axis: left, right, up or down (got \"\(d.rawValue)\")")
         }
+        throw EditError(field, "\(kind.rawValue) takes the direction \(names.dropLast().joined(separator: ", ")) or \(names.last!) (got \"\(d.rawValue)\")")
     }
 }
 

@@ -30,7 +30,7 @@ public final class GPURenderer: CompositeRenderer {
     private var lumaTarget: GLFramebuffer?
     private var chromaTarget: GLFramebuffer?
     private var vao: GLuint = 0
-    /// Fold the output conversion into the layers for transitions that are affine in colour (`LayerColourMap`);
+    /// Fold the output conversion into the layers for transitions that only mix colours (`LayerColourMap`);
     /// off, every transition takes the general path (the composite in R′G′B′, converted per output sample).
     public var fuseColour = true
     /// `GL_MAX_TEXTURE_SIZE`, read once: the largest picture or render size this context takes.
@@ -45,9 +45,20 @@ public final class GPURenderer: CompositeRenderer {
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
         maxTextureSize = Int(maxSize)
         glGenVertexArrays(1, &vao)
-        // Compile every transition once up front, so a broken shader fails here rather than mid-render.
-        let v = ShaderLibrary.LayerVariant(kind: .planar8, exact: false)
-        for t in ShaderLibrary.transitions { _ = try program(ProgramKey(transition: t, from: v, to: v, output: .luma, fused: false)) }
+        _ = try program(ProgramKey(transition: "none", from: GPURenderer.commonVariant, to: GPURenderer.commonVariant, output: .luma))
+    }
+
+    /// The layer variant of most clips (8-bit planar, filtered): what `prepare` compiles.
+    private static let commonVariant = ShaderLibrary.LayerVariant(kind: .planar8, exact: false)
+
+    /// Compiles the programs of `transitions` (in the most common layer variant), so that a broken shader fails
+    /// before the first frame rather than mid-render; other variants compile on first use.
+    public func prepare(for transitions: [Transition]) throws {
+        try session.makeCurrent()
+        for kind in Set(transitions.map(\.kind)) {
+            _ = try program(ProgramKey(transition: kind.shaderStem, from: GPURenderer.commonVariant, to: GPURenderer.commonVariant,
+                                       output: .luma, fused: fuseColour && kind.traits.mixesColoursOnly))
+        }
     }
     deinit {
         try? session.makeCurrent()
@@ -135,7 +146,7 @@ public final class GPURenderer: CompositeRenderer {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
         let toPicture = to ?? from, toLayer = plan.to ?? plan.from
         let pass = OutputPass(rawValue: output.rawValue)!
-        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function)
+        let fused = fuseColour && pass != .rgba && p.mixesColoursOnly
         let fromColour = LayerColourMap(picture: from, pass: pass, fused: fused)
         let toColour = LayerColourMap(picture: toPicture, pass: pass, fused: fused)
         let fromVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(from), exact: TransitionParameters.isExact(plan, plan.from, picture: from),

@@ -99,9 +99,16 @@ public enum RenderJob {
         return try Timeline(edit: edit, sources: infos)
     }
 
-    /// Makes the renderer for `options.backend`. With `.auto`, falls back to the CPU with a one-line warning, unless
-    /// the user named a GPU (`options.egl.device`): a named device that cannot be used is an error (`GPUError`).
-    public static func makeRenderer(_ options: RenderOptions) throws -> CompositeRenderer {
+    /// Makes the renderer for `options.backend`, ready for the transitions of `timeline` (`CompositeRenderer.prepare`).
+    /// With `.auto`, falls back to the CPU with a one-line warning, unless the user named a GPU (`options.egl.device`):
+    /// a named device that cannot be used is an error (`GPUError`).
+    public static func makeRenderer(_ options: RenderOptions, for timeline: Timeline? = nil) throws -> CompositeRenderer {
+        let renderer = try makeRenderer(options)
+        try renderer.prepare(for: timeline?.placements.compactMap(\.spec.transition) ?? [])
+        return renderer
+    }
+
+    private static func makeRenderer(_ options: RenderOptions) throws -> CompositeRenderer {
         switch options.backend {
         case .cpu: return ReferenceRenderer()
         case .gpu: return try GPURenderer(options: options.egl)
@@ -145,7 +152,7 @@ public enum RenderJob {
         }
         let timeline = try resolve(edit)
         if options.verbose { timeline.notes.forEach { options.log("segue: \($0)") } }
-        let renderer = try makeRenderer(options)
+        let renderer = try makeRenderer(options, for: timeline)
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 
         let result = try writeAtomically(to: out.path) { temp in

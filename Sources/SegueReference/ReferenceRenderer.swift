@@ -64,52 +64,23 @@ public final class ReferenceRenderer: CompositeRenderer {
     func function(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize,
                   pass: OutputPass) -> (fn: (SIMD2<Float>) -> SIMD4<Float>, fused: Bool) {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
-        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function)
+        let fused = fuseColour && pass != .rgba && p.mixesColoursOnly
         let background = LayerColourMap.background(pass: pass, fused: fused)
         func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float]) -> ReferenceLayer {
             ReferenceLayer(picture: picture, map: map, exact: TransitionParameters.isExact(plan, l, picture: picture),
                            colour: LayerColourMap(picture: picture, pass: pass, fused: fused), background: background)
         }
         let fromLayer = layer(from, plan.from, p.fromMap)
+        guard let kind = p.kind else { return ({ uv in fromLayer.color(uv) }, fused) }
         let toLayer = to.map { layer($0, plan.to ?? plan.from, p.toMap) } ?? fromLayer
-        let progress = p.progress
-        let dir = SIMD2<Float>(p.direction.0, p.direction.1)
-        switch p.function {
-        case "crossfade":
-            return ({ uv in Transitions.crossfade(fromLayer.color(uv), toLayer.color(uv), progress) }, fused)
-        case "push":
-            return ({ uv in Transitions.push(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }, fused)
-        case "wipe":
-            return ({ uv in Transitions.wipe(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }, fused)
-        default:
-            return ({ uv in fromLayer.color(uv) }, fused)
-        }
+        let input = TransitionInput(progress: p.progress, ratio: Float(renderSize.width) / Float(renderSize.height),
+                                    direction: SIMD2(p.direction.0, p.direction.1),
+                                    resolution: SIMD2(Float(renderSize.width), Float(renderSize.height)),
+                                    parameters: kind.traits.parameters.map { Float($0.defaultValue) },
+                                    from: fromLayer, to: toLayer)
+        let transition = CPUTransitions.function(kind)
+        return ({ uv in transition(uv, input) }, fused)
     }
 
     @inline(__always) func unorm8(_ c: Float) -> UInt8 { UInt8((min(max(c, 0), 1) * 255).rounded()) }
-}
-
-/// The transition functions of `Shaders/glsl/*.frag`, mirrored in Swift.
-public enum Transitions {
-    /// `crossfade.frag`: `mix(A, B, p)`.
-    @inline(__always) public static func crossfade(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ p: Float) -> SIMD4<Float> {
-        a * (1 - p) + b * p
-    }
-    /// `push.frag`.
-    @inline(__always) public static func push(_ uv: SIMD2<Float>, progress: Float, direction: SIMD2<Float>,
-                                              from: (SIMD2<Float>) -> SIMD4<Float>, to: (SIMD2<Float>) -> SIMD4<Float>) -> SIMD4<Float> {
-        let a = uv - progress * direction
-        if a.x >= 0 && a.x <= 1 && a.y >= 0 && a.y <= 1 { return from(a) }
-        return to(uv + (1 - progress) * direction)
-    }
-    /// `wipe.frag`.
-    @inline(__always) public static func wipe(_ uv: SIMD2<Float>, progress: Float, direction: SIMD2<Float>,
-                                              from: (SIMD2<Float>) -> SIMD4<Float>, to: (SIMD2<Float>) -> SIMD4<Float>) -> SIMD4<Float> {
-        var inA = true
-        if direction.x > 0.5 { inA = inA && uv.x >= progress }
-        if direction.x < -0.5 { inA = inA && uv.x < 1 - progress }
-        if direction.y > 0.5 { inA = inA && uv.y >= progress }
-        if direction.y < -0.5 { inA = inA && uv.y < 1 - progress }
-        return inA ? from(uv) : to(uv)
-    }
 }

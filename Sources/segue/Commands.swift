@@ -56,7 +56,7 @@ func frameCommand(_ a: Arguments) throws {
     let out = try a.requirePNGOutput()
     let timeline = try RenderJob.resolve(try a.edit())
     let n = try targetFrame(a, timeline)
-    let renderer = try RenderJob.makeRenderer(a.options)
+    let renderer = try RenderJob.makeRenderer(a.options, for: timeline)
     let (images, decoded) = try RenderJob.renderFrames(timeline, frames: [n], renderer: renderer)
     try StillImage.writePNG(images[0], to: out)
     say(String(format: "segue: wrote %@: frame %lld (%.3f s) of %lld, %@, %d source frames decoded, rendered by %@",
@@ -66,7 +66,7 @@ func frameCommand(_ a: Arguments) throws {
 func sheetCommand(_ a: Arguments) throws {
     let out = try a.requirePNGOutput()
     let timeline = try RenderJob.resolve(try a.edit())
-    let renderer = try RenderJob.makeRenderer(a.options)
+    let renderer = try RenderJob.makeRenderer(a.options, for: timeline)
     let (image, tiles) = try ContactSheet.render(timeline, renderer: renderer, columns: a.columns, tileWidth: a.tileWidth)
     try StillImage.writePNG(image, to: out)
     say("segue: wrote \(out): \(image.width)x\(image.height), \(tiles.count) tiles")

@@ -118,7 +118,7 @@ final class PlanarColourTests: RendererTestCase {
         let ccw = Orientation(displayMatrix: [0, -65536, 0, 65536, 0, 0, 0, 0, 1 << 30])
         for (from, to) in [(a, b10), (PlanarPictures.semiPlanar(a), b8)] {
             for fit in FitMode.allCases {
-                for (kind, dir) in [(Transition.Kind.crossfade, Transition.Direction?.none), (.push, .left), (.wipe, .downRight)] {
+                for (kind, dir) in TransitionTable.sample {
                     for p in [0.0, 0.43] {
                         let plan = FramePlan(frame: 0, time: .zero,
                             from: LayerPlan(clipIndex: 0, sourceTime: .zero, outputToSource: LayerGeometry.outputToSource(codedSize: from.size, sar: 1, orientation: ccw, renderSize: size, fit: fit)),
