@@ -159,11 +159,23 @@ public struct LayerColourMap: Sendable, Equatable {
 
     /// What a layer shows outside its picture in this pass: black, as R′G′B′A or as the fused pass's values.
     public static func background(pass: OutputPass, fused: Bool) -> [Float] {
-        guard fused else { return [0, 0, 0, 1] }
+        constant(0, 0, 0, pass: pass, fused: fused)
+    }
+
+    /// A constant R′G′B′ colour (black and white for transitions) as a layer gives it in this pass: R′G′B′A, or
+    /// fused, the output's luma (`.x`) or Cb, Cr (`.xy`).
+    public static func constant(_ r: Double, _ g: Double, _ b: Double, pass: OutputPass, fused: Bool) -> [Float] {
+        guard fused && pass != .rgba else { return [Float(r), Float(g), Float(b), 1] }
+        func apply(_ row: [Double]) -> Float { Float(row[0] * r + row[1] * g + row[2] * b + row[3]) }
         switch pass {
-        case .rgba: return [0, 0, 0, 1]
-        case .luma: return [Float(RGBToOutputYCbCr.yRow[3]), 0, 0, 1]
-        case .chroma: return [Float(RGBToOutputYCbCr.cbRow[3]), Float(RGBToOutputYCbCr.crRow[3]), 0, 1]
+        case .luma: return [apply(RGBToOutputYCbCr.yRow), 0, 0, 1]
+        default: return [apply(RGBToOutputYCbCr.cbRow), apply(RGBToOutputYCbCr.crRow), 0, 1]
         }
     }
+}
+
+/// The output's BT.709 limited-range Y′CbCr (code / 255) → R′G′B′: the inverse of `RGBToOutputYCbCr`, for
+/// transitions defined on the output's Y′CbCr components (FFmpeg's xfade works on the planes).
+public enum OutputYCbCrToRGB {
+    public static let conversion = YCbCrToRGB(colour: YCbCrColour(matrix: .bt709, range: .limited), bitDepth: 8, normalizedSamples: true)
 }

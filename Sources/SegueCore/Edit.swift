@@ -29,6 +29,13 @@ public struct Transition: Equatable, Sendable {
     public var direction: Direction
     /// How the clips' audio crosses over the same overlap.
     public var audioCurve: AudioCurve = .linear
+    /// Values for the kind's parameters (`TransitionTraits.parameters`), by name; a parameter left out takes its default.
+    public var params: [String: TransitionParameterValue] = [:]
+
+    /// The value of each of the kind's parameters, in the order of `TransitionTraits.parameters`.
+    public var parameterValues: [Double] {
+        kind.traits.parameters.map { p in params[p.name]?.number ?? p.defaultValue }
+    }
 
     /// `direction` defaults to the kind's first direction (`left` for push, `down-right` for wipe).
     public init(kind: Kind, duration: MediaTime, direction: Direction? = nil) {
@@ -49,6 +56,21 @@ public struct Transition: Equatable, Sendable {
         }
         throw EditError(field, "\(kind.rawValue) takes the direction \(names.dropLast().joined(separator: ", ")) or \(names.last!) (got \"\(d.rawValue)\")")
     }
+}
+
+/// A value the edit file gives a transition parameter (`"params"`).
+public enum TransitionParameterValue: Equatable, Sendable {
+    /// A number (a `float` or `int` uniform).
+    case number(Double)
+    /// Two to four numbers (a `vec2` … `vec4`, or `ivec`).
+    case vector([Double])
+    /// A `bool` uniform.
+    case boolean(Bool)
+    /// An image file, by absolute path (a `sampler2D` uniform).
+    case image(String)
+
+    /// The value as one number (nil for other kinds).
+    public var number: Double? { if case .number(let d) = self { return d } else { return nil } }
 }
 
 /// One clip of an edit: a time range of a media file.

@@ -190,14 +190,10 @@ public enum EditFile {
             let tf = "\(f).transition"
             if i == 0 { throw EditError(tf, "the first clip cannot have a transition into it") }
             let to = try object(t, tf)
-            try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve"])
+            try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve", "params"])
             let kind: Transition.Kind
             if let k = to["type"] {
-                let s = try string(k, "\(tf).type")
-                guard let kk = Transition.Kind(rawValue: s) else {
-                    throw EditError("\(tf).type", "must be one of \(Transition.Kind.allCases.map(\.rawValue).joined(separator: ", ")) (got \"\(s)\")")
-                }
-                kind = kk
+                kind = try transitionKind(try string(k, "\(tf).type"), field: "\(tf).type")
             } else { kind = .crossfade }
             var duration = MediaTime(value: 1, timescale: 1)
             if let d = to["duration"] {
@@ -220,9 +216,42 @@ public enum EditFile {
                 guard let curve = AudioCurve(rawValue: s) else { throw EditError("\(tf).audioCurve", "must be linear or equal-power (got \"\(s)\")") }
                 transition.audioCurve = curve
             }
+            if let p = to["params"] { transition.params = try builtInParameters(p, kind: kind, field: "\(tf).params") }
             spec.transition = transition
         }
         return spec
+    }
+
+    /// The transition named `name` (`TransitionKind`). Throws `EditError` suggesting the nearest name.
+    public static func transitionKind(_ name: String, field: String) throws -> TransitionKind {
+        if let k = TransitionKind(rawValue: name) { return k }
+        let names = TransitionKind.allCases.map(\.rawValue)
+        var message = "unknown transition \"\(name)\""
+        if let near = names.min(by: { editDistance($0, name.lowercased()) < editDistance($1, name.lowercased()) }),
+           editDistance(near, name.lowercased()) <= max(2, name.count / 3) {
+            message += "; did you mean \"\(near)\"?"
+        }
+        throw EditError(field, message + " (one of \(names.joined(separator: ", ")); `segue transitions` describes them)")
+    }
+
+    /// `params` of a built-in transition: numbers for its parameters (`TransitionTraits.parameters`), within range.
+    static func builtInParameters(_ raw: Any, kind: TransitionKind, field: String) throws -> [String: TransitionParameterValue] {
+        let o = try object(raw, field)
+        let parameters = kind.traits.parameters
+        if parameters.isEmpty, let key = o.keys.sorted().first {
+            throw EditError("\(field).\(key)", "\(kind.rawValue) has no parameters")
+        }
+        try checkKeys(o, field, parameters.map(\.name))
+        var out: [String: TransitionParameterValue] = [:]
+        for p in parameters {
+            guard let v = o[p.name] else { continue }
+            let d = try number(v, "\(field).\(p.name)")
+            guard p.range.contains(d) else {
+                throw EditError("\(field).\(p.name)", "must be \(p.range.lowerBound)…\(p.range.upperBound) (got \(d))")
+            }
+            out[p.name] = .number(d)
+        }
+        return out
     }
 
     /// `{"matrix": "bt601|bt709|bt2020", "range": "limited|full", "transfer": "sdr|hlg|pq", "primaries": "bt709|bt601|bt2020"}`.

@@ -89,6 +89,8 @@ public struct TransitionParameters: Sendable {
     public let progress: Float
     /// Direction as a unit step per axis (x right, y down).
     public let direction: (Float, Float)
+    /// The kind's parameters (`TransitionTraits.parameters`, in order): the transition's values or the defaults.
+    public let parameters: [Float]
     /// Output-normalized (0…1, top-left origin) → source-normalized maps, as (a, b, c, d, tx, ty) in row-vector form.
     public let fromMap: [Float]
     public let toMap: [Float]
@@ -98,6 +100,7 @@ public struct TransitionParameters: Sendable {
         progress = Float(plan.progress)
         let v = plan.transition?.direction.vector ?? (x: 0, y: 0)
         direction = (Float(v.x), Float(v.y))
+        parameters = plan.transition?.parameterValues.map { Float($0) } ?? []
         func uvMap(_ l: LayerPlan) -> [Float] {
             let m = Affine2D.scale(Double(renderSize.width), Double(renderSize.height)).then(l.outputToSource)
             return [m.a, m.b, m.c, m.d, m.tx, m.ty].map { Float($0) }

@@ -58,7 +58,7 @@ public struct TimelineReport: Codable, Sendable {
         for c in clips {
             if let t = c.transition {
                 s += String(format: "  %@ %.3f s%@: frames %lld–%lld\n", t.type, t.duration,
-                            t.type == "crossfade" ? "" : " \(t.direction)", t.firstFrame, t.endFrame - 1)
+                            TransitionKind(rawValue: t.type)?.traits.directions.isEmpty ?? true ? "" : " \(t.direction)", t.firstFrame, t.endFrame - 1)
             }
             let name = c.path.split(separator: "/").last.map(String.init) ?? c.path
             s += String(format: "clip %d [%@] %@: source %.3f–%.3f s → timeline %.3f–%.3f s, frames %lld–%lld%@%@\n",

@@ -26,6 +26,8 @@ public final class GPURenderer: CompositeRenderer {
     // Created after the context is current (stored-property initialisers would run before it exists).
     private let fromTextures: [GLTexture]
     private let toTextures: [GLTexture]
+    private let noiseTexture: GLTexture
+    private var noiseSize: PixelSize?
     private var rgbaTarget: GLFramebuffer?
     private var lumaTarget: GLFramebuffer?
     private var chromaTarget: GLFramebuffer?
@@ -41,6 +43,7 @@ public final class GPURenderer: CompositeRenderer {
         session = try EGLSession(options: options)
         fromTextures = (0..<3).map { _ in GLTexture() }
         toTextures = (0..<3).map { _ in GLTexture() }
+        noiseTexture = GLTexture()
         var maxSize: GLint = 0
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
         maxTextureSize = Int(maxSize)
@@ -159,20 +162,43 @@ public final class GPURenderer: CompositeRenderer {
         glUseProgram(program.id)
         bind(program, "From", from, fromTextures, unit: 0, map: p.fromMap, colour: fromColour)
         bind(program, "To", toPicture, to == nil ? fromTextures : toTextures, unit: 3, map: p.toMap, colour: toColour)
-        let bg = LayerColourMap.background(pass: pass, fused: fused)
-        glUniform4f(program.location("background"), bg[0], bg[1], bg[2], bg[3])
-        glUniform2f(program.location("uResolution"), Float(renderSize.width), Float(renderSize.height))
+        func vec4(_ name: String, _ r: [Float]) { glUniform4f(program.location(name), r[0], r[1], r[2], r[3]) }
+        vec4("background", LayerColourMap.background(pass: pass, fused: fused))
+        vec4("segue_black", LayerColourMap.constant(0, 0, 0, pass: pass, fused: fused))
+        vec4("segue_white", LayerColourMap.constant(1, 1, 1, pass: pass, fused: fused))
+        glUniform2f(program.location("segue_resolution"), Float(renderSize.width), Float(renderSize.height))
         glUniform1f(program.location("progress"), p.progress)
         glUniform1f(program.location("ratio"), Float(renderSize.width) / Float(renderSize.height))
-        glUniform2f(program.location("direction"), p.direction.0, p.direction.1)
-        func row(_ name: String, _ r: [Float]) { glUniform4f(program.location(name), r[0], r[1], r[2], r[3]) }
-        row("uRowY", RGBToOutputYCbCr.y)
-        row("uRowCb", RGBToOutputYCbCr.cb)
-        row("uRowCr", RGBToOutputYCbCr.cr)
-        glUniform2f(program.location("uChromaSite"), RGBToOutputYCbCr.siting.x, RGBToOutputYCbCr.siting.y)
+        glUniform2f(program.location("segue_direction"), p.direction.0, p.direction.1)
+        vec4("segue_rowY", RGBToOutputYCbCr.y)
+        vec4("segue_rowCb", RGBToOutputYCbCr.cb)
+        vec4("segue_rowCr", RGBToOutputYCbCr.cr)
+        let back = OutputYCbCrToRGB.conversion
+        glUniformMatrix3fv(program.location("segue_fromOutputMatrix"), 1, GLboolean(GL_TRUE), back.matrix)
+        glUniform3f(program.location("segue_fromOutputOffset"), back.offset[0], back.offset[1], back.offset[2])
+        glUniform2f(program.location("segue_chromaSite"), RGBToOutputYCbCr.siting.x, RGBToOutputYCbCr.siting.y)
+        if let kind = p.kind {
+            for (parameter, value) in zip(kind.traits.parameters, p.parameters) { glUniform1f(program.location(parameter.name), value) }
+        }
+        let noise = program.location("segue_noise")
+        if noise >= 0 {
+            try bindNoise(renderSize, unit: 6)
+            glUniform1i(noise, 6)
+        }
         glBindVertexArray(vao)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         try glCheck("glDrawArrays")
+    }
+
+    /// `TransitionNoise` for `size` as an R32F texture (made when the size changes), bound to texture unit `unit`.
+    private func bindNoise(_ size: PixelSize, unit: Int) throws {
+        if noiseSize != size {
+            let values = TransitionNoise.values(width: size.width, height: size.height)
+            try noiseTexture.upload(values.withUnsafeBytes { Array($0) }, width: size.width, height: size.height, format: .r32f)
+            noiseSize = size
+        }
+        glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+        glBindTexture(GLenum(GL_TEXTURE_2D), noiseTexture.id)
     }
 
     /// Binds a layer's planes to texture units `unit…unit+2` and sets its uniforms (`layer.glsl`).

@@ -73,13 +73,23 @@ public final class ReferenceRenderer: CompositeRenderer {
         let fromLayer = layer(from, plan.from, p.fromMap)
         guard let kind = p.kind else { return ({ uv in fromLayer.color(uv) }, fused) }
         let toLayer = to.map { layer($0, plan.to ?? plan.from, p.toMap) } ?? fromLayer
+        func constant(_ v: Double) -> SIMD4<Float> { SIMD4(LayerColourMap.constant(v, v, v, pass: pass, fused: fused)) }
         let input = TransitionInput(progress: p.progress, ratio: Float(renderSize.width) / Float(renderSize.height),
                                     direction: SIMD2(p.direction.0, p.direction.1),
                                     resolution: SIMD2(Float(renderSize.width), Float(renderSize.height)),
-                                    parameters: kind.traits.parameters.map { Float($0.defaultValue) },
-                                    from: fromLayer, to: toLayer)
+                                    parameters: p.parameters, from: fromLayer, to: toLayer, black: constant(0), white: constant(1),
+                                    noise: kind.traits.usesNoise ? noise(renderSize) : [])
         let transition = CPUTransitions.function(kind)
         return ({ uv in transition(uv, input) }, fused)
+    }
+
+    /// `TransitionNoise` for the last render size that needed it.
+    private var noiseCache: (size: PixelSize, values: [Float])?
+    private func noise(_ size: PixelSize) -> [Float] {
+        if let c = noiseCache, c.size == size { return c.values }
+        let values = TransitionNoise.values(width: size.width, height: size.height)
+        noiseCache = (size, values)
+        return values
     }
 
     @inline(__always) func unorm8(_ c: Float) -> UInt8 { UInt8((min(max(c, 0), 1) * 255).rounded()) }

@@ -159,8 +159,10 @@ struct Arguments {
     static func parseTransition(_ s: String) throws -> Transition? {
         if s == "cut" || s == "none" { return nil }
         let parts = s.split(separator: ":").map(String.init)
-        guard let first = parts.first, let kind = Transition.Kind(rawValue: first) else {
-            throw CommandLineError(message: "--transition type must be crossfade, push, wipe or cut (got \(s))")
+        guard let first = parts.first else { throw CommandLineError(message: "--transition takes TYPE:SECONDS[:DIRECTION] (got \(s))") }
+        let kind: TransitionKind
+        do { kind = try EditFile.transitionKind(first, field: "--transition") } catch let e as EditError {
+            throw CommandLineError(message: "\(e.description) (or cut)")
         }
         var duration = MediaTime(value: 1, timescale: 1)
         if parts.count > 1 {

@@ -43,7 +43,7 @@ render options:
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)
   --verbose                    say what was chosen (EGL platform, GL_RENDERER, size, rate, clips)
 render farms (see README, "Render farms"): chunk exit status 75 = transient (retry), 2 = invalid edit, 1 = other
-transitions: crossfade, push, wipe; directions left|right|up|down (push), and up-left|up-right|down-left|down-right (wipe)
+transitions: `segue transitions` lists every built-in with its parameters and directions
 """
 
 var args = Array(CommandLine.arguments.dropFirst())

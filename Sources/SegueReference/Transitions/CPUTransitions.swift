@@ -12,12 +12,59 @@ enum CPUTransitions {
         case .crossfade: return crossfade
         case .push: return push
         case .wipe: return wipe
+        case .fade: return fade
+        case .wipeleft: return wipeleft
+        case .wiperight: return wiperight
+        case .wipeup: return wipeup
+        case .wipedown: return wipedown
+        case .slideleft: return slideleft
+        case .slideright: return slideright
+        case .slideup: return slideup
+        case .slidedown: return slidedown
+        case .circlecrop: return circlecrop
+        case .rectcrop: return rectcrop
+        case .distance: return distance
+        case .fadeblack: return fadeblack
+        case .fadewhite: return fadewhite
+        case .radial: return radial
+        case .smoothleft: return smoothleft
+        case .smoothright: return smoothright
+        case .smoothup: return smoothup
+        case .smoothdown: return smoothdown
+        case .circleopen: return circleopen
+        case .circleclose: return circleclose
+        case .vertopen: return vertopen
+        case .vertclose: return vertclose
+        case .horzopen: return horzopen
+        case .horzclose: return horzclose
+        case .dissolve: return dissolve
+        case .pixelize: return pixelize
+        case .diagtl: return diagtl
+        case .diagtr: return diagtr
+        case .diagbl: return diagbl
+        case .diagbr: return diagbr
+        case .hlslice: return hlslice
+        case .hrslice: return hrslice
+        case .vuslice: return vuslice
+        case .vdslice: return vdslice
+        case .hblur: return hblur
+        case .fadegrays: return fadegrays
+        case .wipetl: return wipetl
+        case .wipetr: return wipetr
+        case .wipebl: return wipebl
+        case .wipebr: return wipebr
+        case .squeezeh: return squeezeh
+        case .squeezev: return squeezev
+        case .zoomin: return zoomin
+        case .fadefast: return fadefast
+        case .fadeslow: return fadeslow
         }
     }
 }
 
 /// What a transition function sees, as in the gl-transitions contract: `progress`, `ratio`, Segue's `direction`,
-/// its parameters, and the two lookups `getFromColor` / `getToColor` (uv 0…1, top-left origin).
+/// its parameters, and the two lookups `getFromColor` / `getToColor` (uv 0…1, top-left origin); and the helpers
+/// of `prelude.glsl` (`segue_pixel`, `segue_moved`, `segue_toYCbCr`, …) with the same arithmetic.
 struct TransitionInput {
     /// 0…1, GLSL `mix` semantics (0 shows only A).
     let progress: Float
@@ -31,7 +78,45 @@ struct TransitionInput {
     let parameters: [Float]
     let from: ReferenceLayer
     let to: ReferenceLayer
+    /// Black and white as the layers give colours in this pass (`segue_black`, `segue_white`).
+    let black: SIMD4<Float>
+    let white: SIMD4<Float>
+    /// `TransitionNoise` for the render size (empty unless the kind `usesNoise`).
+    let noise: [Float]
 
     @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { from.color(uv) }
     @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { to.color(uv) }
+
+    /// `segue_pixel`: the output pixel (column, row) that uv lies in; edges count for the pixel above / to the left.
+    @inline(__always) func pixel(_ uv: SIMD2<Float>) -> SIMD2<Float> { (uv * resolution - 1.0 / 64).rounded(.down) }
+    /// `segue_moved`: uv moved by whole pixels into `pixel`.
+    @inline(__always) func moved(_ uv: SIMD2<Float>, _ pixel: SIMD2<Float>) -> SIMD2<Float> { uv + (pixel - self.pixel(uv)) / resolution }
+    /// Render width and height as integers.
+    var size: (w: Int, h: Int) { (Int(resolution.x), Int(resolution.y)) }
+    /// `segue_noise` at a pixel.
+    @inline(__always) func noise(_ x: Int, _ y: Int) -> Float { noise[y * size.w + x] }
+
+    /// `segue_toYCbCr`: R′G′B′ → the output's Y′CbCr (code / 255).
+    @inline(__always) func toYCbCr(_ c: SIMD4<Float>) -> SIMD3<Float> {
+        let y = RGBToOutputYCbCr.y, cb = RGBToOutputYCbCr.cb, cr = RGBToOutputYCbCr.cr
+        return SIMD3(y[0] * c.x + y[1] * c.y + y[2] * c.z + y[3], cb[0] * c.x + cb[1] * c.y + cb[2] * c.z + cb[3],
+                     cr[0] * c.x + cr[1] * c.y + cr[2] * c.z + cr[3])
+    }
+    /// `segue_fromYCbCr`: the output's Y′CbCr (code / 255) → R′G′B′A (alpha 1).
+    @inline(__always) func fromYCbCr(_ v: SIMD3<Float>) -> SIMD4<Float> {
+        let m = OutputYCbCrToRGB.conversion.matrix, o = OutputYCbCrToRGB.conversion.offset
+        @inline(__always) func row(_ r: Int) -> Float { m[3 * r] * v.x + m[3 * r + 1] * v.y + m[3 * r + 2] * v.z + o[r] }
+        return SIMD4(row(0), row(1), row(2), 1)
+    }
 }
+
+/// GLSL `mix(x, y, a)`: `x·(1 − a) + y·a`.
+@inline(__always) func mix(_ x: SIMD4<Float>, _ y: SIMD4<Float>, _ a: Float) -> SIMD4<Float> { x * (1 - a) + y * a }
+@inline(__always) func mix(_ x: SIMD3<Float>, _ y: SIMD3<Float>, _ a: SIMD3<Float>) -> SIMD3<Float> { x * (1 - a) + y * a }
+/// GLSL `smoothstep(e0, e1, x)`: `t²·(3 − 2t)` with `t = clamp((x − e0) / (e1 − e0), 0, 1)`.
+@inline(__always) func smoothstep(_ e0: Float, _ e1: Float, _ x: Float) -> Float {
+    let t = min(max((x - e0) / (e1 - e0), 0), 1)
+    return t * t * (3 - 2 * t)
+}
+/// GLSL `fract(x)`: `x − floor(x)`.
+@inline(__always) func fract(_ x: Float) -> Float { x - x.rounded(.down) }
