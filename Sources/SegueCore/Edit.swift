@@ -29,6 +29,10 @@ public struct Transition: Equatable, Sendable {
     public var direction: Direction
     /// How the clips' audio crosses over the same overlap.
     public var audioCurve: AudioCurve = .linear
+    /// How the picture's progress follows time (CSS easing; default linear): p = easing((t − T) / d).
+    public var easing: Easing = .linear
+    /// The audio crossfade's easing, applied before `audioCurve`; nil: linear in time, whatever `easing` is.
+    public var audioEasing: Easing?
     /// Values for the kind's parameters (`TransitionTraits.parameters`), by name; a parameter left out takes its default.
     public var params: [String: TransitionParameterValue] = [:]
 

@@ -190,7 +190,7 @@ public enum EditFile {
             let tf = "\(f).transition"
             if i == 0 { throw EditError(tf, "the first clip cannot have a transition into it") }
             let to = try object(t, tf)
-            try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve", "params"])
+            try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve", "params", "easing", "audioEasing"])
             let kind: Transition.Kind
             if let k = to["type"] {
                 kind = try transitionKind(try string(k, "\(tf).type"), field: "\(tf).type")
@@ -217,6 +217,8 @@ public enum EditFile {
                 transition.audioCurve = curve
             }
             if let p = to["params"] { transition.params = try builtInParameters(p, kind: kind, field: "\(tf).params") }
+            if let e = to["easing"] { transition.easing = try Easing.parse(try string(e, "\(tf).easing"), field: "\(tf).easing") }
+            if let e = to["audioEasing"] { transition.audioEasing = try Easing.parse(try string(e, "\(tf).audioEasing"), field: "\(tf).audioEasing") }
             spec.transition = transition
         }
         return spec

@@ -165,7 +165,7 @@ public struct Timeline: Sendable {
             let from = active[active.count - 2], to = active[active.count - 1]
             let tr = to.spec.transition!
             let p = MediaTime.ratio(t - to.start, tr.duration)
-            return FramePlan(frame: n, time: t, from: layer(from), to: layer(to), transition: tr, progress: p)
+            return FramePlan(frame: n, time: t, from: layer(from), to: layer(to), transition: tr, progress: tr.easing(p))
         }
         return FramePlan(frame: n, time: t, from: layer(active[0]), to: nil, transition: nil, progress: 0)
     }
@@ -206,7 +206,7 @@ public struct FramePlan: Sendable {
     /// The incoming layer (B) during a transition.
     public let to: LayerPlan?
     public let transition: Transition?
-    /// `(t - T) / d` in [0, 1): 0 on a transition's first frame.
+    /// The transition's progress: its easing of `(t − T) / d` (which is in [0, 1): 0 on a transition's first frame).
     public let progress: Double
 
     public init(frame: Int64, time: MediaTime, from: LayerPlan, to: LayerPlan?, transition: Transition?, progress: Double) {

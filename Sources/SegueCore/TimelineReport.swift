@@ -22,6 +22,9 @@ public struct TimelineReport: Codable, Sendable {
         public let type: String
         public let direction: String
         public let duration: Double
+        /// CSS easing of the picture's progress ("linear" by default) and of the audio crossfade (nil: linear).
+        public let easing: String
+        public let audioEasing: String?
         /// Output frames `[firstFrame, endFrame)`; `firstFrame` has p = 0.
         public let firstFrame: Int64, endFrame: Int64
     }
@@ -48,6 +51,7 @@ public struct TimelineReport: Codable, Sendable {
                         rotation: p.source.orientation.rotationDegrees, mirrored: p.source.orientation.isMirrored,
                         transition: p.spec.transition.map {
                             Transition(type: $0.kind.rawValue, direction: $0.direction.rawValue, duration: $0.duration.seconds,
+                                       easing: $0.easing.description, audioEasing: $0.audioEasing?.description,
                                        firstFrame: r.lowerBound, endFrame: r.upperBound)
                         }, colour: p.source.colour?.summary, colourOverridden: p.source.colourOverridden)
         }
@@ -57,8 +61,9 @@ public struct TimelineReport: Codable, Sendable {
         var s = "render size \(width)x\(height), \(frameRate) fps, \(String(format: "%.3f", duration)) s, \(frameCount) frames\n"
         for c in clips {
             if let t = c.transition {
-                s += String(format: "  %@ %.3f s%@: frames %lld–%lld\n", t.type, t.duration,
-                            TransitionKind(rawValue: t.type)?.traits.directions.isEmpty ?? true ? "" : " \(t.direction)", t.firstFrame, t.endFrame - 1)
+                s += String(format: "  %@ %.3f s%@%@: frames %lld–%lld\n", t.type, t.duration,
+                            TransitionKind(rawValue: t.type)?.traits.directions.isEmpty ?? true ? "" : " \(t.direction)",
+                            t.easing == "linear" ? "" : ", \(t.easing)", t.firstFrame, t.endFrame - 1)
             }
             let name = c.path.split(separator: "/").last.map(String.init) ?? c.path
             s += String(format: "clip %d [%@] %@: source %.3f–%.3f s → timeline %.3f–%.3f s, frames %lld–%lld%@%@\n",
