@@ -42,6 +42,12 @@ public enum ShaderLibrary {
     /// is no such transition.
     public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false) -> String? {
         guard let body = shaderFiles["\(name).frag"] else { return nil }
+        return fragmentSource(transitionCode: "\n#line 1 1\n" + text(body), from: from, to: to, output: output, fused: fused)
+    }
+
+    /// The full fragment shader around `transitionCode`, the section that defines `vec4 transition(vec2 uv)`
+    /// (with its own `#line` directives).
+    public static func fragmentSource(transitionCode: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false) -> String {
         let layer = text(PackageResources.layer_glsl)
         func layerSource(_ name: String, _ v: LayerVariant) -> String {
             "#define \(name)_KIND \(v.kind.rawValue)\n#define \(name)_EXACT \(v.exact ? 1 : 0)\n"
@@ -50,7 +56,24 @@ public enum ShaderLibrary {
         }
         return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n" + text(PackageResources.prelude_glsl)
             + layerSource("From", from) + layerSource("To", to)
-            + "\n#line 1 1\n" + text(body) + "\n#line 1 2\n" + text(PackageResources.main_glsl)
+            + transitionCode + "\n#line 1 2\n" + text(PackageResources.main_glsl)
+    }
+
+    /// The transition section for a gl-transitions shader rewritten by the host (`GLTransitionHost`): the
+    /// lookups, its code as source string 1 from line `glLineOffset + 1`, its macros undefined, the
+    /// precision restored, `segue_initGlobals()` with its moved initialisers (each at its line), and Segue's
+    /// `transition()` around its own.
+    /// Line `n` of a gl-transitions shader is line `glLineOffset + n` of the program (Mesa does not always
+    /// report the source string number, so the lines tell the shader's own apart from Segue's).
+    public static let glLineOffset = 100_000
+
+    public static func glTransitionCode(code: String, initialisers: [(line: Int, statement: String)], macros: [String]) -> String {
+        var s = text(PackageResources.glsl_host_lookups_glsl) + "\n#line \(glLineOffset + 1) 1\n" + code + "\n"
+        for m in macros { s += "#undef \(m)\n" }
+        s += "precision highp float;\nprecision highp int;\n#define SEGUE_GLOBALS 1\nvoid segue_initGlobals() {\n"
+        for (line, statement) in initialisers { s += "#line \(glLineOffset + line) 1\n    \(statement)\n" }
+        s += "}\n#line 1 3\n" + text(PackageResources.glsl_host_entry_glsl)
+        return s
     }
 
     /// The RGBA program with RGBA layers read bilinearly (the shape before planar input).

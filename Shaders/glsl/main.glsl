@@ -36,6 +36,9 @@ vec2 chromaAt(vec2 pos) {
 }
 
 void main() {
+#ifdef SEGUE_GLOBALS
+    segue_initGlobals();   // a gl-transitions shader's global initialisers (GLTransitionHost)
+#endif
 #if OUTPUT == 0
     fragColor = transition(gl_FragCoord.xy / segue_resolution);
 #elif OUTPUT == 1

@@ -34,7 +34,10 @@ public struct Transition: Equatable, Sendable {
     /// The audio crossfade's easing, applied before `audioCurve`; nil: linear in time, whatever `easing` is.
     public var audioEasing: Easing?
     /// Values for the kind's parameters (`TransitionTraits.parameters`), by name; a parameter left out takes its default.
+    /// For a `glsl` transition: values for the shader's uniforms (`GLTransitionShader.uniforms`).
     public var params: [String: TransitionParameterValue] = [:]
+    /// The shader of a `glsl` transition (nil for the built-ins).
+    public var shader: GLTransitionShader?
 
     /// The value of each of the kind's parameters, in the order of `TransitionTraits.parameters`.
     public var parameterValues: [Double] {
@@ -63,7 +66,7 @@ public struct Transition: Equatable, Sendable {
 }
 
 /// A value the edit file gives a transition parameter (`"params"`).
-public enum TransitionParameterValue: Equatable, Sendable {
+public enum TransitionParameterValue: Hashable, Sendable {
     /// A number (a `float` or `int` uniform).
     case number(Double)
     /// Two to four numbers (a `vec2` … `vec4`, or `ivec`).

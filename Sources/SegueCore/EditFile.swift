@@ -190,7 +190,7 @@ public enum EditFile {
             let tf = "\(f).transition"
             if i == 0 { throw EditError(tf, "the first clip cannot have a transition into it") }
             let to = try object(t, tf)
-            try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve", "params", "easing", "audioEasing"])
+            try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve", "params", "easing", "audioEasing", "shader"])
             let kind: Transition.Kind
             if let k = to["type"] {
                 kind = try transitionKind(try string(k, "\(tf).type"), field: "\(tf).type")
@@ -216,7 +216,17 @@ public enum EditFile {
                 guard let curve = AudioCurve(rawValue: s) else { throw EditError("\(tf).audioCurve", "must be linear or equal-power (got \"\(s)\")") }
                 transition.audioCurve = curve
             }
-            if let p = to["params"] { transition.params = try builtInParameters(p, kind: kind, field: "\(tf).params") }
+            if kind == .glsl {
+                guard let sh = to["shader"] else { throw EditError("\(tf).shader", "is required for a glsl transition: the path of a gl-transitions shader file") }
+                let name = try string(sh, "\(tf).shader")
+                guard !name.isEmpty else { throw EditError("\(tf).shader", "must name a shader file") }
+                let shader = try GLTransitionShader(path: resolved(name, base: base), name: name, field: "\(tf).shader")
+                transition.shader = shader
+                if let p = to["params"] { transition.params = try shaderParameters(p, shader: shader, base: base, field: "\(tf).params") }
+            } else {
+                if to["shader"] != nil { throw EditError("\(tf).shader", "a shader file goes with \"type\": \"glsl\" (this transition is a \(kind.rawValue))") }
+                if let p = to["params"] { transition.params = try builtInParameters(p, kind: kind, field: "\(tf).params") }
+            }
             if let e = to["easing"] { transition.easing = try Easing.parse(try string(e, "\(tf).easing"), field: "\(tf).easing") }
             if let e = to["audioEasing"] { transition.audioEasing = try Easing.parse(try string(e, "\(tf).audioEasing"), field: "\(tf).audioEasing") }
             spec.transition = transition
@@ -234,6 +244,55 @@ public enum EditFile {
             message += "; did you mean \"\(near)\"?"
         }
         throw EditError(field, message + " (one of \(names.joined(separator: ", ")); `segue transitions` describes them)")
+    }
+
+    /// A path from the edit file: absolute, or relative to the edit file's folder.
+    static func resolved(_ path: String, base: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardized.path
+    }
+
+    /// `params` of a glsl transition: a value for each named uniform of the shader, of its type — a number for
+    /// `float` (a whole one for `int`), true or false for `bool`, a list of 2…4 numbers (or booleans) for vectors,
+    /// an image file (relative to the edit) for `sampler2D`.
+    static func shaderParameters(_ raw: Any, shader: GLTransitionShader, base: String, field: String) throws -> [String: TransitionParameterValue] {
+        let o = try object(raw, field)
+        if shader.uniforms.isEmpty, let key = o.keys.sorted().first {
+            throw EditError("\(field).\(key)", "\(shader.name) declares no uniforms to set")
+        }
+        try checkKeys(o, field, shader.uniforms.map(\.name))
+        var out: [String: TransitionParameterValue] = [:]
+        for u in shader.uniforms {
+            guard let v = o[u.name] else { continue }
+            let f = "\(field).\(u.name)", what = "\(u.type.name) \(u.name) (\(shader.name):\(u.line))"
+            switch u.type.base {
+            case .sampler2D:
+                let path = resolved(try string(v, f), base: base)
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+                    throw EditError(f, "the image for \(what) is not there: \(path)")
+                }
+                out[u.name] = .image(path)
+            case .bool where u.type.count == 1:
+                out[u.name] = .boolean(try bool(v, f))
+            default:
+                if u.type.count == 1 {
+                    let d = try number(v, f)
+                    if u.type.base == .int && d != d.rounded() { throw EditError(f, "\(what) takes a whole number (got \(d))") }
+                    out[u.name] = .number(d)
+                } else {
+                    guard let list = v as? [Any], list.count == u.type.count else {
+                        throw EditError(f, "\(what) takes a list of \(u.type.count) \(u.type.base == .bool ? "booleans" : "numbers")")
+                    }
+                    out[u.name] = .vector(try list.enumerated().map { k, x in
+                        if u.type.base == .bool { return try bool(x, "\(f)[\(k)]") ? 1 : 0 }
+                        let d = try number(x, "\(f)[\(k)]")
+                        if u.type.base == .int && d != d.rounded() { throw EditError("\(f)[\(k)]", "\(what) takes whole numbers (got \(d))") }
+                        return d
+                    })
+                }
+            }
+        }
+        return out
     }
 
     /// `params` of a built-in transition: numbers for its parameters (`TransitionTraits.parameters`), within range.

@@ -44,8 +44,11 @@ public protocol CompositeRenderer: AnyObject {
     /// other rendering call on that renderer between its `submit`s except `render`.
     func makeYUV420Pipeline() -> YUV420Pipeline
     /// Gets ready to draw `transitions` (the GPU compiles their shaders), so that a transition this renderer cannot
-    /// draw fails before the first frame. The default does nothing.
-    func prepare(for transitions: [Transition]) throws
+    /// draw fails before the first frame. `images` holds the decoded image of every `.image` parameter, by path.
+    /// The default does nothing.
+    /// - Throws: `EditError` for a transition this renderer cannot draw (a glsl shader that does not compile,
+    ///   or GLSL on the CPU), `GPUError`.
+    func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws
 }
 
 /// Frames rendered in submission order, returned as they are finished: `submit` frame n may give back frame n
@@ -71,7 +74,7 @@ public final class SynchronousYUV420Pipeline: YUV420Pipeline {
 
 extension CompositeRenderer {
     public func makeYUV420Pipeline() -> YUV420Pipeline { SynchronousYUV420Pipeline(renderer: self) }
-    public func prepare(for transitions: [Transition]) throws {}
+    public func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws {}
 
     /// `render` for RGBA stored pictures.
     public func render(_ plan: FramePlan, from: RGBAImage, to: RGBAImage?, renderSize: PixelSize) throws -> RGBAImage {

@@ -25,6 +25,8 @@ public struct TimelineReport: Codable, Sendable {
         /// CSS easing of the picture's progress ("linear" by default) and of the audio crossfade (nil: linear).
         public let easing: String
         public let audioEasing: String?
+        /// A glsl transition's shader file, as the edit names it.
+        public let shader: String?
         /// Output frames `[firstFrame, endFrame)`; `firstFrame` has p = 0.
         public let firstFrame: Int64, endFrame: Int64
     }
@@ -51,7 +53,7 @@ public struct TimelineReport: Codable, Sendable {
                         rotation: p.source.orientation.rotationDegrees, mirrored: p.source.orientation.isMirrored,
                         transition: p.spec.transition.map {
                             Transition(type: $0.kind.rawValue, direction: $0.direction.rawValue, duration: $0.duration.seconds,
-                                       easing: $0.easing.description, audioEasing: $0.audioEasing?.description,
+                                       easing: $0.easing.description, audioEasing: $0.audioEasing?.description, shader: $0.shader?.name,
                                        firstFrame: r.lowerBound, endFrame: r.upperBound)
                         }, colour: p.source.colour?.summary, colourOverridden: p.source.colourOverridden)
         }
@@ -61,7 +63,7 @@ public struct TimelineReport: Codable, Sendable {
         var s = "render size \(width)x\(height), \(frameRate) fps, \(String(format: "%.3f", duration)) s, \(frameCount) frames\n"
         for c in clips {
             if let t = c.transition {
-                s += String(format: "  %@ %.3f s%@%@: frames %lld–%lld\n", t.type, t.duration,
+                s += String(format: "  %@%@ %.3f s%@%@: frames %lld–%lld\n", t.type, t.shader.map { " \($0)" } ?? "", t.duration,
                             TransitionKind(rawValue: t.type)?.traits.directions.isEmpty ?? true ? "" : " \(t.direction)",
                             t.easing == "linear" ? "" : ", \(t.easing)", t.firstFrame, t.endFrame - 1)
             }

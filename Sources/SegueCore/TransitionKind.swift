@@ -24,6 +24,11 @@ public enum TransitionKind: String, CaseIterable, Sendable {
     case hblur, fadegrays
     case wipetl, wipetr, wipebl, wipebr
     case squeezeh, squeezev, zoomin, fadefast, fadeslow
+    /// A shader written to the gl-transitions specification, loaded at run time (`Transition.shader`); GPU only.
+    case glsl
+
+    /// The built-in transitions: every case but `glsl`.
+    public static var builtIns: [TransitionKind] { allCases.filter { $0 != .glsl } }
 
     /// The `.frag` file's stem in `Shaders/glsl/` and the CPU function's name.
     public var shaderStem: String { rawValue }
@@ -136,6 +141,10 @@ public enum TransitionKind: String, CaseIterable, Sendable {
         case .fadeslow:
             return TransitionTraits(summary: "crossfade where components that differ more reach B later: weight 1 − (1 − p)^(1 + ln(2 − |A − B|))",
                                     mixesColoursOnly: false)
+        case .glsl:
+            // A user's shader reads anywhere and computes with colour values.
+            return TransitionTraits(summary: "a gl-transitions shader file (\"shader\"), with its uniforms as \"params\"; GPU only",
+                                    mixesColoursOnly: false, movesLayers: true)
         }
     }
 
@@ -147,7 +156,7 @@ public enum TransitionKind: String, CaseIterable, Sendable {
     /// The FFmpeg `xfade` transition this one re-derives, nil for Segue's own (crossfade, push, wipe).
     public var xfadeName: String? {
         switch self {
-        case .crossfade, .push, .wipe: return nil
+        case .crossfade, .push, .wipe, .glsl: return nil
         default: return rawValue
         }
     }

@@ -55,7 +55,7 @@ final class GLProgram {
         if ok == 0 {
             let log = infoLog(s, program: false)
             glDeleteShader(s)
-            throw GPUError("glCompileShader", "shader \(name) failed to compile: \(log)")
+            throw GPUError("glCompileShader", "shader \(name) failed to compile: \(log)", compilerLog: log)
         }
         return s
     }

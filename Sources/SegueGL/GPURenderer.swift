@@ -27,6 +27,7 @@ public final class GPURenderer: CompositeRenderer {
     private let fromTextures: [GLTexture]
     private let toTextures: [GLTexture]
     private let noiseTexture: GLTexture
+    private let glTransitions = GLTransitionPrograms()
     private var noiseSize: PixelSize?
     private var rgbaTarget: GLFramebuffer?
     private var lumaTarget: GLFramebuffer?
@@ -55,13 +56,25 @@ public final class GPURenderer: CompositeRenderer {
     private static let commonVariant = ShaderLibrary.LayerVariant(kind: .planar8, exact: false)
 
     /// Compiles the programs of `transitions` (in the most common layer variant), so that a broken shader fails
-    /// before the first frame rather than mid-render; other variants compile on first use.
-    public func prepare(for transitions: [Transition]) throws {
+    /// before the first frame rather than mid-render (a gl-transitions shader that does not compile is an
+    /// `EditError` naming its file and lines); other variants compile on first use. Uploads `images`.
+    public func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws {
         try session.makeCurrent()
-        for kind in Set(transitions.map(\.kind)) {
-            _ = try program(ProgramKey(transition: kind.shaderStem, from: GPURenderer.commonVariant, to: GPURenderer.commonVariant,
-                                       output: .luma, fused: fuseColour && kind.traits.mixesColoursOnly))
+        for (path, image) in images { try glTransitions.setImage(image, path: path) }
+        for t in transitions {
+            let key = ProgramKey(transition: programName(t), from: GPURenderer.commonVariant, to: GPURenderer.commonVariant,
+                                 output: .luma, fused: fuseColour && t.kind.traits.mixesColoursOnly)
+            do { _ = try program(key) } catch let e as GPUError where e.compilerLog != nil && t.shader != nil {
+                throw GLTransitionPrograms.compileError(t.shader!, log: e.compilerLog!)
+            }
         }
+    }
+
+    /// The program name of a transition: its shader stem, or the key of its gl-transitions shader.
+    private func programName(_ t: Transition?) -> String {
+        guard let t else { return "none" }
+        if t.kind == .glsl, let shader = t.shader { return glTransitions.key(shader) }
+        return t.kind.shaderStem
     }
     deinit {
         try? session.makeCurrent()
@@ -70,7 +83,12 @@ public final class GPURenderer: CompositeRenderer {
 
     private func program(_ key: ProgramKey) throws -> GLProgram {
         if let p = programs[key] { return p }
-        guard let source = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused) else {
+        let source: String
+        if let code = glTransitions.code(key.transition) {
+            source = ShaderLibrary.fragmentSource(transitionCode: code, from: key.from, to: key.to, output: key.output, fused: key.fused)
+        } else if let s = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused) {
+            source = s
+        } else {
             throw GPUError("render", "no shader for transition \(key.transition)")
         }
         let p = try GLProgram(vertex: ShaderLibrary.vertexSource, fragment: source, name: "\(key.transition).frag")
@@ -156,7 +174,7 @@ public final class GPURenderer: CompositeRenderer {
                                                      readsLuma: fromColour.readsLuma, readsChroma: fromColour.readsChroma)
         let toVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(toPicture), exact: TransitionParameters.isExact(plan, toLayer, picture: toPicture),
                                                    readsLuma: toColour.readsLuma, readsChroma: toColour.readsChroma)
-        let program = try program(ProgramKey(transition: p.function, from: fromVariant, to: toVariant, output: output, fused: fused))
+        let program = try program(ProgramKey(transition: programName(plan.transition), from: fromVariant, to: toVariant, output: output, fused: fused))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
         glUseProgram(program.id)
@@ -180,6 +198,7 @@ public final class GPURenderer: CompositeRenderer {
         if let kind = p.kind {
             for (parameter, value) in zip(kind.traits.parameters, p.parameters) { glUniform1f(program.location(parameter.name), value) }
         }
+        if let t = plan.transition, t.kind == .glsl { glTransitions.setUniforms(program, t, firstUnit: 8) }
         let noise = program.location("segue_noise")
         if noise >= 0 {
             try bindNoise(renderSize, unit: 6)

@@ -40,7 +40,9 @@ public enum ChunkPlanner {
     }
 
     /// SHA-256 of what decides the output: the resolved timeline (as `segue plan --json` reports it), every clip's
-    /// and the music's settings, and the size of each of their files.
+    /// and the music's settings (each transition's type, parameters, easing, blending and shader text included),
+    /// the size of each of their files, and the SHA-256 of each transition's shader file and image parameters (so
+    /// that an edited shader or image invalidates the plan).
     static func editHash(_ t: Timeline) -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
@@ -48,7 +50,12 @@ public enum ChunkPlanner {
         var text = (try? e.encode(TimelineReport(t))).map { String(decoding: $0, as: UTF8.self) } ?? ""
         for p in t.placements.map(\.spec.path) + (t.music.map { [$0.path] } ?? []) {
             let size = (try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int) ?? -1
-            text += "\n\(p) \(size ?? -1)"
+            text += "\n\(p) \(size)"
+        }
+        for transition in t.placements.compactMap(\.spec.transition) {
+            var files = transition.shader.map { [$0.path] } ?? []
+            for case .image(let path) in transition.params.values.sorted(by: { "\($0)" < "\($1)" }) { files.append(path) }
+            for f in files { text += "\n\(f) \(Digest.sha256(file: f) ?? "unreadable")" }
         }
         text += "\n" + String(describing: t.placements.map(\.spec)) + "\n" + String(describing: t.music)
         return Digest.sha256(text)

@@ -103,18 +103,36 @@ public enum RenderJob {
     /// With `.auto`, falls back to the CPU with a one-line warning, unless the user named a GPU (`options.egl.device`):
     /// a named device that cannot be used is an error (`GPUError`).
     public static func makeRenderer(_ options: RenderOptions, for timeline: Timeline? = nil) throws -> CompositeRenderer {
-        let renderer = try makeRenderer(options)
-        try renderer.prepare(for: timeline?.placements.compactMap(\.spec.transition) ?? [])
+        let transitions = timeline?.placements.compactMap(\.spec.transition) ?? []
+        let renderer = try makeRenderer(options, needsGPU: transitions.contains { $0.kind == .glsl })
+        try renderer.prepare(for: transitions, images: try images(of: transitions))
         return renderer
     }
 
-    private static func makeRenderer(_ options: RenderOptions) throws -> CompositeRenderer {
+    /// The decoded image of every image parameter (`sampler2D` uniforms of glsl transitions), by path.
+    /// - Throws: `MediaError` naming a file that cannot be decoded.
+    static func images(of transitions: [Transition]) throws -> [String: RGBAImage] {
+        var out: [String: RGBAImage] = [:]
+        for t in transitions {
+            for case .image(let path) in t.params.values where !path.isEmpty && out[path] == nil {
+                do { out[path] = try StillImage.read(path) } catch let e as MediaError {
+                    throw MediaError(path: path, function: e.function, code: e.code, message: "a transition's image parameter: \(e.message)")
+                }
+            }
+        }
+        return out
+    }
+
+    /// `needsGPU`: a transition only the GPU can draw (glsl): `auto` does not fall back to the CPU then.
+    private static func makeRenderer(_ options: RenderOptions, needsGPU: Bool) throws -> CompositeRenderer {
         switch options.backend {
         case .cpu: return ReferenceRenderer()
         case .gpu: return try GPURenderer(options: options.egl)
         case .auto:
             do { return try GPURenderer(options: options.egl) } catch let e as GPUError where e.namedDeviceMissing {
                 throw e
+            } catch let e as GPUError where needsGPU {
+                throw GPUError(e.function, "\(e.message); a glsl transition needs the GPU (the CPU reference cannot run GLSL)")
             } catch {
                 options.log("warning: no GPU context (\(error)); rendering on the CPU reference instead")
                 return ReferenceRenderer()

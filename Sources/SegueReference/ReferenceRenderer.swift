@@ -15,7 +15,7 @@ public final class ReferenceRenderer: CompositeRenderer {
     public func render(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> RGBAImage {
         let W = renderSize.width, H = renderSize.height
         var out = [UInt8](repeating: 255, count: W * H * 4)
-        let fn = function(plan, from: from, to: to, renderSize: renderSize, pass: .rgba).fn
+        let fn = try function(plan, from: from, to: to, renderSize: renderSize, pass: .rgba).fn
         let fw = Float(W), fh = Float(H)
         out.withUnsafeMutableBufferPointer { o in
             for y in 0..<H {
@@ -37,7 +37,7 @@ public final class ReferenceRenderer: CompositeRenderer {
         var y = [UInt8](repeating: 0, count: W * H), cb = [UInt8](repeating: 0, count: CW * CH), cr = cb
         let ky = RGBToOutputYCbCr.y, kb = RGBToOutputYCbCr.cb, kr = RGBToOutputYCbCr.cr
         @inline(__always) func dot(_ k: [Float], _ c: SIMD4<Float>) -> Float { k[0] * c.x + k[1] * c.y + k[2] * c.z + k[3] }
-        let (luma, fusedLuma) = function(plan, from: from, to: to, renderSize: renderSize, pass: .luma)
+        let (luma, fusedLuma) = try function(plan, from: from, to: to, renderSize: renderSize, pass: .luma)
         y.withUnsafeMutableBufferPointer { o in
             for j in 0..<H {
                 let v = (Float(j) + 0.5) / fh
@@ -47,7 +47,7 @@ public final class ReferenceRenderer: CompositeRenderer {
                 }
             }
         }
-        let (chroma, fusedChroma) = function(plan, from: from, to: to, renderSize: renderSize, pass: .chroma)
+        let (chroma, fusedChroma) = try function(plan, from: from, to: to, renderSize: renderSize, pass: .chroma)
         let site = RGBToOutputYCbCr.siting
         for j in 0..<CH {
             let v = ((Float(j) + 0.5) * 2 - 0.5 + site.y) / fh
@@ -62,7 +62,7 @@ public final class ReferenceRenderer: CompositeRenderer {
     /// The transition function of `plan` over its two layers for one pass: output uv (0…1, top-left origin) →
     /// colour (R′G′B′A, or with `fused` the pass's output values, `LayerColourMap`).
     func function(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize,
-                  pass: OutputPass) -> (fn: (SIMD2<Float>) -> SIMD4<Float>, fused: Bool) {
+                  pass: OutputPass) throws -> (fn: (SIMD2<Float>) -> SIMD4<Float>, fused: Bool) {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
         let fused = fuseColour && pass != .rgba && p.mixesColoursOnly
         let background = LayerColourMap.background(pass: pass, fused: fused)
@@ -79,8 +79,18 @@ public final class ReferenceRenderer: CompositeRenderer {
                                     resolution: SIMD2(Float(renderSize.width), Float(renderSize.height)),
                                     parameters: p.parameters, from: fromLayer, to: toLayer, black: constant(0), white: constant(1),
                                     noise: kind.traits.usesNoise ? noise(renderSize) : [])
-        let transition = CPUTransitions.function(kind)
+        guard let transition = CPUTransitions.function(kind) else { throw ReferenceRenderer.cannotRunGLSL(plan.transition) }
         return ({ uv in transition(uv, input) }, fused)
+    }
+
+    /// A `glsl` transition is refused before the first frame (exit status 2): the reference has no GLSL compiler.
+    public func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws {
+        if let t = transitions.first(where: { $0.kind == .glsl }) { throw ReferenceRenderer.cannotRunGLSL(t) }
+    }
+
+    static func cannotRunGLSL(_ t: Transition?) -> EditError {
+        EditError(t?.shader?.field ?? "transition.shader",
+                  "the CPU reference cannot run GLSL: \(t?.shader?.name ?? "a glsl transition") needs the GPU renderer (--backend gpu or auto)")
     }
 
     /// `TransitionNoise` for the last render size that needed it.

@@ -38,7 +38,7 @@ final class EditFileTests: XCTestCase {
     }
 
     func testEveryBuiltInByNameWithItsParameters() throws {
-        for kind in TransitionKind.allCases {
+        for kind in TransitionKind.builtIns {
             let e = try parse(#"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4", "transition": {"type": "\#(kind.rawValue)"}}]}"#)
             XCTAssertEqual(e.clips[1].transition?.kind, kind)
             XCTAssertEqual(e.clips[1].transition?.parameterValues, kind.traits.parameters.map(\.defaultValue))

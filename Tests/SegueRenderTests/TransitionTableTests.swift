@@ -20,18 +20,18 @@ final class TransitionTableTests: RendererTestCase {
     func testEveryBuiltInHasOneRowAShaderAndACPUFunction() throws {
         let rowKinds = TransitionTable.rows.map(\.kind)
         XCTAssertEqual(Set(rowKinds).count, rowKinds.count, "a transition has two rows in TransitionTable")
-        for kind in TransitionKind.allCases {
+        for kind in TransitionKind.builtIns {
             XCTAssertTrue(rowKinds.contains(kind), "\(kind.rawValue) has no row in Tests/SegueTestSupport/TransitionTable.swift")
             XCTAssertTrue(ShaderLibrary.transitions.contains(kind.shaderStem), "\(kind.rawValue) has no Shaders/glsl/\(kind.shaderStem).frag")
             XCTAssertFalse(kind.traits.summary.isEmpty, kind.rawValue)
         }
         // No shader without its transition.
-        let stems = Set(TransitionKind.allCases.map(\.shaderStem) + ["none"])
+        let stems = Set(TransitionKind.builtIns.map(\.shaderStem) + ["none"])
         for stem in ShaderLibrary.transitions { XCTAssertTrue(stems.contains(stem), "Shaders/glsl/\(stem).frag belongs to no TransitionKind") }
         // Every shader compiles (prepare compiles the programs of the transitions it is given).
         let gpu = try gpuRenderer()
-        for kind in TransitionKind.allCases {
-            XCTAssertNoThrow(try gpu.prepare(for: [Transition(kind: kind, duration: MediaTime(value: 1, timescale: 1))]), kind.rawValue)
+        for kind in TransitionKind.builtIns {
+            XCTAssertNoThrow(try gpu.prepare(for: [Transition(kind: kind, duration: MediaTime(value: 1, timescale: 1))], images: [:]), kind.rawValue)
         }
     }
 

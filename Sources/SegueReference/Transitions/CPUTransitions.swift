@@ -6,9 +6,11 @@ enum CPUTransitions {
     /// A transition function: output uv (0…1, top-left origin) → colour (R′G′B′A, or the pass's values when fused).
     typealias Function = (SIMD2<Float>, TransitionInput) -> SIMD4<Float>
 
-    /// The function of `kind`. Every case has one: a new `TransitionKind` case does not compile without its line here.
-    static func function(_ kind: TransitionKind) -> Function {
+    /// The function of `kind`. Every built-in has one: a new `TransitionKind` case does not compile without its line
+    /// here. `glsl` has none: the CPU reference cannot run GLSL.
+    static func function(_ kind: TransitionKind) -> Function? {
         switch kind {
+        case .glsl: return nil
         case .crossfade: return crossfade
         case .push: return push
         case .wipe: return wipe
