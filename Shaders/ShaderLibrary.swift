@@ -40,22 +40,29 @@ public enum ShaderLibrary {
 
     /// The full fragment shader for transition `name` with the given layer variants and output, or nil if there
     /// is no such transition.
-    public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false) -> String? {
+    public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false,
+                                      linear: Bool = false) -> String? {
         guard let body = shaderFiles["\(name).frag"] else { return nil }
-        return fragmentSource(transitionCode: "\n#line 1 1\n" + text(body), from: from, to: to, output: output, fused: fused)
+        return fragmentSource(transitionCode: "\n#line 1 1\n" + text(body), from: from, to: to, output: output, fused: fused, linear: linear)
     }
 
     /// The full fragment shader around `transitionCode`, the section that defines `vec4 transition(vec2 uv)`
     /// (with its own `#line` directives).
-    public static func fragmentSource(transitionCode: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false) -> String {
+    /// With `linear`, the transition mixes in linear light: after the layers, `getFromColor`/`getToColor` become
+    /// macros that pass the layers' colours through the BT.1886 EOTF, and the composite goes back (`main.glsl`).
+    public static func fragmentSource(transitionCode: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false,
+                                      linear: Bool = false) -> String {
         let layer = text(PackageResources.layer_glsl)
         func layerSource(_ name: String, _ v: LayerVariant) -> String {
             "#define \(name)_KIND \(v.kind.rawValue)\n#define \(name)_EXACT \(v.exact ? 1 : 0)\n"
                 + "#define \(name)_LUMA \(v.readsLuma ? 1 : 0)\n#define \(name)_CHROMA \(v.readsChroma ? 1 : 0)\n"
                 + layer.replacing("LAYER", with: name)
         }
-        return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n" + text(PackageResources.prelude_glsl)
-            + layerSource("From", from) + layerSource("To", to)
+        let toLinear = linear ? "#define getFromColor(uv) segue_toLinear(getFromColor(uv))\n#define getToColor(uv) segue_toLinear(getToColor(uv))\n"
+            + "vec4 segue_toLinear(vec4 c) { return vec4(segue_bt1886EOTF(c.rgb), c.a); }\n" : ""
+        return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n#define LINEAR \(linear ? 1 : 0)\n"
+            + text(PackageResources.prelude_glsl)
+            + layerSource("From", from) + layerSource("To", to) + toLinear
             + transitionCode + "\n#line 1 2\n" + text(PackageResources.main_glsl)
     }
 

@@ -8,6 +8,8 @@
 //           output pixels (left: (0, 0.5)).
 // FUSED: the layers already give the output's values (LayerColourMap; transitions that only mix and select
 //        colours); otherwise the composite is R'G'B' and is converted here (segue_toYCbCr).
+// LINEAR: the transition mixed in linear light (its lookups went through the BT.1886 EOTF): the composite goes
+//        back through the inverse (in segue_toYCbCr, and for the R'G'B'A previews here).
 uniform vec2 segue_chromaSite;
 #if OUTPUT == 2
 layout(location = 0) out vec4 fragCb;
@@ -39,7 +41,10 @@ void main() {
 #ifdef SEGUE_GLOBALS
     segue_initGlobals();   // a gl-transitions shader's global initialisers (GLTransitionHost)
 #endif
-#if OUTPUT == 0
+#if OUTPUT == 0 && LINEAR
+    vec4 c = transition(gl_FragCoord.xy / segue_resolution);
+    fragColor = vec4(segue_bt1886InverseEOTF(c.rgb), c.a);
+#elif OUTPUT == 0
     fragColor = transition(gl_FragCoord.xy / segue_resolution);
 #elif OUTPUT == 1
     float x = floor(gl_FragCoord.x) * 4.0 + 0.5, y = gl_FragCoord.y;

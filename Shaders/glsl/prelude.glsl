@@ -30,13 +30,30 @@ vec2 segue_pixel(vec2 uv) {
 vec2 segue_moved(vec2 uv, vec2 pixel) {
     return uv + (pixel - segue_pixel(uv)) / segue_resolution;
 }
-// R'G'B' -> the output's Y'CbCr (code / 255) and back.
+// The BT.1886 EOTF (ITU-R BT.1886 Annex 1 with white Lw = 1 and black Lb = 0: L = V^2.4) and its inverse, for
+// SDR R'G'B' in 0..1; values outside (Y'CbCr that is out of gamut is not clamped) are mirrored: -(-V)^2.4.
+vec3 segue_bt1886EOTF(vec3 v) {
+    return sign(v) * pow(abs(v), vec3(2.4));
+}
+vec3 segue_bt1886InverseEOTF(vec3 l) {
+    return sign(l) * pow(abs(l), vec3(1.0 / 2.4));
+}
+
+// R'G'B' -> the output's Y'CbCr (code / 255) and back. Transitions that mix in linear light (LINEAR) hand these
+// linear colours: the conversion undoes and redoes the transfer around them.
 vec3 segue_toYCbCr(vec3 rgb) {
+#if LINEAR
+    rgb = segue_bt1886InverseEOTF(rgb);
+#endif
     return vec3(dot(segue_rowY.xyz, rgb) + segue_rowY.w, dot(segue_rowCb.xyz, rgb) + segue_rowCb.w,
                 dot(segue_rowCr.xyz, rgb) + segue_rowCr.w);
 }
 vec3 segue_fromYCbCr(vec3 ycc) {
-    return segue_fromOutputMatrix * ycc + segue_fromOutputOffset;
+    vec3 rgb = segue_fromOutputMatrix * ycc + segue_fromOutputOffset;
+#if LINEAR
+    rgb = segue_bt1886EOTF(rgb);
+#endif
+    return rgb;
 }
 
 // GL_LINEAR + GL_CLAMP_TO_EDGE written out with texelFetch (OpenGL ES 3.0 §3.8.10): p in texel units,

@@ -33,6 +33,8 @@ public struct Transition: Equatable, Sendable {
     public var easing: Easing = .linear
     /// The audio crossfade's easing, applied before `audioCurve`; nil: linear in time, whatever `easing` is.
     public var audioEasing: Easing?
+    /// How colours are mixed (`blend` in the edit file); nil: the edit's `blending`. Resolved in `Timeline`.
+    public var blend: Blending?
     /// Values for the kind's parameters (`TransitionTraits.parameters`), by name; a parameter left out takes its default.
     /// For a `glsl` transition: values for the shader's uniforms (`GLTransitionShader.uniforms`).
     public var params: [String: TransitionParameterValue] = [:]
@@ -63,6 +65,15 @@ public struct Transition: Equatable, Sendable {
         }
         throw EditError(field, "\(kind.rawValue) takes the direction \(names.dropLast().joined(separator: ", ")) or \(names.last!) (got \"\(d.rawValue)\")")
     }
+}
+
+/// Where a transition mixes colours.
+public enum Blending: String, CaseIterable, Sendable {
+    /// On the gamma-encoded R′G′B′ values, as AVFoundation and FFmpeg do (the default).
+    case gamma
+    /// In linear light, as movit does: each layer's colour through the BT.1886 EOTF (`L = V^2.4`, ITU-R BT.1886
+    /// with white 1 and black 0), mixed, and back through its inverse (`V = L^(1/2.4)`).
+    case linear
 }
 
 /// A value the edit file gives a transition parameter (`"params"`).
@@ -159,6 +170,8 @@ public struct Edit: Equatable, Sendable {
     public var music: MusicSpec?
     /// Output audio format.
     public var audio = AudioSettings()
+    /// How transitions mix colours unless they say (`Transition.blend`).
+    public var blending: Blending = .gamma
 
     public init(clips: [ClipSpec]) { self.clips = clips }
 }

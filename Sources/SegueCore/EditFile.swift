@@ -24,7 +24,7 @@ public enum EditFile {
             throw EditError("", "the edit file is not valid JSON" + syntaxLocation(data: data, error: error))
         }
         let obj = try object(root, "edit")
-        try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "output", "music", "audio"])
+        try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "output", "music", "audio", "blending"])
         guard let rawClips = obj["clips"] else { throw EditError("clips", "is required: a list of at least one clip") }
         guard let clipList = rawClips as? [Any] else { throw EditError("clips", "must be a list of clips") }
         if clipList.isEmpty { throw EditError("clips", "needs at least one clip") }
@@ -44,6 +44,7 @@ public enum EditFile {
             edit.renderSize = PixelSize(width: width, height: height)
         }
         if let s = obj["square"] { edit.square = try bool(s, "square") }
+        if let b = obj["blending"] { edit.blending = try blending(b, "blending") }
         if let f = obj["fit"] {
             let s = try string(f, "fit")
             guard let m = FitMode(rawValue: s) else { throw EditError("fit", "must be one of fill, fit, stretch (got \"\(s)\")") }
@@ -190,7 +191,7 @@ public enum EditFile {
             let tf = "\(f).transition"
             if i == 0 { throw EditError(tf, "the first clip cannot have a transition into it") }
             let to = try object(t, tf)
-            try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve", "params", "easing", "audioEasing", "shader"])
+            try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve", "params", "easing", "audioEasing", "shader", "blend"])
             let kind: Transition.Kind
             if let k = to["type"] {
                 kind = try transitionKind(try string(k, "\(tf).type"), field: "\(tf).type")
@@ -227,6 +228,7 @@ public enum EditFile {
                 if to["shader"] != nil { throw EditError("\(tf).shader", "a shader file goes with \"type\": \"glsl\" (this transition is a \(kind.rawValue))") }
                 if let p = to["params"] { transition.params = try builtInParameters(p, kind: kind, field: "\(tf).params") }
             }
+            if let b = to["blend"] { transition.blend = try blending(b, "\(tf).blend") }
             if let e = to["easing"] { transition.easing = try Easing.parse(try string(e, "\(tf).easing"), field: "\(tf).easing") }
             if let e = to["audioEasing"] { transition.audioEasing = try Easing.parse(try string(e, "\(tf).audioEasing"), field: "\(tf).audioEasing") }
             spec.transition = transition
@@ -244,6 +246,13 @@ public enum EditFile {
             message += "; did you mean \"\(near)\"?"
         }
         throw EditError(field, message + " (one of \(names.joined(separator: ", ")); `segue transitions` describes them)")
+    }
+
+    /// `"gamma"` or `"linear"`.
+    static func blending(_ v: Any, _ field: String) throws -> Blending {
+        let s = try string(v, field)
+        guard let b = Blending(rawValue: s) else { throw EditError(field, "must be gamma or linear (got \"\(s)\")") }
+        return b
     }
 
     /// A path from the edit file: absolute, or relative to the edit file's folder.

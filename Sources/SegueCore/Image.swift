@@ -94,6 +94,8 @@ public struct TransitionParameters: Sendable {
     public let direction: (Float, Float)
     /// The kind's parameters (`TransitionTraits.parameters`, in order): the transition's values or the defaults.
     public let parameters: [Float]
+    /// The transition mixes in linear light (`Blending.linear`).
+    public let linear: Bool
     /// Output-normalized (0…1, top-left origin) → source-normalized maps, as (a, b, c, d, tx, ty) in row-vector form.
     public let fromMap: [Float]
     public let toMap: [Float]
@@ -104,6 +106,7 @@ public struct TransitionParameters: Sendable {
         let v = plan.transition?.direction.vector ?? (x: 0, y: 0)
         direction = (Float(v.x), Float(v.y))
         parameters = plan.transition?.parameterValues.map { Float($0) } ?? []
+        linear = plan.transition?.blend == .linear
         func uvMap(_ l: LayerPlan) -> [Float] {
             let m = Affine2D.scale(Double(renderSize.width), Double(renderSize.height)).then(l.outputToSource)
             return [m.a, m.b, m.c, m.d, m.tx, m.ty].map { Float($0) }
@@ -115,6 +118,10 @@ public struct TransitionParameters: Sendable {
     /// Whether the transition's colour is a mix or a selection of the layers' colours (`TransitionTraits.mixesColoursOnly`;
     /// true without a transition): its luma and chroma passes are fused (`LayerColourMap`).
     public var mixesColoursOnly: Bool { kind?.traits.mixesColoursOnly ?? true }
+
+    /// Whether the luma and chroma passes fold the output conversion into the layers: the transition only mixes
+    /// colours, and mixes them in gamma space (linear light needs R′G′B′ to undo the transfer).
+    public var fuses: Bool { mixesColoursOnly && !linear }
 
     /// Whether `layer`, showing `picture`, is read with exact texel fetches in this frame: its map is pixel-exact
     /// (`LayerGeometry.isPixelExact`), the transition does not move it by fractions of a pixel

@@ -111,7 +111,9 @@ public struct Timeline: Sendable {
             let src = sources[i]
             let m = LayerGeometry.outputToSource(codedSize: src.codedSize, sar: src.sampleAspectRatio,
                                                  orientation: src.orientation, renderSize: size, fit: edit.fit)
-            placements.append(Placement(index: i, spec: edit.clips[i], source: src, sourceStart: edit.clips[i].start,
+            var spec = edit.clips[i]
+            if spec.transition != nil, spec.transition?.blend == nil { spec.transition?.blend = edit.blending }
+            placements.append(Placement(index: i, spec: spec, source: src, sourceStart: edit.clips[i].start,
                                         duration: durations[i], start: t, outputToSource: m))
         }
         for p in placements {

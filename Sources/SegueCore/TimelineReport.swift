@@ -27,6 +27,8 @@ public struct TimelineReport: Codable, Sendable {
         public let audioEasing: String?
         /// A glsl transition's shader file, as the edit names it.
         public let shader: String?
+        /// "gamma" or "linear" (`Blending`).
+        public let blend: String
         /// Output frames `[firstFrame, endFrame)`; `firstFrame` has p = 0.
         public let firstFrame: Int64, endFrame: Int64
     }
@@ -54,6 +56,7 @@ public struct TimelineReport: Codable, Sendable {
                         transition: p.spec.transition.map {
                             Transition(type: $0.kind.rawValue, direction: $0.direction.rawValue, duration: $0.duration.seconds,
                                        easing: $0.easing.description, audioEasing: $0.audioEasing?.description, shader: $0.shader?.name,
+                                       blend: ($0.blend ?? .gamma).rawValue,
                                        firstFrame: r.lowerBound, endFrame: r.upperBound)
                         }, colour: p.source.colour?.summary, colourOverridden: p.source.colourOverridden)
         }
@@ -63,9 +66,9 @@ public struct TimelineReport: Codable, Sendable {
         var s = "render size \(width)x\(height), \(frameRate) fps, \(String(format: "%.3f", duration)) s, \(frameCount) frames\n"
         for c in clips {
             if let t = c.transition {
-                s += String(format: "  %@%@ %.3f s%@%@: frames %lld–%lld\n", t.type, t.shader.map { " \($0)" } ?? "", t.duration,
+                s += String(format: "  %@%@ %.3f s%@%@%@: frames %lld–%lld\n", t.type, t.shader.map { " \($0)" } ?? "", t.duration,
                             TransitionKind(rawValue: t.type)?.traits.directions.isEmpty ?? true ? "" : " \(t.direction)",
-                            t.easing == "linear" ? "" : ", \(t.easing)", t.firstFrame, t.endFrame - 1)
+                            t.easing == "linear" ? "" : ", \(t.easing)", t.blend == "linear" ? ", linear light" : "", t.firstFrame, t.endFrame - 1)
             }
             let name = c.path.split(separator: "/").last.map(String.init) ?? c.path
             s += String(format: "clip %d [%@] %@: source %.3f–%.3f s → timeline %.3f–%.3f s, frames %lld–%lld%@%@\n",

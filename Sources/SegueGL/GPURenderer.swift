@@ -21,6 +21,7 @@ public final class GPURenderer: CompositeRenderer {
         let from: ShaderLibrary.LayerVariant, to: ShaderLibrary.LayerVariant
         let output: ShaderLibrary.Output
         var fused = false
+        var linear = false
     }
     private var programs: [ProgramKey: GLProgram] = [:]
     // Created after the context is current (stored-property initialisers would run before it exists).
@@ -62,8 +63,9 @@ public final class GPURenderer: CompositeRenderer {
         try session.makeCurrent()
         for (path, image) in images { try glTransitions.setImage(image, path: path) }
         for t in transitions {
+            let linear = t.blend == .linear
             let key = ProgramKey(transition: programName(t), from: GPURenderer.commonVariant, to: GPURenderer.commonVariant,
-                                 output: .luma, fused: fuseColour && t.kind.traits.mixesColoursOnly)
+                                 output: .luma, fused: fuseColour && t.kind.traits.mixesColoursOnly && !linear, linear: linear)
             do { _ = try program(key) } catch let e as GPUError where e.compilerLog != nil && t.shader != nil {
                 throw GLTransitionPrograms.compileError(t.shader!, log: e.compilerLog!)
             }
@@ -85,8 +87,9 @@ public final class GPURenderer: CompositeRenderer {
         if let p = programs[key] { return p }
         let source: String
         if let code = glTransitions.code(key.transition) {
-            source = ShaderLibrary.fragmentSource(transitionCode: code, from: key.from, to: key.to, output: key.output, fused: key.fused)
-        } else if let s = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused) {
+            source = ShaderLibrary.fragmentSource(transitionCode: code, from: key.from, to: key.to, output: key.output, fused: key.fused, linear: key.linear)
+        } else if let s = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused,
+                                                       linear: key.linear) {
             source = s
         } else {
             throw GPUError("render", "no shader for transition \(key.transition)")
@@ -167,14 +170,15 @@ public final class GPURenderer: CompositeRenderer {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
         let toPicture = to ?? from, toLayer = plan.to ?? plan.from
         let pass = OutputPass(rawValue: output.rawValue)!
-        let fused = fuseColour && pass != .rgba && p.mixesColoursOnly
+        let fused = fuseColour && pass != .rgba && p.fuses
         let fromColour = LayerColourMap(picture: from, pass: pass, fused: fused)
         let toColour = LayerColourMap(picture: toPicture, pass: pass, fused: fused)
         let fromVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(from), exact: TransitionParameters.isExact(plan, plan.from, picture: from),
                                                      readsLuma: fromColour.readsLuma, readsChroma: fromColour.readsChroma)
         let toVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(toPicture), exact: TransitionParameters.isExact(plan, toLayer, picture: toPicture),
                                                    readsLuma: toColour.readsLuma, readsChroma: toColour.readsChroma)
-        let program = try program(ProgramKey(transition: programName(plan.transition), from: fromVariant, to: toVariant, output: output, fused: fused))
+        let program = try program(ProgramKey(transition: programName(plan.transition), from: fromVariant, to: toVariant, output: output,
+                                             fused: fused, linear: p.linear))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
         glUseProgram(program.id)

@@ -64,7 +64,7 @@ public final class ReferenceRenderer: CompositeRenderer {
     func function(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize,
                   pass: OutputPass) throws -> (fn: (SIMD2<Float>) -> SIMD4<Float>, fused: Bool) {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
-        let fused = fuseColour && pass != .rgba && p.mixesColoursOnly
+        let fused = fuseColour && pass != .rgba && p.fuses
         let background = LayerColourMap.background(pass: pass, fused: fused)
         func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float]) -> ReferenceLayer {
             ReferenceLayer(picture: picture, map: map, exact: TransitionParameters.isExact(plan, l, picture: picture),
@@ -78,8 +78,9 @@ public final class ReferenceRenderer: CompositeRenderer {
                                     direction: SIMD2(p.direction.0, p.direction.1),
                                     resolution: SIMD2(Float(renderSize.width), Float(renderSize.height)),
                                     parameters: p.parameters, from: fromLayer, to: toLayer, black: constant(0), white: constant(1),
-                                    noise: kind.traits.usesNoise ? noise(renderSize) : [])
+                                    noise: kind.traits.usesNoise ? noise(renderSize) : [], linear: p.linear)
         guard let transition = CPUTransitions.function(kind) else { throw ReferenceRenderer.cannotRunGLSL(plan.transition) }
+        if p.linear { return ({ uv in BT1886.inverseEOTF(transition(uv, input)) }, fused) }
         return ({ uv in transition(uv, input) }, fused)
     }
 

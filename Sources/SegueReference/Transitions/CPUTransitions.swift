@@ -85,9 +85,11 @@ struct TransitionInput {
     let white: SIMD4<Float>
     /// `TransitionNoise` for the render size (empty unless the kind `usesNoise`).
     let noise: [Float]
+    /// Mixing in linear light (`LINEAR`): the lookups pass through the BT.1886 EOTF, the Y′CbCr helpers undo it.
+    let linear: Bool
 
-    @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { from.color(uv) }
-    @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { to.color(uv) }
+    @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { linear ? BT1886.eotf(from.color(uv)) : from.color(uv) }
+    @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { linear ? BT1886.eotf(to.color(uv)) : to.color(uv) }
 
     /// `segue_pixel`: the output pixel (column, row) that uv lies in; edges count for the pixel above / to the left.
     @inline(__always) func pixel(_ uv: SIMD2<Float>) -> SIMD2<Float> { (uv * resolution - 1.0 / 64).rounded(.down) }
@@ -99,7 +101,8 @@ struct TransitionInput {
     @inline(__always) func noise(_ x: Int, _ y: Int) -> Float { noise[y * size.w + x] }
 
     /// `segue_toYCbCr`: R′G′B′ → the output's Y′CbCr (code / 255).
-    @inline(__always) func toYCbCr(_ c: SIMD4<Float>) -> SIMD3<Float> {
+    @inline(__always) func toYCbCr(_ colour: SIMD4<Float>) -> SIMD3<Float> {
+        let c = linear ? BT1886.inverseEOTF(colour) : colour
         let y = RGBToOutputYCbCr.y, cb = RGBToOutputYCbCr.cb, cr = RGBToOutputYCbCr.cr
         return SIMD3(y[0] * c.x + y[1] * c.y + y[2] * c.z + y[3], cb[0] * c.x + cb[1] * c.y + cb[2] * c.z + cb[3],
                      cr[0] * c.x + cr[1] * c.y + cr[2] * c.z + cr[3])
@@ -108,7 +111,8 @@ struct TransitionInput {
     @inline(__always) func fromYCbCr(_ v: SIMD3<Float>) -> SIMD4<Float> {
         let m = OutputYCbCrToRGB.conversion.matrix, o = OutputYCbCrToRGB.conversion.offset
         @inline(__always) func row(_ r: Int) -> Float { m[3 * r] * v.x + m[3 * r + 1] * v.y + m[3 * r + 2] * v.z + o[r] }
-        return SIMD4(row(0), row(1), row(2), 1)
+        let c = SIMD4(row(0), row(1), row(2), 1)
+        return linear ? BT1886.eotf(c) : c
     }
 }
 
