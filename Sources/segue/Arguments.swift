@@ -21,6 +21,7 @@ struct Arguments {
     var json = false
     var at: Double?, frame: Int64?
     var columns = 5, tileWidth = 192
+    var sheetProgress: [Double]?
     var minPSNR: Double?
     var backends = false
     var progress: ProgressStyle?
@@ -107,6 +108,13 @@ struct Arguments {
                 let v = try value(a)
                 guard let n = Int(v), (16...4096).contains(n) else { throw CommandLineError(message: "--tile-width must be 16…4096 (got \(v))") }
                 tileWidth = n
+            case "--at-progress":
+                let v = try value(a)
+                let values = v.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard !values.isEmpty, values.allSatisfy({ $0 != nil && (0...1).contains($0!) }) else {
+                    throw CommandLineError(message: "--at-progress takes progress values 0…1, separated by commas (got \(v))")
+                }
+                sheetProgress = values.map { $0! }
             case "--min-psnr": minPSNR = try number(a)
             case "--backends": backends = true
             case "--music":

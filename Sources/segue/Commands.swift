@@ -52,6 +52,13 @@ func targetFrame(_ a: Arguments, _ timeline: Timeline) throws -> Int64 {
     return MediaTime(seconds: t).floored(toUnitsOf: Int64(timeline.frameRate.numerator), per: Int64(timeline.frameRate.denominator))
 }
 
+/// `segue transitions [--json]`: every transition with its summary, directions and parameters.
+func transitionsCommand(_ a: Arguments) throws {
+    guard a.positional.isEmpty else { throw CommandLineError(message: "transitions takes no arguments (only --json)") }
+    let catalogue = TransitionCatalogue()
+    if a.json { try printJSON(catalogue) } else { print(catalogue.text, terminator: "") }
+}
+
 func frameCommand(_ a: Arguments) throws {
     let out = try a.requirePNGOutput()
     let timeline = try RenderJob.resolve(try a.edit())
@@ -67,7 +74,7 @@ func sheetCommand(_ a: Arguments) throws {
     let out = try a.requirePNGOutput()
     let timeline = try RenderJob.resolve(try a.edit())
     let renderer = try RenderJob.makeRenderer(a.options, for: timeline)
-    let (image, tiles) = try ContactSheet.render(timeline, renderer: renderer, columns: a.columns, tileWidth: a.tileWidth)
+    let (image, tiles) = try ContactSheet.render(timeline, renderer: renderer, columns: a.columns, tileWidth: a.tileWidth, progress: a.sheetProgress)
     try StillImage.writePNG(image, to: out)
     say("segue: wrote \(out): \(image.width)x\(image.height), \(tiles.count) tiles")
 }

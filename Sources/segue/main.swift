@@ -25,7 +25,8 @@ usage:
   segue farm status WORK_DIR [--json]
   segue farm resume WORK_DIR
   segue frame EDIT.json (--at SECONDS | --frame N) -o FRAME.png [--backend ...]
-  segue sheet EDIT.json -o SHEET.png [--cols 5] [--tile-width 192] [--backend ...]
+  segue sheet EDIT.json -o SHEET.png [--cols 5] [--tile-width 192] [--at-progress P[,P...]] [--backend ...]
+  segue transitions [--json]
   segue compare A.mp4 B.mp4 [--min-psnr DB] [--json]
   segue compare --backends EDIT.json [--min-psnr DB] [--json]
 
@@ -52,7 +53,7 @@ args.removeFirst()
 let commands: [String: (Arguments) throws -> Void] = [
     "render": renderCommand, "probe": probeCommand, "plan": planCommand,
     "frame": frameCommand, "sheet": sheetCommand, "compare": compareCommand,
-    "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand,
+    "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand, "transitions": transitionsCommand,
 ]
 if ["-h", "--help", "help"].contains(command) { print(usage); exit(0) }
 guard let run = commands[command] else { say("segue: unknown command \(command)\n\(usage)"); exit(2) }

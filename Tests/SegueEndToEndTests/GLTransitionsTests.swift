@@ -135,6 +135,25 @@ final class GLTransitionsTests: EndToEndTestCase {
         for x in [1, W / 2, W - W / 4 - 2] { XCTAssertEqual(clipAt(img, x, H / 2), "A", "column \(x)") }
     }
 
+    /// Lookups outside 0…1 clamp to the edge (Segue's own would show black), and a colour with alpha below 1 is
+    /// composited over black.
+    func testLookupsClampToTheEdgeAndAlphaIsCompositedOverBlack() throws {
+        let c = try flatClips()
+        func inline(_ source: String) throws -> Transition {
+            var t = Transition(kind: .glsl, duration: MediaTime(value: 1, timescale: 1))
+            t.shader = try GLTransitionShader(source: source, path: path("inline.glsl"), name: "inline.glsl", field: "transition.shader")
+            return t
+        }
+        let outside = try inline("vec4 transition(vec2 uv) { return getFromColor(vec2(uv.x - 2.0, uv.y + 3.0)); }")
+        let half = try inline("vec4 transition(vec2 uv) { return vec4(getToColor(uv).rgb, 0.5); }")
+        let renderer = try gpu(for: [outside, half])
+        var img = try renderer.render(frame(c, outside, 0.5), from: c.a, to: c.b, renderSize: c.timeline.renderSize)
+        XCTAssertEqual(clipAt(img, W / 2, H / 2), "A")
+        img = try renderer.render(frame(c, half, 0.5), from: c.a, to: c.b, renderSize: c.timeline.renderSize)
+        let p = img.pixel(W / 2, H / 2)
+        XCTAssertLessThan(Int(p.0), 8); XCTAssertEqual(Double(p.1), 127.5, accuracy: 3); XCTAssertLessThan(Int(p.2), 8)
+    }
+
     /// A parameter given in `params` changes the picture: wind's `size` (default 0.2) at 0.6.
     func testAParameterChangesThePicture() throws {
         guard let corpus = GLTransitionsTests.corpus else { throw XCTSkip("../shared/gl-transitions is absent") }
