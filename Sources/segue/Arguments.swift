@@ -172,6 +172,7 @@ struct Arguments {
         do { kind = try EditFile.transitionKind(first, field: "--transition") } catch let e as EditError {
             throw CommandLineError(message: "\(e.description) (or cut)")
         }
+        if kind == .glsl { throw CommandLineError(message: "--transition glsl needs a shader file: give it in an edit file ({\"type\": \"glsl\", \"shader\": \"FILE\"})") }
         var duration = MediaTime(value: 1, timescale: 1)
         if parts.count > 1 {
             guard let d = Double(parts[1]), d > 0, MediaTime.isRepresentable(seconds: d) else { throw CommandLineError(message: "--transition duration must be > 0 seconds (got \(parts[1]))") }

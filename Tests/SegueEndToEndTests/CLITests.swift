@@ -197,5 +197,12 @@ final class CLITests: EndToEndTestCase {
         XCTAssertEqual(fadeblack.parameters.first?.defaultValue, 0.2)
         XCTAssertEqual(catalogue.transitions.first { $0.name == "push" }?.directions, ["left", "right", "up", "down"])
         XCTAssertEqual(try segue(["transitions", "extra"]).status, 2)
+        // Every built-in by name on the command line; glsl needs an edit file.
+        let g = try segue(["render", "a.mp4", "b.mp4", "--transition", "glsl:1", "-o", "x.mp4"])
+        XCTAssertEqual(g.status, 2)
+        XCTAssertTrue(g.stderr.contains("needs a shader file"), g.stderr)
+        let typo = try segue(["render", "a.mp4", "b.mp4", "--transition", "dissolv:1", "-o", "x.mp4"])
+        XCTAssertEqual(typo.status, 2)
+        XCTAssertTrue(typo.stderr.contains("did you mean \"dissolve\""), typo.stderr)
     }
 }
