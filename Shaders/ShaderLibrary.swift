@@ -2,13 +2,17 @@
 /// (no resource bundle to find at run time).
 ///
 /// A program is `#version 300 es` + the variant's `#define`s + `prelude.glsl` + `colour.glsl` (the colour pipeline's
-/// stages: HLG, PQ, BT.1886, gamut mapping, tone curves) + `layer.glsl` twice (spelled
-/// `From` and `To`: `getFromColor`, `getToColor`) + one transition file (`<name>.frag`, gl-transitions contract:
-/// `vec4 transition(vec2 uv)` calling `getFromColor`/`getToColor`, with `progress`, `ratio`, `direction`) +
-/// `main.glsl`.
+/// stages: HLG, PQ, BT.1886, gamut mapping, tone curves; the output's EOTF and Y′CbCr for the transitions) +
+/// `layer.glsl` twice (spelled `From` and `To`: `getFromColor`, `getToColor`) + one transition file (`<name>.frag`,
+/// gl-transitions contract: `vec4 transition(vec2 uv)` calling `getFromColor`/`getToColor`, with `progress`, `ratio`
+/// and Segue's `segue_direction`; or a gl-transitions shader rewritten by the host, `glTransitionCode`) +
+/// `main.glsl`. Every file of the folder is embedded (the `EmbedShaderFolder` plugin indexes them by name).
 public enum ShaderLibrary {
-    /// Transition function stems available: "none", "crossfade", "push", "wipe".
-    public static let transitions: [String] = ["none", "crossfade", "push", "wipe"]
+    /// The stems of every `.frag` file in `Shaders/glsl/`: each built-in transition's function, and "none".
+    public static let transitions: [String] = shaderFiles.keys.filter { $0.hasSuffix(".frag") }.map { String($0.dropLast(5)) }.sorted()
+
+    /// The text of a file in `Shaders/glsl/` (e.g. `prelude.glsl`, `wipe.frag`), nil if there is none.
+    public static func file(_ name: String) -> String? { shaderFiles[name].map(text) }
 
     /// What a program writes (`OUTPUT` in `main.glsl`).
     public enum Output: Int, Hashable, Sendable {
@@ -46,15 +50,19 @@ public enum ShaderLibrary {
     /// is no such transition. `outputTransfer` is `OUTPUT_TRANSFER` (`DynamicRange.shaderID`: 0 SDR, 1 HLG, 2 PQ),
     /// `outputBits` `OUTPUT_BITS` (8, or 10 for the HDR outputs' yuv420p10le planes).
     public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false,
-                                      outputTransfer: Int = 0, outputBits: Int = 8) -> String? {
-        let body: [UInt8]
-        switch name {
-        case "none": body = PackageResources.none_frag
-        case "crossfade": body = PackageResources.crossfade_frag
-        case "push": body = PackageResources.push_frag
-        case "wipe": body = PackageResources.wipe_frag
-        default: return nil
-        }
+                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8) -> String? {
+        guard let body = shaderFiles["\(name).frag"] else { return nil }
+        return fragmentSource(transitionCode: "\n#line 1 1\n" + text(body), from: from, to: to, output: output, fused: fused, linear: linear,
+                              outputTransfer: outputTransfer, outputBits: outputBits)
+    }
+
+    /// The full fragment shader around `transitionCode`, the section that defines `vec4 transition(vec2 uv)`
+    /// (with its own `#line` directives).
+    /// With `linear`, the transition mixes in linear light: after the layers, `getFromColor`/`getToColor` become
+    /// macros that pass the layers' colours through the output's EOTF (`segue_outputEOTF` in `colour.glsl`: BT.1886,
+    /// or HLG's or PQ's for HDR output), and the composite goes back through its inverse (`main.glsl`).
+    public static func fragmentSource(transitionCode: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false,
+                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8) -> String {
         let layer = text(PackageResources.layer_glsl)
         func layerSource(_ name: String, _ v: LayerVariant) -> String {
             "#define \(name)_KIND \(v.kind.rawValue)\n#define \(name)_EXACT \(v.exact ? 1 : 0)\n"
@@ -62,10 +70,30 @@ public enum ShaderLibrary {
                 + "#define \(name)_TRANSFER \(v.transfer)\n#define \(name)_TONE \(v.tone)\n"
                 + layer.replacing("LAYER", with: name)
         }
-        return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n#define OUTPUT_TRANSFER \(outputTransfer)\n#define OUTPUT_BITS \(outputBits)\n"
+        let toLinear = linear ? "#define getFromColor(uv) segue_toLinear(getFromColor(uv))\n#define getToColor(uv) segue_toLinear(getToColor(uv))\n"
+            + "vec4 segue_toLinear(vec4 c) { return vec4(segue_outputEOTF(c.rgb), c.a); }\n" : ""
+        return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n#define LINEAR \(linear ? 1 : 0)\n"
+            + "#define OUTPUT_TRANSFER \(outputTransfer)\n#define OUTPUT_BITS \(outputBits)\n"
             + text(PackageResources.prelude_glsl) + text(PackageResources.colour_glsl)
-            + layerSource("From", from) + layerSource("To", to)
-            + "\n#line 1 1\n" + text(body) + "\n#line 1 2\n" + text(PackageResources.main_glsl)
+            + layerSource("From", from) + layerSource("To", to) + toLinear
+            + transitionCode + "\n#line 1 2\n" + text(PackageResources.main_glsl)
+    }
+
+    /// The transition section for a gl-transitions shader rewritten by the host (`GLTransitionHost`): the
+    /// lookups, its code as source string 1 from line `glLineOffset + 1`, its macros undefined, the
+    /// precision restored, `segue_initGlobals()` with its moved initialisers (each at its line), and Segue's
+    /// `transition()` around its own.
+    /// Line `n` of a gl-transitions shader is line `glLineOffset + n` of the program (Mesa does not always
+    /// report the source string number, so the lines tell the shader's own apart from Segue's).
+    public static let glLineOffset = 100_000
+
+    public static func glTransitionCode(code: String, initialisers: [(line: Int, statement: String)], macros: [String]) -> String {
+        var s = text(PackageResources.glsl_host_lookups_glsl) + "\n#line \(glLineOffset + 1) 1\n" + code + "\n"
+        for m in macros { s += "#undef \(m)\n" }
+        s += "precision highp float;\nprecision highp int;\n#define SEGUE_GLOBALS 1\nvoid segue_initGlobals() {\n"
+        for (line, statement) in initialisers { s += "#line \(glLineOffset + line) 1\n    \(statement)\n" }
+        s += "}\n#line 1 3\n" + text(PackageResources.glsl_host_entry_glsl)
+        return s
     }
 
     /// The RGBA program with RGBA layers read bilinearly (the shape before planar input).

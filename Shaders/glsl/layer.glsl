@@ -10,8 +10,8 @@
 //              position; chroma therefore per 2x2 block, as FFmpeg's transpose/crop/colorspace treat it).
 // LAYER_TRANSFER: 0 when the layer's colour is affine (its transfer and primaries are the output's: every SDR clip in
 //              an SDR edit); else its ColourStage (colour.glsl) from 1 SDR (BT.1886), 2 HLG or 3 PQ R'G'B': linear
-//              light, uLAYERScale, uLAYERGamut, gamutMap, the tone curve LAYER_TONE (0 none, 1 clip, 2 reinhard,
-//              3 mobius, 4 hable, 5 bt2390; uLAYERTone) on the largest component, encodeOutput.
+//              light, uLAYERScale, uLAYERGamut, segue_gamutMap, the tone curve LAYER_TONE (0 none, 1 clip, 2 reinhard,
+//              3 mobius, 4 hable, 5 bt2390; uLAYERTone) on the largest component, segue_outputInverseEOTF.
 #if LAYER_KIND == 3
 uniform usampler2D uLAYER0;
 uniform usampler2D uLAYER1;
@@ -39,29 +39,29 @@ uniform vec4 uLAYERTone;        // the tone curve's constants (ToneMap.parameter
 
 vec3 transferLAYER(vec3 c) {
 #if LAYER_TRANSFER == 1
-    vec3 l = bt1886EOTF(c);
+    vec3 l = segue_bt1886EOTF(max(c, 0.0));
 #elif LAYER_TRANSFER == 2
-    vec3 l = hlgOOTF(hlgInverseOETF(c));
+    vec3 l = segue_hlgOOTF(segue_hlgInverseOETF(c));
 #else
-    vec3 l = pqEOTF(c);
+    vec3 l = segue_pqEOTF(c);
 #endif
-    l = gamutMap(uLAYERGamut * (l * uLAYERScale), uOutputLuminance);
+    l = segue_gamutMap(uLAYERGamut * (l * uLAYERScale), segue_outputLuminance);
 #if LAYER_TONE != 0
     float m = max(max(l.r, l.g), max(l.b, 1e-6));
 #if LAYER_TONE == 1
-    float f = toneMapClip(m);
+    float f = segue_toneMapClip(m);
 #elif LAYER_TONE == 2
-    float f = toneMapReinhard(m, uLAYERTone);
+    float f = segue_toneMapReinhard(m, uLAYERTone);
 #elif LAYER_TONE == 3
-    float f = toneMapMobius(m, uLAYERTone);
+    float f = segue_toneMapMobius(m, uLAYERTone);
 #elif LAYER_TONE == 4
-    float f = toneMapHable(m, uLAYERTone);
+    float f = segue_toneMapHable(m, uLAYERTone);
 #else
-    float f = toneMapBT2390(m, uLAYERTone);
+    float f = segue_toneMapBT2390(m, uLAYERTone);
 #endif
     l *= f / m;
 #endif
-    return encodeOutput(l);
+    return segue_outputInverseEOTF(max(l, 0.0));
 }
 #endif
 

@@ -1,16 +1,39 @@
-// Shared prelude (after `#version 300 es` and the variant's #defines): precision, the gl-transitions uniforms
-// and the bilinear read that layer.glsl uses where the texture unit's filtering cannot be (16-bit planes) or
-// should not be (exact layers' chroma).
+// Shared prelude (after `#version 300 es` and the variant's #defines): precision, the gl-transitions uniforms,
+// Segue's own (segue_ prefix), the output pixel helpers, and the bilinear read that layer.glsl uses where the
+// texture unit's filtering cannot be (16-bit planes) or should not be (exact layers' chroma).
 precision highp float;
 precision highp int;
 precision highp usampler2D;
 
-uniform vec2 uResolution;    // render size in pixels
-uniform float progress;      // 0..1, GLSL mix semantics (0 = only A)
-uniform float ratio;         // width / height of the render size
-uniform vec2 direction;      // unit step per axis, x right, y down
+// The gl-transitions uniforms; Segue's own carry the segue_ prefix (user shaders may declare any other name).
+uniform float progress;           // 0..1, GLSL mix semantics (0 = only A)
+uniform float ratio;              // width / height of the render size
+uniform vec2 segue_resolution;    // render size in pixels
+uniform vec2 segue_direction;     // unit step per axis, x right, y down
 
-uniform vec4 background;     // outside a layer: black, as R'G'B'A or in the fused pass's values
+uniform vec4 background;          // outside a layer: the edit's background, as R'G'B'A or in the fused pass's values
+uniform vec4 segue_black;         // black and white for transitions, as R'G'B'A or in the fused pass's values
+uniform vec4 segue_white;
+uniform vec4 segue_rowY;          // R'G'B' -> the output's Y'CbCr (OutputYCbCr: BT.709 8-bit or BT.2020 10-bit,
+uniform vec4 segue_rowCb;         //   limited range, code / (2^N - 1)): value = dot(row.xyz, R'G'B') + row.w
+uniform vec4 segue_rowCr;
+uniform mat3 segue_fromOutputMatrix;  // the inverse: R'G'B' = matrix * (Y, Cb, Cr) + offset
+uniform vec3 segue_fromOutputOffset;
+
+// The largest code value of the output's planes (2^OUTPUT_BITS - 1) and its neutral chroma, code / that.
+const float segue_maxCode = float((1 << OUTPUT_BITS) - 1);
+const float segue_neutralChroma = float(128 << (OUTPUT_BITS - 8)) / segue_maxCode;
+
+// The output pixel (column, row; top-left origin) that uv lies in. Positions on a pixel edge (4:2:0 chroma sites
+// lie between rows) count for the pixel above / to the left, so a chroma sample takes the decision of the
+// top-left pixel of its 2x2 block.
+vec2 segue_pixel(vec2 uv) {
+    return floor(uv * segue_resolution - 1.0 / 64.0);
+}
+// uv moved by whole pixels into pixel `pixel` (keeping its place inside the pixel, e.g. a chroma site).
+vec2 segue_moved(vec2 uv, vec2 pixel) {
+    return uv + (pixel - segue_pixel(uv)) / segue_resolution;
+}
 
 // GL_LINEAR + GL_CLAMP_TO_EDGE written out with texelFetch (OpenGL ES 3.0 §3.8.10): p in texel units,
 // texel centres at i + 0.5; weights from the fraction of p - 0.5.

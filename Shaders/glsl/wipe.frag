@@ -3,9 +3,9 @@
 // down-right: A where x >= p·W and y >= p·H.
 vec4 transition(vec2 uv) {
     bool inA = true;
-    if (direction.x > 0.5) inA = inA && uv.x >= progress;
-    if (direction.x < -0.5) inA = inA && uv.x < 1.0 - progress;
-    if (direction.y > 0.5) inA = inA && uv.y >= progress;
-    if (direction.y < -0.5) inA = inA && uv.y < 1.0 - progress;
+    if (segue_direction.x > 0.5) inA = inA && uv.x >= progress;
+    if (segue_direction.x < -0.5) inA = inA && uv.x < 1.0 - progress;
+    if (segue_direction.y > 0.5) inA = inA && uv.y >= progress;
+    if (segue_direction.y < -0.5) inA = inA && uv.y < 1.0 - progress;
     return inA ? getFromColor(uv) : getToColor(uv);
 }

@@ -22,8 +22,13 @@ public struct YCbCrToRGB: Sendable, Equatable {
     ///   - normalizedSamples: true when samples are read as unorm of 8-bit storage (`code / 255`).
     ///   - swapsChroma: the sample vector is (Y, Cr, Cb) (NV21).
     public init(colour: YCbCrColour, bitDepth: Int, normalizedSamples: Bool, swapsChroma: Bool = false) {
+        self.init(colour: colour, bitDepth: bitDepth, codeScale: normalizedSamples ? 255 : 1, swapsChroma: swapsChroma)
+    }
+
+    /// - Parameter codeScale: what a sample is multiplied by to give its code value: 255 for unorm reads of 8-bit
+    ///   storage, 1 for code values, `2^N − 1` for the output's values (`OutputYCbCr`, code / (2^N − 1)).
+    init(colour: YCbCrColour, bitDepth: Int, codeScale: Double, swapsChroma: Bool = false) {
         let kr = colour.matrix.kr, kb = colour.matrix.kb, kg = 1 - kr - kb
-        let codeScale = normalizedSamples ? 255.0 : 1.0
         let n = Double(bitDepth), k = pow2(n - 8), maxCode = pow2(n) - 1
         let (sy, ty, sc, tc): (Double, Double, Double, Double)
         switch colour.range {
@@ -74,11 +79,16 @@ public struct OutputYCbCr: Equatable, Sendable {
     public let bitDepth: Int
     public let matrix: YCbCrMatrix
     public let yRow, cbRow, crRow: [Double]
+    /// The inverse: the output's values (code / (2^N − 1)) → R′G′B′, for transitions defined on the output's
+    /// Y′CbCr components (FFmpeg's xfade works on the planes): `segue_fromYCbCr` in `colour.glsl`.
+    public let toRGB: YCbCrToRGB
     public var y: [Float] { yRow.map { Float($0) } }
     public var cb: [Float] { cbRow.map { Float($0) } }
     public var cr: [Float] { crRow.map { Float($0) } }
     /// The largest code value, `2^N − 1`.
     public var maxCode: Int { (1 << bitDepth) - 1 }
+    /// Neutral chroma, `128·2^(N−8) / (2^N − 1)`, as `Float` (`segue_neutralChroma`).
+    public var neutralChroma: Float { Float(128 << (bitDepth - 8)) / Float(maxCode) }
 
     public init(_ range: DynamicRange) {
         bitDepth = range == .sdr ? 8 : 10
@@ -93,6 +103,7 @@ public struct OutputYCbCr: Equatable, Sendable {
         }
         cbRow = chroma(red: false)
         crRow = chroma(red: true)
+        toRGB = YCbCrToRGB(colour: YCbCrColour(matrix: matrix, range: .limited), bitDepth: bitDepth, codeScale: Double(maxCode))
     }
     public static let sdr = OutputYCbCr(.sdr)
 }
@@ -187,12 +198,20 @@ public struct LayerColourMap: Sendable, Equatable {
     /// R′G′B′A or as the fused pass's values (the output's luma, or Cb and Cr, of that colour, in `output`'s format).
     /// The colour's 8-bit values are taken as the output's R′G′B′ code values (in an HDR edit, as its HLG/PQ signal).
     public static func background(pass: OutputPass, fused: Bool, output: OutputYCbCr = .sdr, colour: RGBColour = .black) -> [Float] {
-        let c = [Double(colour.r) / 255, Double(colour.g) / 255, Double(colour.b) / 255]
         guard fused && pass != .rgba else { return colour.normalized + [1] }
-        func value(_ row: [Double]) -> Float { Float(row[0] * c[0] + row[1] * c[1] + row[2] * c[2] + row[3]) }
+        return constant(Double(colour.r) / 255, Double(colour.g) / 255, Double(colour.b) / 255, pass: pass, fused: fused, output: output)
+    }
+
+    /// A constant R′G′B′ colour (0…1 in the pass's signal: black and white for transitions, the background) as a
+    /// layer gives it in this pass: R′G′B′A, or fused, the output's luma (`.x`) or Cb, Cr (`.xy`) in `output`'s
+    /// format (code / (2^N − 1)).
+    public static func constant(_ r: Double, _ g: Double, _ b: Double, pass: OutputPass, fused: Bool, output: OutputYCbCr = .sdr) -> [Float] {
+        guard fused && pass != .rgba else { return [Float(r), Float(g), Float(b), 1] }
+        func apply(_ row: [Double]) -> Float { Float(row[0] * r + row[1] * g + row[2] * b + row[3]) }
         switch pass {
-        case .rgba, .luma: return [value(output.yRow), 0, 0, 1]
-        case .chroma: return [value(output.cbRow), value(output.crRow), 0, 1]
+        case .rgba, .luma: return [apply(output.yRow), 0, 0, 1]
+        case .chroma: return [apply(output.cbRow), apply(output.crRow), 0, 1]
         }
     }
 }
+

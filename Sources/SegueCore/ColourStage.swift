@@ -22,6 +22,44 @@ public enum DynamicRange: String, CaseIterable, Sendable, Codable {
     public var shaderID: Int {
         switch self { case .sdr: 0; case .hlg: 1; case .pq: 2 }
     }
+
+    /// The EOTF of this output's signal, per component of R′G′B′ (0…1) → display light relative to `peak`: BT.1886
+    /// (`L = V^2.4`); HLG's inverse OETF then its OOTF (BT.2100's HLG EOTF for the 1000 cd/m² reference display,
+    /// `F_D / 1000`); PQ's ST 2084 EOTF (`F_D / 10000`). Components below 0 (out-of-gamut R′G′B′) are mirrored,
+    /// `−f(−V)`, so that `inverseEOTF(eotf(v)) ≈ v` for them too. Linear-light mixing (`Blending.linear`) goes
+    /// through it. `colour.glsl`: `segue_outputEOTF`.
+    @inlinable public func eotf(_ v: SIMD3<Float>) -> SIMD3<Float> {
+        @inline(__always) func mirrored(_ f: (Float) -> Float, _ x: Float) -> Float { x < 0 ? -f(-x) : f(x) }
+        switch self {
+        case .sdr: return SIMD3(BT1886.eotf(v.x), BT1886.eotf(v.y), BT1886.eotf(v.z))
+        case .hlg: return HLG.ootf(SIMD3(mirrored(HLG.inverseOETF, v.x), mirrored(HLG.inverseOETF, v.y), mirrored(HLG.inverseOETF, v.z)))
+        case .pq: return SIMD3(mirrored(PQ.eotf, v.x), mirrored(PQ.eotf, v.y), mirrored(PQ.eotf, v.z))
+        }
+    }
+
+    /// The inverse of `eotf`: display light relative to `peak` → this output's R′G′B′ (HLG: its inverse OOTF, then
+    /// its OETF), mirrored below 0 likewise. `colour.glsl`: `segue_outputInverseEOTF`.
+    @inlinable public func inverseEOTF(_ l: SIMD3<Float>) -> SIMD3<Float> {
+        @inline(__always) func mirrored(_ f: (Float) -> Float, _ x: Float) -> Float { x < 0 ? -f(-x) : f(x) }
+        switch self {
+        case .sdr: return SIMD3(BT1886.inverseEOTF(l.x), BT1886.inverseEOTF(l.y), BT1886.inverseEOTF(l.z))
+        case .hlg:
+            let e = HLG.inverseOOTF(l)
+            return SIMD3(mirrored(HLG.oetf, e.x), mirrored(HLG.oetf, e.y), mirrored(HLG.oetf, e.z))
+        case .pq: return SIMD3(mirrored(PQ.inverseEOTF, l.x), mirrored(PQ.inverseEOTF, l.y), mirrored(PQ.inverseEOTF, l.z))
+        }
+    }
+
+    /// `eotf` on the R′G′B′ of an R′G′B′A colour; alpha unchanged.
+    @inlinable public func eotf(_ c: SIMD4<Float>) -> SIMD4<Float> {
+        let l = eotf(SIMD3(c.x, c.y, c.z))
+        return SIMD4(l.x, l.y, l.z, c.w)
+    }
+    /// `inverseEOTF` on the R′G′B′ of an R′G′B′A colour; alpha unchanged.
+    @inlinable public func inverseEOTF(_ c: SIMD4<Float>) -> SIMD4<Float> {
+        let v = inverseEOTF(SIMD3(c.x, c.y, c.z))
+        return SIMD4(v.x, v.y, v.z, c.w)
+    }
 }
 
 /// How the output's colours are made, carried by every `FramePlan`: the dynamic range written and the curve that
@@ -51,7 +89,8 @@ public struct OutputColour: Equatable, Sendable {
 ///    in an SDR edit (target 100 cd/m²), a PQ clip brighter than 1000 cd/m² in an HLG edit. An SDR clip whose
 ///    BT.2020 primaries do not fit BT.709 is clipped at white by the same max-component scaling (`clip`), which
 ///    keeps its hue.
-/// 4. The output's transfer: the inverse BT.1886 EOTF (SDR), the HLG inverse OOTF and OETF, or the PQ inverse EOTF.
+/// 4. The output's transfer (`DynamicRange.inverseEOTF`): the inverse BT.1886 EOTF (SDR), the HLG inverse OOTF and
+///    OETF, or the PQ inverse EOTF.
 public struct ColourStage: Equatable, Sendable {
     public let input: TransferFunction
     public let output: DynamicRange
@@ -116,7 +155,7 @@ public struct ColourStage: Equatable, Sendable {
     @inlinable public func apply(_ c: SIMD3<Float>) -> SIMD3<Float> {
         var l: SIMD3<Float>
         switch input {
-        case .sdr: l = SIMD3(BT1886.eotf(c.x), BT1886.eotf(c.y), BT1886.eotf(c.z))
+        case .sdr: l = SIMD3(BT1886.eotf(max(c.x, 0)), BT1886.eotf(max(c.y, 0)), BT1886.eotf(max(c.z, 0)))
         case .hlg: l = HLG.ootf(SIMD3(HLG.inverseOETF(c.x), HLG.inverseOETF(c.y), HLG.inverseOETF(c.z)))
         case .pq: l = SIMD3(PQ.eotf(c.x), PQ.eotf(c.y), PQ.eotf(c.z))
         }
@@ -125,15 +164,7 @@ public struct ColourStage: Equatable, Sendable {
         l = SIMD3(m[0] * l.x + m[1] * l.y + m[2] * l.z, m[3] * l.x + m[4] * l.y + m[5] * l.z, m[6] * l.x + m[7] * l.y + m[8] * l.z)
         l = GamutMapping.desaturateIntoGamut(l, luminance: luminanceF)
         if let t = toneMap { l = t.apply(l) }
-        switch output {
-        case .sdr:
-            return SIMD3(BT1886.inverseEOTF(l.x), BT1886.inverseEOTF(l.y), BT1886.inverseEOTF(l.z))
-        case .hlg:
-            let e = HLG.inverseOOTF(l)
-            return SIMD3(HLG.oetf(e.x), HLG.oetf(e.y), HLG.oetf(e.z))
-        case .pq:
-            return SIMD3(PQ.inverseEOTF(l.x), PQ.inverseEOTF(l.y), PQ.inverseEOTF(l.z))
-        }
+        return output.inverseEOTF(SIMD3(max(l.x, 0), max(l.y, 0), max(l.z, 0)))
     }
 
     /// What happens to such a picture, for `probe` and `--verbose`: "HDR (HLG), tone-mapped with bt2390 (1000 →

@@ -2,14 +2,8 @@ import Foundation
 
 /// A transition into a clip from the one before it.
 public struct Transition: Equatable, Sendable {
-    public enum Kind: String, CaseIterable, Sendable {
-        /// Opacity ramp: `out = (1 - p)·A + p·B`.
-        case crossfade
-        /// Transform ramp: A slides out and B slides in along `direction`.
-        case push
-        /// Crop-rectangle ramp: B is revealed from the edge(s) opposite `direction`.
-        case wipe
-    }
+    /// Which transition (the table of built-ins: `TransitionKind`).
+    public typealias Kind = TransitionKind
     /// Directions of motion (push) or of the wipe edge's travel (wipe), in picture coordinates (y down).
     public enum Direction: String, CaseIterable, Sendable {
         case left, right, up, down
@@ -31,29 +25,71 @@ public struct Transition: Equatable, Sendable {
     public var kind: Kind
     /// Length of the overlap of outgoing and incoming clip.
     public var duration: MediaTime
+    /// One of `kind.traits.directions` (`left` for a transition that takes none; it is ignored then).
     public var direction: Direction
     /// How the clips' audio crosses over the same overlap.
     public var audioCurve: AudioCurve = .linear
+    /// How the picture's progress follows time (CSS easing; default linear): p = easing((t − T) / d).
+    public var easing: Easing = .linear
+    /// The audio crossfade's easing, applied before `audioCurve`; nil: linear in time, whatever `easing` is.
+    public var audioEasing: Easing?
+    /// How colours are mixed (`blend` in the edit file); nil: the edit's `blending`. Resolved in `Timeline`.
+    public var blend: Blending?
+    /// Values for the kind's parameters (`TransitionTraits.parameters`), by name; a parameter left out takes its default.
+    /// For a `glsl` transition: values for the shader's uniforms (`GLTransitionShader.uniforms`).
+    public var params: [String: TransitionParameterValue] = [:]
+    /// The shader of a `glsl` transition (nil for the built-ins).
+    public var shader: GLTransitionShader?
 
-    /// `direction` defaults to `left` for push and `down-right` for wipe (crossfade ignores it).
+    /// The value of each of the kind's parameters, in the order of `TransitionTraits.parameters`.
+    public var parameterValues: [Double] {
+        kind.traits.parameters.map { p in params[p.name]?.number ?? p.defaultValue }
+    }
+
+    /// `direction` defaults to the kind's first direction (`left` for push, `down-right` for wipe).
     public init(kind: Kind, duration: MediaTime, direction: Direction? = nil) {
         self.kind = kind
         self.duration = duration
-        self.direction = direction ?? (kind == .wipe ? .downRight : .left)
+        self.direction = direction ?? kind.traits.directions.first ?? .left
     }
 
-    /// Checks that `direction` suits `kind`: a crossfade has none, a push moves along one axis.
-    /// Throws `EditError` naming `field`.
+    /// Checks that `direction` suits `kind` (one of `kind.traits.directions`). Throws `EditError` naming `field`.
     public static func check(kind: Kind, direction: Direction?, field: String) throws {
         guard let d = direction else { return }
-        switch kind {
-        case .crossfade:
-            throw EditError(field, "a crossfade has no direction (got \"\(d.rawValue)\")")
-        case .push where d.vector.x != 0 && d.vector.y != 0:
-            throw EditError(field, "push moves along one axis: left, right, up or down (got \"\(d.rawValue)\")")
-        default: return
+        let allowed = kind.traits.directions
+        if allowed.contains(d) { return }
+        if allowed.isEmpty { throw EditError(field, "a \(kind.rawValue) has no direction (got \"\(d.rawValue)\")") }
+        let names = allowed.map(\.rawValue)
+        if Set(allowed) == [.left, .right, .up, .down] {
+            throw EditError(field, "\(kind.rawValue) moves along one axis: left, right, up or down (got \"\(d.rawValue)\")")
         }
+        throw EditError(field, "\(kind.rawValue) takes the direction \(names.dropLast().joined(separator: ", ")) or \(names.last!) (got \"\(d.rawValue)\")")
     }
+}
+
+/// Where a transition mixes colours.
+public enum Blending: String, CaseIterable, Sendable {
+    /// On the gamma-encoded R′G′B′ values, as AVFoundation and FFmpeg do (the default).
+    case gamma
+    /// In linear light, as movit does: each layer's colour through the output's EOTF (`DynamicRange.eotf`: in an SDR
+    /// edit BT.1886, `L = V^2.4`, ITU-R BT.1886 with white 1 and black 0; in an HDR edit, where the layers are already
+    /// in the output's signal, HLG's EOTF for the 1000 cd/m² display or PQ's), mixed, and back through its inverse.
+    case linear
+}
+
+/// A value the edit file gives a transition parameter (`"params"`).
+public enum TransitionParameterValue: Hashable, Sendable {
+    /// A number (a `float` or `int` uniform).
+    case number(Double)
+    /// Two to four numbers (a `vec2` … `vec4`, or `ivec`).
+    case vector([Double])
+    /// A `bool` uniform.
+    case boolean(Bool)
+    /// An image file, by absolute path (a `sampler2D` uniform).
+    case image(String)
+
+    /// The value as one number (nil for other kinds).
+    public var number: Double? { if case .number(let d) = self { return d } else { return nil } }
 }
 
 /// One clip of an edit: a time range of a media file.
@@ -148,6 +184,8 @@ public struct Edit: Equatable, Sendable {
     /// The colour outside the pictures (letterbox bars, pushed-out areas) and under the transparent parts of stills
     /// with alpha; black by default.
     public var background = RGBColour.black
+    /// How transitions mix colours unless they say (`Transition.blend`).
+    public var blending: Blending = .gamma
 
     public init(clips: [ClipSpec]) { self.clips = clips }
 }

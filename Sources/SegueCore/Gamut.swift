@@ -44,7 +44,7 @@ public enum GamutMapping {
     /// ITU-R BT.2407-0 reviews for BT.2020 → BT.709; clipping each component instead, as a bare matrix and clamp do,
     /// shifts hue).
     /// Colours inside the gamut are returned unchanged; black (or negative luminance) gives black.
-    /// `colour.glsl`: `gamutMap`.
+    /// `colour.glsl`: `segue_gamutMap`.
     @inlinable public static func desaturateIntoGamut<T: TransferScalar>(_ c: SIMD3<T>, luminance: SIMD3<T>) -> SIMD3<T> {
         let lowest = min(min(c.x, c.y), c.z)
         guard lowest < 0 else { return c }

@@ -47,6 +47,12 @@ public protocol CompositeRenderer: AnyObject {
     /// (the CPU reference). The pipeline reduces larger pictures on the CPU before handing them over
     /// (`LayerGeometry.reducedSize`). The default is nil.
     var maxPictureSize: Int? { get }
+    /// Gets ready to draw `transitions` (the GPU compiles their shaders), so that a transition this renderer cannot
+    /// draw fails before the first frame. `images` holds the decoded image of every `.image` parameter, by path.
+    /// The default does nothing.
+    /// - Throws: `EditError` for a transition this renderer cannot draw (a glsl shader that does not compile,
+    ///   or GLSL on the CPU), `GPUError`.
+    func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws
 }
 
 /// Frames rendered in submission order, returned as they are finished: `submit` frame n may give back frame n
@@ -73,6 +79,7 @@ public final class SynchronousYUV420Pipeline: YUV420Pipeline {
 extension CompositeRenderer {
     public func makeYUV420Pipeline() -> YUV420Pipeline { SynchronousYUV420Pipeline(renderer: self) }
     public var maxPictureSize: Int? { nil }
+    public func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws {}
 
     /// `render` for RGBA stored pictures.
     public func render(_ plan: FramePlan, from: RGBAImage, to: RGBAImage?, renderSize: PixelSize) throws -> RGBAImage {
@@ -82,21 +89,29 @@ extension CompositeRenderer {
 
 /// Per-frame shader parameters shared by both renderers, derived from a `FramePlan`.
 public struct TransitionParameters: Sendable {
-    /// Which transition function: "none", "crossfade", "push" or "wipe" (the `Shaders/glsl/*.frag` stem).
-    public let function: String
+    /// The transition, nil for a frame without one.
+    public let kind: TransitionKind?
+    /// Which transition function: the `Shaders/glsl/*.frag` stem (`kind.shaderStem`), "none" without a transition.
+    public var function: String { kind?.shaderStem ?? "none" }
     /// Progress 0…1 (GLSL `mix` semantics: 0 shows only the outgoing clip).
     public let progress: Float
     /// Direction as a unit step per axis (x right, y down).
     public let direction: (Float, Float)
+    /// The kind's parameters (`TransitionTraits.parameters`, in order): the transition's values or the defaults.
+    public let parameters: [Float]
+    /// The transition mixes in linear light (`Blending.linear`).
+    public let linear: Bool
     /// Output-normalized (0…1, top-left origin) → source-normalized maps, as (a, b, c, d, tx, ty) in row-vector form.
     public let fromMap: [Float]
     public let toMap: [Float]
 
     public init(plan: FramePlan, renderSize: PixelSize) {
-        function = plan.transition?.kind.rawValue ?? "none"
+        kind = plan.transition?.kind
         progress = Float(plan.progress)
         let v = plan.transition?.direction.vector ?? (x: 0, y: 0)
         direction = (Float(v.x), Float(v.y))
+        parameters = plan.transition?.parameterValues.map { Float($0) } ?? []
+        linear = plan.transition?.blend == .linear
         func uvMap(_ l: LayerPlan) -> [Float] {
             let m = Affine2D.scale(Double(renderSize.width), Double(renderSize.height)).then(l.outputToSource)
             return [m.a, m.b, m.c, m.d, m.tx, m.ty].map { Float($0) }
@@ -105,17 +120,22 @@ public struct TransitionParameters: Sendable {
         toMap = plan.to.map(uvMap) ?? fromMap
     }
 
-    /// Transition functions whose colour is a mix (weights summing to 1) or a selection of the two layers'
-    /// colours: their luma and chroma passes are fused (`LayerColourMap`).
-    public static let affineInColour: Set<String> = ["none", "crossfade", "push", "wipe"]
+    /// Whether the transition's colour is a mix or a selection of the layers' colours (`TransitionTraits.mixesColoursOnly`;
+    /// true without a transition): its luma and chroma passes are fused (`LayerColourMap`).
+    public var mixesColoursOnly: Bool { kind?.traits.mixesColoursOnly ?? true }
+
+    /// Whether the luma and chroma passes fold the output conversion into the layers: the transition only mixes
+    /// colours, and mixes them in gamma space (linear light needs R′G′B′ to undo the transfer).
+    public var fuses: Bool { mixesColoursOnly && !linear }
 
     /// Whether `layer`, showing `picture`, is read with exact texel fetches in this frame: its map is pixel-exact
-    /// (`LayerGeometry.isPixelExact`), the transition does not move it (push does), and the picture is 4:2:0
-    /// Y′CbCr, whose chroma grid is the output's: then every read lands on a stored sample. (4:2:2, 4:4:4 and
-    /// RGBA pictures keep their filtered reads, which average the chroma the output's 4:2:0 has no room for.)
+    /// (`LayerGeometry.isPixelExact`), the transition does not move it by fractions of a pixel
+    /// (`TransitionTraits.movesLayers`: push does), and the picture is 4:2:0 Y′CbCr, whose chroma grid is the
+    /// output's: then every read lands on a stored sample. (4:2:2, 4:4:4 and RGBA pictures keep their filtered
+    /// reads, which average the chroma the output's 4:2:0 has no room for.)
     public static func isExact(_ plan: FramePlan, _ layer: LayerPlan, picture: VideoPicture) -> Bool {
         picture.layout != .rgba && picture.chromaShiftX == 1 && picture.chromaShiftY == 1
-            && plan.transition?.kind != .push && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: picture.size)
+            && plan.transition?.kind.traits.movesLayers != true && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: picture.size)
     }
 }
 

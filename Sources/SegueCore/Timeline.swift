@@ -144,7 +144,9 @@ public struct Timeline: Sendable {
             let src = sources[i]
             let m = LayerGeometry.outputToSource(codedSize: src.codedSize, sar: src.sampleAspectRatio,
                                                  orientation: src.orientation, renderSize: size, fit: edit.fit)
-            placements.append(Placement(index: i, spec: edit.clips[i], source: src, sourceStart: edit.clips[i].start,
+            var spec = edit.clips[i]
+            if spec.transition != nil, spec.transition?.blend == nil { spec.transition?.blend = edit.blending }
+            placements.append(Placement(index: i, spec: spec, source: src, sourceStart: edit.clips[i].start,
                                         duration: durations[i], start: t, outputToSource: m))
         }
         for p in placements {
@@ -219,7 +221,7 @@ public struct Timeline: Sendable {
             let from = active[active.count - 2], to = active[active.count - 1]
             let tr = to.spec.transition!
             let p = MediaTime.ratio(t - to.start, tr.duration)
-            var plan = FramePlan(frame: n, time: t, from: layer(from), to: layer(to), transition: tr, progress: p, colour: outputColour)
+            var plan = FramePlan(frame: n, time: t, from: layer(from), to: layer(to), transition: tr, progress: tr.easing(p), colour: outputColour)
             plan.background = background
             return plan
         }
@@ -264,7 +266,7 @@ public struct FramePlan: Sendable {
     /// The incoming layer (B) during a transition.
     public let to: LayerPlan?
     public let transition: Transition?
-    /// `(t - T) / d` in [0, 1): 0 on a transition's first frame.
+    /// The transition's progress: its easing of `(t − T) / d` (which is in [0, 1): 0 on a transition's first frame).
     public let progress: Double
     /// The output's dynamic range and tone-mapping curve (the edit's `output`).
     public var colour: OutputColour

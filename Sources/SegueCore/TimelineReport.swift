@@ -26,6 +26,13 @@ public struct TimelineReport: Codable, Sendable {
         public let type: String
         public let direction: String
         public let duration: Double
+        /// CSS easing of the picture's progress ("linear" by default) and of the audio crossfade (nil: linear).
+        public let easing: String
+        public let audioEasing: String?
+        /// A glsl transition's shader file, as the edit names it.
+        public let shader: String?
+        /// "gamma" or "linear" (`Blending`).
+        public let blend: String
         /// Output frames `[firstFrame, endFrame)`; `firstFrame` has p = 0.
         public let firstFrame: Int64, endFrame: Int64
     }
@@ -55,6 +62,8 @@ public struct TimelineReport: Codable, Sendable {
                         rotation: p.source.orientation.rotationDegrees, mirrored: p.source.orientation.isMirrored,
                         transition: p.spec.transition.map {
                             Transition(type: $0.kind.rawValue, direction: $0.direction.rawValue, duration: $0.duration.seconds,
+                                       easing: $0.easing.description, audioEasing: $0.audioEasing?.description, shader: $0.shader?.name,
+                                       blend: ($0.blend ?? .gamma).rawValue,
                                        firstFrame: r.lowerBound, endFrame: r.upperBound)
                         }, colour: p.source.colour?.summary, colourOverridden: p.source.colourOverridden,
                         still: p.source.isStill, orientationSource: p.source.orientationSource)
@@ -66,8 +75,9 @@ public struct TimelineReport: Codable, Sendable {
             + (background == RGBColour.black.description ? "" : ", background \(background)") + "\n"
         for c in clips {
             if let t = c.transition {
-                s += String(format: "  %@ %.3f s%@: frames %lld–%lld\n", t.type, t.duration,
-                            t.type == "crossfade" ? "" : " \(t.direction)", t.firstFrame, t.endFrame - 1)
+                s += String(format: "  %@%@ %.3f s%@%@%@: frames %lld–%lld\n", t.type, t.shader.map { " \($0)" } ?? "", t.duration,
+                            TransitionKind(rawValue: t.type)?.traits.directions.isEmpty ?? true ? "" : " \(t.direction)",
+                            t.easing == "linear" ? "" : ", \(t.easing)", t.blend == "linear" ? ", linear light" : "", t.firstFrame, t.endFrame - 1)
             }
             let name = c.path.split(separator: "/").last.map(String.init) ?? c.path
             let what = c.still ? String(format: "still, shown %.3f s", c.end - c.start) : String(format: "source %.3f–%.3f s", c.sourceStart, c.sourceEnd)

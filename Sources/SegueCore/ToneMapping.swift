@@ -36,7 +36,7 @@ public enum ToneMapCurve: String, CaseIterable, Sendable, Codable {
 /// `f` acts on the largest component `m = max(R, G, B, 10⁻⁶)` of linear light relative to the target's peak
 /// (`x = L / targetPeak`, so the target shows 0…1), and all three components are scaled by `f(m)/m`. Scaling keeps
 /// the components' ratios, so hue and saturation survive (a curve applied to each component on its own would
-/// bleach bright colours and shift their hue). `colour.glsl`: `toneMap`.
+/// bleach bright colours and shift their hue). `colour.glsl`: `segue_toneMap…`.
 ///
 /// With an SDR target (peak 100 cd/m², FFmpeg's `npl=100`) and an HLG source (peak 1000 cd/m²), `x` runs to 10.
 public struct ToneMap: Equatable, Sendable {

@@ -20,8 +20,8 @@ extension Double: TransferScalar {
     @inlinable public static func log(_ x: Double) -> Double { Foundation.log(x) }
 }
 
-/// Hybrid log-gamma, ITU-R BT.2100-2 Table 5 (ARIB STD-B67). `colour.glsl`: `hlgOETF`, `hlgInverseOETF`,
-/// `hlgOOTF`, `hlgInverseOOTF`.
+/// Hybrid log-gamma, ITU-R BT.2100-2 Table 5 (ARIB STD-B67). `colour.glsl`: `segue_hlgOETF`,
+/// `segue_hlgInverseOETF`, `segue_hlgOOTF`, `segue_hlgInverseOOTF`.
 ///
 /// Signals: `E′` (the non-linear R′G′B′, 0…1), scene light `E` (0…1), display light `F_D` in cd/m². Segue's HLG
 /// display is the BT.2100 reference one: nominal peak `L_W` = 1000 cd/m², black 0 (so β = 0), system gamma 1.2.
@@ -63,7 +63,8 @@ public enum HLG {
     }
 }
 
-/// The perceptual quantizer, SMPTE ST 2084:2014 (ITU-R BT.2100-2 Table 4). `colour.glsl`: `pqEOTF`, `pqInverseEOTF`.
+/// The perceptual quantizer, SMPTE ST 2084:2014 (ITU-R BT.2100-2 Table 4). `colour.glsl`: `segue_pqEOTF`,
+/// `segue_pqInverseEOTF`.
 /// Absolute: the signal `E′` (0…1) codes display light `F_D = 10000·Y` cd/m².
 public enum PQ {
     /// ST 2084: `m1 = 2610/16384`, `m2 = 2523/4096 · 128`, `c1 = 3424/4096`, `c2 = 2413/4096 · 32`, `c3 = 2392/4096 · 32`.
@@ -86,19 +87,22 @@ public enum PQ {
 }
 
 /// The reference SDR display, ITU-R BT.1886 Annex 1, with black at 0 (`L_B = 0`, so `b = 0`, `a = L_W`): display
-/// light relative to white is `L = V^2.4`. `colour.glsl`: `bt1886EOTF`, `bt1886InverseEOTF`.
+/// light relative to white is `L = V^2.4`. `colour.glsl`: `segue_bt1886EOTF`, `segue_bt1886InverseEOTF`.
 ///
 /// Segue's SDR output is display-referred: tone-mapped light goes through the inverse of this EOTF, as FFmpeg's
 /// `zscale` (zimg, display-referred by default) and libplacebo encode "bt709"; not through the BT.709 camera OETF.
+/// Values below 0 (R′G′B′ of out-of-gamut Y′CbCr, which Segue does not clamp) are mirrored, `−(−V)^2.4`, so that
+/// they survive a round trip through linear light (linear-light mixing, `Blending.linear`); the colour stage
+/// (`ColourStage`) clamps its inputs at 0 before it.
 public enum BT1886 {
     public static let gamma = 2.4
     /// Luminance of SDR white on the reference display, cd/m² (BT.2035; FFmpeg's `npl=100`).
     public static let white = 100.0
 
-    /// `L = max(V, 0)^2.4`, relative to white.
-    @inlinable public static func eotf<T: TransferScalar>(_ v: T) -> T { T.pow(max(v, 0), T(gamma)) }
-    /// `V = max(L, 0)^(1/2.4)`.
-    @inlinable public static func inverseEOTF<T: TransferScalar>(_ l: T) -> T { T.pow(max(l, 0), T(1 / gamma)) }
+    /// `L = V^2.4`, relative to white (`−(−V)^2.4` below 0).
+    @inlinable public static func eotf<T: TransferScalar>(_ v: T) -> T { v < 0 ? -T.pow(-v, T(gamma)) : T.pow(v, T(gamma)) }
+    /// `V = L^(1/2.4)` (`−(−L)^(1/2.4)` below 0).
+    @inlinable public static func inverseEOTF<T: TransferScalar>(_ l: T) -> T { l < 0 ? -T.pow(-l, T(1 / gamma)) : T.pow(l, T(1 / gamma)) }
 }
 
 /// HDR reference white, ITU-R BT.2408-7: 203 cd/m² (75 % HLG, 58 % PQ). SDR white goes here when SDR clips are

@@ -9,8 +9,10 @@ public struct GPUError: Error, CustomStringConvertible {
     /// True when the GPU the user named (`--gpu-device`) does not exist or cannot be opened: not worth retrying,
     /// and never a reason to fall back to another device.
     public let namedDeviceMissing: Bool
-    public init(_ function: String, _ message: String, namedDeviceMissing: Bool = false) {
-        self.function = function; self.message = message; self.namedDeviceMissing = namedDeviceMissing
+    /// The compiler's info log, when a shader did not compile.
+    public let compilerLog: String?
+    public init(_ function: String, _ message: String, namedDeviceMissing: Bool = false, compilerLog: String? = nil) {
+        self.function = function; self.message = message; self.namedDeviceMissing = namedDeviceMissing; self.compilerLog = compilerLog
     }
     public var description: String { "\(message) (\(function))" }
 

@@ -55,7 +55,7 @@ final class GLProgram {
         if ok == 0 {
             let log = infoLog(s, program: false)
             glDeleteShader(s)
-            throw GPUError("glCompileShader", "shader \(name) failed to compile: \(log)")
+            throw GPUError("glCompileShader", "shader \(name) failed to compile: \(log)", compilerLog: log)
         }
         return s
     }
@@ -82,16 +82,29 @@ enum GLTexelFormat: Equatable {
     case r8, rg8, rgba8
     /// 16-bit unsigned integer, 1 channel (9…16-bit planes): read with `texelFetch` only.
     case r16ui
+    /// 32-bit float, 1 channel (tables such as `TransitionNoise`): read with `texelFetch` only.
+    case r32f
 
     var internalFormat: GLint {
-        switch self { case .r8: GL_R8; case .rg8: GL_RG8; case .rgba8: GL_RGBA8; case .r16ui: GL_R16UI }
+        switch self { case .r8: GL_R8; case .rg8: GL_RG8; case .rgba8: GL_RGBA8; case .r16ui: GL_R16UI; case .r32f: GL_R32F }
     }
     var format: GLenum {
-        switch self { case .r8: GLenum(GL_RED); case .rg8: GLenum(GL_RG); case .rgba8: GLenum(GL_RGBA); case .r16ui: GLenum(GL_RED_INTEGER) }
+        switch self {
+        case .r8, .r32f: GLenum(GL_RED)
+        case .rg8: GLenum(GL_RG)
+        case .rgba8: GLenum(GL_RGBA)
+        case .r16ui: GLenum(GL_RED_INTEGER)
+        }
     }
-    var type: GLenum { self == .r16ui ? GLenum(GL_UNSIGNED_SHORT) : GLenum(GL_UNSIGNED_BYTE) }
-    /// Integer textures are incomplete with `GL_LINEAR`.
-    var filter: GLint { self == .r16ui ? GL_NEAREST : GL_LINEAR }
+    var type: GLenum {
+        switch self {
+        case .r16ui: GLenum(GL_UNSIGNED_SHORT)
+        case .r32f: GLenum(GL_FLOAT)
+        default: GLenum(GL_UNSIGNED_BYTE)
+        }
+    }
+    /// Integer and 32-bit float textures are incomplete with `GL_LINEAR` (ES 3.0 §3.8.13).
+    var filter: GLint { self == .r16ui || self == .r32f ? GL_NEAREST : GL_LINEAR }
 }
 
 /// A 2-D texture (`GL_CLAMP_TO_EDGE`; `GL_LINEAR`, or `GL_NEAREST` for integer formats).

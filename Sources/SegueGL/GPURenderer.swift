@@ -21,6 +21,7 @@ public final class GPURenderer: CompositeRenderer {
         let from: ShaderLibrary.LayerVariant, to: ShaderLibrary.LayerVariant
         let output: ShaderLibrary.Output
         var fused = false
+        var linear = false
         var outputTransfer = 0
         var outputBits = 8
     }
@@ -37,11 +38,14 @@ public final class GPURenderer: CompositeRenderer {
     public private(set) var uploads = 0
     /// `GL_MAX_TEXTURE_SIZE`: the pipeline reduces larger pictures on the CPU before they come here.
     public var maxPictureSize: Int? { maxTextureSize }
+    private let noiseTexture: GLTexture
+    private let glTransitions = GLTransitionPrograms()
+    private var noiseSize: PixelSize?
     private var rgbaTarget: GLFramebuffer?
     private var lumaTarget: GLFramebuffer?
     private var chromaTarget: GLFramebuffer?
     private var vao: GLuint = 0
-    /// Fold the output conversion into the layers for transitions that are affine in colour (`LayerColourMap`);
+    /// Fold the output conversion into the layers for transitions that only mix colours (`LayerColourMap`);
     /// off, every transition takes the general path (the composite in R′G′B′, converted per output sample).
     public var fuseColour = true
     /// `GL_MAX_TEXTURE_SIZE`, read once: the largest picture or render size this context takes.
@@ -52,13 +56,38 @@ public final class GPURenderer: CompositeRenderer {
         session = try EGLSession(options: options)
         fromTextures = (0..<3).map { _ in GLTexture() }
         toTextures = (0..<3).map { _ in GLTexture() }
+        noiseTexture = GLTexture()
         var maxSize: GLint = 0
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
         maxTextureSize = Int(maxSize)
         glGenVertexArrays(1, &vao)
-        // Compile every transition once up front, so a broken shader fails here rather than mid-render.
-        let v = ShaderLibrary.LayerVariant(kind: .planar8, exact: false)
-        for t in ShaderLibrary.transitions { _ = try program(ProgramKey(transition: t, from: v, to: v, output: .luma, fused: false)) }
+        _ = try program(ProgramKey(transition: "none", from: GPURenderer.commonVariant, to: GPURenderer.commonVariant, output: .luma))
+    }
+
+    /// The layer variant of most clips (8-bit planar, filtered): what `prepare` compiles.
+    private static let commonVariant = ShaderLibrary.LayerVariant(kind: .planar8, exact: false)
+
+    /// Compiles the programs of `transitions` (in the most common layer variant), so that a broken shader fails
+    /// before the first frame rather than mid-render (a gl-transitions shader that does not compile is an
+    /// `EditError` naming its file and lines); other variants compile on first use. Uploads `images`.
+    public func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws {
+        try session.makeCurrent()
+        for (path, image) in images { try glTransitions.setImage(image, path: path) }
+        for t in transitions {
+            let linear = t.blend == .linear
+            let key = ProgramKey(transition: programName(t), from: GPURenderer.commonVariant, to: GPURenderer.commonVariant,
+                                 output: .luma, fused: fuseColour && t.kind.traits.mixesColoursOnly && !linear, linear: linear)
+            do { _ = try program(key) } catch let e as GPUError where e.compilerLog != nil && t.shader != nil {
+                throw GLTransitionPrograms.compileError(t.shader!, log: e.compilerLog!)
+            }
+        }
+    }
+
+    /// The program name of a transition: its shader stem, or the key of its gl-transitions shader.
+    private func programName(_ t: Transition?) -> String {
+        guard let t else { return "none" }
+        if t.kind == .glsl, let shader = t.shader { return glTransitions.key(shader) }
+        return t.kind.shaderStem
     }
     deinit {
         try? session.makeCurrent()
@@ -67,8 +96,14 @@ public final class GPURenderer: CompositeRenderer {
 
     private func program(_ key: ProgramKey) throws -> GLProgram {
         if let p = programs[key] { return p }
-        guard let source = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output,
-                                                        fused: key.fused, outputTransfer: key.outputTransfer, outputBits: key.outputBits) else {
+        let source: String
+        if let code = glTransitions.code(key.transition) {
+            source = ShaderLibrary.fragmentSource(transitionCode: code, from: key.from, to: key.to, output: key.output, fused: key.fused, linear: key.linear,
+                                                  outputTransfer: key.outputTransfer, outputBits: key.outputBits)
+        } else if let s = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused,
+                                                       linear: key.linear, outputTransfer: key.outputTransfer, outputBits: key.outputBits) {
+            source = s
+        } else {
             throw GPUError("render", "no shader for transition \(key.transition)")
         }
         let p = try GLProgram(vertex: ShaderLibrary.vertexSource, fragment: source, name: "\(key.transition).frag")
@@ -167,7 +202,7 @@ public final class GPURenderer: CompositeRenderer {
         // HDR clips (and SDR clips whose primaries differ from the output's) have a colour stage that is not affine:
         // such a layer gives R'G'B', and the output conversion is done on the composite (not fused).
         let fromStage = ColourStage(picture: from, plan: plan, pass: pass), toStage = ColourStage(picture: toPicture, plan: plan, pass: pass)
-        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function) && fromStage == nil && toStage == nil
+        let fused = fuseColour && pass != .rgba && p.fuses && fromStage == nil && toStage == nil
         let outputRange = pass == .rgba ? DynamicRange.sdr : plan.colour.dynamicRange
         let format = OutputYCbCr(outputRange)
         let fromColour = LayerColourMap(picture: from, pass: pass, fused: fused, output: format)
@@ -178,29 +213,53 @@ public final class GPURenderer: CompositeRenderer {
         let toVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(toPicture), exact: TransitionParameters.isExact(plan, toLayer, picture: toPicture),
                                                    readsLuma: toColour.readsLuma, readsChroma: toColour.readsChroma,
                                                    transfer: toStage?.shaderID ?? 0, tone: toStage?.toneMap?.curve.shaderID ?? 0)
-        let program = try program(ProgramKey(transition: p.function, from: fromVariant, to: toVariant, output: output, fused: fused,
-                                             outputTransfer: outputRange.shaderID, outputBits: format.bitDepth))
+        let program = try program(ProgramKey(transition: programName(plan.transition), from: fromVariant, to: toVariant, output: output,
+                                             fused: fused, linear: p.linear, outputTransfer: outputRange.shaderID, outputBits: format.bitDepth))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
         glUseProgram(program.id)
         bind(program, "From", from, fromTextures, unit: 0, map: p.fromMap, colour: fromColour, stage: fromStage)
         bind(program, "To", toPicture, to == nil ? fromTextures : toTextures, unit: 3, map: p.toMap, colour: toColour, stage: toStage)
         let luminance = outputRange.primaries.luminanceCoefficients.map { Float($0) }
-        glUniform3f(program.location("uOutputLuminance"), luminance[0], luminance[1], luminance[2])
-        let bg = LayerColourMap.background(pass: pass, fused: fused, output: format, colour: plan.background)
-        glUniform4f(program.location("background"), bg[0], bg[1], bg[2], bg[3])
-        glUniform2f(program.location("uResolution"), Float(renderSize.width), Float(renderSize.height))
+        glUniform3f(program.location("segue_outputLuminance"), luminance[0], luminance[1], luminance[2])
+        func vec4(_ name: String, _ r: [Float]) { glUniform4f(program.location(name), r[0], r[1], r[2], r[3]) }
+        vec4("background", LayerColourMap.background(pass: pass, fused: fused, output: format, colour: plan.background))
+        vec4("segue_black", LayerColourMap.constant(0, 0, 0, pass: pass, fused: fused, output: format))
+        vec4("segue_white", LayerColourMap.constant(1, 1, 1, pass: pass, fused: fused, output: format))
+        glUniform2f(program.location("segue_resolution"), Float(renderSize.width), Float(renderSize.height))
         glUniform1f(program.location("progress"), p.progress)
         glUniform1f(program.location("ratio"), Float(renderSize.width) / Float(renderSize.height))
-        glUniform2f(program.location("direction"), p.direction.0, p.direction.1)
-        func row(_ name: String, _ r: [Float]) { glUniform4f(program.location(name), r[0], r[1], r[2], r[3]) }
-        row("uRowY", format.y)
-        row("uRowCb", format.cb)
-        row("uRowCr", format.cr)
-        glUniform2f(program.location("uChromaSite"), RGBToOutputYCbCr.siting.x, RGBToOutputYCbCr.siting.y)
+        glUniform2f(program.location("segue_direction"), p.direction.0, p.direction.1)
+        vec4("segue_rowY", format.y)
+        vec4("segue_rowCb", format.cb)
+        vec4("segue_rowCr", format.cr)
+        let back = format.toRGB
+        glUniformMatrix3fv(program.location("segue_fromOutputMatrix"), 1, GLboolean(GL_TRUE), back.matrix)
+        glUniform3f(program.location("segue_fromOutputOffset"), back.offset[0], back.offset[1], back.offset[2])
+        glUniform2f(program.location("segue_chromaSite"), RGBToOutputYCbCr.siting.x, RGBToOutputYCbCr.siting.y)
+        if let kind = p.kind {
+            for (parameter, value) in zip(kind.traits.parameters, p.parameters) { glUniform1f(program.location(parameter.name), value) }
+        }
+        if let t = plan.transition, t.kind == .glsl { glTransitions.setUniforms(program, t, firstUnit: 8) }
+        let noise = program.location("segue_noise")
+        if noise >= 0 {
+            try bindNoise(renderSize, unit: 6)
+            glUniform1i(noise, 6)
+        }
         glBindVertexArray(vao)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         try glCheck("glDrawArrays")
+    }
+
+    /// `TransitionNoise` for `size` as an R32F texture (made when the size changes), bound to texture unit `unit`.
+    private func bindNoise(_ size: PixelSize, unit: Int) throws {
+        if noiseSize != size {
+            let values = TransitionNoise.values(width: size.width, height: size.height)
+            try noiseTexture.upload(values.withUnsafeBytes { Array($0) }, width: size.width, height: size.height, format: .r32f)
+            noiseSize = size
+        }
+        glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+        glBindTexture(GLenum(GL_TEXTURE_2D), noiseTexture.id)
     }
 
     /// Binds a layer's planes to texture units `unit…unit+2` and sets its uniforms (`layer.glsl`).

@@ -4,6 +4,12 @@ import SegueCore
 
 /// Still pictures through libavcodec's PNG codec.
 public enum StillImage {
+    /// The (first) picture of an image file — PNG, JPEG, anything FFmpeg reads — as R′G′B′A, rows top first.
+    /// Throws `MediaError`.
+    public static func read(_ path: String) throws -> RGBAImage {
+        try VideoReader(path: path).frame(at: .zero)
+    }
+
     /// Encodes `image` as an RGBA PNG and writes it to `path` (via a temporary file renamed on success).
     /// Throws `MediaError`.
     public static func writePNG(_ image: RGBAImage, to path: String) throws {

@@ -6,8 +6,9 @@ import SegueMedia
 ///
 /// Clip `i` occupies output samples `[S_i, E_i)` with `S_i = round(T_i × rate)` and `E_i = round((T_i + D_i) × rate)`
 /// (exact rational arithmetic; nothing accumulates), read from its audio track (`Placement.audioTrack`). Over the
-/// overlap `[S_i, E_{i-1})` of a transition, at `p = (s − S_i) / (E_{i-1} − S_i)`, the gains are the transition's
-/// `AudioCurve` (linear: `1 − p` and `p`; equal-power: `cos(pπ/2)` and `sin(pπ/2)`), times each clip's `volume`.
+/// overlap `[S_i, E_{i-1})` of a transition, at `p = (s − S_i) / (E_{i-1} − S_i)` (shaped by the transition's
+/// `audioEasing` when it has one, never by the picture's `easing`), the gains are the transition's `AudioCurve`
+/// (linear: `1 − p` and `p`; equal-power: `cos(pπ/2)` and `sin(pπ/2)`), times each clip's `volume`.
 /// At a cut, the clip before fades out over its last 5 ms and the clip after fades in over its first 5 ms
 /// (`CutFade`), unless the second continues the first. A clip without audio contributes silence.
 /// Music: `volume × ramps(s) × duck(s)`, the ducking gain computed from the clip mix with look-ahead (`Ducker`):
@@ -65,11 +66,11 @@ final class AudioMixer {
         var g = placement.spec.volume
         if i > 0, let t = placement.spec.transition, s < ends[i - 1] {
             let len = ends[i - 1] - starts[i]
-            if len > 0 { g *= t.audioCurve.gains(Double(s - starts[i]) / Double(len)).in }
+            if len > 0 { g *= t.audioCurve.gains((t.audioEasing ?? .linear)(Double(s - starts[i]) / Double(len))).in }
         }
         if i + 1 < starts.count, let t = timeline.placements[i + 1].spec.transition, s >= starts[i + 1] {
             let len = ends[i] - starts[i + 1]
-            if len > 0 { g *= t.audioCurve.gains(Double(s - starts[i + 1]) / Double(len)).out }
+            if len > 0 { g *= t.audioCurve.gains((t.audioEasing ?? .linear)(Double(s - starts[i + 1]) / Double(len))).out }
         }
         if fadeIn[i] > 0 { g *= CutFade.gain(s - starts[i], length: fadeIn[i]) }
         if fadeOut[i] > 0 { g *= CutFade.gain(ends[i] - 1 - s, length: fadeOut[i]) }

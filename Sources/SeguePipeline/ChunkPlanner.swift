@@ -40,9 +40,12 @@ public enum ChunkPlanner {
         return s + " size=\(t.renderSize) rate=\(t.frameRate) \(colour) tonemap=\(o.toneMap.rawValue)"
     }
 
-    /// SHA-256 of what decides the output: the resolved timeline (as `segue plan --json` reports it: still durations and the background colour included), every clip's
-    /// and the music's settings, and each of their files' fingerprint (`Digest.fingerprint`: size, modification
-    /// time, SHA-256 of the first and last MiB), so chunks of two different versions of a clip are never stitched.
+    /// SHA-256 of what decides the output: the resolved timeline (as `segue plan --json` reports it: still durations
+    /// and the background colour included), every clip's and the music's settings (each transition's type,
+    /// parameters, easing, blending and shader text included), each of their files' fingerprint
+    /// (`Digest.fingerprint`: size, modification time, SHA-256 of the first and last MiB), so chunks of two different
+    /// versions of a clip are never stitched, and the SHA-256 of each transition's shader file and image parameters
+    /// (so that an edited shader or image invalidates the plan).
     static func editHash(_ t: Timeline) -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
@@ -50,6 +53,11 @@ public enum ChunkPlanner {
         var text = (try? e.encode(TimelineReport(t))).map { String(decoding: $0, as: UTF8.self) } ?? ""
         for p in t.placements.map(\.spec.path) + (t.music.map { [$0.path] } ?? []) {
             text += "\n\(p) \(Digest.fingerprint(file: p) ?? "unreadable")"
+        }
+        for transition in t.placements.compactMap(\.spec.transition) {
+            var files = transition.shader.map { [$0.path] } ?? []
+            for case .image(let path) in transition.params.values.sorted(by: { "\($0)" < "\($1)" }) { files.append(path) }
+            for f in files { text += "\n\(f) \(Digest.sha256(file: f) ?? "unreadable")" }
         }
         text += "\n" + String(describing: t.placements.map(\.spec)) + "\n" + String(describing: t.music)
         return Digest.sha256(text)

@@ -45,7 +45,7 @@ extension RenderJob {
         }
         ChunkRender.removeStaleTemporaries(of: chunk.file, in: directory)
         try ChunkRender.forcedFailure(index: index, directory: directory)
-        let renderer = try makeRenderer(options, renderSize: timeline.renderSize)
+        let renderer = try makeRenderer(options, for: timeline)
         let started = Date()
         var o = options
         o.audio = false

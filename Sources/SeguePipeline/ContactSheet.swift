@@ -1,9 +1,12 @@
 import SegueCore
 import SegueMedia
 
-/// A contact sheet of an edit: for every transition, the frames at p = 0, 0.25, 0.5, 0.75 and the first frame
-/// after it, each tile captioned with its time, frame number and transition. Edits without transitions get
-/// evenly spaced frames instead.
+/// A contact sheet of an edit: for every transition, the frames at p = 0, 0.25, 0.5, 0.75 (or the progress values
+/// asked for) and the first frame after it, each tile captioned with its time, frame number, transition and p.
+/// Edits without transitions get evenly spaced frames instead.
+///
+/// Legible with many transitions: each transition's tiles start a new row when a row can hold them all, and
+/// captions are cut to their tile's width (never drawn into the next tile).
 public enum ContactSheet {
     public struct Tile: Sendable {
         public let frame: Int64
@@ -12,49 +15,88 @@ public enum ContactSheet {
         public let x: Int, y: Int
     }
 
-    /// The frames a sheet shows, with captions (no rendering).
-    public static func frames(_ timeline: Timeline) -> [(frame: Int64, caption: String)] {
-        var out: [(Int64, String)] = []
+    /// The progress values tiled by default.
+    public static let defaultProgress = [0, 0.25, 0.5, 0.75]
+
+    /// The frames a sheet shows, with captions (no rendering), one group per transition (or one group of evenly
+    /// spaced frames). `progress`: the values to show of each transition (the nearest frames); with the default
+    /// the first frame after each transition is shown too.
+    public static func groups(_ timeline: Timeline, progress: [Double]? = nil) -> [[(frame: Int64, caption: String)]] {
+        var out: [[(Int64, String)]] = []
         for i in timeline.placements.indices {
             let r = timeline.transitionFrames(into: i)
             guard let t = timeline.placements[i].spec.transition, !r.isEmpty else { continue }
             let len = r.upperBound - r.lowerBound
-            for q in [0, 1, 2, 3] {
-                let n = r.lowerBound + (Int64(q) * len + 2) / 4   // nearest frame to p = q/4
+            let name = t.kind == .glsl ? (t.shader?.name.split(separator: "/").last.map(String.init) ?? "glsl") : t.kind.rawValue
+            var group: [(Int64, String)] = []
+            for q in progress ?? defaultProgress {
+                let n = min(r.upperBound - 1, r.lowerBound + Int64((q * Double(len)).rounded()))   // nearest frame to p = q
                 let p = timeline.plan(frame: n).progress
-                out.append((n, String(format: "%@ P=%.2f", t.kind.rawValue, p)))
+                group.append((n, String(format: "%@ P=%.2f", name, p)))
             }
-            if r.upperBound < timeline.frameCount { out.append((r.upperBound, "after \(t.kind.rawValue)")) }
+            if progress == nil && r.upperBound < timeline.frameCount { group.append((r.upperBound, "after \(name)")) }
+            out.append(group)
         }
         if out.isEmpty {
             let count = Int64(min(10, timeline.frameCount))
-            for k in 0..<count { out.append((k * timeline.frameCount / count, "")) }
+            out = [(0..<count).map { k in (k * timeline.frameCount / count, "") }]
         }
         return out
+    }
+
+    /// The frames of `groups`, in order.
+    public static func frames(_ timeline: Timeline, progress: [Double]? = nil) -> [(frame: Int64, caption: String)] {
+        groups(timeline, progress: progress).flatMap { $0 }
     }
 
     /// Renders the sheet. Tiles are `tileWidth` pixels wide (height from the render size's aspect), `columns` per row,
     /// on a dark background, with a caption band under each.
     /// - Returns: the sheet and where each tile went.
-    public static func render(_ timeline: Timeline, renderer: CompositeRenderer, columns: Int = 5, tileWidth: Int = 192) throws -> (image: RGBAImage, tiles: [Tile]) {
-        let list = frames(timeline)
+    public static func render(_ timeline: Timeline, renderer: CompositeRenderer, columns: Int = 5, tileWidth: Int = 192,
+                              progress: [Double]? = nil) throws -> (image: RGBAImage, tiles: [Tile]) {
+        let groups = groups(timeline, progress: progress)
+        let list = groups.flatMap { $0 }
         let (images, _) = try RenderJob.renderFrames(timeline, frames: list.map(\.frame), renderer: renderer)
         let tw = tileWidth
         let th = max(2, Int((Double(tileWidth) * Double(timeline.renderSize.height) / Double(timeline.renderSize.width)).rounded()))
         let gap = 4, band = 2 * BitmapFont.glyphHeight + 6
         let cols = max(1, min(columns, list.count))
-        let rows = (list.count + cols - 1) / cols
+        // Cells: a group starts a new row when it fits in one and the current row has tiles already.
+        var cells: [(col: Int, row: Int)] = []
+        var col = 0, row = 0
+        for g in groups {
+            if col > 0 && g.count <= cols && col + g.count > cols { col = 0; row += 1 }
+            for _ in g {
+                if col == cols { col = 0; row += 1 }
+                cells.append((col, row))
+                col += 1
+            }
+        }
+        let rows = (cells.last?.row ?? 0) + 1
         let W = gap + cols * (tw + gap), H = gap + rows * (th + band + gap)
         var sheet = RGBAImage(width: W, height: H, fill: (24, 24, 24))
         var tiles: [Tile] = []
-        for (k, (entry, image)) in zip(list, images).enumerated() {
-            let x = gap + (k % cols) * (tw + gap), y = gap + (k / cols) * (th + band + gap)
+        for ((entry, image), cell) in zip(zip(list, images), cells) {
+            let x = gap + cell.col * (tw + gap), y = gap + cell.row * (th + band + gap)
             BitmapFont.blit(try StillImage.resize(image, to: PixelSize(width: tw, height: th)), into: &sheet, x: x, y: y)
             let time = String(format: "%.2fS #%lld", timeline.time(ofFrame: entry.frame).seconds, entry.frame)
-            BitmapFont.draw(time, into: &sheet, x: x + 1, y: y + th + 2, color: (230, 230, 230))
-            BitmapFont.draw(entry.caption, into: &sheet, x: x + 1, y: y + th + 3 + BitmapFont.glyphHeight, color: (255, 200, 80))
+            BitmapFont.draw(fitted(time, tw - 1), into: &sheet, x: x + 1, y: y + th + 2, color: (230, 230, 230))
+            BitmapFont.draw(fitted(entry.caption, tw - 1), into: &sheet, x: x + 1, y: y + th + 3 + BitmapFont.glyphHeight, color: (255, 200, 80))
             tiles.append(Tile(frame: entry.frame, caption: entry.caption, x: x, y: y))
         }
         return (sheet, tiles)
+    }
+
+    /// `text` cut to `width` pixels of the bitmap font; a cut name keeps its end (" P=0.50") and loses letters
+    /// before it, marked with "..".
+    static func fitted(_ text: String, _ width: Int) -> String {
+        let fits = max(0, (width + 1) / BitmapFont.advance)
+        guard text.count > fits else { return text }
+        if let p = text.range(of: " P=") {
+            let tail = String(text[p.lowerBound...])
+            let keep = fits - tail.count - 2
+            if keep >= 3 { return String(text[..<p.lowerBound].prefix(keep)) + ".." + tail }
+        }
+        return String(text.prefix(max(0, fits - 2))) + ".."
     }
 }

@@ -15,7 +15,7 @@ public final class ReferenceRenderer: CompositeRenderer {
     public func render(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> RGBAImage {
         let W = renderSize.width, H = renderSize.height
         var out = [UInt8](repeating: 255, count: W * H * 4)
-        let fn = function(plan, from: from, to: to, renderSize: renderSize, pass: .rgba).fn
+        let fn = try function(plan, from: from, to: to, renderSize: renderSize, pass: .rgba).fn
         let fw = Float(W), fh = Float(H)
         out.withUnsafeMutableBufferPointer { o in
             for y in 0..<H {
@@ -48,7 +48,7 @@ public final class ReferenceRenderer: CompositeRenderer {
                 plane[i] = unorm8(v)
             }
         }
-        let (luma, fusedLuma) = function(plan, from: from, to: to, renderSize: renderSize, pass: .luma)
+        let (luma, fusedLuma) = try function(plan, from: from, to: to, renderSize: renderSize, pass: .luma)
         y.withUnsafeMutableBufferPointer { o in
             for j in 0..<H {
                 let v = (Float(j) + 0.5) / fh
@@ -58,7 +58,7 @@ public final class ReferenceRenderer: CompositeRenderer {
                 }
             }
         }
-        let (chroma, fusedChroma) = function(plan, from: from, to: to, renderSize: renderSize, pass: .chroma)
+        let (chroma, fusedChroma) = try function(plan, from: from, to: to, renderSize: renderSize, pass: .chroma)
         let site = RGBToOutputYCbCr.siting
         cb.withUnsafeMutableBufferPointer { ob in
             cr.withUnsafeMutableBufferPointer { or in
@@ -77,59 +77,53 @@ public final class ReferenceRenderer: CompositeRenderer {
     /// The transition function of `plan` over its two layers for one pass: output uv (0…1, top-left origin) →
     /// colour (R′G′B′A, or with `fused` the pass's output values, `LayerColourMap`).
     func function(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize,
-                  pass: OutputPass) -> (fn: (SIMD2<Float>) -> SIMD4<Float>, fused: Bool) {
+                  pass: OutputPass) throws -> (fn: (SIMD2<Float>) -> SIMD4<Float>, fused: Bool) {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
         // As GPURenderer.draw: a layer with a colour stage (HDR) is never fused.
         let fromStage = ColourStage(picture: from, plan: plan, pass: pass), toStage = to.flatMap { ColourStage(picture: $0, plan: plan, pass: pass) }
-        let fused = fuseColour && pass != .rgba && TransitionParameters.affineInColour.contains(p.function) && fromStage == nil && toStage == nil
-        let format = OutputYCbCr(pass == .rgba ? .sdr : plan.colour.dynamicRange)
+        let fused = fuseColour && pass != .rgba && p.fuses && fromStage == nil && toStage == nil
+        let outputRange = pass == .rgba ? DynamicRange.sdr : plan.colour.dynamicRange
+        let format = OutputYCbCr(outputRange)
         let background = LayerColourMap.background(pass: pass, fused: fused, output: format, colour: plan.background)
         func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float], _ stage: ColourStage?) -> ReferenceLayer {
             ReferenceLayer(picture: picture, map: map, exact: TransitionParameters.isExact(plan, l, picture: picture),
                            colour: LayerColourMap(picture: picture, pass: pass, fused: fused, output: format), stage: stage, background: background)
         }
         let fromLayer = layer(from, plan.from, p.fromMap, fromStage)
+        guard let kind = p.kind else { return ({ uv in fromLayer.color(uv) }, fused) }
         let toLayer = to.map { layer($0, plan.to ?? plan.from, p.toMap, toStage) } ?? fromLayer
-        let progress = p.progress
-        let dir = SIMD2<Float>(p.direction.0, p.direction.1)
-        switch p.function {
-        case "crossfade":
-            return ({ uv in Transitions.crossfade(fromLayer.color(uv), toLayer.color(uv), progress) }, fused)
-        case "push":
-            return ({ uv in Transitions.push(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }, fused)
-        case "wipe":
-            return ({ uv in Transitions.wipe(uv, progress: progress, direction: dir, from: fromLayer.color, to: toLayer.color) }, fused)
-        default:
-            return ({ uv in fromLayer.color(uv) }, fused)
-        }
+        func constant(_ v: Double) -> SIMD4<Float> { SIMD4(LayerColourMap.constant(v, v, v, pass: pass, fused: fused, output: format)) }
+        let input = TransitionInput(progress: p.progress, ratio: Float(renderSize.width) / Float(renderSize.height),
+                                    direction: SIMD2(p.direction.0, p.direction.1),
+                                    resolution: SIMD2(Float(renderSize.width), Float(renderSize.height)),
+                                    parameters: p.parameters, from: fromLayer, to: toLayer, black: constant(0), white: constant(1),
+                                    noise: kind.traits.usesNoise ? noise(renderSize) : [], output: format,
+                                    linear: p.linear ? outputRange : nil)
+        guard let transition = CPUTransitions.function(kind) else { throw ReferenceRenderer.cannotRunGLSL(plan.transition) }
+        if p.linear { return ({ uv in outputRange.inverseEOTF(transition(uv, input)) }, fused) }
+        return ({ uv in transition(uv, input) }, fused)
+    }
+
+    /// A `glsl` transition is refused before the first frame (exit status 2): the reference has no GLSL compiler.
+    public func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws {
+        if let t = transitions.first(where: { $0.kind == .glsl }) { throw ReferenceRenderer.cannotRunGLSL(t) }
+    }
+
+    static func cannotRunGLSL(_ t: Transition?) -> EditError {
+        EditError(t?.shader?.field ?? "transition.shader",
+                  "the CPU reference cannot run GLSL: \(t?.shader?.name ?? "a glsl transition") needs the GPU renderer (--backend gpu or auto)")
+    }
+
+    /// `TransitionNoise` for the last render size that needed it.
+    private var noiseCache: (size: PixelSize, values: [Float])?
+    private func noise(_ size: PixelSize) -> [Float] {
+        if let c = noiseCache, c.size == size { return c.values }
+        let values = TransitionNoise.values(width: size.width, height: size.height)
+        noiseCache = (size, values)
+        return values
     }
 
     @inline(__always) func unorm8(_ c: Float) -> UInt8 { UInt8((min(max(c, 0), 1) * 255).rounded()) }
     /// `bytes10` of `main.glsl`: the 10-bit code `floor(clamp(c, 0, 1)·1023 + 0.5)`.
     @inline(__always) func unorm10(_ c: Float) -> Int { Int((min(max(c, 0), 1) * 1023 + 0.5).rounded(.down)) }
-}
-
-/// The transition functions of `Shaders/glsl/*.frag`, mirrored in Swift.
-public enum Transitions {
-    /// `crossfade.frag`: `mix(A, B, p)`.
-    @inline(__always) public static func crossfade(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ p: Float) -> SIMD4<Float> {
-        a * (1 - p) + b * p
-    }
-    /// `push.frag`.
-    @inline(__always) public static func push(_ uv: SIMD2<Float>, progress: Float, direction: SIMD2<Float>,
-                                              from: (SIMD2<Float>) -> SIMD4<Float>, to: (SIMD2<Float>) -> SIMD4<Float>) -> SIMD4<Float> {
-        let a = uv - progress * direction
-        if a.x >= 0 && a.x <= 1 && a.y >= 0 && a.y <= 1 { return from(a) }
-        return to(uv + (1 - progress) * direction)
-    }
-    /// `wipe.frag`.
-    @inline(__always) public static func wipe(_ uv: SIMD2<Float>, progress: Float, direction: SIMD2<Float>,
-                                              from: (SIMD2<Float>) -> SIMD4<Float>, to: (SIMD2<Float>) -> SIMD4<Float>) -> SIMD4<Float> {
-        var inA = true
-        if direction.x > 0.5 { inA = inA && uv.x >= progress }
-        if direction.x < -0.5 { inA = inA && uv.x < 1 - progress }
-        if direction.y > 0.5 { inA = inA && uv.y >= progress }
-        if direction.y < -0.5 { inA = inA && uv.y < 1 - progress }
-        return inA ? from(uv) : to(uv)
-    }
 }

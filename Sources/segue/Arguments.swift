@@ -25,6 +25,7 @@ struct Arguments {
     /// `--frames N` (bench-composite).
     var frames: Int?
     var columns = 5, tileWidth = 192
+    var sheetProgress: [Double]?
     var minPSNR: Double?
     var backends = false
     var progress: ProgressStyle?
@@ -131,6 +132,13 @@ struct Arguments {
                 let v = try value(a)
                 guard let n = Int(v), (16...4096).contains(n) else { throw CommandLineError(message: "--tile-width must be 16…4096 (got \(v))") }
                 tileWidth = n
+            case "--at-progress":
+                let v = try value(a)
+                let values = v.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard !values.isEmpty, values.allSatisfy({ $0 != nil && (0...1).contains($0!) }) else {
+                    throw CommandLineError(message: "--at-progress takes progress values 0…1, separated by commas (got \(v))")
+                }
+                sheetProgress = values.map { $0! }
             case "--min-psnr": minPSNR = try number(a)
             case "--backends": backends = true
             case "--music":
@@ -183,9 +191,12 @@ struct Arguments {
     static func parseTransition(_ s: String) throws -> Transition? {
         if s == "cut" || s == "none" { return nil }
         let parts = s.split(separator: ":").map(String.init)
-        guard let first = parts.first, let kind = Transition.Kind(rawValue: first) else {
-            throw CommandLineError(message: "--transition type must be crossfade, push, wipe or cut (got \(s))")
+        guard let first = parts.first else { throw CommandLineError(message: "--transition takes TYPE:SECONDS[:DIRECTION] (got \(s))") }
+        let kind: TransitionKind
+        do { kind = try EditFile.transitionKind(first, field: "--transition") } catch let e as EditError {
+            throw CommandLineError(message: e.description)
         }
+        if kind == .glsl { throw CommandLineError(message: "--transition glsl needs a shader file: give it in an edit file ({\"type\": \"glsl\", \"shader\": \"FILE\"})") }
         var duration = MediaTime(value: 1, timescale: 1)
         if parts.count > 1 {
             guard let d = Double(parts[1]), d > 0, MediaTime.isRepresentable(seconds: d) else { throw CommandLineError(message: "--transition duration must be > 0 seconds (got \(parts[1]))") }

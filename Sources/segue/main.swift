@@ -25,7 +25,8 @@ usage:
   segue farm status WORK_DIR [--json]
   segue farm resume WORK_DIR
   segue frame EDIT.json (--at SECONDS | --frame N) -o FRAME.png [--backend ...]
-  segue sheet EDIT.json -o SHEET.png [--cols 5] [--tile-width 192] [--backend ...]
+  segue sheet EDIT.json -o SHEET.png [--cols 5] [--tile-width 192] [--at-progress P[,P...]] [--backend ...]
+  segue transitions [--json]
   segue compare A.mp4 B.mp4 [--min-psnr DB] [--json]
   segue compare --backends EDIT.json [--min-psnr DB] [--json]
   segue bench-composite [--size WxH] [--frames N] [--transition TYPE:SECONDS]... [--backend gpu|cpu] [--json]
@@ -47,7 +48,7 @@ render options:
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)
   --verbose                    say what was chosen (EGL platform, GL_RENDERER, size, rate, clips)
 render farms (see README, "Render farms"): chunk exit status 75 = transient (retry), 2 = invalid edit, 1 = other
-transitions: crossfade, push, wipe; directions left|right|up|down (push), and up-left|up-right|down-left|down-right (wipe)
+transitions: `segue transitions` lists every built-in with its parameters and directions
 """
 
 var args = Array(CommandLine.arguments.dropFirst())
@@ -56,7 +57,7 @@ args.removeFirst()
 let commands: [String: (Arguments) throws -> Void] = [
     "render": renderCommand, "probe": probeCommand, "plan": planCommand,
     "frame": frameCommand, "sheet": sheetCommand, "compare": compareCommand,
-    "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand,
+    "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand, "transitions": transitionsCommand,
     "bench-composite": benchCompositeCommand,
 ]
 if ["-h", "--help", "help"].contains(command) { print(usage); exit(0) }

@@ -56,6 +56,17 @@ final class EditFileTests: XCTestCase {
         XCTAssertEqual(e.output.codec, .h264)
     }
 
+    func testEveryBuiltInByNameWithItsParameters() throws {
+        for kind in TransitionKind.builtIns {
+            let e = try parse(#"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4", "transition": {"type": "\#(kind.rawValue)"}}]}"#)
+            XCTAssertEqual(e.clips[1].transition?.kind, kind)
+            XCTAssertEqual(e.clips[1].transition?.parameterValues, kind.traits.parameters.map(\.defaultValue))
+        }
+        let e = try parse(#"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4", "transition": {"type": "fadegrays", "params": {"phase": 0.35}}}]}"#)
+        XCTAssertEqual(e.clips[1].transition?.params["phase"], .number(0.35))
+        XCTAssertEqual(e.clips[1].transition?.parameterValues, [0.35])
+    }
+
     func assertError(_ json: String, field: String, contains text: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try parse(json), file: file, line: line) { e in
             guard let err = e as? EditError else { return XCTFail("not an EditError: \(e)", file: file, line: line) }
@@ -70,7 +81,11 @@ final class EditFileTests: XCTestCase {
         assertError(#"{"clips": [{"path": 3}]}"#, field: "clips[0].path", contains: "must be a string")
         assertError(#"{"clips": []}"#, field: "clips", contains: "at least one")
         assertError(#"{"clip": []}"#, field: "clip", contains: "did you mean \"clips\"")
-        assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "dissolve"}}]}"#, field: "clips[1].transition.type", contains: "crossfade, push, wipe")
+        assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "disolve"}}]}"#, field: "clips[1].transition.type", contains: "did you mean \"dissolve\"")
+        assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "spin"}}]}"#, field: "clips[1].transition.type", contains: "crossfade, push, wipe, fade")
+        assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "fadeblack", "params": {"phase": 2}}}]}"#, field: "clips[1].transition.params.phase", contains: "0.01…0.99")
+        assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "fadeblack", "params": {"phaze": 0.3}}}]}"#, field: "clips[1].transition.params.phaze", contains: "did you mean \"phase\"")
+        assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "dissolve", "params": {"phase": 0.3}}}]}"#, field: "clips[1].transition.params.phase", contains: "no parameters")
         assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "push", "direction": "down-right"}}]}"#, field: "clips[1].transition.direction", contains: "one axis")
         assertError(#"{"clips": [{"path": "a", "duration": -1}]}"#, field: "clips[0].duration", contains: "> 0")
         assertError(#"{"clips": [{"path": "a"}], "square": 1}"#, field: "square", contains: "true or false")

@@ -63,7 +63,26 @@ final class TransferFunctionTests: XCTestCase {
     func testBT1886IsAPureGammaOf2Point4() {
         XCTAssertEqual(BT1886.eotf(0.5), pow(0.5, 2.4), accuracy: 1e-15)
         XCTAssertEqual(BT1886.inverseEOTF(0.18), pow(0.18, 1 / 2.4), accuracy: 1e-15)
-        XCTAssertEqual(BT1886.eotf(-0.1), 0)
+        // Below 0 the curve is mirrored (linear-light mixing keeps out-of-gamut R′G′B′); the colour stage clamps first.
+        XCTAssertEqual(BT1886.eotf(-0.1), -pow(0.1, 2.4), accuracy: 1e-15)
+        XCTAssertEqual(BT1886.inverseEOTF(-0.18), -pow(0.18, 1 / 2.4), accuracy: 1e-15)
+    }
+
+    /// The output's EOTF (linear-light mixing in each output signal): SDR white, HLG 75 % (HDR reference white, 203 of
+    /// 1000 cd/m² on the reference display) and PQ's 58 % code land where the standards put them, and every signal,
+    /// out-of-gamut values below 0 and above 1 included, comes back through the inverse.
+    func testOutputEOTFsMatchTheStandardsAndRoundTrip() {
+        XCTAssertEqual(DynamicRange.sdr.eotf(SIMD3<Float>(repeating: 1)).x, 1)
+        XCTAssertEqual(Double(DynamicRange.hlg.eotf(SIMD3<Float>(repeating: 0.75)).x) * HLG.nominalPeak, 203, accuracy: 1.5)
+        XCTAssertEqual(Double(DynamicRange.pq.eotf(SIMD3<Float>(repeating: 0.5807)).x) * PQ.peak, 203, accuracy: 0.5)
+        for range in DynamicRange.allCases {
+            for v in [SIMD3<Float>(0.2, 0.5, 0.9), SIMD3<Float>(-0.03, 0.4, 1.0), SIMD3<Float>(0.7, -0.01, 0.3), SIMD3<Float>(0, 0, 0)] {
+                let back = range.inverseEOTF(range.eotf(v))
+                for k in 0..<3 { XCTAssertEqual(back[k], v[k], accuracy: 2e-5, "\(range) \(v)") }
+            }
+            // Alpha passes through the R′G′B′A forms.
+            XCTAssertEqual(range.eotf(SIMD4<Float>(0.5, 0.5, 0.5, 0.25)).w, 0.25)
+        }
     }
 
     func testPrimaryMatricesMatchBT2087() {

@@ -24,6 +24,28 @@ final class AudioMixTests: EndToEndTestCase {
         XCTAssertEqual(ours[k], aS[k] * 0.5 + bS[k - 48000 * 2] * 0.5, accuracy: 1e-4)
     }
 
+    /// A transition's `easing` shapes the picture only: the audio crossfade stays linear in time unless the
+    /// transition has an `audioEasing`, which shapes p before the curve. Checked at a quarter and at half time.
+    func testEasingShapesThePictureAndAudioEasingTheSound() throws {
+        let a = try toneClip("a.mov", freq: 440, seconds: 2), b = try toneClip("b.mov", freq: 660, seconds: 2)
+        let aS = try samples(a), bS = try samples(b)
+        for audioEasing in [nil, Easing.easeIn] {
+            var t = tr(.crossfade, 1)
+            t.easing = .ease
+            t.audioEasing = audioEasing
+            var e = Edit(clips: [clip(a), clip(b, t)])
+            e.output.codec = .ffv1
+            try render(e, to: path("x.mkv"), backend: .cpu)
+            let ours = try samples(path("x.mkv"))
+            for s in [60000, 72000] {   // p = 0.25, 0.5 (the overlap is 48000…96000)
+                let g = (audioEasing ?? .linear)(Double(s - 48000) / 48000)
+                let k = s * 2
+                XCTAssertEqual(Double(ours[k]), Double(aS[k]) * (1 - g) + Double(bS[k - 96000]) * g, accuracy: 1e-4,
+                               "audioEasing \(audioEasing?.description ?? "none") at sample \(s)")
+            }
+        }
+    }
+
     func testEqualPowerCrossfadeClosedForm() throws {
         let a = try toneClip("a.mov", freq: 440, seconds: 2), b = try toneClip("b.mov", freq: 660, seconds: 2)
         var t = tr(.crossfade, 1)

@@ -178,4 +178,31 @@ final class CLITests: EndToEndTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: out))
         }
     }
+
+    /// `segue transitions` lists every transition, its directions and parameters; `--json` for machines.
+    func testTransitionsListsEveryTransition() throws {
+        let r = try segue(["transitions"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for kind in TransitionKind.allCases { XCTAssertTrue(r.text.contains("\n\(kind.rawValue) ") || r.text.hasPrefix("\(kind.rawValue) "), kind.rawValue) }
+        XCTAssertTrue(r.text.contains("direction: down-right (default), down-left"), r.text)
+        XCTAssertTrue(r.text.contains("params.phase = 0.2 (0.01…0.99)"), r.text)
+        let j = try segue(["transitions", "--json"])
+        XCTAssertEqual(j.status, 0, j.stderr)
+        let catalogue = try JSONDecoder().decode(TransitionCatalogue.self, from: j.stdout)
+        XCTAssertEqual(catalogue.transitions.map(\.name), TransitionKind.allCases.map(\.rawValue))
+        XCTAssertEqual(catalogue.transitions.count, 50)
+        XCTAssertEqual(catalogue.transitions.filter { $0.xfade != nil }.count, 46)
+        let fadeblack = try XCTUnwrap(catalogue.transitions.first { $0.name == "fadeblack" })
+        XCTAssertEqual(fadeblack.parameters.map(\.name), ["phase"])
+        XCTAssertEqual(fadeblack.parameters.first?.defaultValue, 0.2)
+        XCTAssertEqual(catalogue.transitions.first { $0.name == "push" }?.directions, ["left", "right", "up", "down"])
+        XCTAssertEqual(try segue(["transitions", "extra"]).status, 2)
+        // Every built-in by name on the command line; glsl needs an edit file.
+        let g = try segue(["render", "a.mp4", "b.mp4", "--transition", "glsl:1", "-o", "x.mp4"])
+        XCTAssertEqual(g.status, 2)
+        XCTAssertTrue(g.stderr.contains("needs a shader file"), g.stderr)
+        let typo = try segue(["render", "a.mp4", "b.mp4", "--transition", "dissolv:1", "-o", "x.mp4"])
+        XCTAssertEqual(typo.status, 2)
+        XCTAssertTrue(typo.stderr.contains("did you mean \"dissolve\""), typo.stderr)
+    }
 }

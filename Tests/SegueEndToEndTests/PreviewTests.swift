@@ -163,6 +163,42 @@ final class PreviewTests: EndToEndTestCase {
         XCTAssertTrue(band.contains { $0[0] > 200 }, "caption drawn")
     }
 
+    /// A sheet of many transitions stays legible: each transition's tiles start a row of their own, captions never
+    /// run into the next tile (long names are cut, keeping p), and `--at-progress` packs one tile per transition.
+    func testSheetOfManyTransitionsStaysLegible() throws {
+        let a = path("a.mp4"), b = path("b.mp4")
+        try TestSupport.makeClip(a, video: "testsrc2=s=64x36:r=30:d=1", extra: ["-g", "10"])
+        try TestSupport.makeClip(b, video: "smptebars=s=64x36:r=30:d=1", extra: ["-g", "10"])
+        let kinds = ["smoothright", "fadeblack", "wipetl", "circleclose", "hrslice", "slideleft"]
+        let clips = ([#"{"path": "a.mp4"}"#] + kinds.enumerated().map { k, name in
+            #"{"path": "\#(k % 2 == 0 ? "b" : "a").mp4", "transition": {"type": "\#(name)", "duration": 0.4}}"#
+        }).joined(separator: ", ")
+        let file = path("many.json")
+        try Data(#"{"frameRate": 30, "clips": [\#(clips)]}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let out = path("sheet.png")
+        // Six transitions × (4 + 1 after) tiles, 64×36: one row each, 4 + 5 × 68 = 344 by 4 + 6 × 60 = 364.
+        let r = try segue(["sheet", file, "--backend", "cpu", "--cols", "5", "--tile-width", "64", "-o", out])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try TestSupport.ffprobe(out, "stream=width,height"), ["width": "344", "height": "364"])
+        let px = try XCTUnwrap(try TestSupport.decodeFrames(out, width: 344, height: 364, pixFmt: "rgba").first)
+        func at(_ x: Int, _ y: Int) -> [UInt8] { Array(px[((y * 344 + x) * 4)..<((y * 344 + x) * 4 + 3)]) }
+        for row in 0..<6 {
+            XCTAssertNotEqual(at(4 + 32, 4 + row * 60 + 18), [24, 24, 24], "row \(row) starts with its transition's first tile")
+            for col in 0..<5 {
+                // The gap right of each tile, caption band included, stays background.
+                for x in (4 + col * 68 + 64)..<(4 + col * 68 + 68) {
+                    for y in (4 + row * 60)..<(4 + row * 60 + 56) { XCTAssertEqual(at(x, y), [24, 24, 24], "gap at \(x),\(y)"); if at(x, y) != [24, 24, 24] { return } }
+                }
+            }
+        }
+        // One tile per transition at p = 0.5, packed five to a row.
+        let packed = try segue(["sheet", file, "--backend", "cpu", "--cols", "5", "--tile-width", "64", "--at-progress", "0.5", "-o", path("packed.png")])
+        XCTAssertEqual(packed.status, 0, packed.stderr)
+        XCTAssertTrue(packed.stderr.contains("6 tiles"), packed.stderr)
+        XCTAssertEqual(try TestSupport.ffprobe(path("packed.png"), "stream=width,height"), ["width": "344", "height": "124"])
+        XCTAssertEqual(try segue(["sheet", file, "--at-progress", "1.5", "-o", path("x.png")]).status, 2)
+    }
+
     func testCompareIdenticalAndOffsetByOne() throws {
         let a = path("a.mkv"), b = path("b.mkv")
         try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=1,format=yuv420p", "-c:v", "ffv1", a])

@@ -13,7 +13,7 @@ final class PipelineTests: RendererTestCase {
     func frames() -> [(plan: FramePlan, from: VideoPicture, to: VideoPicture?, size: PixelSize)] {
         let a = PlanarPictures.textured(24, 16, seed: 3), b = PlanarPictures.textured(20, 12, shiftY: 0, seed: 4)
         var out: [(FramePlan, VideoPicture, VideoPicture?, PixelSize)] = []
-        let kinds: [(Transition.Kind?, Transition.Direction?)] = [(nil, nil), (.crossfade, nil), (.push, .left), (.wipe, .downRight)]
+        let kinds: [(Transition.Kind?, Transition.Direction?)] = [(nil, nil)] + TransitionTable.sample.map { ($0.kind, $0.direction) }
         for (i, size) in [PixelSize(width: 24, height: 16), PixelSize(width: 18, height: 10)].enumerated() {
             for (k, (kind, dir)) in kinds.enumerated() {
                 let p = plan(kind, dir, progress: Double(k + i) / 5, size: size, fromSource: a.size, toSource: b.size)

@@ -120,7 +120,7 @@ final class PlanarInputTests: RendererTestCase {
         let gpu = try gpuRenderer(), cpu = ReferenceRenderer()
         defer { gpu.fuseColour = true }
         for r in [cpu, gpu] as [CompositeRenderer] {
-            for (kind, dir) in [(Transition.Kind.crossfade, Transition.Direction?.none), (.push, .down), (.wipe, .upLeft)] {
+            for (kind, dir) in TransitionTable.sample where kind.traits.mixesColoursOnly {
                 let plan = FramePlan(frame: 0, time: .zero, from: layer(0, a, size: size), to: layer(1, b, size: size, orientation: ccw, fit: .fit),
                                      transition: Transition(kind: kind, duration: MediaTime(value: 1, timescale: 1), direction: dir), progress: 0.6)
                 (r as? GPURenderer)?.fuseColour = true; (r as? ReferenceRenderer)?.fuseColour = true

@@ -86,6 +86,26 @@ final class TinyFrameTests: RendererTestCase {
         }
     }
 
+    /// fadeblack at p = ½ (xfade's P = ½) and its `phase` parameter, from the definition:
+    /// out = P·mix(black, A, s(1 − φ, 1, P)) + (1 − P)·mix(B, black, s(φ, 1, P)), s = smoothstep.
+    func testFadeBlackPhaseAgainstItsClosedForm() throws {
+        func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double { let t = min(max((x - e0) / (e1 - e0), 0), 1); return t * t * (3 - 2 * t) }
+        for r in try renderers() {
+            for phase in [0.2, 0.4] {
+                let P = 0.5
+                let wA = P * smoothstep(1 - phase, 1, P), wB = (1 - P) * (1 - smoothstep(phase, 1, P))
+                func e(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((wA * Double(a) + wB * Double(b)).rounded()) }
+                var t = Transition(kind: .fadeblack, duration: MediaTime(value: 1, timescale: 1))
+                t.params["phase"] = .number(phase)
+                let base = plan(.fadeblack, progress: 0.5, size: size)
+                let p = FramePlan(frame: 0, time: .zero, from: base.from, to: base.to, transition: t, progress: 0.5)
+                let img = try r.render(p, from: a, to: b, renderSize: size)
+                // phase 0.2: 0.342·B (A already black); phase 0.4: 0.463·B.
+                assertPixels(img, { _, _ in (e(200, 40), e(40, 200), e(0, 80)) }, "\(r.name) fadeblack phase \(phase)")
+            }
+        }
+    }
+
     func testQuarterTurnIsAnExactPermutation() throws {
         // 4×2 stored picture, every pixel distinct; rotation -90 (turned clockwise) into 2×4.
         var p = [UInt8](repeating: 255, count: 4 * 2 * 4)

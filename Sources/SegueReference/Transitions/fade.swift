@@ -1,0 +1,6 @@
+extension CPUTransitions {
+    /// `fade.frag` (FFmpeg xfade "fade").
+    static func fade(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
+        mix(t.getFromColor(uv), t.getToColor(uv), t.progress)
+    }
+}
