@@ -253,12 +253,13 @@ public final class GPURenderer: CompositeRenderer {
 
     /// `TransitionNoise` for `size` as an R32F texture (made when the size changes), bound to texture unit `unit`.
     private func bindNoise(_ size: PixelSize, unit: Int) throws {
+        // Its own unit first: an upload binds the texture to the active unit, which still holds a layer's plane.
+        glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
         if noiseSize != size {
             let values = TransitionNoise.values(width: size.width, height: size.height)
             try noiseTexture.upload(values.withUnsafeBytes { Array($0) }, width: size.width, height: size.height, format: .r32f)
             noiseSize = size
         }
-        glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
         glBindTexture(GLenum(GL_TEXTURE_2D), noiseTexture.id)
     }
 
