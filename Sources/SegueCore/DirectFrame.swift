@@ -5,10 +5,11 @@
 /// colour map (`LayerGeometry.isPixelExact`, `LayerColourMap`).
 public enum DirectFrame {
     /// Where the output's top-left pixel sits in the stored picture (whole pixels, both even so that the 4:2:0
-    /// chroma samples line up), or nil when `plan` needs compositing: a transition, a picture in another format or
-    /// colour, rotation, mirroring, scaling, a sub-pixel or odd offset, or any part of the output outside the picture.
+    /// chroma samples line up), or nil when `plan` needs compositing: a transition (any kind, at any progress), an
+    /// HDR output (10-bit BT.2020), a picture in another format or colour, rotation, mirroring, scaling, a sub-pixel
+    /// or odd offset, or any part of the output outside the picture.
     public static func cropOrigin(_ plan: FramePlan, picture: VideoPicture, renderSize: PixelSize) -> (x: Int, y: Int)? {
-        guard plan.to == nil, plan.transition == nil,
+        guard plan.to == nil, plan.transition == nil, plan.colour.dynamicRange == .sdr,
               picture.layout == .planar, picture.bitDepth == 8, picture.chromaShiftX == 1, picture.chromaShiftY == 1,
               !picture.swapsChroma, picture.colour.matrix == .bt709, picture.colour.range == .limited,
               picture.colour.siting == .left, picture.colour.transfer == .sdr, picture.colour.primaries != .bt2020,

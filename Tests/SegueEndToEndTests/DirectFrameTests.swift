@@ -93,4 +93,22 @@ final class DirectFrameTests: EndToEndTestCase {
         let (_, log2) = try render(edit, backend: .cpu, direct: true, name: "scaled.mkv")
         XCTAssertEqual(directCount(log2), 0)
     }
+
+    /// In an HDR edit no frame is direct: an SDR clip already in BT.709 4:2:0 at the render size still needs its colour
+    /// stage (BT.2408: SDR white at 75 % HLG) and the 10-bit BT.2020 planes. Every frame is composited, and the file
+    /// is 10-bit with SDR white (Y′ 235) at HLG code 721.
+    func testNoDirectFramesInAnHDREdit() throws {
+        let white = path("white.mp4")
+        try TestSupport.makeClip(white, video: "color=c=white:s=64x64:r=30:d=0.5",
+                                 extra: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"])
+        var edit = Edit(clips: [clip(white)])
+        edit.output.codec = .ffv1
+        edit.output.dynamicRange = .hlg
+        let (_, log) = try render(edit, backend: .cpu, direct: true, name: "hlg.mkv")
+        XCTAssertEqual(directCount(log), 0, "an SDR clip in an HLG edit must be converted")
+        XCTAssertEqual(try TestSupport.ffprobe(path("hlg.mkv"), "stream=pix_fmt")["pix_fmt"], "yuv420p10le")
+        let frames = try TestSupport.decodeFrames(path("hlg.mkv"), width: 64, height: 64, pixFmt: "yuv420p10le")
+        XCTAssertEqual(frames.count, 15)
+        for f in frames { XCTAssertEqual(YUV420Image.sample(f, 64 * 32 + 32, bitDepth: 10), 721) }
+    }
 }
