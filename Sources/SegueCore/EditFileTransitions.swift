@@ -1,0 +1,152 @@
+import Foundation
+
+/// The edit file's transitions (see README, "The edit file" and "Transitions"): the transition object of a clip, its
+/// `params` for a built-in or a gl-transitions shader, `blend`, and `"type": "cut"`.
+extension EditFile {
+    /// A clip's `transition` object (not a cut: `isCut`): its type (`TransitionKind`, or `glsl` with its `shader`),
+    /// duration (default 1 s), direction, audio curve, `params`, `blend`, `easing` and `audioEasing`. Throws
+    /// `EditError` naming the field (`tf`, e.g. `clips[1].transition`); shader and image paths are relative to `base`.
+    static func transition(_ raw: Any, field tf: String, base: String) throws -> Transition {
+        let to = try object(raw, tf)
+        try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve", "params", "easing", "audioEasing", "shader", "blend"])
+        let kind: Transition.Kind
+        if let k = to["type"] {
+            kind = try transitionKind(try string(k, "\(tf).type"), field: "\(tf).type")
+        } else { kind = .crossfade }
+        var duration = MediaTime(value: 1, timescale: 1)
+        if let d = to["duration"] {
+            let v = try seconds(d, "\(tf).duration")
+            guard v > 0 else { throw EditError("\(tf).duration", "must be > 0 seconds (got \(v))") }
+            duration = MediaTime(seconds: v)
+        }
+        var direction: Transition.Direction?
+        if let dr = to["direction"] {
+            let s = try string(dr, "\(tf).direction")
+            guard let dd = Transition.Direction(rawValue: s) else {
+                throw EditError("\(tf).direction", "must be one of \(Transition.Direction.allCases.map(\.rawValue).joined(separator: ", ")) (got \"\(s)\")")
+            }
+            try Transition.check(kind: kind, direction: dd, field: "\(tf).direction")
+            direction = dd
+        }
+        var transition = Transition(kind: kind, duration: duration, direction: direction)
+        if let c = to["audioCurve"] {
+            let s = try string(c, "\(tf).audioCurve")
+            guard let curve = AudioCurve(rawValue: s) else { throw EditError("\(tf).audioCurve", "must be linear or equal-power (got \"\(s)\")") }
+            transition.audioCurve = curve
+        }
+        if kind == .glsl {
+            guard let sh = to["shader"] else { throw EditError("\(tf).shader", "is required for a glsl transition: the path of a gl-transitions shader file") }
+            let name = try string(sh, "\(tf).shader")
+            guard !name.isEmpty else { throw EditError("\(tf).shader", "must name a shader file") }
+            let shader = try GLTransitionShader(path: resolved(name, base: base), name: name, field: "\(tf).shader")
+            transition.shader = shader
+            if let p = to["params"] { transition.params = try shaderParameters(p, shader: shader, base: base, field: "\(tf).params") }
+        } else {
+            if to["shader"] != nil { throw EditError("\(tf).shader", "a shader file goes with \"type\": \"glsl\" (this transition is a \(kind.rawValue))") }
+            if let p = to["params"] { transition.params = try builtInParameters(p, kind: kind, field: "\(tf).params") }
+        }
+        if let b = to["blend"] { transition.blend = try blending(b, "\(tf).blend") }
+        if let e = to["easing"] { transition.easing = try Easing.parse(try string(e, "\(tf).easing"), field: "\(tf).easing") }
+        if let e = to["audioEasing"] { transition.audioEasing = try Easing.parse(try string(e, "\(tf).audioEasing"), field: "\(tf).audioEasing") }
+        return transition
+    }
+
+    /// Whether a transition object is `{"type": "cut"}`: no transition, as `--transition cut` on the command line
+    /// (also on the first clip, where it changes nothing). A cut with other fields is an error naming the field.
+    static func isCut(_ raw: Any, _ f: String) throws -> Bool {
+        guard let o = raw as? [String: Any], let type = o["type"] as? String, type == "cut" else { return false }
+        if let extra = o.keys.sorted().first(where: { $0 != "type" }) {
+            throw EditError("\(f).\(extra)", "a cut has no \(extra): leave it out, or give the transition another type")
+        }
+        return true
+    }
+
+    /// The transition named `name` (`TransitionKind`; a cut, no transition, is the caller's to handle). Throws
+    /// `EditError` suggesting the nearest name, `cut` included.
+    public static func transitionKind(_ name: String, field: String) throws -> TransitionKind {
+        if let k = TransitionKind(rawValue: name) { return k }
+        let names = TransitionKind.allCases.map(\.rawValue)
+        var message = "unknown transition \"\(name)\""
+        if let near = (names + ["cut"]).min(by: { editDistance($0, name.lowercased()) < editDistance($1, name.lowercased()) }),
+           editDistance(near, name.lowercased()) <= max(2, name.count / 3) {
+            message += "; did you mean \"\(near)\"?"
+        }
+        throw EditError(field, message + " (one of \(names.joined(separator: ", ")), or cut for none; `segue transitions` describes them)")
+    }
+
+    /// `"gamma"` or `"linear"`.
+    static func blending(_ v: Any, _ field: String) throws -> Blending {
+        let s = try string(v, field)
+        guard let b = Blending(rawValue: s) else { throw EditError(field, "must be gamma or linear (got \"\(s)\")") }
+        return b
+    }
+
+    /// A path from the edit file: absolute, or relative to the edit file's folder.
+    static func resolved(_ path: String, base: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardized.path
+    }
+
+    /// `params` of a glsl transition: a value for each named uniform of the shader, of its type — a number for
+    /// `float` (a whole one for `int`), true or false for `bool`, a list of 2…4 numbers (or booleans) for vectors,
+    /// an image file (relative to the edit) for `sampler2D`.
+    static func shaderParameters(_ raw: Any, shader: GLTransitionShader, base: String, field: String) throws -> [String: TransitionParameterValue] {
+        let o = try object(raw, field)
+        if shader.uniforms.isEmpty, let key = o.keys.sorted().first {
+            throw EditError("\(field).\(key)", "\(shader.name) declares no uniforms to set")
+        }
+        try checkKeys(o, field, shader.uniforms.map(\.name))
+        var out: [String: TransitionParameterValue] = [:]
+        for u in shader.uniforms {
+            guard let v = o[u.name] else { continue }
+            let f = "\(field).\(u.name)", what = "\(u.type.name) \(u.name) (\(shader.name):\(u.line))"
+            switch u.type.base {
+            case .sampler2D:
+                let path = resolved(try string(v, f), base: base)
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+                    throw EditError(f, "the image for \(what) is not there: \(path)")
+                }
+                out[u.name] = .image(path)
+            case .bool where u.type.count == 1:
+                out[u.name] = .boolean(try bool(v, f))
+            default:
+                if u.type.count == 1 {
+                    let d = try number(v, f)
+                    if u.type.base == .int && d != d.rounded() { throw EditError(f, "\(what) takes a whole number (got \(d))") }
+                    out[u.name] = .number(d)
+                } else {
+                    guard let list = v as? [Any], list.count == u.type.count else {
+                        throw EditError(f, "\(what) takes a list of \(u.type.count) \(u.type.base == .bool ? "booleans" : "numbers")")
+                    }
+                    out[u.name] = .vector(try list.enumerated().map { k, x in
+                        if u.type.base == .bool { return try bool(x, "\(f)[\(k)]") ? 1 : 0 }
+                        let d = try number(x, "\(f)[\(k)]")
+                        if u.type.base == .int && d != d.rounded() { throw EditError("\(f)[\(k)]", "\(what) takes whole numbers (got \(d))") }
+                        return d
+                    })
+                }
+            }
+        }
+        return out
+    }
+
+    /// `params` of a built-in transition: numbers for its parameters (`TransitionTraits.parameters`), within range.
+    static func builtInParameters(_ raw: Any, kind: TransitionKind, field: String) throws -> [String: TransitionParameterValue] {
+        let o = try object(raw, field)
+        let parameters = kind.traits.parameters
+        if parameters.isEmpty, let key = o.keys.sorted().first {
+            throw EditError("\(field).\(key)", "\(kind.rawValue) has no parameters")
+        }
+        try checkKeys(o, field, parameters.map(\.name))
+        var out: [String: TransitionParameterValue] = [:]
+        for p in parameters {
+            guard let v = o[p.name] else { continue }
+            let d = try number(v, "\(field).\(p.name)")
+            guard p.range.contains(d) else {
+                throw EditError("\(field).\(p.name)", "must be \(p.range.lowerBound)…\(p.range.upperBound) (got \(d))")
+            }
+            out[p.name] = .number(d)
+        }
+        return out
+    }
+}
