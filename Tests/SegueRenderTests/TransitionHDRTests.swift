@@ -154,4 +154,45 @@ final class TransitionHDRTests: RendererTestCase {
             }
         }
     }
+
+    /// A gl-transitions shader in an HLG edit, whose layers run the colour stage and the 10-bit output pass, declaring
+    /// the names HDR's shader code used before it took the segue_ prefix (`hable`, `gamutMap`, `encodeOutput`,
+    /// `bytes10`, `HLG_A`, and a uniform `uOutputLuminance`): it mixes as the built-in crossfade does,
+    /// within a code in luma and two in chroma (chroma sites lie between luma rows, where the glsl transition's
+    /// filtered read interpolates and the built-in's exact read takes one texel).
+    func testAGLTransitionsShaderWithHDRHelperNamesRendersInHLG() throws {
+        let gpu = try gpuRenderer()
+        let size = PixelSize(width: 16, height: 12)
+        // Flat chroma: a glsl transition reads its layers filtered (it may move them), the built-in exactly; at texel
+        // centres the two agree only where chroma does not vary within a 2×2 block.
+        let a = PlanarPictures.planar(16, 12, bitDepth: 10, colour: hlg, y: { x, y in 200 + 30 * x + 7 * y }, cb: { _, _ in 480 }, cr: { _, _ in 560 })
+        let b = PlanarPictures.planar(16, 12, y: { x, y in 30 + 11 * x + 5 * y }, cb: { _, _ in 150 }, cr: { _, _ in 100 })
+        var t = Transition(kind: .glsl, duration: MediaTime(value: 1, timescale: 1))
+        t.shader = try GLTransitionShader(source: """
+            uniform float uOutputLuminance; // = 1.0
+            const float HLG_A = 0.5;
+            float hable(float x) { return x * uOutputLuminance; }
+            vec3 gamutMap(vec3 c) { return c; }
+            vec4 encodeOutput(vec4 c) { return c; }
+            vec2 bytes10(float v) { return vec2(v); }
+            vec4 transition(vec2 uv) {
+                vec4 c = mix(getFromColor(uv), getToColor(uv), hable(progress) + bytes10(HLG_A).x - 0.5);
+                return encodeOutput(vec4(gamutMap(c.rgb), c.a));
+            }
+            """, path: "/hdr-names.glsl", name: "hdr-names.glsl", field: "transition.shader")
+        try gpu.prepare(for: [t], images: [:])
+        for p in [0.25, 0.7] {
+            var hosted = FramePlan(frame: 0, time: .zero, from: identityLayer(0, size: size), to: identityLayer(1, size: size), transition: t, progress: p)
+            hosted.colour = OutputColour(dynamicRange: .hlg)
+            var builtIn = FramePlan(frame: 0, time: .zero, from: identityLayer(0, size: size), to: identityLayer(1, size: size),
+                                    transition: Transition(kind: .crossfade, duration: MediaTime(value: 1, timescale: 1)), progress: p)
+            builtIn.colour = OutputColour(dynamicRange: .hlg)
+            let g = try gpu.renderYUV420(hosted, from: a, to: b, renderSize: size)
+            let c = try gpu.renderYUV420(builtIn, from: a, to: b, renderSize: size)
+            XCTAssertEqual(g.bitDepth, 10)
+            for (name, x, y) in [("Y", g.y, c.y), ("Cb", g.cb, c.cb), ("Cr", g.cr, c.cr)] {
+                XCTAssertLessThanOrEqual(PlaneDifference(x, y, bitDepth: 10).maxAbsDifference, name == "Y" ? 1 : 2, "p = \(p) \(name)")
+            }
+        }
+    }
 }
