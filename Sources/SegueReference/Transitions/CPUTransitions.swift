@@ -66,7 +66,8 @@ enum CPUTransitions {
 
 /// What a transition function sees, as in the gl-transitions contract: `progress`, `ratio`, Segue's `direction`,
 /// its parameters, and the two lookups `getFromColor` / `getToColor` (uv 0…1, top-left origin); and the helpers
-/// of `prelude.glsl` (`segue_pixel`, `segue_moved`, `segue_toYCbCr`, …) with the same arithmetic.
+/// of `prelude.glsl` and `colour.glsl` (`segue_pixel`, `segue_moved`, `segue_toYCbCr`, `segue_maxCode`, …) with the
+/// same arithmetic.
 struct TransitionInput {
     /// 0…1, GLSL `mix` semantics (0 shows only A).
     let progress: Float
