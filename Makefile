@@ -48,8 +48,11 @@ farm-test: build
 	Tests/Farm/farm-test.sh .build/debug/segue
 
 # Benchmark against FFmpeg's filtergraph and the codec floor (see bench/run.py for BENCH_* settings).
+# Two edits: issue 14's (3 clips x 4 s, one portrait, crossfade + push) and the README's 4 x 3 s one (with the memory
+# run and the 4K60 prefilter case).
 bench: release
-	python3 bench/run.py
+	BENCH_CLIPS=3 BENCH_CLIP_SECONDS=4 BENCH_LONG=0 BENCH_PREFILTER=0 python3 bench/run.py
+	BENCH_CLIPS=4 BENCH_CLIP_SECONDS=3 python3 bench/run.py
 
 # On a machine with an NVIDIA GPU: EGL device platform on the NVIDIA driver (fails loudly on llvmpipe), CUDA
 # decoding, composite + readback frames/s at 1080p and 4K, end to end against FFmpeg, NVENC failing cleanly;
@@ -66,11 +69,11 @@ fuzz: deps
 	cp Fuzz/corpus/* .build/fuzz-corpus/
 	.build/fuzz-editfile -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=fuzz- .build/fuzz-corpus
 
-# Renders a small edit under valgrind's memcheck; fails on definite leaks or memory errors.
+# Renders under valgrind's memcheck: a small edit, and the failing paths (an encoder that cannot open, an EGL
+# platform that fails, a corrupt clip, a render interrupted by SIGINT); fails on definite leaks or memory errors.
 leakcheck: build fixtures
 	valgrind --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind; }
-	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=3 \
-	  .build/debug/segue render Fixtures/demo.json --size 96x96 --backend cpu -o .build/leakcheck.mp4
+	Tests/leakcheck.sh .build/debug/segue
 
 clean:
 	rm -rf .build Fixtures/generated demo.mp4

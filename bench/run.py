@@ -156,10 +156,44 @@ def main():
         t40, m40 = run([[SEGUE, "render", long_edit, "--size", f"{sq}x{sq}", "--progress", "none", "-o", out("mem40.mp4")]])
         result["memory"] = {f"{CLIPS} clips MB": m10, f"{4 * CLIPS} clips MB": m40, "growth": (m40 - m10) / m10}
         print(f"\nmemory: {CLIPS} clips {m10} MB ({t10:.0f} s), {4 * CLIPS} clips {m40} MB ({t40:.0f} s): {100 * (m40 - m10) / m10:+.1f} %")
-    with open(out("results.json"), "w") as fh:
+    if env("BENCH_PREFILTER", "1") == "1":
+        result["prefilter"] = prefilter_case()
+    name = f"results-{CLIPS}x{SECONDS:g}.json"
+    with open(out(name), "w") as fh:
         json.dump(result, fh, indent=2)
-    print(f"\nwrote {out('results.json')}")
+    print(f"\nwrote {out(name)}")
+
+
+def prefilter_case():
+    """The 4K60 phone clip (../shared/media, 3840x2160 stored, -90 deg) ten times over, cut together, into a 720x720
+    square: Segue (area prefilter on the decode thread) against FFmpeg's autorotate + scale=flags=area + crop with
+    the same x264 settings, alternating. Prints segue/ffmpeg (issue 14's target: <= 1.2)."""
+    clip = os.path.join(os.path.dirname(ROOT), "shared", "media", "android12_portrait_4k60_rot-90.mp4")
+    if not os.path.exists(clip):
+        print("prefilter case: ../shared/media not present, skipped")
+        return None
+    os.makedirs(WORK, exist_ok=True)
+    edit = os.path.join(WORK, "prefilter-4k.json")
+    with open(edit, "w") as fh:
+        json.dump({"frameRate": 60, "renderSize": {"width": 720, "height": 720},
+                   "clips": [{"path": clip}] * 10, "output": {"codec": "h264", "crf": int(CRF), "preset": PRESET}}, fh)
+    out = lambda n: os.path.join(WORK, n)
+    cases = {"segue 4K60 -> 720 square": [[SEGUE, "render", edit, "--no-audio", "--progress", "none", "-o", out("pf-segue.mp4")]],
+             "ffmpeg 4K60 -> 720 square": [["ffmpeg", "-nostdin", "-v", "error", "-y", "-stream_loop", "9", "-i", clip, "-an",
+                                            "-vf", "scale=720:1280:flags=area,crop=720:720,fps=60,format=yuv420p",
+                                            "-c:v", "libx264", "-preset", PRESET, "-crf", CRF, out("pf-ffmpeg.mp4")]]}
+    times = {k: [] for k in cases}
+    for rep in range(REPS):
+        for k in (list(cases) if rep % 2 == 0 else list(cases)[::-1]):
+            times[k].append(run(cases[k])[0])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    ratio = med["segue 4K60 -> 720 square"] / med["ffmpeg 4K60 -> 720 square"]
+    print(f"\nprefilter: segue {med['segue 4K60 -> 720 square']:.2f} s, ffmpeg {med['ffmpeg 4K60 -> 720 square']:.2f} s, segue/ffmpeg {ratio:.2f}")
+    return {"median_seconds": med, "segue/ffmpeg": ratio}
 
 
 if __name__ == "__main__":
-    main()
+    if env("BENCH_PREFILTER_ONLY") == "1":
+        prefilter_case()
+    else:
+        main()

@@ -59,21 +59,85 @@ public struct EGLOptions: Sendable {
     public init(platform: Platform? = nil, device: String? = nil) { self.platform = platform; self.device = device }
 }
 
+// One owner per handle: each class frees its handle in deinit, so whatever step of opening a session fails, what was
+// made before it is released (a class whose init throws before every stored property is set never runs its deinit).
+
+/// An open DRM render node (`open`), closed in deinit.
+final class DRMDescriptor {
+    let fd: Int32
+    init(path: String) throws {
+        fd = segue_open_rdwr(path)
+        guard fd >= 0 else { throw GPUError("open", "cannot open \(path): \(String(cString: strerror(errno)))") }
+    }
+    deinit { close(fd) }
+}
+
+/// A GBM device on a render node (`gbm_create_device`), destroyed in deinit before its descriptor is closed.
+final class GBMDevice {
+    let device: OpaquePointer
+    let node: DRMDescriptor
+    init(node: DRMDescriptor, path: String) throws {
+        guard let g = gbm_create_device(node.fd) else { throw GPUError("gbm_create_device", "GBM refused \(path)") }
+        device = g
+        self.node = node
+    }
+    deinit { gbm_device_destroy(device) }
+}
+
+/// An initialised EGL display (`eglInitialize`), terminated in deinit; it keeps the GBM device it was made on (if any)
+/// until then.
+final class EGLDisplayHandle {
+    let display: EGLDisplay
+    /// "gbm /dev/dri/renderD128", "device 0 (…)", "surfaceless".
+    let description: String
+    private let gbm: GBMDevice?
+    init(_ dpy: EGLDisplay?, description: String, gbm: GBMDevice? = nil) throws {
+        guard let d = dpy, d != segue_egl_no_display() else { throw GPUError.egl("eglGetPlatformDisplay") }
+        var major: EGLint = 0, minor: EGLint = 0
+        guard eglInitialize(d, &major, &minor) == EGL_TRUE else { throw GPUError.egl("eglInitialize") }
+        display = d
+        self.description = description
+        self.gbm = gbm
+        guard EGLSession.hasExtension(d, "EGL_KHR_surfaceless_context") else {
+            throw GPUError("eglQueryString", "the display lacks EGL_KHR_surfaceless_context")
+        }
+    }
+    deinit { eglTerminate(display) }
+}
+
+/// An OpenGL ES context on a display (`eglCreateContext`), released from any thread it is current on and destroyed
+/// in deinit, before its display is terminated.
+final class EGLContextHandle {
+    let context: EGLContext
+    let display: EGLDisplayHandle
+    init(display: EGLDisplayHandle, config: EGLConfig?, attributes: [EGLint]) throws {
+        guard let ctx = eglCreateContext(display.display, config, segue_egl_no_context(), attributes), ctx != segue_egl_no_context() else {
+            let e = GPUError.egl("eglCreateContext")
+            throw GPUError(e.function, "cannot create an OpenGL ES 3.0 context on \(display.description): \(e.message)")
+        }
+        context = ctx
+        self.display = display
+    }
+    deinit {
+        eglMakeCurrent(display.display, segue_egl_no_surface(), segue_egl_no_surface(), segue_egl_no_context())
+        eglDestroyContext(display.display, context)
+    }
+}
+
 /// A headless EGL display and OpenGL ES 3 context, current on the thread that created it.
 ///
 /// All GL work must happen on that one thread (a context is current on one thread only).
 /// Setting the environment variable `SEGUE_DISABLE_EGL=1` makes creation fail (to test fallbacks).
 public final class EGLSession {
-    public let display: EGLDisplay
-    public let context: EGLContext
+    private let contextHandle: EGLContextHandle
+    public var display: EGLDisplay { contextHandle.display.display }
+    public var context: EGLContext { contextHandle.context }
     /// Which platform was used: "gbm /dev/dri/renderD128", "device 0 (EGL_MESA_device_software)", "surfaceless".
-    public let platformDescription: String
+    public var platformDescription: String { contextHandle.display.description }
     /// `GL_RENDERER`, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
     public let renderer: String
     /// `GL_VERSION`.
     public let version: String
-    private var gbmDevice: OpaquePointer?
-    private var drmFD: Int32 = -1
 
     /// Creates the display and context. A device named in `options.device` must exist: a render node path is
     /// opened with GBM only, an index with the EGL device platform only, never silently replaced by another GPU or
@@ -95,7 +159,7 @@ public final class EGLSession {
             order = [wanted]
         }
         var failures: [String] = []
-        var chosen: (EGLDisplay, String, OpaquePointer?, Int32)?
+        var chosen: EGLDisplayHandle?
         for platform in order {
             do {
                 chosen = try EGLSession.open(platform, device: options.device)
@@ -104,16 +168,13 @@ public final class EGLSession {
                 failures.append("\(platform.rawValue): \(e.message)")
             }
         }
-        guard let (dpy, desc, gbm, fd) = chosen else {
+        guard let displayHandle = chosen else {
             if let d = options.device {
                 throw GPUError("EGLSession", "GPU device \(d) cannot be used (\(failures.joined(separator: "; "))); this machine has: \(EGLSession.availableDevices().joined(separator: "; "))", namedDeviceMissing: true)
             }
             throw GPUError("eglGetPlatformDisplay", "no headless EGL display could be made (\(failures.joined(separator: "; ")))")
         }
-        display = dpy
-        platformDescription = desc
-        gbmDevice = gbm
-        drmFD = fd
+        let dpy = displayHandle.display
         guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else { throw GPUError.egl("eglBindAPI") }
         // Prefer a pbuffer-capable ES3 config; headless displays lack window configs. Fall back to no config.
         var config: EGLConfig? = segue_egl_no_config()
@@ -122,13 +183,9 @@ public final class EGLSession {
         var n: EGLint = 0
         if eglChooseConfig(dpy, attribs, &config, 1, &n) != EGL_TRUE || n == 0 { config = segue_egl_no_config() }
         let ctxAttribs: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
-        guard let ctx = eglCreateContext(dpy, config, segue_egl_no_context(), ctxAttribs), ctx != segue_egl_no_context() else {
-            let e = GPUError.egl("eglCreateContext")
-            eglTerminate(dpy)
-            throw GPUError(e.function, "cannot create an OpenGL ES 3.0 context on \(desc): \(e.message)")
-        }
-        context = ctx
-        guard eglMakeCurrent(dpy, segue_egl_no_surface(), segue_egl_no_surface(), ctx) == EGL_TRUE else {
+        let contextHandle = try EGLContextHandle(display: displayHandle, config: config, attributes: ctxAttribs)
+        self.contextHandle = contextHandle
+        guard eglMakeCurrent(dpy, segue_egl_no_surface(), segue_egl_no_surface(), contextHandle.context) == EGL_TRUE else {
             throw GPUError.egl("eglMakeCurrent")
         }
         renderer = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "?"
@@ -143,14 +200,6 @@ public final class EGLSession {
                 throw GPUError.egl("eglMakeCurrent")
             }
         }
-    }
-
-    deinit {
-        eglMakeCurrent(display, segue_egl_no_surface(), segue_egl_no_surface(), segue_egl_no_context())
-        eglDestroyContext(display, context)
-        eglTerminate(display)
-        if let g = gbmDevice { gbm_device_destroy(g) }
-        if drmFD >= 0 { close(drmFD) }
     }
 
     /// The GPUs `--gpu-device` can name on this machine, described: each DRM render node ("render node
@@ -179,18 +228,7 @@ public final class EGLSession {
         return String(cString: s).split(separator: " ").contains(Substring(name))
     }
 
-    static func initialize(_ dpy: EGLDisplay?) throws -> EGLDisplay {
-        guard let d = dpy, d != segue_egl_no_display() else { throw GPUError.egl("eglGetPlatformDisplay") }
-        var major: EGLint = 0, minor: EGLint = 0
-        guard eglInitialize(d, &major, &minor) == EGL_TRUE else { throw GPUError.egl("eglInitialize") }
-        guard hasExtension(d, "EGL_KHR_surfaceless_context") else {
-            eglTerminate(d)
-            throw GPUError("eglQueryString", "the display lacks EGL_KHR_surfaceless_context")
-        }
-        return d
-    }
-
-    static func open(_ platform: EGLOptions.Platform, device: String?) throws -> (EGLDisplay, String, OpaquePointer?, Int32) {
+    static func open(_ platform: EGLOptions.Platform, device: String?) throws -> EGLDisplayHandle {
         let clientExt = eglQueryString(segue_egl_no_display(), EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
         switch platform {
         case .gbm:
@@ -204,13 +242,9 @@ public final class EGLSession {
                 for i in 0..<Int(n) { nodes.append(buf.withUnsafeBufferPointer { String(cString: $0.baseAddress! + i * 256) }) }
             }
             guard let node = nodes.first else { throw GPUError("drmGetDevices2", "no DRM render node (/dev/dri/renderD*)") }
-            let fd = segue_open_rdwr(node)
-            guard fd >= 0 else { throw GPUError("open", "cannot open \(node): \(String(cString: strerror(errno)))") }
-            guard let gbm = gbm_create_device(fd) else { close(fd); throw GPUError("gbm_create_device", "GBM refused \(node)") }
-            do {
-                let d = try initialize(segue_egl_platform_display(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(gbm)))
-                return (d, "gbm \(node)", gbm, fd)
-            } catch { gbm_device_destroy(gbm); close(fd); throw error }
+            let gbm = try GBMDevice(node: try DRMDescriptor(path: node), path: node)
+            return try EGLDisplayHandle(segue_egl_platform_display(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(gbm.device)),
+                                        description: "gbm \(node)", gbm: gbm)
         case .device:
             guard clientExt.contains("EGL_EXT_platform_device") else {
                 throw GPUError("eglQueryString", "EGL_EXT_platform_device is not supported")
@@ -228,14 +262,13 @@ public final class EGLSession {
                 index = i
             }
             let ext = segue_egl_query_device_string(devices[index], EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
-            let d = try initialize(segue_egl_platform_display(EGLenum(EGL_PLATFORM_DEVICE_EXT), UnsafeMutableRawPointer(devices[index])))
-            return (d, "device \(index) (\(ext.isEmpty ? "no extensions" : ext))", nil, -1)
+            return try EGLDisplayHandle(segue_egl_platform_display(EGLenum(EGL_PLATFORM_DEVICE_EXT), UnsafeMutableRawPointer(devices[index])),
+                                        description: "device \(index) (\(ext.isEmpty ? "no extensions" : ext))")
         case .surfaceless:
             guard clientExt.contains("EGL_MESA_platform_surfaceless") else {
                 throw GPUError("eglQueryString", "EGL_MESA_platform_surfaceless is not supported")
             }
-            let d = try initialize(segue_egl_platform_display(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil))
-            return (d, "surfaceless", nil, -1)
+            return try EGLDisplayHandle(segue_egl_platform_display(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil), description: "surfaceless")
         }
     }
 }

@@ -36,9 +36,8 @@ final class GLProgram {
         var ok: GLint = 0
         glGetProgramiv(id, GLenum(GL_LINK_STATUS), &ok)
         if ok == 0 {
-            let log = GLProgram.infoLog(id, program: true)
-            glDeleteProgram(id)
-            throw GPUError("glLinkProgram", "shader program \(name) failed to link: \(log)")
+            // `id` is set, so this object is whole: its deinit deletes the program (deleting it here too deleted it twice).
+            throw GPUError("glLinkProgram", "shader program \(name) failed to link: \(GLProgram.infoLog(id, program: true))")
         }
     }
     deinit { glDeleteProgram(id) }

@@ -120,6 +120,34 @@ extension Frame {
     }
 }
 
+/// An output format context (`avformat_alloc_output_context2`) and, once opened, its file (`avio_open`): closed
+/// and freed in deinit, whatever step of opening failed.
+final class OutputFile {
+    let ctx: UnsafeMutablePointer<AVFormatContext>
+    var ioOpen = false
+    init(_ c: UnsafeMutablePointer<AVFormatContext>) { ctx = c }
+    deinit {
+        if ioOpen { avio_closep(&ctx.pointee.pb) }
+        avformat_free_context(ctx)
+    }
+
+    /// A new stream with `source`'s codec parameters; the codec tag is kept only where the container knows it.
+    func addStream(copying source: UnsafeMutablePointer<AVStream>, path: String) throws -> UnsafeMutablePointer<AVStream> {
+        guard let st = avformat_new_stream(ctx, nil) else {
+            throw MediaError(path: path, function: "avformat_new_stream", message: "out of memory")
+        }
+        try FF.check(avcodec_parameters_copy(st.pointee.codecpar, source.pointee.codecpar), "avcodec_parameters_copy", path: path)
+        // Keep a tag the container lists for this codec (hvc1 rather than hev1 in MP4); otherwise the muxer chooses.
+        let par = st.pointee.codecpar.pointee
+        if let tags = ctx.pointee.oformat.pointee.codec_tag, av_codec_get_id(tags, par.codec_tag) == par.codec_id {} else {
+            st.pointee.codecpar.pointee.codec_tag = 0
+        }
+        st.pointee.time_base = source.pointee.time_base
+        st.pointee.avg_frame_rate = source.pointee.avg_frame_rate
+        return st
+    }
+}
+
 final class Packet {
     let ptr: UnsafeMutablePointer<AVPacket>
     init() { ptr = av_packet_alloc() }

@@ -21,8 +21,9 @@ public final class MediaWriter {
     }
 
     let path: String
-    let oc: UnsafeMutablePointer<AVFormatContext>
-    var ioOpen = false
+    /// The muxer and its file; freed by its own deinit even when this init throws half-way.
+    let output: OutputFile
+    var oc: UnsafeMutablePointer<AVFormatContext> { output.ctx }
     let video: Encoder?
     let audio: Encoder?
     let videoStream: UnsafeMutablePointer<AVStream>?
@@ -81,7 +82,8 @@ public final class MediaWriter {
         var c: UnsafeMutablePointer<AVFormatContext>? = nil
         let formatName = settings.codec == .ffv1 ? "matroska" : "mp4"
         try FF.check(avformat_alloc_output_context2(&c, nil, formatName, path), "avformat_alloc_output_context2", path: path)
-        oc = c!
+        output = OutputFile(c!)
+        let oc = output.ctx
         let globalHeader = (oc.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
 
         // Video encoder.
@@ -176,7 +178,7 @@ public final class MediaWriter {
         let rc = avio_open(&pb, path, AVIO_FLAG_WRITE)
         if rc < 0 { throw MediaError(path: path, function: "avio_open", code: rc, message: "cannot create the output file: \(FF.message(rc))") }
         oc.pointee.pb = pb
-        ioOpen = true
+        output.ioOpen = true
         var muxOpts: OpaquePointer? = nil
         if settings.codec == .h264 { av_dict_set(&muxOpts, "movflags", "+faststart", 0) }
         let hrc = avformat_write_header(oc, &muxOpts)
@@ -223,11 +225,6 @@ public final class MediaWriter {
         var bytes = Array("\(p.codec_id.rawValue) \(p.profile) \(p.level) \(p.width)x\(p.height) \(p.format) ".utf8)
         if let e = p.extradata, p.extradata_size > 0 { bytes += UnsafeBufferPointer(start: e, count: Int(p.extradata_size)) }
         return Digest.sha256(bytes)
-    }
-
-    deinit {
-        if ioOpen { avio_closep(&oc.pointee.pb) }
-        avformat_free_context(oc)
     }
 
     /// Encodes the next video frame (frame `n` gets PTS `n` in the 1 / frame rate time base). SDR output only.
@@ -357,7 +354,7 @@ public final class MediaWriter {
         }
         try FF.check(av_write_trailer(oc), "av_write_trailer", path: path)
         try FF.check(avio_closep(&oc.pointee.pb), "avio_closep", path: path)
-        ioOpen = false
+        output.ioOpen = false
         return (keepFrames.map { min($0, videoFrames) } ?? videoFrames, audioSamples)
     }
 }

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# make leakcheck: renders under valgrind's memcheck, the successful path and the failing ones (an encoder that cannot
+# open, an EGL platform that fails, a corrupt clip, a render interrupted by SIGINT). Fails on any definite leak or
+# memory error, or on an unexpected exit status.
+set -uo pipefail
+segue=${1:-.build/debug/segue}
+out=.build/leakcheck
+mkdir -p "$out"
+vg=(valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 --log-file="$out/%p.log")
+failed=0
+check() {  # check NAME EXPECTED-STATUS COMMAND...
+  local name=$1 want=$2; shift 2
+  rm -f "$out"/*.log
+  "$@" >"$out/$name.out" 2>&1
+  local got=$?
+  local definite; definite=$(grep -h "definitely lost:" "$out"/*.log | head -1)
+  if [ "$got" = 99 ]; then
+    echo "leakcheck $name: FAILED (valgrind found errors or definite leaks)"; grep -h -A12 "definitely lost in\|Invalid\|uninitialised" "$out"/*.log | head -40; failed=1
+  elif [ "$got" != "$want" ]; then
+    echo "leakcheck $name: FAILED (exit $got, expected $want)"; tail -5 "$out/$name.out"; failed=1
+  else
+    echo "leakcheck $name: ok (exit $got; ${definite:-no leak summary})"
+  fi
+}
+fixture=Fixtures/generated/a_landscape.mp4
+check render 0 "${vg[@]}" "$segue" render Fixtures/demo.json --size 96x96 --backend cpu --progress none -o "$out/render.mp4"
+# MPEG-1 video has no 10 fps: avcodec_open2 fails after the muxer was allocated.
+check encoder-fails 1 "${vg[@]}" "$segue" render "$fixture" --size 96x64 --fps 10 --encoder mpeg1video --backend cpu --progress none -o "$out/enc.mp4"
+# No DRM render node here: the GBM platform fails (on a machine with one, an unknown node does).
+check egl-fails 1 "${vg[@]}" "$segue" render "$fixture" --size 96x64 --backend gpu --gpu-device /dev/dri/renderD199 --progress none -o "$out/egl.mp4"
+# A clip whose middle is overwritten with garbage: rendered with its damage reported.
+head -c 200000 "$fixture" > "$out/corrupt.mp4"; head -c 60000 /dev/urandom | dd of="$out/corrupt.mp4" bs=1 seek=100000 conv=notrunc status=none
+cat "$fixture" | tail -c +200001 >> "$out/corrupt.mp4"
+check corrupt-clip 0 "${vg[@]}" "$segue" render "$out/corrupt.mp4" --size 96x64 --backend cpu --progress none -o "$out/corrupt-out.mp4"
+# Interrupted: SIGINT while rendering; the temporary output is removed, exit 130.
+check interrupted 130 timeout --preserve-status -s INT -k 120 25 "${vg[@]}" "$segue" render Fixtures/demo.json --size 96x96 --backend cpu --progress none -o "$out/int.mp4"
+if ls "$out"/.int.mp4* >/dev/null 2>&1; then echo "leakcheck interrupted: FAILED (temporary output left)"; failed=1; fi
+exit $failed
