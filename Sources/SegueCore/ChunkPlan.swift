@@ -71,11 +71,11 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
     /// Splits `[0, total)` into `count` contiguous ranges as equal as whole frames allow: chunk `i` starts at
     /// ⌊i × total / count⌋. The ranges cover every frame once, in order; they may cut anywhere (also inside a
     /// transition, since every frame can be rendered on its own).
-    /// - Throws: `EditError` if `count` < 1 or there are more chunks than frames.
+    /// - Throws: `UsageError` if `count` < 1 or there are more chunks than frames.
     public static func ranges(total: Int64, count: Int) throws -> [Range<Int64>] {
-        guard count >= 1 else { throw EditError("chunks", "need at least 1 chunk (got \(count))") }
+        guard count >= 1 else { throw UsageError("--chunks: need at least 1 chunk (got \(count))") }
         guard Int64(count) <= total else {
-            throw EditError("chunks", "\(count) chunks for \(total) frames: every chunk needs at least one frame")
+            throw UsageError("--chunks: \(count) chunks for \(total) frames: every chunk needs at least one frame")
         }
         let n = Int64(count)
         // total × i stays far inside Int64 for any edit MediaTime can hold (≤ 2^40 frames × 2^20 chunks).
@@ -109,4 +109,28 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
 
     /// The frame rate as a `FrameRate`.
     public var rate: FrameRate? { FrameRate.parse(frameRate) }
+}
+
+/// A chunk plan that was not made from the edit (and settings) it is used with: rendering its chunks would give a
+/// file that is not the edit. Exit status 2; never worth a retry.
+public struct PlanMismatch: SegueError, Equatable {
+    public enum Difference: Equatable, Sendable {
+        /// The encoder settings differ, each in words (`ChunkPlan.settings`).
+        case settings(edit: String, plan: String)
+        /// The resolved edit differs: a clip, a range, a transition, a clip file's content.
+        case edit
+    }
+    public let difference: Difference
+    /// What to do about it, in words; "make the plan again" unless the caller knows better (`farm resume`).
+    public var remedy: String
+    public init(_ difference: Difference, remedy: String = "make the plan again") {
+        self.difference = difference; self.remedy = remedy
+    }
+    public var description: String {
+        switch difference {
+        case .settings(let edit, let plan): return "plan: the edit's encoder settings (\(edit)) differ from the plan's (\(plan)): \(remedy)"
+        case .edit: return "plan: the edit (or one of its clips) changed since the plan was made: \(remedy)"
+        }
+    }
+    public var exitStatus: Int32 { ExitStatus.invalid }
 }

@@ -1,10 +1,13 @@
 import Foundation
+import SegueCore
 
-/// A failure to run or of an external command (sbatch, squeue, scontrol).
-public struct FarmError: Error, CustomStringConvertible {
+/// A failure to run or of an external command (sbatch, squeue, scontrol), or of the farm's own files (the work
+/// folder, `farm.json`, the job scripts cannot be written or read). Exit status 1.
+public struct FarmError: SegueError {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+    public var exitStatus: Int32 { ExitStatus.failed }
 }
 
 /// Runs external programs and captures their output.

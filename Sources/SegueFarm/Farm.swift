@@ -59,20 +59,21 @@ public enum Farm {
     ///   - editPath: the edit file (absolute paths of clips are resolved already in `edit`).
     ///   - segue: absolute path of the segue executable every node runs (it must be visible there).
     /// - Returns: the state written to `farm.json`.
-    /// - Throws: `EditError` (invalid edit or options: exit 2), `FarmError` (the scheduler failed), `MediaError`.
+    /// - Throws: `EditError` (invalid edit), `UsageError` (invalid options, a node-local work folder on a cluster): exit 2;
+    ///   `FarmError` (the scheduler failed, the work folder cannot be written), `MediaError`: exit 1.
     @discardableResult
     public static func submit(_ edit: Edit, editPath: String, editArguments: [String] = [], options: FarmOptions, engine: FarmEngine,
                               segue: String, dryRun: Bool, log: (String) -> Void) throws -> FarmState {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         let work = URL(fileURLWithPath: options.workDir ?? output + ".segue-farm").standardizedFileURL.path
         let layout = FarmLayout(work: work)
-        if let k = options.maxParallel, k < 1 { throw EditError("--max-parallel", "must be ≥ 1 (got \(k))") }
-        if options.retries < 0 { throw EditError("--retries", "must be ≥ 0 (got \(options.retries))") }
+        if let k = options.maxParallel, k < 1 { throw UsageError("--max-parallel must be ≥ 1 (got \(k))") }
+        if options.retries < 0 { throw UsageError("--retries must be ≥ 0 (got \(options.retries))") }
         try checkShared([work, (output as NSString).deletingLastPathComponent], nodes: dryRun ? 0 : engine.nodeCount(),
                         allowLocal: options.allowLocal, log: log)
         for d in [work, layout.chunks, layout.logs] {
             do { try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) } catch {
-                throw EditError("--work-dir", "cannot create \(d): \(error.localizedDescription)")
+                throw FarmError("--work-dir: cannot create \(d): \(error.localizedDescription)")
             }
         }
         try RenderJob.refuseOverwriting(inputsOf: edit, with: output, others: [("the edit file", editPath)])
@@ -106,7 +107,7 @@ public enum Farm {
             switch fs.verdict {
             case .shared: continue
             case .nodeLocal where nodes > 1 && !allowLocal:
-                throw EditError("--work-dir", "\(fs.explanation), and this cluster has \(nodes) nodes: put the work folder and output on a shared filesystem (or pass --allow-local)")
+                throw UsageError("--work-dir: \(fs.explanation), and this cluster has \(nodes) nodes: put the work folder and output on a shared filesystem (or pass --allow-local)")
             default:
                 let scope = nodes == 1 ? "fine on this single-node cluster"
                     : nodes == 0 ? "chunks rendered on other nodes would be lost" : "chunks rendered on the other \(nodes - 1) node(s) would be lost"
@@ -150,24 +151,24 @@ public enum Farm {
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
         e.dateEncodingStrategy = .iso8601
         guard FileManager.default.createFile(atPath: layout.state, contents: try e.encode(state)) else {
-            throw EditError("--work-dir", "cannot write \(layout.state)")
+            throw FarmError("--work-dir: cannot write \(layout.state)")
         }
     }
 
     /// The state, plan and engine of the farm render in `work` (`engine` instead of the one `farm.json` names, if given).
-    /// - Throws: `EditError` if `work` is not a farm work folder or names an unknown engine.
+    /// - Throws: `UsageError` if `work` is not a farm work folder or names an unknown engine, `FarmError` if its state is unreadable.
     static func load(_ work: String, engine: FarmEngine? = nil) throws -> (FarmState, ChunkPlan, FarmLayout, FarmEngine) {
         let layout = FarmLayout(work: URL(fileURLWithPath: work).standardizedFileURL.path)
         guard let data = FileManager.default.contents(atPath: layout.state) else {
-            throw EditError("work-dir", "\(layout.state) not found: give the work folder of a `segue farm` run")
+            throw UsageError("\(layout.state) not found: give the work folder of a `segue farm` run")
         }
         let d = JSONDecoder()
         d.dateDecodingStrategy = .iso8601
         let state: FarmState
-        do { state = try d.decode(FarmState.self, from: data) } catch { throw EditError("work-dir", "\(layout.state) is unreadable: \(error)") }
+        do { state = try d.decode(FarmState.self, from: data) } catch { throw FarmError("\(layout.state) is unreadable: \(error)") }
         let name = state.engine ?? "slurm"
         guard let engine = engine ?? FarmEngines.named(name) else {
-            throw EditError("work-dir", "\(layout.state) was written for the \(name) engine, which this segue does not know")
+            throw UsageError("\(layout.state) was written for the \(name) engine, which this segue does not know")
         }
         return (state, try ChunkPlanner.load(layout.plan), layout, engine)
     }

@@ -14,7 +14,7 @@ public protocol FarmEngine: Sendable {
     /// How many nodes the cluster has (0 when unknown), for the shared-filesystem check.
     func nodeCount() -> Int
     /// Writes the engine's job scripts (chunks, audio pass when the plan has one, stitch) into the work folder.
-    /// - Throws: `EditError` (the folder cannot be written).
+    /// - Throws: `FarmError` (the folder cannot be written).
     func writeScripts(_ job: FarmJob) throws
     /// Submits one job and returns its id. For `.chunks`, `chunks` lists the indices (all of the plan's, or the ones
     /// to run again); `after` lists jobs that must succeed first, `afterAny` jobs that must only have finished (the

@@ -42,7 +42,7 @@ public struct FarmStatus: Codable, Sendable {
 extension Farm {
     /// The status of the farm render in `work`.
     /// - Parameter engine: the scheduler to ask (default: the one `farm.json` names; tests pass a fake).
-    /// - Throws: `EditError` if `work` is not a farm work folder.
+    /// - Throws: `UsageError` if `work` is not a farm work folder.
     public static func status(_ work: String, engine: FarmEngine? = nil) throws -> FarmStatus {
         let (state, plan, layout, named) = try load(work, engine: engine)
         return status(state, plan, layout, queue: named.queue())

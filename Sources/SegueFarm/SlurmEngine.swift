@@ -73,7 +73,7 @@ public struct SlurmEngine: FarmEngine {
         for (kind, text) in [(FarmJobKind.chunks, chunkScript), (.audio, audioScript), (.stitch, stitchScript)] where kind != .audio || audioPath != nil {
             let path = script(kind, layout)
             guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755]) else {
-                throw EditError("--work-dir", "cannot write \(path)")
+                throw FarmError("--work-dir: cannot write \(path)")
             }
         }
     }

@@ -1,8 +1,11 @@
 import CEGL
 import Foundation
+import SegueCore
 
 /// A failure of EGL or OpenGL ES, with the library's error name (e.g. `EGL_BAD_MATCH`) rather than its number.
-public struct GPUError: Error, CustomStringConvertible {
+/// Exit status 1; retryable when the GPU could not be started (`EGLSession`: no display, no context, no render node),
+/// which another node or a later try may have, unless the user named a device that is not there.
+public struct GPUError: SegueError {
     /// The call that failed (e.g. `eglInitialize`), or a Segue step.
     public let function: String
     public let message: String
@@ -11,10 +14,25 @@ public struct GPUError: Error, CustomStringConvertible {
     public let namedDeviceMissing: Bool
     /// The compiler's info log, when a shader did not compile.
     public let compilerLog: String?
-    public init(_ function: String, _ message: String, namedDeviceMissing: Bool = false, compilerLog: String? = nil) {
+    /// True when the failure happened while starting the GPU (`EGLSession.init`), set there.
+    public let duringStartUp: Bool
+    public init(_ function: String, _ message: String, namedDeviceMissing: Bool = false, compilerLog: String? = nil, duringStartUp: Bool = false) {
         self.function = function; self.message = message; self.namedDeviceMissing = namedDeviceMissing; self.compilerLog = compilerLog
+        self.duringStartUp = duringStartUp
     }
     public var description: String { "\(message) (\(function))" }
+    public var exitStatus: Int32 { ExitStatus.failed }
+    /// Start-up may work on another node or later; a device the user named that is not there, or a GL failure while
+    /// rendering (a picture over the texture limit), would fail again.
+    public var isRetryable: Bool { duringStartUp && !namedDeviceMissing }
+
+    /// This error with another message (the same call, flags and log).
+    public func with(message: String) -> GPUError {
+        GPUError(function, message, namedDeviceMissing: namedDeviceMissing, compilerLog: compilerLog, duringStartUp: duringStartUp)
+    }
+    var atStartUp: GPUError {
+        GPUError(function, message, namedDeviceMissing: namedDeviceMissing, compilerLog: compilerLog, duringStartUp: true)
+    }
 
     static func egl(_ function: String) -> GPUError {
         GPUError(function, eglErrorName(eglGetError()))
@@ -144,13 +162,22 @@ public final class EGLSession {
     /// by llvmpipe. Throws `GPUError` naming each platform tried and why it failed (with `namedDeviceMissing` and
     /// the devices that do exist when the named one cannot be used).
     public init(options: EGLOptions = EGLOptions()) throws {
+        do {
+            (contextHandle, renderer, version) = try EGLSession.start(options)
+        } catch let e as GPUError {
+            throw e.atStartUp
+        }
+    }
+
+    /// Opens the display, makes the context current, reads `GL_RENDERER` and `GL_VERSION`.
+    private static func start(_ options: EGLOptions) throws -> (EGLContextHandle, renderer: String, version: String) {
         if ProcessInfo.processInfo.environment["SEGUE_DISABLE_EGL"] == "1" {
             throw GPUError("EGLSession", "EGL is disabled by SEGUE_DISABLE_EGL=1")
         }
         var order: [EGLOptions.Platform] = options.platform.map { [$0] } ?? [.gbm, .device, .surfaceless]
         if let d = options.device {
             guard d.hasPrefix("/") || (Int(d).map { $0 >= 0 } ?? false) else {
-                throw GPUError("EGLSession", "--gpu-device \(d): give a render node path (/dev/dri/renderD129) or an EGL device index (0, 1, …); this machine has: \(EGLSession.availableDevices().joined(separator: "; "))", namedDeviceMissing: true)
+                throw GPUError("EGLSession", "--gpu-device \(d): give a render node path (/dev/dri/renderD129) or an EGL device index (0, 1, …); this machine has: \(availableDevices().joined(separator: "; "))", namedDeviceMissing: true)
             }
             let wanted: EGLOptions.Platform = d.hasPrefix("/") ? .gbm : .device
             if let p = options.platform, p != wanted {
@@ -170,7 +197,7 @@ public final class EGLSession {
         }
         guard let displayHandle = chosen else {
             if let d = options.device {
-                throw GPUError("EGLSession", "GPU device \(d) cannot be used (\(failures.joined(separator: "; "))); this machine has: \(EGLSession.availableDevices().joined(separator: "; "))", namedDeviceMissing: true)
+                throw GPUError("EGLSession", "GPU device \(d) cannot be used (\(failures.joined(separator: "; "))); this machine has: \(availableDevices().joined(separator: "; "))", namedDeviceMissing: true)
             }
             throw GPUError("eglGetPlatformDisplay", "no headless EGL display could be made (\(failures.joined(separator: "; ")))")
         }
@@ -184,12 +211,11 @@ public final class EGLSession {
         if eglChooseConfig(dpy, attribs, &config, 1, &n) != EGL_TRUE || n == 0 { config = segue_egl_no_config() }
         let ctxAttribs: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
         let contextHandle = try EGLContextHandle(display: displayHandle, config: config, attributes: ctxAttribs)
-        self.contextHandle = contextHandle
         guard eglMakeCurrent(dpy, segue_egl_no_surface(), segue_egl_no_surface(), contextHandle.context) == EGL_TRUE else {
             throw GPUError.egl("eglMakeCurrent")
         }
-        renderer = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "?"
-        version = glGetString(GLenum(GL_VERSION)).map { String(cString: $0) } ?? "?"
+        return (contextHandle, glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "?",
+                glGetString(GLenum(GL_VERSION)).map { String(cString: $0) } ?? "?")
     }
 
     /// Makes this context current on the calling thread if it is not already (another session may have

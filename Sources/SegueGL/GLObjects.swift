@@ -12,10 +12,24 @@ func glErrorName(_ e: GLenum) -> String {
     }
 }
 
-/// Throws `GPUError` if GL recorded an error since the last check.
+/// Throws `GPUError` naming every error GL recorded since the last check (`pendingErrors`).
 func glCheck(_ function: String) throws {
-    let e = glGetError()
-    if e != GLenum(GL_NO_ERROR) { throw GPUError(function, glErrorName(e)) }
+    let names = pendingErrors(glGetError)
+    if !names.isEmpty { throw GPUError(function, names.joined(separator: ", ")) }
+}
+
+/// The names of the error flags `read` (`glGetError`) returns until `GL_NO_ERROR`, each once. GL may keep one flag
+/// per kind of error, returning (and clearing) one a call (OpenGL ES 3.0 §2.5; Mesa keeps only the first), so all are
+/// read: a flag left set would be blamed on the next, innocent call. At most 8 reads (a lost context may report
+/// itself forever).
+func pendingErrors(_ read: () -> GLenum) -> [String] {
+    var names: [String] = []
+    for _ in 0..<8 {
+        let e = read()
+        if e == GLenum(GL_NO_ERROR) { break }
+        if !names.contains(glErrorName(e)) { names.append(glErrorName(e)) }
+    }
+    return names
 }
 
 /// A linked GLSL ES 3.00 program: the full-screen triangle + one transition fragment shader.

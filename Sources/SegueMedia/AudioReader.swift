@@ -184,7 +184,7 @@ public final class AudioReader {
         failures = 0
         if ended { drained = true; return }
         while true {
-            if av_read_frame(file.ctx, packet.ptr) < 0 { ended = true; avcodec_send_packet(decoder.ctx, nil); return }
+            if file.readPacket(packet.ptr) < 0 { ended = true; avcodec_send_packet(decoder.ctx, nil); return }
             defer { av_packet_unref(packet.ptr) }
             if packet.ptr.pointee.stream_index != streamIndex { continue }
             _ = avcodec_send_packet(decoder.ctx, packet.ptr)  // a corrupt packet is skipped

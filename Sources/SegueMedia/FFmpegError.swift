@@ -1,7 +1,12 @@
 import CFFmpeg
+import Foundation
+import SegueCore
 
 /// A failure reported by libavformat/libavcodec/libswscale/libswresample, or a media file Segue cannot use.
-public struct MediaError: Error, CustomStringConvertible {
+/// Exit status 1; retryable when it is I/O on the output (set where it is thrown: `avio_open`, writing packets, the
+/// trailer, the rename into place) or an errno a retry may clear (`EIO`, `ENOSPC`, `ESTALE`, `ETIMEDOUT`, `EAGAIN`,
+/// `EDQUOT`, `ENOMEM`).
+public struct MediaError: SegueError {
     /// The file concerned, if any.
     public let path: String?
     /// The FFmpeg function that failed (e.g. `avcodec_send_packet`), or nil for Segue's own checks.
@@ -10,10 +15,24 @@ public struct MediaError: Error, CustomStringConvertible {
     public let code: Int32
     /// The library's message (`av_strerror`) or Segue's explanation, in words.
     public let message: String
+    /// Whether trying again (later, on another node) may succeed: output I/O, or one of `transientErrnos`.
+    public let isRetryable: Bool
+    public var exitStatus: Int32 { ExitStatus.failed }
 
-    public init(path: String?, function: String?, code: Int32 = 0, message: String) {
+    /// - Parameter outputIO: true where the failing call wrote the output (a full disk, a network filesystem that
+    ///   went away): worth a retry elsewhere.
+    public init(path: String?, function: String?, code: Int32 = 0, message: String, outputIO: Bool = false) {
         self.path = path; self.function = function; self.code = code; self.message = message
+        isRetryable = outputIO || MediaError.transientErrnos.contains(-code)
     }
+
+    /// The same error about another file (the destination instead of its hidden temporary file).
+    public func about(_ otherPath: String) -> MediaError {
+        MediaError(path: otherPath, function: function, code: code, message: message, outputIO: isRetryable)
+    }
+
+    /// Errors a retry may clear (as negative AVERROR codes they are `-errno`).
+    static let transientErrnos: Set<Int32> = [EIO, ENOSPC, ESTALE, ETIMEDOUT, EAGAIN, EDQUOT, ENOMEM]
 
     public var description: String {
         var s = ""
@@ -32,18 +51,19 @@ enum FF {
     }
     /// Throws `MediaError` when `code < 0`; returns `code` otherwise. The one checked choke point for FFmpeg calls.
     @discardableResult
-    static func check(_ code: Int32, _ function: String, path: String? = nil) throws -> Int32 {
-        if code < 0 { throw MediaError(path: path, function: function, code: code, message: message(code)) }
+    /// `outputIO`: the call writes the output file (its failure is worth a retry, `MediaError.isRetryable`).
+    static func check(_ code: Int32, _ function: String, path: String? = nil, outputIO: Bool = false) throws -> Int32 {
+        if code < 0 { throw MediaError(path: path, function: function, code: code, message: message(code), outputIO: outputIO) }
         return code
     }
     static let eagain = segue_averror_eagain()
     static let eof = segue_averror_eof()
     static let noPTS = segue_nopts_value()
 
-    /// Quiets FFmpeg's own logging to errors only (Segue reports problems itself), and makes the heap repeatable
+    /// Routes FFmpeg's own log lines to `FFmpegLog` (never onto standard error), and makes the heap repeatable
     /// (`repeatableHeap`). Runs once, before the first file is opened.
     static let setup: Void = {
-        av_log_set_level(AV_LOG_ERROR)
+        FFmpegLog.install()
         repeatableHeap
     }()
 

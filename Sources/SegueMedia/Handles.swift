@@ -12,18 +12,24 @@ final class InputFile {
         _ = FF.setup
         self.path = path
         var c: UnsafeMutablePointer<AVFormatContext>? = nil
-        let rc = avformat_open_input(&c, path, nil, nil)
+        let rc = FFmpegLog.reading(path) { avformat_open_input(&c, path, nil, nil) }
         guard rc >= 0, let ctx = c else {
             throw MediaError(path: path, function: "avformat_open_input", code: rc, message: "cannot open: \(FF.message(rc))")
         }
         self.ctx = ctx
-        try FF.check(avformat_find_stream_info(ctx, nil), "avformat_find_stream_info", path: path)
+        try FF.check(FFmpegLog.reading(path) { avformat_find_stream_info(ctx, nil) }, "avformat_find_stream_info", path: path)
     }
     deinit {
         var c: UnsafeMutablePointer<AVFormatContext>? = ctx
         avformat_close_input(&c)
     }
     func stream(_ i: Int32) -> UnsafeMutablePointer<AVStream> { ctx.pointee.streams[Int(i)]! }
+
+    /// Reads the next packet into `packet`; FFmpeg's log lines meanwhile (its parsers') name this file. Wraps
+    /// `av_read_frame`: 0, or a negative AVERROR (`AVERROR_EOF` at the end).
+    func readPacket(_ packet: UnsafeMutablePointer<AVPacket>) -> Int32 {
+        FFmpegLog.reading(path) { av_read_frame(ctx, packet) }
+    }
 
     /// Index of the best stream of `type`, or nil. Wraps `av_find_best_stream`.
     func bestStream(_ type: AVMediaType) -> Int32? {
@@ -35,6 +41,8 @@ final class InputFile {
 final class Decoder {
     let ctx: UnsafeMutablePointer<AVCodecContext>
     let path: String
+    /// The context's `opaque`: names `path` in FFmpeg's log lines (`FFmpegLog`).
+    private let logToken: UnsafeMutableRawPointer?
 
     /// A decoder for `stream`, using libavcodec's own threads, or the hwaccel of `hardware` where the codec has one
     /// (its frames then live on the device: `Frame.inSystemMemory`). Wraps `avcodec_open2`.
@@ -48,6 +56,8 @@ final class Decoder {
             throw MediaError(path: path, function: "avcodec_alloc_context3", message: "out of memory")
         }
         ctx = c
+        logToken = FFmpegLog.register(path)
+        c.pointee.opaque = logToken
         try FF.check(avcodec_parameters_to_context(c, stream.pointee.codecpar), "avcodec_parameters_to_context", path: path)
         c.pointee.pkt_timebase = stream.pointee.time_base
         c.pointee.thread_count = threads
@@ -60,6 +70,7 @@ final class Decoder {
     deinit {
         var c: UnsafeMutablePointer<AVCodecContext>? = ctx
         avcodec_free_context(&c)
+        FFmpegLog.unregister(logToken)
     }
 }
 

@@ -60,8 +60,18 @@ public final class MediaWriter {
 
     final class Encoder {
         let ctx: UnsafeMutablePointer<AVCodecContext>
-        init(_ c: UnsafeMutablePointer<AVCodecContext>) { ctx = c }
-        deinit { var c: UnsafeMutablePointer<AVCodecContext>? = ctx; avcodec_free_context(&c) }
+        /// The context's `opaque`: names the output in FFmpeg's log lines (`FFmpegLog`).
+        private let logToken: UnsafeMutableRawPointer?
+        init(_ c: UnsafeMutablePointer<AVCodecContext>, path: String) {
+            ctx = c
+            logToken = FFmpegLog.register(path)
+            c.pointee.opaque = logToken
+        }
+        deinit {
+            var c: UnsafeMutablePointer<AVCodecContext>? = ctx
+            avcodec_free_context(&c)
+            FFmpegLog.unregister(logToken)
+        }
     }
 
     /// Opens `path` for writing (the caller writes to a temporary path and renames it on success).
@@ -93,7 +103,7 @@ public final class MediaWriter {
                 throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no \(codecName) encoder")
             }
             let vc = avcodec_alloc_context3(vcodec)!
-            video = Encoder(vc)
+            video = Encoder(vc, path: path)
             vc.pointee.width = Int32(size.width)
             vc.pointee.height = Int32(size.height)
             vc.pointee.pix_fmt = MediaWriter.pixelFormat(settings.dynamicRange)
@@ -152,7 +162,7 @@ public final class MediaWriter {
                 throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no \(audioCodec) encoder")
             }
             let ac = avcodec_alloc_context3(acodec)!
-            self.audio = Encoder(ac)
+            self.audio = Encoder(ac, path: path)
             ac.pointee.sample_rate = a.sampleRate
             ac.pointee.sample_fmt = settings.codec == .ffv1 ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP
             av_channel_layout_default(&ac.pointee.ch_layout, Int32(a.channels))
@@ -176,7 +186,7 @@ public final class MediaWriter {
 
         var pb: UnsafeMutablePointer<AVIOContext>? = nil
         let rc = avio_open(&pb, path, AVIO_FLAG_WRITE)
-        if rc < 0 { throw MediaError(path: path, function: "avio_open", code: rc, message: "cannot create the output file: \(FF.message(rc))") }
+        if rc < 0 { throw MediaError(path: path, function: "avio_open", code: rc, message: "cannot create the output file: \(FF.message(rc))", outputIO: true) }
         oc.pointee.pb = pb
         output.ioOpen = true
         var muxOpts: OpaquePointer? = nil
@@ -333,7 +343,7 @@ public final class MediaWriter {
             }
             av_packet_rescale_ts(packet.ptr, enc.ctx.pointee.time_base, st.pointee.time_base)
             packet.ptr.pointee.stream_index = st.pointee.index
-            try FF.check(av_interleaved_write_frame(oc, packet.ptr), "av_interleaved_write_frame", path: path)
+            try FF.check(av_interleaved_write_frame(oc, packet.ptr), "av_interleaved_write_frame", path: path, outputIO: true)
         }
     }
 
@@ -352,8 +362,8 @@ public final class MediaWriter {
             try FF.check(avcodec_send_frame(a.ctx, nil), "avcodec_send_frame", path: path)
             try drain(a, st)
         }
-        try FF.check(av_write_trailer(oc), "av_write_trailer", path: path)
-        try FF.check(avio_closep(&oc.pointee.pb), "avio_closep", path: path)
+        try FF.check(av_write_trailer(oc), "av_write_trailer", path: path, outputIO: true)
+        try FF.check(avio_closep(&oc.pointee.pb), "avio_closep", path: path, outputIO: true)
         output.ioOpen = false
         return (keepFrames.map { min($0, videoFrames) } ?? videoFrames, audioSamples)
     }

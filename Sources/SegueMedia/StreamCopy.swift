@@ -38,7 +38,7 @@ public struct VideoPacketSummary: Sendable {
         var times = [Bool]()
         var continuous = true
         while true {
-            let rc = av_read_frame(file.ctx, pkt.ptr)
+            let rc = file.readPacket(pkt.ptr)
             if rc == FF.eof { break }
             try FF.check(rc, "av_read_frame", path: path)
             defer { av_packet_unref(pkt.ptr) }
@@ -104,7 +104,7 @@ public enum StreamCopy {
 
         var pb: UnsafeMutablePointer<AVIOContext>? = nil
         let rc = avio_open(&pb, path, AVIO_FLAG_WRITE)
-        if rc < 0 { throw MediaError(path: path, function: "avio_open", code: rc, message: "cannot create the output file: \(FF.message(rc))") }
+        if rc < 0 { throw MediaError(path: path, function: "avio_open", code: rc, message: "cannot create the output file: \(FF.message(rc))", outputIO: true) }
         oc.pointee.pb = pb
         out.ioOpen = true
         var muxOpts: OpaquePointer? = nil
@@ -146,7 +146,7 @@ public enum StreamCopy {
                 p.pointee.duration = av_rescale_q(1, frameBase, outVideoBase)
                 p.pointee.stream_index = vst.pointee.index
                 p.pointee.pos = -1
-                try FF.check(av_interleaved_write_frame(oc, p), "av_interleaved_write_frame", path: path)
+                try FF.check(av_interleaved_write_frame(oc, p), "av_interleaved_write_frame", path: path, outputIO: true)
                 counts.video += 1
                 videoPending = try video.next()
             } else if let a = audio, let ast {
@@ -154,13 +154,13 @@ public enum StreamCopy {
                 av_packet_rescale_ts(p, a.stream.pointee.time_base, ast.pointee.time_base)
                 p.pointee.stream_index = ast.pointee.index
                 p.pointee.pos = -1
-                try FF.check(av_interleaved_write_frame(oc, p), "av_interleaved_write_frame", path: path)
+                try FF.check(av_interleaved_write_frame(oc, p), "av_interleaved_write_frame", path: path, outputIO: true)
                 counts.audio += 1
                 audioPending = try a.next()
             }
         }
-        try FF.check(av_write_trailer(oc), "av_write_trailer", path: path)
-        try FF.check(avio_closep(&oc.pointee.pb), "avio_closep", path: path)
+        try FF.check(av_write_trailer(oc), "av_write_trailer", path: path, outputIO: true)
+        try FF.check(avio_closep(&oc.pointee.pb), "avio_closep", path: path, outputIO: true)
         out.ioOpen = false
         return counts
     }
@@ -191,7 +191,7 @@ final class PieceReader {
     func next() throws -> Bool {
         av_packet_unref(packet.ptr)
         while true {
-            let rc = av_read_frame(file.ctx, packet.ptr)
+            let rc = file.readPacket(packet.ptr)
             if rc == FF.eof { return false }
             try FF.check(rc, "av_read_frame", path: piece.path)
             if packet.ptr.pointee.stream_index == index {

@@ -209,7 +209,7 @@ public final class VideoReader {
         guard av_seek_frame(probe.ctx, streamIndex, Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
         let pkt = Packet()
         var end: Int64?
-        while av_read_frame(probe.ctx, pkt.ptr) >= 0 {
+        while probe.readPacket(pkt.ptr) >= 0 {
             defer { av_packet_unref(pkt.ptr) }
             guard pkt.ptr.pointee.stream_index == streamIndex, pkt.ptr.pointee.pts != FF.noPTS else { continue }
             let e = pkt.ptr.pointee.pts + max(0, pkt.ptr.pointee.duration)
@@ -256,7 +256,7 @@ public final class VideoReader {
             if ended { return nil }
             // Feed one packet.
             while true {
-                let r = av_read_frame(file.ctx, packet.ptr)
+                let r = file.readPacket(packet.ptr)
                 if r < 0 {
                     if r != FF.eof { readErrors += 1 }
                     ended = true

@@ -8,7 +8,7 @@ public enum ChunkPlanner {
     /// - Parameters:
     ///   - editPath: the edit file, recorded in the plan so workers and `stitch` can name it in commands.
     ///   - audio: include the audio pass (false: the stitched file has video only).
-    /// - Throws: `EditError` (invalid edit, or more chunks than frames), `MediaError` (a clip cannot be read).
+    /// - Throws: `EditError` (invalid edit), `UsageError` (more chunks than frames), `MediaError` (a clip cannot be read).
     ///   - editArguments: command-line options applied to the edit file (recorded for the workers).
     public static func plan(_ edit: Edit, editPath: String, editArguments: [String] = [], chunks count: Int, audio: Bool = true) throws -> ChunkPlan {
         let timeline = try RenderJob.resolve(edit)
@@ -69,28 +69,29 @@ public enum ChunkPlanner {
     }
 
     /// Reads a plan file.
-    /// - Throws: `EditError` ("plan") if the file is missing, not a plan, or of another format version.
+    /// - Throws: `UsageError` if the file is missing, not a plan, or of another format version.
     public static func load(_ path: String) throws -> ChunkPlan {
-        guard let data = FileManager.default.contents(atPath: path) else { throw EditError("plan", "cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("plan: cannot read \(path)") }
         let plan: ChunkPlan
         do { plan = try JSONDecoder().decode(ChunkPlan.self, from: data) } catch {
-            throw EditError("plan", "\(path) is not a Segue chunk plan (\(error.localizedDescription)); make one with `segue plan EDIT.json --chunks N -o plan.json`")
+            throw UsageError("plan: \(path) is not a Segue chunk plan (\(error.localizedDescription)); make one with `segue plan EDIT.json --chunks N -o plan.json`")
         }
         guard plan.version == ChunkPlan.formatVersion else {
-            throw EditError("plan", "\(path) is plan format \(plan.version); this segue reads format \(ChunkPlan.formatVersion): make the plan again")
+            throw UsageError("plan: \(path) is plan format \(plan.version); this segue reads format \(ChunkPlan.formatVersion): make the plan again")
         }
-        if let why = plan.inconsistency { throw EditError("plan", "\(path) is inconsistent: \(why); make the plan again") }
+        if let why = plan.inconsistency { throw UsageError("plan: \(path) is inconsistent: \(why); make the plan again") }
         return plan
     }
 
     /// Checks that `plan` was made from `edit` with the same settings.
-    /// - Throws: `EditError` ("plan") naming what changed.
+    /// - Throws: `PlanMismatch` naming what changed.
     public static func check(_ plan: ChunkPlan, matches timeline: Timeline) throws {
-        if plan.settingsHash != Digest.sha256(settingsDescription(timeline)) {
-            throw EditError("plan", "the edit's encoder settings (\(settingsDescription(timeline))) differ from the plan's (\(plan.settings)): make the plan again")
+        let settings = settingsDescription(timeline)
+        if plan.settingsHash != Digest.sha256(settings) {
+            throw PlanMismatch(.settings(edit: settings, plan: plan.settings))
         }
         if plan.editHash != editHash(timeline) || plan.totalFrames != timeline.frameCount {
-            throw EditError("plan", "the edit (or one of its clips) changed since the plan was made: make the plan again")
+            throw PlanMismatch(.edit)
         }
     }
 }

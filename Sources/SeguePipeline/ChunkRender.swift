@@ -11,12 +11,14 @@ public enum ChunkOutcome {
     case alreadyDone(ChunkRecord)
 }
 
-/// A failure worth retrying elsewhere or later (GPU/EGL initialisation, I/O on the output): exit status 75
-/// (`EX_TEMPFAIL`) for render-farm engines.
-public struct TransientFailure: Error, CustomStringConvertible {
+/// A failure worth retrying elsewhere or later that no library reported (the forced failures of
+/// `SEGUE_TEST_FAIL_CHUNK`): exit status 1, or 75 (`EX_TEMPFAIL`) from a chunk render, for render-farm engines.
+public struct TransientFailure: SegueError {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+    public var exitStatus: Int32 { ExitStatus.failed }
+    public var isRetryable: Bool { true }
 }
 
 extension RenderJob {
@@ -28,12 +30,12 @@ extension RenderJob {
     ///
     /// For tests of retries, `SEGUE_TEST_FAIL_CHUNK=INDEX:TIMES` (or `INDEX:always`) makes chunk INDEX fail with a
     /// `TransientFailure` that many times (counted in `directory/.chunk_NNNN.forced-failures`).
-    /// - Throws: `EditError` (the plan does not match the edit; index out of range), `TransientFailure` or
+    /// - Throws: `PlanMismatch` (the plan does not match the edit), `UsageError` (index out of range), `TransientFailure` or
     ///   `GPUError` (retry), `MediaError`.
     public static func renderChunk(_ edit: Edit, plan: ChunkPlan, index: Int, directory: String,
                                    options: RenderOptions = RenderOptions()) throws -> ChunkOutcome {
         guard plan.chunks.indices.contains(index) else {
-            throw EditError("chunk", "chunk \(index) is not in the plan (0…\(plan.chunks.count - 1))")
+            throw UsageError("chunk \(index) is not in the plan (0…\(plan.chunks.count - 1))")
         }
         let chunk = plan.chunks[index]
         let timeline = try resolve(edit)
@@ -75,7 +77,7 @@ extension RenderJob {
     /// the plan has an audio pass and was made from this edit, and writes the sidecar `stitch` checks
     /// (`audio.json` beside `audio.m4a`).
     /// - Returns: samples written.
-    /// - Throws: `EditError` (wrong name, an output that is an input, a plan without audio or from another edit),
+    /// - Throws: `UsageError` (wrong name, an output that is an input, a plan without audio), `PlanMismatch` (a plan from another edit),
     ///   `MediaError`.
     @discardableResult
     public static func renderAudio(_ edit: Edit, to path: String, plan: ChunkPlan? = nil, options: RenderOptions = RenderOptions()) throws -> Int64 {
@@ -83,13 +85,13 @@ extension RenderJob {
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         switch edit.output.codec {
         case .h264 where ext != "m4a":
-            throw EditError("output", "the audio pass of an H.264 edit is AAC: give it a .m4a name (got \(path))")
+            throw UsageError("the audio pass of an H.264 edit is AAC: give it a .m4a name (got \(path))")
         case .ffv1 where ext != "mka":
-            throw EditError("output", "the audio pass of an FFV1 edit is PCM in Matroska: give it a .mka name (got \(path))")
+            throw UsageError("the audio pass of an FFV1 edit is PCM in Matroska: give it a .mka name (got \(path))")
         default: break
         }
         if let plan, plan.audio == nil {
-            throw EditError("plan", "the plan has no audio pass (it was made with --no-audio): there is nothing to render")
+            throw UsageError("the plan has no audio pass (it was made with --no-audio): there is nothing to render")
         }
         let timeline = try resolve(edit)
         if let plan { try ChunkPlanner.check(plan, matches: timeline) }
@@ -122,31 +124,18 @@ extension RenderJob {
     static func ensureDirectory(_ dir: String) throws {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
-            if !isDir.boolValue { throw EditError("output", "\(dir) is a file; give a folder for the chunks") }
+            if !isDir.boolValue { throw UsageError("\(dir) is a file; give a folder for the chunks") }
             return
         }
         do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-            throw MediaError(path: dir, function: "mkdir", message: "cannot create the folder: \(error.localizedDescription)")
+            throw MediaError(path: dir, function: "mkdir", message: "cannot create the folder: \(error.localizedDescription)", outputIO: true)
         }
     }
 
-    /// Whether `error` is worth retrying (exit status 75): GPU/EGL start-up, output I/O (or an errno such as EIO,
-    /// ENOSPC, ESTALE), a forced failure.
+    /// Whether `error` is worth retrying (exit status 75): what the error itself says (`SegueError.isRetryable`:
+    /// GPU/EGL start-up, output I/O, a forced failure); false for errors that are not Segue's.
     public static func isTransient(_ error: Error) -> Bool {
-        switch error {
-        case is TransientFailure: return true
-        case let e as MediaError:
-            let io = ["avio_open", "av_interleaved_write_frame", "av_write_trailer", "avio_closep", "rename", "mkdir"]
-            let errnos: [Int32] = [EIO, ENOSPC, ESTALE, ETIMEDOUT, EAGAIN, EDQUOT, ENOMEM]
-            return e.function.map(io.contains) ?? false || errnos.contains(-e.code)
-        case let e as GPUError where e.namedDeviceMissing:
-            return false  // the GPU the plan names is not on this node: retrying here cannot help
-        case let e as GPUError:
-            // Start-up (EGL display/context, the render node) may work on another node or later; a GL failure
-            // during rendering (a picture over the texture limit) would fail again.
-            return e.function.hasPrefix("egl") || ["EGLSession", "drmGetDevices2", "open", "gbm_create_device"].contains(e.function)
-        default: return false
-        }
+        (error as? SegueError)?.isRetryable ?? false
     }
 }
 

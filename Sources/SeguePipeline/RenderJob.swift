@@ -113,7 +113,7 @@ public enum RenderJob {
     }
 
     /// Renders `edit` to `outputPath`.
-    /// - Throws: `EditError` (exit status 2), `MediaError` or `GPUError` (exit status 1). On any error the
+    /// - Throws: `EditError` or `UsageError` (exit status 2), `MediaError` or `GPUError` (exit status 1). On any error the
     ///   temporary file is removed and an existing file at `outputPath` is left untouched.
     @discardableResult
     public static func render(_ edit: Edit, to outputPath: String, options: RenderOptions = RenderOptions()) throws -> RenderResult {
@@ -121,7 +121,7 @@ public enum RenderJob {
         try refuseOverwriting(inputsOf: edit, with: outputPath)
         var outIsDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: out.path, isDirectory: &outIsDir), outIsDir.boolValue {
-            throw EditError("output", "\(outputPath) is a folder; give a file name")
+            throw UsageError("the output \(outputPath) is a folder; give a file name")
         }
         if let e = edit.output.encoder {
             if edit.output.codec == .ffv1 { throw EditError("output.encoder", "an encoder applies to MP4 output, not to --codec ffv1") }
@@ -133,9 +133,9 @@ public enum RenderJob {
         let ext = out.pathExtension.lowercased()
         switch edit.output.codec {
         case .ffv1 where ext != "mkv":
-            throw EditError("output", "FFV1 is written into Matroska: give the output a .mkv name (got \(outputPath))")
+            throw UsageError("FFV1 is written into Matroska: give the output a .mkv name (got \(outputPath))")
         case .h264 where !["mp4", "m4v", "mov"].contains(ext):
-            throw EditError("output", "H.264 is written into MP4: give the output a .mp4 (or .m4v, .mov) name, or use --codec ffv1 for .mkv (got \(outputPath))")
+            throw UsageError("H.264 is written into MP4: give the output a .mp4 (or .m4v, .mov) name, or use --codec ffv1 for .mkv (got \(outputPath))")
         default: break
         }
         let dir = out.deletingLastPathComponent()
@@ -163,7 +163,7 @@ public enum RenderJob {
 
     /// Refuses an output that would replace an input: one of the edit's clips, its music, or one of `others`
     /// (described in words, e.g. "the edit file"). Paths are compared after resolving symbolic links.
-    /// - Throws: `EditError` ("output").
+    /// - Throws: `UsageError`.
     public static func refuseOverwriting(inputsOf edit: Edit?, with output: String, others: [(what: String, path: String)] = []) throws {
         func resolved(_ p: String) -> URL { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath() }
         let out = resolved(output)
@@ -173,7 +173,7 @@ public enum RenderJob {
             if let m = edit.music { inputs.insert(("the music file", m.path), at: 0) }
         }
         if let hit = inputs.first(where: { resolved($0.path) == out }) {
-            throw EditError("output", "the output path \(output) is \(hit.what); choose another output path")
+            throw UsageError("the output path \(output) is \(hit.what); choose another output path")
         }
     }
 
@@ -189,13 +189,13 @@ public enum RenderJob {
         do {
             let result = try write(temp)
             if rename(temp, path) != 0 {
-                throw MediaError(path: path, function: "rename", message: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
+                throw MediaError(path: path, function: "rename", code: -errno, message: "cannot move the finished file into place: \(String(cString: strerror(errno)))", outputIO: true)
             }
             return result
         } catch let e as MediaError where e.path == temp {
             unlink(temp)
             // Name the file the user asked for, not the hidden temporary one.
-            throw MediaError(path: path, function: e.function, code: e.code, message: e.message)
+            throw e.about(path)
         } catch {
             unlink(temp)
             throw error
@@ -318,7 +318,7 @@ extension RenderJob {
         var byFrame: [Int64: RGBAImage] = [:]
         for n in Set(frames).sorted() {
             guard n >= 0 && n < timeline.frameCount else {
-                throw EditError("frame", "frame \(n) is outside the edit (0…\(timeline.frameCount - 1))")
+                throw UsageError("frame \(n) is outside the edit (0…\(timeline.frameCount - 1))")
             }
             byFrame[n] = try source.render(frame: n, with: renderer)
         }

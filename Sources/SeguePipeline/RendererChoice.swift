@@ -27,7 +27,7 @@ extension RenderJob {
         for t in transitions {
             for case .image(let path) in t.params.values where !path.isEmpty && out[path] == nil {
                 do { out[path] = try StillImage.read(path) } catch let e as MediaError {
-                    throw MediaError(path: path, function: e.function, code: e.code, message: "a transition's image parameter: \(e.message)")
+                    throw MediaError(path: path, function: e.function, code: e.code, message: "a transition's image parameter: \(e.message)", outputIO: e.isRetryable)
                 }
             }
         }
@@ -44,7 +44,7 @@ extension RenderJob {
             do { gpu = try GPURenderer(options: options.egl) } catch let e as GPUError where e.namedDeviceMissing {
                 throw e
             } catch let e as GPUError where needsGPU {
-                throw GPUError(e.function, "\(e.message); a glsl transition needs the GPU (the CPU reference cannot run GLSL)")
+                throw e.with(message: "\(e.message); a glsl transition needs the GPU (the CPU reference cannot run GLSL)")
             } catch {
                 options.log("warning: no GPU context (\(error)); rendering on the CPU reference instead")
                 return ReferenceRenderer()

@@ -3,12 +3,15 @@ import SegueCore
 import SegueMedia
 
 /// Stitch refused: chunks are missing or wrong. Lists each with the command that renders it again.
-public struct StitchRefused: Error, CustomStringConvertible {
+public struct StitchRefused: SegueError {
     public let problems: [ChunkProblem]
     /// What is wrong with the audio pass, if anything.
     public let audioProblem: String?
     /// One command per chunk to render again, in chunk order, then the audio pass's.
     public let commands: [String]
+    public init(problems: [ChunkProblem], audioProblem: String?, commands: [String]) {
+        self.problems = problems; self.audioProblem = audioProblem; self.commands = commands
+    }
     public var description: String {
         var lines: [String] = []
         if !problems.isEmpty { lines.append("\(problems.count) chunk(s) missing or wrong:") }
@@ -16,6 +19,9 @@ public struct StitchRefused: Error, CustomStringConvertible {
         if let a = audioProblem { lines.append("the audio pass: \(a)") }
         return (lines + ["render again with:"] + commands.map { "  \($0)" }).joined(separator: "\n")
     }
+    /// Exit status 2: the chunks must be rendered again before the stitch can succeed; trying it again as it is
+    /// cannot help.
+    public var exitStatus: Int32 { ExitStatus.invalid }
 }
 
 /// Joins verified chunks and the audio pass into the final file.
@@ -63,7 +69,7 @@ public enum Stitcher {
     /// Verifies every chunk, then joins them by stream copy with the audio pass (`audioPath`, default the plan's
     /// audio file in `directory`) into `output` (written to a temporary file, renamed on success), and checks the
     /// result: `plan.totalFrames` frames with continuous timestamps and audio as long as the video.
-    /// - Throws: `StitchRefused` (chunks or the audio pass missing or wrong: exit 2), `EditError` (bad output name,
+    /// - Throws: `StitchRefused` (chunks or the audio pass missing or wrong: exit 2), `UsageError` (bad output name,
     ///   an output that is an input), `MediaError`.
     @discardableResult
     public static func stitch(_ plan: ChunkPlan, planPath: String, directory: String, audioPath: String? = nil,
@@ -74,8 +80,8 @@ public enum Stitcher {
             + (audio.map { [("the audio pass", $0)] } ?? []) + plan.chunks.map { ("chunk \($0.index)", "\(directory)/\($0.file)") })
         let ffv1 = plan.chunks[0].file.hasSuffix(".mkv")
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
-        if ffv1 && ext != "mkv" { throw EditError("output", "FFV1 chunks are joined into Matroska: give the output a .mkv name (got \(output))") }
-        if !ffv1 && !["mp4", "m4v", "mov"].contains(ext) { throw EditError("output", "give the output a .mp4 name (got \(output))") }
+        if ffv1 && ext != "mkv" { throw UsageError("FFV1 chunks are joined into Matroska: give the output a .mkv name (got \(output))") }
+        if !ffv1 && !["mp4", "m4v", "mov"].contains(ext) { throw UsageError("give the output a .mp4 name (got \(output))") }
         let (bad, records) = check(plan, directory: directory)
         let audioProblem = audio.flatMap { ChunkRender.verifyAudio(plan, at: $0) }
         if !bad.isEmpty || audioProblem != nil {

@@ -23,7 +23,7 @@ public struct VideoComparison: Codable, Sendable {
     public init(_ a: String, _ b: String) throws {
         let ra = try PlanarFrameReader(path: a), rb = try PlanarFrameReader(path: b)
         guard ra.width == rb.width && ra.height == rb.height else {
-            throw EditError("compare", "the videos differ in size: \(ra.width)x\(ra.height) vs \(rb.width)x\(rb.height)")
+            throw UsageError("compare: the videos differ in size: \(ra.width)x\(ra.height) vs \(rb.width)x\(rb.height)")
         }
         width = ra.width; height = ra.height
         let ySize = width * height, cSize = ((width + 1) / 2) * ((height + 1) / 2)

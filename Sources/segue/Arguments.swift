@@ -4,9 +4,6 @@ import SeguePipeline
 import SegueGL
 import SegueFarm
 
-/// A command-line mistake: exit status 2 with the usage.
-struct CommandLineError: Error { let message: String }
-
 /// Progress output styles.
 enum ProgressStyle: String { case bar, plain, json, none }
 
@@ -34,109 +31,114 @@ struct Arguments {
     // Render farms.
     var chunks: Int?, plan: String?, chunk: String?, audioPath: String?
     var farm = FarmOptions(), dryRun = false
-    /// The options that change the edit (size, rate, encoder settings, music), as given: a chunk plan records them
-    /// so that every worker renders the same edit.
-    var editOverrides: [String] = []
+    /// The options that change the edit (size, rate, encoder settings, music), each with its value, as given: a chunk
+    /// plan records them so that every worker renders the same edit.
+    var editOverrideGroups: [[String]] = []
+    var editOverrides: [String] { editOverrideGroups.flatMap { $0 } }
+    /// Every option given, by its canonical name (`-o` for `--output`, `--verbose` for `-v`), in order.
+    var given: [String] = []
+    /// The canonical names of the options that change the edit.
+    static let editOverrideOptions: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--codec", "--crf", "--preset",
+                                                   "--encoder", "--music", "--duck", "--tone-map", "--dynamic-range"]
 
     init(_ args: [String]) throws {
         var i = 0
         func value(_ name: String) throws -> String {
             i += 1
-            guard i < args.count else { throw CommandLineError(message: "\(name) needs a value") }
+            guard i < args.count else { throw UsageError("\(name) needs a value") }
             return args[i]
         }
         func number(_ name: String) throws -> Double {
             let v = try value(name)
-            guard let d = Double(v), d.isFinite else { throw CommandLineError(message: "\(name) needs a number (got \(v))") }
+            guard let d = Double(v), d.isFinite else { throw UsageError("\(name) needs a number (got \(v))") }
             return d
         }
-        let overrides: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--codec", "--crf", "--preset", "--encoder", "--music", "--duck",
-                                      "--tone-map", "--dynamic-range"]
         while i < args.count {
             let a = args[i]
             let first = i
-            defer { if overrides.contains(a) { editOverrides += args[first..<min(i, args.count)] } }
+            if a.hasPrefix("-") && a != "-" { given.append(Arguments.canonical[a] ?? a) }
+            defer { if Arguments.editOverrideOptions.contains(a) { editOverrideGroups.append(Array(args[first..<min(i, args.count)])) } }
             switch a {
             case "-o", "--output": output = try value(a)
             case "--backend":
                 let v = try value(a)
-                guard let b = Backend(rawValue: v) else { throw CommandLineError(message: "--backend must be gpu, cpu or auto (got \(v))") }
+                guard let b = Backend(rawValue: v) else { throw UsageError("--backend must be gpu, cpu or auto (got \(v))") }
                 options.backend = b
             case "--codec":
                 let v = try value(a)
-                guard let c = OutputSettings.Codec(rawValue: v) else { throw CommandLineError(message: "--codec must be h264 or ffv1 (got \(v))") }
+                guard let c = OutputSettings.Codec(rawValue: v) else { throw UsageError("--codec must be h264 or ffv1 (got \(v))") }
                 codec = c
             case "--crf":
                 let v = try value(a)
-                guard let n = Int(v), (0...51).contains(n) else { throw CommandLineError(message: "--crf must be 0…51 (got \(v))") }
+                guard let n = Int(v), (0...51).contains(n) else { throw UsageError("--crf must be 0…51 (got \(v))") }
                 crf = n
             case "--preset": preset = try value(a)
             case "--encoder":
                 let v = try value(a)
-                guard !v.isEmpty else { throw CommandLineError(message: "--encoder needs an encoder name, e.g. libx265") }
+                guard !v.isEmpty else { throw UsageError("--encoder needs an encoder name, e.g. libx265") }
                 encoder = v
             case "--tone-map":
                 let v = try value(a)
                 guard let t = ToneMapCurve.parse(v) else {
-                    throw CommandLineError(message: "--tone-map must be one of \(ToneMapCurve.allCases.map(\.rawValue).joined(separator: ", ")) (got \(v))")
+                    throw UsageError("--tone-map must be one of \(ToneMapCurve.allCases.map(\.rawValue).joined(separator: ", ")) (got \(v))")
                 }
                 toneMap = t
             case "--dynamic-range":
                 let v = try value(a)
-                guard let d = DynamicRange(rawValue: v.lowercased()) else { throw CommandLineError(message: "--dynamic-range must be sdr, hlg or pq (got \(v))") }
+                guard let d = DynamicRange(rawValue: v.lowercased()) else { throw UsageError("--dynamic-range must be sdr, hlg or pq (got \(v))") }
                 dynamicRange = d
             case "--egl-platform":
                 let v = try value(a)
-                guard let p = EGLOptions.Platform(rawValue: v) else { throw CommandLineError(message: "--egl-platform must be gbm, device or surfaceless (got \(v))") }
+                guard let p = EGLOptions.Platform(rawValue: v) else { throw UsageError("--egl-platform must be gbm, device or surfaceless (got \(v))") }
                 options.egl.platform = p
             case "--gpu-device": options.egl.device = try value(a)
             case "--hwaccel":
                 let v = try value(a)
-                guard let h = HardwareDecoding(rawValue: v) else { throw CommandLineError(message: "--hwaccel must be none or cuda (got \(v))") }
+                guard let h = HardwareDecoding(rawValue: v) else { throw UsageError("--hwaccel must be none or cuda (got \(v))") }
                 options.hardwareDecoding = h
             case "--no-audio": options.audio = false
             case "--verbose", "-v": options.verbose = true
             case "--square": square = true
             case "--size":
                 let v = try value(a)
-                guard let s = PixelSize.parse(v) else { throw CommandLineError(message: "--size must look like 1280x720 (got \(v))") }
+                guard let s = PixelSize.parse(v) else { throw UsageError("--size must look like 1280x720 (got \(v))") }
                 size = s
             case "--fit":
                 let v = try value(a)
-                guard let f = FitMode(rawValue: v) else { throw CommandLineError(message: "--fit must be fill, fit or stretch (got \(v))") }
+                guard let f = FitMode(rawValue: v) else { throw UsageError("--fit must be fill, fit or stretch (got \(v))") }
                 fit = f
             case "--background":
                 let v = try value(a)
-                guard let c = RGBColour.parse(v) else { throw CommandLineError(message: "--background must be a colour: #rrggbb, #rgb or a name such as black, white, grey (got \(v))") }
+                guard let c = RGBColour.parse(v) else { throw UsageError("--background must be a colour: #rrggbb, #rgb or a name such as black, white, grey (got \(v))") }
                 background = c
             case "--fps":
                 let v = try value(a)
-                guard let r = FrameRate.parse(v) else { throw CommandLineError(message: "--fps must be a positive rate such as 30 or 30000/1001 (got \(v))") }
+                guard let r = FrameRate.parse(v) else { throw UsageError("--fps must be a positive rate such as 30 or 30000/1001 (got \(v))") }
                 fps = r
             case "--transition": transitions.append(try Arguments.parseTransition(try value(a)))
             case "--json": json = true
             case "--at":
                 let t = try number(a)
-                guard t >= 0, MediaTime.isRepresentable(seconds: t) else { throw CommandLineError(message: "--at must be 0…\(Int(MediaTime.maxSeconds)) seconds") }
+                guard t >= 0, MediaTime.isRepresentable(seconds: t) else { throw UsageError("--at must be 0…\(Int(MediaTime.maxSeconds)) seconds") }
                 at = t
             case "--frame":
                 let v = try value(a)
-                guard let n = Int64(v), n >= 0 else { throw CommandLineError(message: "--frame must be a frame number ≥ 0 (got \(v))") }
+                guard let n = Int64(v), n >= 0 else { throw UsageError("--frame must be a frame number ≥ 0 (got \(v))") }
                 frame = n
             case "--frames": frames = try Arguments.count(a, try value(a), min: 1)
             case "--cols":
                 let v = try value(a)
-                guard let n = Int(v), (1...50).contains(n) else { throw CommandLineError(message: "--cols must be 1…50 (got \(v))") }
+                guard let n = Int(v), (1...50).contains(n) else { throw UsageError("--cols must be 1…50 (got \(v))") }
                 columns = n
             case "--tile-width":
                 let v = try value(a)
-                guard let n = Int(v), (16...4096).contains(n) else { throw CommandLineError(message: "--tile-width must be 16…4096 (got \(v))") }
+                guard let n = Int(v), (16...4096).contains(n) else { throw UsageError("--tile-width must be 16…4096 (got \(v))") }
                 tileWidth = n
             case "--at-progress":
                 let v = try value(a)
                 let values = v.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
                 guard !values.isEmpty, values.allSatisfy({ $0 != nil && (0...1).contains($0!) }) else {
-                    throw CommandLineError(message: "--at-progress takes progress values 0…1, separated by commas (got \(v))")
+                    throw UsageError("--at-progress takes progress values 0…1, separated by commas (got \(v))")
                 }
                 sheetProgress = values.map { $0! }
             case "--min-psnr": minPSNR = try number(a)
@@ -145,7 +147,7 @@ struct Arguments {
                 let v = try value(a)
                 // PATH[:VOLUME]; a path may itself contain colons, so only a trailing number counts as the volume.
                 if let colon = v.lastIndex(of: ":"), let vol = Double(v[v.index(after: colon)...]) {
-                    guard vol >= 0 && vol <= 16 else { throw CommandLineError(message: "--music volume must be 0…16 (got \(vol))") }
+                    guard vol >= 0 && vol <= 16 else { throw UsageError("--music volume must be 0…16 (got \(vol))") }
                     music = (String(v[..<colon]), vol)
                 } else {
                     music = (v, nil)
@@ -166,24 +168,27 @@ struct Arguments {
             case "--dry-run": dryRun = true
             case "--progress":
                 let v = try value(a)
-                guard let p = ProgressStyle(rawValue: v) else { throw CommandLineError(message: "--progress must be bar, plain, json or none (got \(v))") }
+                guard let p = ProgressStyle(rawValue: v) else { throw UsageError("--progress must be bar, plain, json or none (got \(v))") }
                 progress = p
             case "-h", "--help": throw HelpRequested()
             default:
-                if a.hasPrefix("-") && a != "-" { throw CommandLineError(message: "unknown option \(a)") }
+                if a.hasPrefix("-") && a != "-" { throw UsageError("unknown option \(a)") }
                 positional.append(a)
             }
             i += 1
         }
         // Workers may run in another folder: record the music file by absolute path.
-        if let k = editOverrides.firstIndex(of: "--music"), k + 1 < editOverrides.count, !editOverrides[k + 1].hasPrefix("/") {
-            editOverrides[k + 1] = FileManager.default.currentDirectoryPath + "/" + editOverrides[k + 1]
+        for (k, group) in editOverrideGroups.enumerated() where group.first == "--music" && group.count == 2 && !group[1].hasPrefix("/") {
+            editOverrideGroups[k][1] = FileManager.default.currentDirectoryPath + "/" + group[1]
         }
     }
 
+    /// Other spellings of options.
+    static let canonical = ["--output": "-o", "-v": "--verbose", "-h": "--help"]
+
     /// A whole number ≥ `min` for option `name`.
     static func count(_ name: String, _ v: String, min: Int) throws -> Int {
-        guard let n = Int(v), n >= min, n <= 1_000_000 else { throw CommandLineError(message: "\(name) must be a whole number ≥ \(min) (got \(v))") }
+        guard let n = Int(v), n >= min, n <= 1_000_000 else { throw UsageError("\(name) must be a whole number ≥ \(min) (got \(v))") }
         return n
     }
 
@@ -191,37 +196,37 @@ struct Arguments {
     static func parseTransition(_ s: String) throws -> Transition? {
         if s == "cut" || s == "none" { return nil }
         let parts = s.split(separator: ":").map(String.init)
-        guard let first = parts.first else { throw CommandLineError(message: "--transition takes TYPE:SECONDS[:DIRECTION] (got \(s))") }
+        guard let first = parts.first else { throw UsageError("--transition takes TYPE:SECONDS[:DIRECTION] (got \(s))") }
         let kind: TransitionKind
         do { kind = try EditFile.transitionKind(first, field: "--transition") } catch let e as EditError {
-            throw CommandLineError(message: e.description)
+            throw UsageError(e.description)
         }
-        if kind == .glsl { throw CommandLineError(message: "--transition glsl needs a shader file: give it in an edit file ({\"type\": \"glsl\", \"shader\": \"FILE\"})") }
+        if kind == .glsl { throw UsageError("--transition glsl needs a shader file: give it in an edit file ({\"type\": \"glsl\", \"shader\": \"FILE\"})") }
         var duration = MediaTime(value: 1, timescale: 1)
         if parts.count > 1 {
-            guard let d = Double(parts[1]), d > 0, MediaTime.isRepresentable(seconds: d) else { throw CommandLineError(message: "--transition duration must be > 0 seconds (got \(parts[1]))") }
+            guard let d = Double(parts[1]), d > 0, MediaTime.isRepresentable(seconds: d) else { throw UsageError("--transition duration must be > 0 seconds (got \(parts[1]))") }
             duration = MediaTime(seconds: d)
         }
         var direction: Transition.Direction?
         if parts.count > 2 {
-            guard let d = Transition.Direction(rawValue: parts[2]) else { throw CommandLineError(message: "unknown --transition direction \(parts[2])") }
+            guard let d = Transition.Direction(rawValue: parts[2]) else { throw UsageError("unknown --transition direction \(parts[2])") }
             do { try Transition.check(kind: kind, direction: d, field: "--transition") } catch let e as EditError {
-                throw CommandLineError(message: e.description)
+                throw UsageError(e.description)
             }
             direction = d
         }
-        if parts.count > 3 { throw CommandLineError(message: "--transition takes TYPE:SECONDS[:DIRECTION] (got \(s))") }
+        if parts.count > 3 { throw UsageError("--transition takes TYPE:SECONDS[:DIRECTION] (got \(s))") }
         return Transition(kind: kind, duration: duration, direction: direction)
     }
 
     /// The edit: from an edit file (one `.json` argument) or from clips on the command line, with the
     /// command-line overrides applied.
     func edit() throws -> Edit {
-        guard !positional.isEmpty else { throw CommandLineError(message: "give an edit file or clips to join") }
+        guard !positional.isEmpty else { throw UsageError("give an edit file or clips to join") }
         var edit: Edit
         if positional.count == 1 && positional[0].lowercased().hasSuffix(".json") {
             edit = try EditFile.load(path: positional[0])
-            if !transitions.isEmpty { throw CommandLineError(message: "--transition applies to clips on the command line, not to an edit file") }
+            if !transitions.isEmpty { throw UsageError("--transition applies to clips on the command line, not to an edit file") }
         } else {
             let cwd = FileManager.default.currentDirectoryPath
             edit = Edit(clips: positional.enumerated().map { (k, p) in
@@ -230,8 +235,8 @@ struct Arguments {
                 return ClipSpec(path: path, transition: t)
             })
         }
-        if square && size != nil { throw CommandLineError(message: "give either --square or --size, not both") }
-        if music != nil && !options.audio { throw CommandLineError(message: "--music needs audio: drop --no-audio") }
+        if square && size != nil { throw UsageError("give either --square or --size, not both") }
+        if music != nil && !options.audio { throw UsageError("--music needs audio: drop --no-audio") }
         if square { edit.square = true }
         if let s = size { edit.renderSize = s }
         if let f = fit { edit.fit = f }
@@ -245,7 +250,7 @@ struct Arguments {
         if let p = preset {
             // x264/x265 preset names are checked here; other encoders' presets (NVENC's p1…p7) when they open.
             if ["libx264", "libx265"].contains(edit.output.encoder ?? "libx264") && !OutputSettings.presets.contains(p) {
-                throw CommandLineError(message: "--preset must be one of \(OutputSettings.presets.joined(separator: ", ")) (got \(p))")
+                throw UsageError("--preset must be one of \(OutputSettings.presets.joined(separator: ", ")) (got \(p))")
             }
             edit.output.preset = p
         }
@@ -257,19 +262,19 @@ struct Arguments {
             edit.music = spec
         }
         if duck {
-            guard edit.music != nil else { throw CommandLineError(message: "--duck needs music (--music FILE or \"music\" in the edit)") }
+            guard edit.music != nil else { throw UsageError("--duck needs music (--music FILE or \"music\" in the edit)") }
             if edit.music?.duck == nil { edit.music?.duck = Ducking() }
         }
         return edit
     }
 
     func requireOutput() throws -> String {
-        guard let o = output else { throw CommandLineError(message: "missing -o OUTPUT") }
-        guard !o.isEmpty else { throw CommandLineError(message: "-o needs a file name") }
+        guard let o = output else { throw UsageError("missing -o OUTPUT") }
+        guard !o.isEmpty else { throw UsageError("-o needs a file name") }
         // Never write over the edit file itself.
         if positional.count == 1 && positional[0].lowercased().hasSuffix(".json"),
            URL(fileURLWithPath: positional[0]).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: o).standardizedFileURL.resolvingSymlinksInPath() {
-            throw EditError("output", "the output path \(o) is the edit file; choose another output path")
+            throw UsageError("the output path \(o) is the edit file; choose another output path")
         }
         return o
     }
@@ -277,7 +282,7 @@ struct Arguments {
     /// An output path for a still picture: must end in .png.
     func requirePNGOutput() throws -> String {
         let o = try requireOutput()
-        guard o.lowercased().hasSuffix(".png") else { throw CommandLineError(message: "the picture is written as PNG: give -o a .png name (got \(o))") }
+        guard o.lowercased().hasSuffix(".png") else { throw UsageError("the picture is written as PNG: give -o a .png name (got \(o))") }
         return o
     }
 }

@@ -43,19 +43,37 @@ func benchCompositeCommand(_ a: Arguments) throws {
     if a.json { try printJSON(results) }
 }
 
+/// `segue probe FILE...`: reports every file it can read, says why for each it cannot (on standard error, as it
+/// goes), and fails at the end (`ProbeFailed`, exit status 1) if any could not be read.
 func probeCommand(_ a: Arguments) throws {
-    guard !a.positional.isEmpty else { throw CommandLineError(message: "give one or more media files") }
-    var reports: [ProbeReport] = []
+    guard !a.positional.isEmpty else { throw UsageError("give one or more media files") }
+    var reports: [ProbeReport] = [], failures: [MediaError] = []
     for p in a.positional {
-        guard FileManager.default.fileExists(atPath: p) else { throw MediaError(path: p, function: nil, message: "file not found") }
-        reports.append(try ProbeReport(path: p, toneMap: a.toneMap ?? .default))
+        do {
+            guard FileManager.default.fileExists(atPath: p) else { throw MediaError(path: p, function: nil, message: "file not found") }
+            let report = try ProbeReport(path: p, toneMap: a.toneMap ?? .default)
+            reports.append(report)
+            if !a.json { print((reports.count > 1 ? "\n" : "") + report.text, terminator: "") }
+        } catch let e as MediaError {
+            say("segue: probe failed: \(e)")
+            failures.append(e)
+        }
     }
-    if a.json { try printJSON(reports) } else { print(reports.map(\.text).joined(separator: "\n"), terminator: "") }
+    if a.json { try printJSON(reports) }
+    if !failures.isEmpty { throw ProbeFailed(failures: failures, files: a.positional.count) }
+}
+
+/// Some of the files given to `probe` could not be read (each was reported as it failed). Exit status 1.
+struct ProbeFailed: SegueError {
+    let failures: [MediaError]
+    let files: Int
+    var description: String { "\(failures.count) of \(files) file(s) could not be read: \(failures.compactMap(\.path).joined(separator: ", "))" }
+    var exitStatus: Int32 { ExitStatus.failed }
 }
 
 func planCommand(_ a: Arguments) throws {
     if a.chunks != nil { return try planChunksCommand(a) }
-    if a.output != nil { throw CommandLineError(message: "-o applies to a chunk plan: add --chunks N") }
+    if a.output != nil { throw UsageError("-o applies to a chunk plan: add --chunks N") }
     let timeline = try RenderJob.resolve(try a.edit())
     timeline.warnings.forEach { say("warning: \($0)") }
     let report = TimelineReport(timeline)
@@ -68,13 +86,13 @@ func planCommand(_ a: Arguments) throws {
 /// The output frame for `--frame N` or `--at SECONDS` (the frame showing that instant: floor(t × fps)).
 func targetFrame(_ a: Arguments, _ timeline: Timeline) throws -> Int64 {
     if let n = a.frame { return n }
-    guard let t = a.at else { throw CommandLineError(message: "give --at SECONDS or --frame N") }
+    guard let t = a.at else { throw UsageError("give --at SECONDS or --frame N") }
     return MediaTime(seconds: t).floored(toUnitsOf: Int64(timeline.frameRate.numerator), per: Int64(timeline.frameRate.denominator))
 }
 
 /// `segue transitions [--json]`: every transition with its summary, directions and parameters.
 func transitionsCommand(_ a: Arguments) throws {
-    guard a.positional.isEmpty else { throw CommandLineError(message: "transitions takes no arguments (only --json)") }
+    guard a.positional.isEmpty else { throw UsageError("transitions takes no arguments (only --json)") }
     let catalogue = TransitionCatalogue()
     if a.json { try printJSON(catalogue) } else { print(catalogue.text, terminator: "") }
 }
@@ -102,8 +120,8 @@ func sheetCommand(_ a: Arguments) throws {
 func compareCommand(_ a: Arguments) throws {
     let result: VideoComparison
     if a.backends {
-        guard a.positional.count == 1 else { throw CommandLineError(message: "--backends takes one edit file") }
-        if a.options.backend != .auto { throw CommandLineError(message: "compare --backends renders on both backends: drop --backend") }
+        guard a.positional.count == 1 else { throw UsageError("--backends takes one edit file") }
+        if a.options.backend != .auto { throw UsageError("compare --backends renders on both backends: drop --backend") }
         var edit = try a.edit()
         edit.output.codec = .ffv1
         let dir = NSTemporaryDirectory() + "segue-compare-\(getpid())"
@@ -117,7 +135,7 @@ func compareCommand(_ a: Arguments) throws {
         try RenderJob.render(edit, to: "\(dir)/cpu.mkv", options: options)
         result = try VideoComparison("\(dir)/gpu.mkv", "\(dir)/cpu.mkv")
     } else {
-        guard a.positional.count == 2 else { throw CommandLineError(message: "compare takes two videos (or --backends EDIT.json)") }
+        guard a.positional.count == 2 else { throw UsageError("compare takes two videos (or --backends EDIT.json)") }
         for p in a.positional where !FileManager.default.fileExists(atPath: p) { throw MediaError(path: p, function: nil, message: "file not found") }
         result = try VideoComparison(a.positional[0], a.positional[1])
     }
@@ -130,4 +148,9 @@ func compareCommand(_ a: Arguments) throws {
     }
 }
 
-struct ComparisonFailed: Error { let message: String }
+/// `compare` found the videos further apart than asked (or of different lengths). Exit status 1.
+struct ComparisonFailed: SegueError {
+    let message: String
+    var description: String { message }
+    var exitStatus: Int32 { ExitStatus.failed }
+}

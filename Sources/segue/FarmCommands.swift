@@ -10,9 +10,9 @@ func planChunksCommand(_ a: Arguments) throws {
     let editPath = try a.editFile()
     let plan = try ChunkPlanner.plan(try a.edit(), editPath: editPath, editArguments: a.editOverrides, chunks: a.chunks!, audio: a.options.audio)
     if let out = a.output {
-        guard out.lowercased().hasSuffix(".json") else { throw CommandLineError(message: "the plan is JSON: give -o a .json name (got \(out))") }
+        guard out.lowercased().hasSuffix(".json") else { throw UsageError("the plan is JSON: give -o a .json name (got \(out))") }
         if URL(fileURLWithPath: out).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: editPath).standardizedFileURL.resolvingSymlinksInPath() {
-            throw EditError("output", "the output path \(out) is the edit file; choose another output path")
+            throw UsageError("the output path \(out) is the edit file; choose another output path")
         }
         try ChunkPlanner.write(plan, to: out)
         say("segue: wrote \(out): \(plan.totalFrames) frames at \(plan.frameRate) fps in \(plan.chunks.count) chunks")
@@ -21,11 +21,11 @@ func planChunksCommand(_ a: Arguments) throws {
     }
 }
 
-/// `segue render [EDIT.json] --plan plan.json --chunk I|auto -o DIR`. Exit 75 for failures worth retrying.
+/// `segue render [EDIT.json] --plan plan.json --chunk I|auto -o DIR`. Exit 75 for failures worth retrying (`report`).
 func renderChunkCommand(_ a: Arguments) throws {
-    guard let planPath = a.plan else { throw CommandLineError(message: "--chunk needs --plan plan.json") }
-    guard let spec = a.chunk else { throw CommandLineError(message: "--plan needs --chunk I (or auto)") }
-    guard let o = a.output, !o.isEmpty else { throw CommandLineError(message: "missing -o DIR (the chunk folder)") }
+    guard let planPath = a.plan else { throw UsageError("--chunk needs --plan plan.json") }
+    guard let spec = a.chunk else { throw UsageError("--plan needs --chunk I (or auto)") }
+    guard let o = a.output, !o.isEmpty else { throw UsageError("missing -o DIR (the chunk folder)") }
     let dir = URL(fileURLWithPath: o).standardizedFileURL.path
     let plan = try ChunkPlanner.load(planPath)
     let index: Int
@@ -33,34 +33,29 @@ func renderChunkCommand(_ a: Arguments) throws {
         let env = ProcessInfo.processInfo.environment
         let names = FarmEngines.chunkIndexVariables
         guard let v = names.lazy.compactMap({ env[$0] }).first, let i = Int(v) else {
-            throw CommandLineError(message: "--chunk auto reads \(names.joined(separator: " or ")), and none is set to a number")
+            throw UsageError("--chunk auto reads \(names.joined(separator: " or ")), and none is set to a number")
         }
         index = i
     } else {
-        guard let i = Int(spec), i >= 0 else { throw CommandLineError(message: "--chunk must be a chunk index or auto (got \(spec))") }
+        guard let i = Int(spec), i >= 0 else { throw UsageError("--chunk must be a chunk index or auto (got \(spec))") }
         index = i
     }
     let edit = try a.planEdit(plan)
     var options = a.options
     options.progress = progressPrinter(a.progress ?? defaultProgressStyle())
-    do {
-        switch try RenderJob.renderChunk(edit, plan: plan, index: index, directory: dir, options: options) {
-        case .alreadyDone(let r):
-            say("segue: chunk \(index) (frames [\(r.start), \(r.end))) is already rendered and valid; nothing to do")
-        case .rendered(let r):
-            say(String(format: "segue: wrote %@/%@: chunk %d, frames [%lld, %lld), %lld frames, rendered by %@ in %.1f s",
-                       dir, r.file, index, r.start, r.end, r.frames, r.renderer, r.seconds))
-        }
-    } catch where RenderJob.isTransient(error) {
-        say("segue: chunk \(index) failed (transient, worth a retry): \(error)")
-        exit(75)
+    switch try RenderJob.renderChunk(edit, plan: plan, index: index, directory: dir, options: options) {
+    case .alreadyDone(let r):
+        say("segue: chunk \(index) (frames [\(r.start), \(r.end))) is already rendered and valid; nothing to do")
+    case .rendered(let r):
+        say(String(format: "segue: wrote %@/%@: chunk %d, frames [%lld, %lld), %lld frames, rendered by %@ in %.1f s",
+                   dir, r.file, index, r.start, r.end, r.frames, r.renderer, r.seconds))
     }
 }
 
 /// `segue render-audio EDIT.json -o audio.m4a` or `segue render-audio --plan plan.json -o audio.m4a`.
 func renderAudioCommand(_ a: Arguments) throws {
-    guard let out = a.output, !out.isEmpty else { throw CommandLineError(message: "missing -o OUTPUT") }
-    if !a.options.audio { throw CommandLineError(message: "render-audio renders audio: drop --no-audio") }
+    guard let out = a.output, !out.isEmpty else { throw UsageError("missing -o OUTPUT") }
+    if !a.options.audio { throw UsageError("render-audio renders audio: drop --no-audio") }
     let plan = try a.plan.map { try ChunkPlanner.load($0) }
     let samples = try RenderJob.renderAudio(try plan.map { try a.planEdit($0) } ?? a.edit(), to: out, plan: plan, options: a.options)
     say("segue: wrote \(out): \(samples) samples")
@@ -68,8 +63,8 @@ func renderAudioCommand(_ a: Arguments) throws {
 
 /// `segue stitch --plan plan.json DIR -o OUT.mp4`. Exit 2 with the list of chunks to render again.
 func stitchCommand(_ a: Arguments) throws {
-    guard let planPath = a.plan else { throw CommandLineError(message: "stitch needs --plan plan.json") }
-    guard a.positional.count == 1 else { throw CommandLineError(message: "stitch takes one folder of chunks") }
+    guard let planPath = a.plan else { throw UsageError("stitch needs --plan plan.json") }
+    guard a.positional.count == 1 else { throw UsageError("stitch takes one folder of chunks") }
     let out = try a.requireOutput()
     let plan = try ChunkPlanner.load(planPath)
     let dir = URL(fileURLWithPath: a.positional[0]).standardizedFileURL.path
@@ -82,16 +77,17 @@ func stitchCommand(_ a: Arguments) throws {
 /// `segue farm slurm|status|resume ...`.
 func farmCommand(_ a: Arguments) throws {
     let engines = FarmEngines.all.map(\.name).joined(separator: ", ")
-    guard let sub = a.positional.first else { throw CommandLineError(message: "farm needs an engine (\(engines)), status or resume") }
+    guard let sub = a.positional.first else { throw UsageError("farm needs an engine (\(engines)), status or resume") }
+    try CommandOptions.check(a.given, command: "farm", sub: sub)
     var rest = a
     rest.positional.removeFirst()
     switch sub {
     case let name where FarmEngines.named(name) != nil:
         let engine = FarmEngines.named(name)!
-        guard let n = rest.chunks else { throw CommandLineError(message: "farm \(name) needs --chunks N") }
+        guard let n = rest.chunks else { throw UsageError("farm \(name) needs --chunks N") }
         let out = try rest.requireOutput()
         guard out.lowercased().hasSuffix(".mp4") || out.lowercased().hasSuffix(".mkv") else {
-            throw CommandLineError(message: "give -o the final file (.mp4, or .mkv for --codec ffv1)")
+            throw UsageError("give -o the final file (.mp4, or .mkv for --codec ffv1)")
         }
         let editPath = try rest.editFile()
         var options = rest.farm
@@ -102,20 +98,21 @@ func farmCommand(_ a: Arguments) throws {
         try Farm.submit(try rest.edit(), editPath: editPath, editArguments: rest.editOverrides, options: options, engine: engine,
                         segue: executablePath(), dryRun: rest.dryRun, log: say)
     case "status":
-        guard rest.positional.count == 1 else { throw CommandLineError(message: "farm status takes the work folder") }
+        guard rest.positional.count == 1 else { throw UsageError("farm status takes the work folder") }
         let st = try Farm.status(rest.positional[0])
         if rest.json { try printJSON(st) } else { print(st.text, terminator: "") }
         exit(st.exitStatus)
     case "resume":
-        guard rest.positional.count == 1 else { throw CommandLineError(message: "farm resume takes the work folder") }
+        guard rest.positional.count == 1 else { throw UsageError("farm resume takes the work folder") }
         // A plan the edit no longer matches would fail every chunk again: say so instead of resubmitting.
         let plan = try ChunkPlanner.load(URL(fileURLWithPath: rest.positional[0]).appendingPathComponent("plan.json").path)
-        do { try ChunkPlanner.check(plan, matches: try RenderJob.resolve(try Arguments([]).planEdit(plan))) } catch let e as EditError {
-            throw EditError("plan", "\(e.message.replacingOccurrences(of: ": make the plan again", with: "")): run `segue farm slurm` again (resume would fail the same way)")
+        do { try ChunkPlanner.check(plan, matches: try RenderJob.resolve(try Arguments([]).planEdit(plan))) } catch var e as PlanMismatch {
+            e.remedy = "run `segue farm slurm` again (resume would fail the same way)"
+            throw e
         }
         try Farm.resume(rest.positional[0], log: say)
     default:
-        throw CommandLineError(message: "farm needs an engine (\(engines)), status or resume (got \(sub))")
+        throw UsageError("farm needs an engine (\(engines)), status or resume (got \(sub))")
     }
 }
 
@@ -129,23 +126,28 @@ extension Arguments {
     /// The edit file among the positional arguments (chunked renders need one file every node can read).
     func editFile() throws -> String {
         guard positional.count == 1, positional[0].lowercased().hasSuffix(".json") else {
-            throw CommandLineError(message: "chunked renders take one edit file (EDIT.json), not clips on the command line")
+            throw UsageError("chunked renders take one edit file (EDIT.json), not clips on the command line")
         }
         return URL(fileURLWithPath: positional[0]).standardizedFileURL.path
     }
 
     /// The edit a plan was made from: its edit file with the options recorded in the plan. An edit file given on
-    /// the command line must be the plan's; edit options may not be given again.
+    /// the command line must be the plan's; an edit option given again must repeat what the plan fixes (`--codec
+    /// ffv1` for a plan of an FFV1 edit): one that would change the edit is refused (`UsageError`).
     func planEdit(_ plan: ChunkPlan) throws -> Edit {
-        if !editOverrides.isEmpty {
-            let fixed = plan.editArguments.isEmpty ? "" : " (\(plan.editArguments.joined(separator: " ")))"
-            throw CommandLineError(message: "the plan fixes the edit's settings\(fixed): drop \(editOverrides.joined(separator: " "))")
-        }
         func resolved(_ p: String) -> URL { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath() }
         if !positional.isEmpty, (try? editFile()).map(resolved) != resolved(plan.edit) {
-            throw CommandLineError(message: "the plan was made from \(plan.edit), not \(positional.joined(separator: " "))")
+            throw UsageError("the plan was made from \(plan.edit), not \(positional.joined(separator: " "))")
         }
-        return try Arguments([plan.edit] + plan.editArguments).edit()
+        let planned = try Arguments([plan.edit] + plan.editArguments).edit()
+        let differing = editOverrideGroups.filter { group in
+            (try? Arguments([plan.edit] + plan.editArguments + group).edit()) != planned
+        }
+        if !differing.isEmpty {
+            let fixed = plan.editArguments.isEmpty ? "" : " (\(plan.editArguments.joined(separator: " ")))"
+            throw UsageError("the plan fixes the edit's settings\(fixed): \(differing.map { $0.joined(separator: " ") }.joined(separator: ", ")) would change them; drop it or make the plan again")
+        }
+        return planned
     }
 
     /// The options every chunk render gets from `farm slurm`'s command line.

@@ -46,13 +46,14 @@ render options:
   --music FILE[:VOLUME]        background music under the clips' audio (e.g. song.m4a:0.6)
   --duck                       lower the music while the clips' audio is present
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)
-  --verbose                    say what was chosen (EGL platform, GL_RENDERER, size, rate, clips)
-render farms (see README, "Render farms"): chunk exit status 75 = transient (retry), 2 = invalid edit, 1 = other
+  --verbose                    say what was chosen (EGL platform, GL_RENDERER, size, rate, clips); FFmpeg's warnings
+exit status: 0 done, 1 failed, 2 invalid edit or command line (each command takes only its own options);
+render farms (see README, "Render farms"): chunk exit status 75 = transient (retry), 2 = invalid, 1 = other
 transitions: `segue transitions` lists every built-in with its parameters and directions
 """
 
 var args = Array(CommandLine.arguments.dropFirst())
-guard let command = args.first else { print(usage); exit(2) }
+guard let command = args.first else { print(usage); exit(ExitStatus.invalid) }
 args.removeFirst()
 let commands: [String: (Arguments) throws -> Void] = [
     "render": renderCommand, "probe": probeCommand, "plan": planCommand,
@@ -61,26 +62,34 @@ let commands: [String: (Arguments) throws -> Void] = [
     "bench-composite": benchCompositeCommand,
 ]
 if ["-h", "--help", "help"].contains(command) { print(usage); exit(0) }
-guard let run = commands[command] else { say("segue: unknown command \(command)\n\(usage)"); exit(2) }
+guard let run = commands[command] else { say("segue: unknown command \(command)\n\(usage)"); exit(ExitStatus.invalid) }
 SignalCleanup.installHandlers()
+var chunkRender = false
 do {
-    try run(try Arguments(args))
-} catch is HelpRequested {
-    print(usage)
-} catch let e as CommandLineError {
-    say("segue: \(e.message)\n\(usage)"); exit(2)
-} catch let e as StitchRefused {
-    say("segue: stitch refused: \(e)"); exit(2)
-} catch let e as EditError {
-    say("segue: invalid edit: \(e)"); exit(2)
-} catch let e as MediaError {
-    say("segue: \(command) failed: \(e)"); exit(1)
-} catch let e as GPUError {
-    say("segue: GPU \(command) failed: \(e)"); exit(1)
-} catch let e as FarmError {
-    say("segue: \(command) failed: \(e)"); exit(1)
-} catch let e as ComparisonFailed {
-    say("segue: \(e.message)"); exit(1)
+    let arguments = try Arguments(args)
+    chunkRender = command == "render" && (arguments.plan != nil || arguments.chunk != nil)
+    if command != "farm" { try CommandOptions.check(arguments.given, command: command) }
+    // FFmpeg's own lines (a corrupt packet, a deprecated option) only with --verbose, naming the file.
+    if arguments.options.verbose { FFmpegLog.setHandler { say("ffmpeg: \($0)") } }
+    try run(arguments)
 } catch {
-    say("segue: \(command) failed: \(error)"); exit(1)
+    exit(report(error, command: command, chunkRender: chunkRender))
+}
+
+/// The one place an error becomes a message on standard error and an exit status: the status is the error's own
+/// (`SegueError.exitStatus`; 1 for errors that are not Segue's), or 75 for a chunk render's retryable failure.
+func report(_ error: Error, command: String, chunkRender: Bool) -> Int32 {
+    let retry = chunkRender && ((error as? SegueError)?.isRetryable ?? false)
+    switch error {
+    case is HelpRequested: print(usage); return 0
+    case _ where retry: say("segue: \(command) failed (transient, worth a retry): \(error)")
+    case let e as UsageError: say("segue: \(e)\n(`segue --help` lists the commands and their options)")
+    case let e as EditError: say("segue: invalid edit: \(e)")
+    case let e as StitchRefused: say("segue: stitch refused: \(e)")
+    case let e as GPUError: say("segue: GPU \(command) failed: \(e)")
+    case let e as PlanMismatch: say("segue: \(e)")
+    case let e as ComparisonFailed: say("segue: \(e.message)")
+    default: say("segue: \(command) failed: \(error)")
+    }
+    return retry ? ExitStatus.retry : (error as? SegueError)?.exitStatus ?? ExitStatus.failed
 }

@@ -19,10 +19,13 @@ final class ChunkPlanTests: XCTestCase {
         XCTAssertEqual(try ChunkPlan.ranges(total: 285, count: 4), [0..<71, 71..<142, 142..<213, 213..<285])
     }
 
-    func testImpossibleSplitsAreEditErrors() {
-        XCTAssertThrowsError(try ChunkPlan.ranges(total: 10, count: 0)) { XCTAssertEqual(($0 as? EditError)?.field, "chunks") }
+    func testImpossibleSplitsAreUsageErrors() {
+        XCTAssertThrowsError(try ChunkPlan.ranges(total: 10, count: 0)) {
+            XCTAssertEqual(($0 as? UsageError)?.message, "--chunks: need at least 1 chunk (got 0)")
+            XCTAssertEqual(($0 as? SegueError)?.exitStatus, 2)
+        }
         XCTAssertThrowsError(try ChunkPlan.ranges(total: 3, count: 4)) {
-            XCTAssertTrue(($0 as? EditError)?.message.contains("4 chunks for 3 frames") == true, "\($0)")
+            XCTAssertTrue(($0 as? UsageError)?.message.contains("4 chunks for 3 frames") == true, "\($0)")
         }
     }
 

@@ -269,6 +269,10 @@ final class ChunkTests: EndToEndTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         r = try segue(base + ["--chunk", "0", "--crf", "30"])
         XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("--crf 30 would change them"), r.stderr)
+        // Options that repeat what the plan fixes (the edit file's codec, the plan's size) are accepted.
+        r = try segue(base + ["--chunk", "0", "--codec", "ffv1", "--size", "32x32"])
+        XCTAssertEqual(r.status, 0, r.stderr)
         try Data("{}".utf8).write(to: URL(fileURLWithPath: path("broken.json")))
         r = try segue(["render", "--plan", path("broken.json"), "--chunk", "0", "-o", chunks])
         XCTAssertEqual(r.status, 2, r.stderr)

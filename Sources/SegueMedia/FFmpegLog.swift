@@ -1,0 +1,111 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// FFmpeg's own log lines (libavformat, libavcodec, libswscale, …), which it would print on standard error, routed to
+/// a handler instead: the `segue` command shows them with `--verbose`; a library user decides. Without a handler they
+/// are dropped (Segue reports what matters itself: a file it cannot read, damage it concealed).
+///
+/// Lines at `AV_LOG_WARNING` and more severe are delivered, one per call, without FFmpeg's `[h264 @ 0x…]` prefix,
+/// tagged with what Segue knows about the context that logged: the file (the clip, the music, the output) a demuxer,
+/// decoder or encoder works on, and the component's own name (`av_log`'s `AVClass.item_name`):
+/// `[clip.mp4] h264: error while decoding MB 16 12, bytestream 150`. Wraps `av_log_set_callback`.
+public enum FFmpegLog {
+    /// The severity of a line (FFmpeg's `AV_LOG_*` levels that are delivered).
+    public enum Level: String, Sendable {
+        case fatal, error, warning
+    }
+    /// One log line.
+    public struct Line: Sendable, CustomStringConvertible {
+        public let level: Level
+        /// The file the component that logged works on (its last path component), where Segue knows it.
+        public let file: String?
+        /// The component that logged (`h264`, `mov,mp4,m4a,3gp,3g2,mj2`, `swscaler`).
+        public let component: String?
+        /// FFmpeg's message, without its trailing newline.
+        public let message: String
+        public var description: String {
+            (file.map { "[\($0)] " } ?? "") + (component.map { "\($0): " } ?? "") + message
+        }
+    }
+
+    private static let handler = Mutex<(@Sendable (Line) -> Void)?>(nil)
+    /// Files by the token stored in a codec context's `opaque` (`register`).
+    private static let files = Mutex<(next: Int, byToken: [Int: String])>((1, [:]))
+
+    /// Sends FFmpeg's lines to `h` (nil: drop them). Process-wide: FFmpeg has one log callback.
+    public static func setHandler(_ h: (@Sendable (Line) -> Void)?) {
+        _ = FF.setup
+        handler.withLock { $0 = h }
+    }
+
+    /// Installs the callback and the level (once, from `FF.setup`).
+    static func install() {
+        av_log_set_level(AV_LOG_WARNING)
+        av_log_set_callback { avcl, level, fmt, args in
+            guard level <= AV_LOG_WARNING, let fmt, let args, let deliver = FFmpegLog.handler.withLock({ $0 }) else { return }
+            var buffer = [CChar](repeating: 0, count: 1024)
+            var printPrefix: Int32 = 0
+            av_log_format_line2(avcl, level, fmt, args, &buffer, Int32(buffer.count), &printPrefix)
+            let message = String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !message.isEmpty else { return }
+            let (file, component) = FFmpegLog.describe(avcl)
+            deliver(Line(level: level <= AV_LOG_FATAL ? .fatal : level <= AV_LOG_ERROR ? .error : .warning,
+                         file: file, component: component, message: message))
+        }
+    }
+
+    /// A token for `path`, to be stored in a codec context's `opaque` (FFmpeg copies it into the contexts of its
+    /// decoding threads, which log too); `unregister` it once the context is freed.
+    static func register(_ path: String) -> UnsafeMutableRawPointer? {
+        let name = displayName(path)
+        let token = files.withLock { f -> Int in
+            let t = f.next
+            f.next += 1
+            f.byToken[t] = name
+            return t
+        }
+        return UnsafeMutableRawPointer(bitPattern: token)
+    }
+
+    static func unregister(_ token: UnsafeMutableRawPointer?) {
+        guard let token else { return }
+        _ = files.withLock { $0.byToken.removeValue(forKey: Int(bitPattern: token)) }
+    }
+
+    /// The thread's current file for contexts Segue did not register (a demuxer's parser, the probe's decoders):
+    /// set by `reading` around the calls that read a file.
+    private static let threadFileKey = "segue.ffmpeg-log.file"
+
+    /// Runs `body` with `path` as the file FFmpeg's lines from this thread are about, unless their context says.
+    static func reading<T>(_ path: String, _ body: () throws -> T) rethrows -> T {
+        let d = Thread.current.threadDictionary
+        let old = d[threadFileKey]
+        d[threadFileKey] = displayName(path)
+        defer { d[threadFileKey] = old }
+        return try body()
+    }
+
+    /// The file's name as the user knows it: the last path component, and for Segue's hidden temporary output
+    /// (`.out.mp4.segue-PID.tmp`, `RenderJob.writeAtomically`) the destination's.
+    static func displayName(_ path: String) -> String {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        guard name.hasPrefix("."), name.hasSuffix(".tmp"), let r = name.range(of: ".segue-", options: .backwards) else { return name }
+        return String(name[name.index(after: name.startIndex)..<r.lowerBound])
+    }
+
+    /// The file and component name of the context `avcl` (its first member is its `AVClass`).
+    static func describe(_ avcl: UnsafeMutableRawPointer?) -> (file: String?, component: String?) {
+        let threadFile = Thread.current.threadDictionary[threadFileKey] as? String
+        guard let avcl, let cls = avcl.assumingMemoryBound(to: UnsafePointer<AVClass>?.self).pointee else { return (threadFile, nil) }
+        // A context without a codec (a demuxer's parser) calls itself "NULL".
+        let component = cls.pointee.item_name.flatMap { $0(avcl) }.map { String(cString: $0) }.flatMap { $0 == "NULL" ? nil : $0 }
+        if cls == avcodec_get_class() {
+            let opaque = avcl.assumingMemoryBound(to: AVCodecContext.self).pointee.opaque
+            if let opaque, let name = files.withLock({ $0.byToken[Int(bitPattern: opaque)] }) { return (name, component) }
+        } else if cls == avformat_get_class(), let url = avcl.assumingMemoryBound(to: AVFormatContext.self).pointee.url {
+            return (displayName(String(cString: url)), component)
+        }
+        return (threadFile, component)
+    }
+}

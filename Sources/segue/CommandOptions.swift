@@ -1,0 +1,49 @@
+import SegueCore
+
+/// The options each command takes; any other is a usage error naming the option and the command (exit 2), so that
+/// `segue probe --crf 20 x.mp4` does not pass for a probe that took the encoder setting into account.
+enum CommandOptions {
+    static let everywhere: Set<String> = ["--verbose", "--help"]
+    /// What a picture shows: size, fitting, rate, background, tone mapping, transitions of clips on the command line.
+    static let picture: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--tone-map", "--transition"]
+    static let encoding: Set<String> = ["--codec", "--crf", "--preset", "--encoder", "--dynamic-range"]
+    static let audio: Set<String> = ["--music", "--duck", "--no-audio"]
+    static let gpu: Set<String> = ["--backend", "--egl-platform", "--gpu-device"]
+    static let farm: Set<String> = ["--chunks", "-o", "--work-dir", "--partition", "--gres", "--time", "--max-parallel", "--retries",
+                                    "--retry-delay", "--dry-run", "--allow-local"]
+
+    /// The options `command` (and, for `farm`, its subcommand `sub`) takes; a chunk render (`render --plan`) takes
+    /// the edit's options only to check them against the plan (`Arguments.planEdit`).
+    static func accepted(_ command: String, sub: String? = nil) -> Set<String> {
+        let own: Set<String>
+        switch command {
+        case "render": own = Set(["-o", "--hwaccel", "--progress", "--plan", "--chunk"]).union(picture).union(encoding).union(audio).union(gpu)
+        case "probe": own = ["--json", "--tone-map"]
+        case "plan": own = Set(["--json", "--chunks", "-o"]).union(picture).union(encoding).union(audio)
+        case "render-audio": own = Set(["-o", "--plan"]).union(picture).union(encoding).union(audio)
+        case "stitch": own = ["--plan", "-o", "--audio"]
+        case "frame": own = Set(["-o", "--at", "--frame"]).union(picture).union(gpu)
+        case "sheet": own = Set(["-o", "--cols", "--tile-width", "--at-progress"]).union(picture).union(gpu)
+        case "transitions": own = ["--json"]
+        case "compare": own = Set(["--min-psnr", "--json", "--backends", "--dynamic-range"]).union(picture).union(gpu)
+        case "bench-composite": own = Set(["--size", "--frames", "--transition", "--json"]).union(gpu)
+        case "farm":
+            switch sub {
+            case "status": own = ["--json"]
+            case "resume": own = []
+            default: own = farm.union(picture).union(encoding).union(audio).union(gpu)
+            }
+        default: own = []
+        }
+        return own.union(everywhere)
+    }
+
+    /// Throws `UsageError` for the first option in `given` that `command` does not take.
+    static func check(_ given: [String], command: String, sub: String? = nil) throws {
+        let ok = accepted(command, sub: sub)
+        guard let bad = given.first(where: { !ok.contains($0) }) else { return }
+        let name = sub.map { "\(command) \($0)" } ?? command
+        let takes = ok.subtracting(everywhere).sorted()
+        throw UsageError("segue \(name) does not take \(bad)" + (takes.isEmpty ? " (it takes no options)" : " (it takes \(takes.joined(separator: ", ")))"))
+    }
+}
