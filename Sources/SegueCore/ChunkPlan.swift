@@ -23,18 +23,21 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
         public let channels: Int
         /// Samples of the whole mix: round(totalFrames / frame rate × sampleRate).
         public let samples: Int64
-        /// "aac" (H.264 output) or "pcm_f32le" (FFV1 output).
+        /// The audio encoder (`OutputFormat.audioCodec`): "aac" (MP4 output) or "pcm_f32le" (FFV1 output).
         public let codec: String
-        /// File name in the chunk folder, e.g. `audio.m4a`.
+        /// File name in the chunk folder, e.g. `audio.m4a` (`OutputFormat.audioPassExtension`).
         public let file: String
         public init(sampleRate: Int, channels: Int, samples: Int64, codec: String, file: String) {
             self.sampleRate = sampleRate; self.channels = channels; self.samples = samples; self.codec = codec; self.file = file
         }
     }
 
-    /// The plan format; a reader refuses other versions.
-    public static let formatVersion = 1
+    /// The plan format; a reader refuses other versions. 2: the output format is recorded (`format`).
+    public static let formatVersion = 2
     public let version: Int
+    /// The output format every chunk, the audio pass and the stitched file are written in (`OutputFormat`): `stitch`
+    /// reads it here rather than guessing it from the chunks' file names.
+    public let format: OutputSettings.Codec
     /// Absolute path of the edit file the plan was made from.
     public let edit: String
     /// Command-line options applied on top of the edit file when the plan was made (`--square`, `--crf 20`, …):
@@ -58,9 +61,10 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
     /// nil when the edit has no audio.
     public let audio: AudioPass?
 
-    public init(edit: String, editArguments: [String] = [], inputs: [String] = [], editHash: String, settings: String, settingsHash: String, width: Int, height: Int,
-                frameRate: FrameRate, totalFrames: Int64, chunks: [Chunk], audio: AudioPass?) {
+    public init(edit: String, editArguments: [String] = [], inputs: [String] = [], editHash: String, settings: String, settingsHash: String,
+                format: OutputSettings.Codec, width: Int, height: Int, frameRate: FrameRate, totalFrames: Int64, chunks: [Chunk], audio: AudioPass?) {
         version = ChunkPlan.formatVersion
+        self.format = format
         self.edit = edit; self.editArguments = editArguments; self.inputs = inputs; self.editHash = editHash; self.settings = settings; self.settingsHash = settingsHash
         self.width = width; self.height = height; self.frameRate = frameRate.description
         self.totalFrames = totalFrames
@@ -82,10 +86,15 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
         return (0..<n).map { i in (total * i / n)..<(total * (i + 1) / n) }
     }
 
-    /// The chunk file name for index `i`: `chunk_0007.mp4` (or `.mkv` for FFV1).
-    public static func fileName(index i: Int, codec: OutputSettings.Codec) -> String {
+    /// The chunk file name for index `i`: `chunk_0007.mp4` (`OutputFormat.chunkExtension`: `.mkv` for FFV1).
+    public static func fileName(index i: Int, format: OutputFormat) -> String {
+        stem(index: i) + "." + format.chunkExtension
+    }
+
+    /// The chunk's name without extension, `chunk_0007`: its sidecar, logs and counters are named after it.
+    public static func stem(index i: Int) -> String {
         let digits = String(i)
-        return "chunk_" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + (codec == .ffv1 ? ".mkv" : ".mp4")
+        return "chunk_" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// What is inconsistent in the plan (chunks that do not cover `[0, totalFrames)` exactly, in order, with the
@@ -99,13 +108,16 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
             guard c.start == next, c.end > c.start else {
                 return "chunk \(i) covers [\(c.start), \(c.end)); it must start at frame \(next) and hold at least one frame"
             }
-            guard c.file == ChunkPlan.fileName(index: i, codec: .h264) || c.file == ChunkPlan.fileName(index: i, codec: .ffv1) else {
+            guard c.file == ChunkPlan.fileName(index: i, format: outputFormat) else {
                 return "chunk \(i)'s file is named \(c.file)"
             }
             next = c.end
         }
         return next == totalFrames ? nil : "the chunks end at frame \(next), the edit at \(totalFrames)"
     }
+
+    /// The row of `format` in the output-format table.
+    public var outputFormat: OutputFormat { OutputFormat.of(format) }
 
     /// The frame rate as a `FrameRate`.
     public var rate: FrameRate? { FrameRate.parse(frameRate) }

@@ -140,10 +140,11 @@ public struct ColourOverride: Equatable, Sendable {
 
 /// Output encoding settings.
 public struct OutputSettings: Equatable, Sendable {
-    public enum Codec: String, CaseIterable, Sendable {
-        /// H.264 (libx264), yuv420p, in MP4 with `+faststart`.
+    /// The output format (its row in `OutputFormat.all` says what each writes).
+    public enum Codec: String, CaseIterable, Sendable, Codable {
+        /// H.264 (libx264; HEVC Main 10 with libx265 for HDR) in MP4 with `+faststart`, AAC audio (`OutputFormat.mp4`).
         case h264
-        /// Lossless FFV1, yuv420p, in Matroska: for exact comparisons.
+        /// Lossless FFV1 in Matroska, 32-bit float PCM audio: for exact comparisons (`OutputFormat.mkv`).
         case ffv1
     }
     public var codec: Codec = .h264

@@ -69,7 +69,7 @@ public enum EditFile {
             try checkKeys(out, "output", ["codec", "crf", "preset", "encoder", "toneMap", "dynamicRange"])
             if let c = out["codec"] {
                 let s = try string(c, "output.codec")
-                guard let codec = OutputSettings.Codec(rawValue: s) else { throw EditError("output.codec", "must be h264 or ffv1 (got \"\(s)\")") }
+                guard let codec = OutputSettings.Codec(rawValue: s) else { throw EditError("output.codec", "must be \(OutputFormat.codecNames) (got \"\(s)\")") }
                 edit.output.codec = codec
             }
             if let c = out["crf"] {

@@ -105,7 +105,7 @@ extension Farm {
     }
 
     static func lastLogLine(_ logs: String, index: Int) -> String? {
-        let prefix = ChunkPlan.fileName(index: index, codec: .h264).dropLast(4) + ".attempt"
+        let prefix = ChunkPlan.stem(index: index) + ".attempt"
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: logs)) ?? []).filter { $0.hasPrefix(prefix) }
         guard let newest = files.max(by: { (Int($0.dropFirst(prefix.count).dropLast(4)) ?? 0) < (Int($1.dropFirst(prefix.count).dropLast(4)) ?? 0) }),
               let text = try? String(contentsOfFile: "\(logs)/\(newest)", encoding: .utf8) else { return nil }

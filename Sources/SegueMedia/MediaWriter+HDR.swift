@@ -10,13 +10,13 @@ import SegueCore
 /// `peak` is the brightest the sources can be (HLG: 1000 cd/m², a PQ clip: its own MaxCLL or mastering peak, SDR
 /// white: 203 cd/m²), not a measurement: MaxFALL would need every frame before the first is written.
 extension MediaWriter {
-    /// yuv420p for SDR, yuv420p10le for HDR.
-    static func pixelFormat(_ range: DynamicRange) -> AVPixelFormat {
-        range == .sdr ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_YUV420P10LE
+    /// The `AVPixelFormat` named `name` (`OutputFormat.pixelFormat`: yuv420p for SDR, yuv420p10le for HDR).
+    /// Wraps `av_get_pix_fmt`. - Throws: `MediaError` if this FFmpeg has no such format.
+    static func pixelFormat(_ name: String) throws -> AVPixelFormat {
+        let f = av_get_pix_fmt(name)
+        guard f != AV_PIX_FMT_NONE else { throw MediaError(path: nil, function: "av_get_pix_fmt", message: "this FFmpeg has no pixel format \(name)") }
+        return f
     }
-
-    /// libx264 for SDR, libx265 (HEVC Main 10) for HDR.
-    public static func defaultEncoder(_ range: DynamicRange) -> String { range == .sdr ? "libx264" : "libx265" }
 
     /// `color_primaries`, `color_trc` and `colorspace` of the output: BT.709 for SDR; BT.2020 with ARIB STD-B67 (HLG)
     /// or SMPTE ST 2084 (PQ) and the BT.2020 non-constant-luminance matrix for HDR.

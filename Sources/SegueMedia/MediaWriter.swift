@@ -2,16 +2,17 @@ import CFFmpeg
 import Foundation
 import SegueCore
 
-/// Encodes and muxes the output: video from RGBA pictures, audio from float stereo samples.
+/// Encodes and muxes the output: video from RGBA pictures or Y′CbCr planes, audio from float samples, in the format
+/// `OutputSettings.format` names (`OutputFormat`: the container and its options, the video encoder and pixel format
+/// for the dynamic range, the audio encoder and sample format, codec tags such as HEVC's `hvc1` in MP4).
 ///
-/// Video: H.264 (libx264; `crf`, `preset`) or FFV1, yuv420p, BT.709 limited range with `color_primaries`,
-/// `color_trc`, `colorspace` and `color_range` tags, constant frame rate (time base = 1 / frame rate). HDR output
-/// (`OutputSettings.dynamicRange` HLG or PQ): yuv420p10le, BT.2020 with the HLG or PQ transfer tagged, HEVC Main 10
-/// (libx265) in MP4 unless another encoder is named; PQ also gets its static metadata (`MediaWriter+HDR.swift`).
-/// Pictures come as `YUV420Image` planes already in that format (copied in, no conversion), or as RGBA, which
-/// libswscale converts with the BT.709 matrix (ITU-R BT.709-6 §3), limited range.
-/// Audio: AAC-LC (FFmpeg's native encoder, 1024-sample frames) with H.264; 32-bit float PCM with FFV1 (lossless,
-/// for exact comparisons). Container: MP4 with `+faststart` for H.264, Matroska for FFV1.
+/// Video: the row's encoder (libx264, or the one named in `encoder`, with `crf` and `preset` where the encoder has
+/// them; FFV1 lossless), BT.709 limited range with `color_primaries`, `color_trc`, `colorspace` and `color_range`
+/// tags, constant frame rate (time base = 1 / frame rate). HDR output (`OutputSettings.dynamicRange` HLG or PQ):
+/// yuv420p10le, BT.2020 with the HLG or PQ transfer tagged, HEVC Main 10 (libx265) unless another encoder is named;
+/// PQ also gets its static metadata (`MediaWriter+HDR.swift`). Pictures come as `YUV420Image` planes already in that
+/// format (copied in, no conversion), or as RGBA, which libswscale converts with the BT.709 matrix (ITU-R BT.709-6
+/// §3), limited range.
 public final class MediaWriter {
     public struct AudioSettings {
         public var sampleRate: Int32 = 48000
@@ -39,6 +40,8 @@ public final class MediaWriter {
     public let frameRate: FrameRate
     /// What the video is: SDR (yuv420p, BT.709) or HDR (yuv420p10le, BT.2020, HLG or PQ).
     public let dynamicRange: DynamicRange
+    /// The encoder's pixel format (`OutputFormat.pixelFormat` of the range).
+    let pixelFormat: AVPixelFormat
     /// For farm chunks: the frames from `keepFrames` on are encoder lookahead only. Frame `keepFrames − 1` is
     /// forced to be a P-frame, so nothing before it references what follows, and the packets of later frames are
     /// dropped. The encoder's rate control (x264's macroblock tree) still sees the frames after the seam, as in a
@@ -78,7 +81,7 @@ public final class MediaWriter {
     /// - Parameters:
     ///   - size: picture size in pixels (even width and height).
     ///   - audio: nil for a file without audio.
-    ///   - video: false for an audio-only file (the farm's audio pass: `.m4a` for H.264 settings, Matroska for FFV1).
+    ///   - video: false for an audio-only file (the farm's audio pass, `OutputFormat.audioPassExtension`).
     /// - Throws: `MediaError` if an encoder is missing or the file cannot be created.
     ///   - contentPeak: for PQ output, the brightest the content can be in cd/m² (the mastering display's maximum
     ///     and MaxCLL written into the stream).
@@ -89,16 +92,17 @@ public final class MediaWriter {
         self.size = size
         self.frameRate = frameRate
         dynamicRange = settings.dynamicRange
+        let format = settings.format
+        pixelFormat = try MediaWriter.pixelFormat(format.pixelFormat(settings.dynamicRange))
         var c: UnsafeMutablePointer<AVFormatContext>? = nil
-        let formatName = settings.codec == .ffv1 ? "matroska" : "mp4"
-        try FF.check(avformat_alloc_output_context2(&c, nil, formatName, path), "avformat_alloc_output_context2", path: path)
+        try FF.check(avformat_alloc_output_context2(&c, nil, format.container, path), "avformat_alloc_output_context2", path: path)
         output = OutputFile(c!)
         let oc = output.ctx
         let globalHeader = (oc.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
 
         // Video encoder.
         if withVideo {
-            let codecName = settings.codec == .ffv1 ? "ffv1" : (settings.encoder ?? MediaWriter.defaultEncoder(settings.dynamicRange))
+            let codecName = format.videoEncoder(settings)
             guard let vcodec = avcodec_find_encoder_by_name(codecName) else {
                 throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no \(codecName) encoder")
             }
@@ -106,7 +110,7 @@ public final class MediaWriter {
             video = Encoder(vc, path: path)
             vc.pointee.width = Int32(size.width)
             vc.pointee.height = Int32(size.height)
-            vc.pointee.pix_fmt = MediaWriter.pixelFormat(settings.dynamicRange)
+            vc.pointee.pix_fmt = pixelFormat
             vc.pointee.time_base = AVRational(num: frameRate.denominator, den: frameRate.numerator)
             vc.pointee.framerate = AVRational(num: frameRate.numerator, den: frameRate.denominator)
             vc.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
@@ -118,12 +122,12 @@ public final class MediaWriter {
             vc.pointee.chroma_sample_location = AVCHROMA_LOC_LEFT
             if globalHeader { vc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             var opts: OpaquePointer? = nil
-            if settings.codec == .h264 {
+            for (k, v) in format.encoderOptions.sorted(by: { $0.key < $1.key }) { av_dict_set(&opts, k, v, 0) }
+            if let tag = format.codecTags[String(cString: avcodec_get_name(vcodec.pointee.id))] { vc.pointee.codec_tag = MediaWriter.fourCC(tag) }
+            if format.takesEncoderSettings {
                 // crf and preset go to the encoders that have them (libx264, libx265, libvpx-vp9's crf, NVENC's preset).
                 if MediaWriter.encoder(vcodec, hasOption: "crf") { av_dict_set(&opts, "crf", String(settings.crf), 0) }
                 if MediaWriter.encoder(vcodec, hasOption: "preset") { av_dict_set(&opts, "preset", settings.preset, 0) }
-                // HEVC in MP4 tagged hvc1, as Apple's players expect.
-                if vcodec.pointee.id == AV_CODEC_ID_HEVC { vc.pointee.codec_tag = MediaWriter.fourCC("hvc1") }
                 // x264's automatic thread count carries state from one encoder to the next in a process: after an encode
                 // of another size, the same edit came out with other bytes. Pinning the count to what x264 itself would
                 // choose (1.5 threads per core, at most one per two macroblock rows) keeps a fresh process's output and
@@ -135,9 +139,6 @@ public final class MediaWriter {
                 if settings.dynamicRange == .pq && codecName == "libx265" {
                     av_dict_set(&opts, "x265-params", MediaWriter.x265HDR10Parameters(peak: contentPeak), 0)
                 }
-            } else {
-                av_dict_set(&opts, "level", "3", 0)
-                vc.pointee.gop_size = 1
             }
             let orc = avcodec_open2(vc, vcodec, &opts)
             av_dict_free(&opts)
@@ -157,14 +158,17 @@ public final class MediaWriter {
 
         // Audio encoder.
         if let a = audio {
-            let audioCodec = settings.codec == .ffv1 ? "pcm_f32le" : "aac"
+            let audioCodec = format.audioCodec
             guard let acodec = avcodec_find_encoder_by_name(audioCodec) else {
                 throw MediaError(path: path, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no \(audioCodec) encoder")
             }
             let ac = avcodec_alloc_context3(acodec)!
             self.audio = Encoder(ac, path: path)
             ac.pointee.sample_rate = a.sampleRate
-            ac.pointee.sample_fmt = settings.codec == .ffv1 ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP
+            ac.pointee.sample_fmt = av_get_sample_fmt(format.audioSampleFormat)
+            guard ac.pointee.sample_fmt == AV_SAMPLE_FMT_FLT || ac.pointee.sample_fmt == AV_SAMPLE_FMT_FLTP else {
+                throw MediaError(path: path, function: "av_get_sample_fmt", message: "the \(format.name) row's audio sample format \(format.audioSampleFormat) is not float (the mixer's samples are)")
+            }
             av_channel_layout_default(&ac.pointee.ch_layout, Int32(a.channels))
             ac.pointee.bit_rate = a.bitRate
             ac.pointee.time_base = AVRational(num: 1, den: a.sampleRate)
@@ -190,7 +194,7 @@ public final class MediaWriter {
         oc.pointee.pb = pb
         output.ioOpen = true
         var muxOpts: OpaquePointer? = nil
-        if settings.codec == .h264 { av_dict_set(&muxOpts, "movflags", "+faststart", 0) }
+        for (k, v) in format.muxOptions.sorted(by: { $0.key < $1.key }) { av_dict_set(&muxOpts, k, v, 0) }
         let hrc = avformat_write_header(oc, &muxOpts)
         av_dict_free(&muxOpts)
         try FF.check(hrc, "avformat_write_header", path: path)
@@ -209,8 +213,9 @@ public final class MediaWriter {
     }
 
     /// Checks that `name` is a libavcodec video encoder in this FFmpeg that takes the output's pixel format (yuv420p,
-    /// or yuv420p10le for HDR). Returns nil if so, else the reason in words (for the caller's error).
-    public static func problem(withVideoEncoder name: String, dynamicRange: DynamicRange = .sdr) -> String? {
+    /// or yuv420p10le for HDR: `OutputFormat.pixelFormat`). Returns nil if so, else the reason in words (for the
+    /// caller's error).
+    public static func problem(withVideoEncoder name: String, format: OutputFormat = .mp4, dynamicRange: DynamicRange = .sdr) -> String? {
         guard let codec = avcodec_find_encoder_by_name(name) else {
             return "this FFmpeg has no encoder named \(name) (`ffmpeg -encoders` lists them)"
         }
@@ -218,7 +223,7 @@ public final class MediaWriter {
         if let fmts = codec.pointee.pix_fmts {
             var k = 0
             var found = false
-            let wanted = pixelFormat(dynamicRange)
+            guard let wanted = try? pixelFormat(format.pixelFormat(dynamicRange)) else { return "this FFmpeg lacks the pixel format \(format.pixelFormat(dynamicRange))" }
             while fmts[k] != AV_PIX_FMT_NONE { if fmts[k] == wanted { found = true }; k += 1 }
             if !found {
                 return "\(name) does not take \(String(cString: av_get_pix_fmt_name(wanted))) pictures"
@@ -254,7 +259,7 @@ public final class MediaWriter {
     public func writeVideo(_ image: YUV420Image) throws {
         precondition(image.width == size.width && image.height == size.height)
         precondition(image.bitDepth == (dynamicRange == .sdr ? 8 : 10), "a \(image.bitDepth)-bit picture for \(dynamicRange) output")
-        let yuv = try Frame.allocated(width: size.width, height: size.height, format: MediaWriter.pixelFormat(dynamicRange))
+        let yuv = try Frame.allocated(width: size.width, height: size.height, format: pixelFormat)
         let f = yuv.ptr.pointee
         let b = image.bytesPerSample
         func copy(_ src: [UInt8], _ dst: UnsafeMutablePointer<UInt8>, _ stride: Int32, _ w: Int, _ h: Int) {

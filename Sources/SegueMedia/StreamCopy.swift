@@ -78,7 +78,8 @@ public enum StreamCopy {
     }
 
     /// Concatenates `pieces` (in order; each must have the same codec header) and muxes the audio of `audioPath`
-    /// beside them, to `path` in `container` ("mp4" with `+faststart`, or "matroska").
+    /// beside them, to `path` in `container` (an FFmpeg muxer: `OutputFormat.container`) with the muxer's `muxOptions`
+    /// (`OutputFormat.muxOptions`, e.g. MP4's `+faststart`).
     ///
     /// Video timestamps are rewritten in whole frames: a packet at frame k of its piece (its presentation time as
     /// the demuxer gives it, edit lists applied) goes to frame `startFrame + k`; decoding times keep their offset
@@ -89,7 +90,7 @@ public enum StreamCopy {
     /// - Throws: `MediaError` naming the file that failed.
     @discardableResult
     public static func concatenate(_ pieces: [Piece], frameRate: FrameRate, audioPath: String?, to path: String,
-                                   container: String) throws -> (video: Int64, audio: Int64) {
+                                   container: String, muxOptions: [String: String] = [:]) throws -> (video: Int64, audio: Int64) {
         _ = FF.setup
         guard let firstPiece = pieces.first else { throw MediaError(path: path, function: nil, message: "nothing to join") }
         var c: UnsafeMutablePointer<AVFormatContext>? = nil
@@ -108,7 +109,7 @@ public enum StreamCopy {
         oc.pointee.pb = pb
         out.ioOpen = true
         var muxOpts: OpaquePointer? = nil
-        if container == "mp4" { av_dict_set(&muxOpts, "movflags", "+faststart", 0) }
+        for (k, v) in muxOptions.sorted(by: { $0.key < $1.key }) { av_dict_set(&muxOpts, k, v, 0) }
         let hrc = avformat_write_header(oc, &muxOpts)
         av_dict_free(&muxOpts)
         try FF.check(hrc, "avformat_write_header", path: path)

@@ -13,30 +13,29 @@ public enum ChunkPlanner {
     public static func plan(_ edit: Edit, editPath: String, editArguments: [String] = [], chunks count: Int, audio: Bool = true) throws -> ChunkPlan {
         let timeline = try RenderJob.resolve(edit)
         let ranges = try ChunkPlan.ranges(total: timeline.frameCount, count: count)
-        let codec = timeline.output.codec
+        let format = timeline.output.format
         let pass: ChunkPlan.AudioPass? = audio ? ChunkPlan.AudioPass(
             sampleRate: timeline.audio.sampleRate, channels: timeline.audio.channels,
             samples: MediaTime(frame: timeline.frameCount, rate: timeline.frameRate).rounded(toUnitsOf: Int64(timeline.audio.sampleRate)),
-            codec: codec == .ffv1 ? "pcm_f32le" : "aac", file: codec == .ffv1 ? "audio.mka" : "audio.m4a") : nil
+            codec: format.audioCodec, file: "audio.\(format.audioPassExtension)") : nil
         let settings = settingsDescription(timeline)
         return ChunkPlan(edit: URL(fileURLWithPath: editPath).standardizedFileURL.path, editArguments: editArguments,
                          inputs: timeline.placements.map(\.spec.path) + (timeline.music.map { [$0.path] } ?? []), editHash: editHash(timeline),
                          settings: settings, settingsHash: Digest.sha256(settings),
-                         width: timeline.renderSize.width, height: timeline.renderSize.height, frameRate: timeline.frameRate,
+                         format: format.codec, width: timeline.renderSize.width, height: timeline.renderSize.height, frameRate: timeline.frameRate,
                          totalFrames: timeline.frameCount,
                          chunks: ranges.enumerated().map { i, r in
-                             ChunkPlan.Chunk(index: i, start: r.lowerBound, end: r.upperBound, file: ChunkPlan.fileName(index: i, codec: codec))
+                             ChunkPlan.Chunk(index: i, start: r.lowerBound, end: r.upperBound, file: ChunkPlan.fileName(index: i, format: format))
                          },
                          audio: pass)
     }
 
     /// The encoder settings every chunk must share, in words (hashed into `ChunkPlan.settingsHash`).
     static func settingsDescription(_ t: Timeline) -> String {
-        let o = t.output
-        let encoder = o.codec == .ffv1 ? "ffv1" : (o.encoder ?? MediaWriter.defaultEncoder(o.dynamicRange))
-        var s = "segue-chunks/\(ChunkPlan.formatVersion) codec=\(o.codec.rawValue) encoder=\(encoder)"
-        if o.codec == .h264 { s += " crf=\(o.crf) preset=\(o.preset)" }
-        let colour = o.dynamicRange == .sdr ? "pix_fmt=yuv420p colour=bt709/limited" : "pix_fmt=yuv420p10le colour=bt2020/\(o.dynamicRange.rawValue)/limited"
+        let o = t.output, format = o.format
+        var s = "segue-chunks/\(ChunkPlan.formatVersion) codec=\(o.codec.rawValue) encoder=\(format.videoEncoder(o))"
+        if format.takesEncoderSettings { s += " crf=\(o.crf) preset=\(o.preset)" }
+        let colour = "pix_fmt=\(format.pixelFormat(o.dynamicRange)) colour=" + (o.dynamicRange == .sdr ? "bt709/limited" : "bt2020/\(o.dynamicRange.rawValue)/limited")
         return s + " size=\(t.renderSize) rate=\(t.frameRate) \(colour) tonemap=\(o.toneMap.rawValue)"
     }
 
@@ -72,13 +71,18 @@ public enum ChunkPlanner {
     /// - Throws: `UsageError` if the file is missing, not a plan, or of another format version.
     public static func load(_ path: String) throws -> ChunkPlan {
         guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("plan: cannot read \(path)") }
+        // The version first: a plan of another format (version 1 did not record the output format) is refused as such.
+        struct Versioned: Decodable { let version: Int }
+        func notAPlan(_ error: Error) -> UsageError {
+            UsageError("plan: \(path) is not a Segue chunk plan (\(error.localizedDescription)); make one with `segue plan EDIT.json --chunks N -o plan.json`")
+        }
+        let version: Int
+        do { version = try JSONDecoder().decode(Versioned.self, from: data).version } catch { throw notAPlan(error) }
+        guard version == ChunkPlan.formatVersion else {
+            throw UsageError("plan: \(path) is plan format \(version); this segue reads format \(ChunkPlan.formatVersion): make the plan again")
+        }
         let plan: ChunkPlan
-        do { plan = try JSONDecoder().decode(ChunkPlan.self, from: data) } catch {
-            throw UsageError("plan: \(path) is not a Segue chunk plan (\(error.localizedDescription)); make one with `segue plan EDIT.json --chunks N -o plan.json`")
-        }
-        guard plan.version == ChunkPlan.formatVersion else {
-            throw UsageError("plan: \(path) is plan format \(plan.version); this segue reads format \(ChunkPlan.formatVersion): make the plan again")
-        }
+        do { plan = try JSONDecoder().decode(ChunkPlan.self, from: data) } catch { throw notAPlan(error) }
         if let why = plan.inconsistency { throw UsageError("plan: \(path) is inconsistent: \(why); make the plan again") }
         return plan
     }

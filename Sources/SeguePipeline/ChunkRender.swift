@@ -53,7 +53,7 @@ extension RenderJob {
         o.audio = false
         let (result, summary) = try writeAtomically(to: video) { temp in
             let result = try encode(timeline, renderer: renderer, to: temp, options: o, frames: chunk.start..<chunk.end,
-                                    encoderLookahead: ChunkRender.encoderLookahead(timeline.output))
+                                    encoderLookahead: timeline.output.format.lookahead(for: timeline.output))
             // Check the file as stitch will, before it is put in place.
             let s = try VideoPacketSummary(path: temp, frameRate: timeline.frameRate)
             guard s.frames == chunk.frames, s.startsWithKeyframe, s.timestampsContinuous else {
@@ -72,8 +72,8 @@ extension RenderJob {
         return .rendered(record)
     }
 
-    /// Renders the whole audio mix of `edit` in one pass to `path` (AAC in `.m4a` for H.264 output, 32-bit float
-    /// PCM in `.mka` for FFV1), exactly as a single-pass render would encode it. With a `plan`, first checks that
+    /// Renders the whole audio mix of `edit` in one pass to `path` (the output format's audio and container:
+    /// `OutputFormat.audioPassExtension`, AAC in `.m4a` for MP4 output, 32-bit float PCM in `.mka` for FFV1), exactly as a single-pass render would encode it. With a `plan`, first checks that
     /// the plan has an audio pass and was made from this edit, and writes the sidecar `stitch` checks
     /// (`audio.json` beside `audio.m4a`).
     /// - Returns: samples written.
@@ -82,13 +82,9 @@ extension RenderJob {
     @discardableResult
     public static func renderAudio(_ edit: Edit, to path: String, plan: ChunkPlan? = nil, options: RenderOptions = RenderOptions()) throws -> Int64 {
         try refuseOverwriting(inputsOf: edit, with: path, others: plan.map { [("the edit file", $0.edit)] } ?? [])
-        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
-        switch edit.output.codec {
-        case .h264 where ext != "m4a":
-            throw UsageError("the audio pass of an H.264 edit is AAC: give it a .m4a name (got \(path))")
-        case .ffv1 where ext != "mka":
-            throw UsageError("the audio pass of an FFV1 edit is PCM in Matroska: give it a .mka name (got \(path))")
-        default: break
+        let format = edit.output.format
+        guard OutputFormat.fileExtension(path) == format.audioPassExtension else {
+            throw UsageError("the audio pass of \(format.name) output is \(format.audioName) in \(format.containerName): give it a .\(format.audioPassExtension) name (got \(path))")
         }
         if let plan, plan.audio == nil {
             throw UsageError("the plan has no audio pass (it was made with --no-audio): there is nothing to render")
@@ -140,22 +136,12 @@ extension RenderJob {
 }
 
 extension ChunkRender {
-    /// Frames drawn past a chunk's end for the encoder's rate control only: x264's `rc-lookahead` for the preset
-    /// (its macroblock tree gives a frame bits by how much later frames refer to it; cut off at a chunk's end, the
-    /// last frames would come out up to 3 dB worse than in a single pass). None for lossless or intra-only output.
-    static func encoderLookahead(_ o: OutputSettings) -> Int64 {
-        guard o.codec == .h264, o.crf > 0 else { return 0 }
-        let x264: [String: Int64] = ["ultrafast": 0, "superfast": 0, "veryfast": 10, "faster": 20, "fast": 30,
-                                     "medium": 40, "slow": 50, "slower": 60, "veryslow": 60, "placebo": 60]
-        return x264[o.preset] ?? 40
-    }
-
     /// Makes chunk `index` fail while `SEGUE_TEST_FAIL_CHUNK` asks for it (tests of retries).
     static func forcedFailure(index: Int, directory: String) throws {
         guard let spec = ProcessInfo.processInfo.environment["SEGUE_TEST_FAIL_CHUNK"] else { return }
         let parts = spec.split(separator: ":").map(String.init)
         guard parts.count == 2, Int(parts[0]) == index else { return }
-        let counter = "\(directory)/.\(ChunkPlan.fileName(index: index, codec: .h264).dropLast(4)).forced-failures"
+        let counter = "\(directory)/.\(ChunkPlan.stem(index: index)).forced-failures"
         let failed = Int((try? String(contentsOfFile: counter, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "0") ?? 0
         if parts[1] == "always" || failed < (Int(parts[1]) ?? 0) {
             try? String(failed + 1).write(toFile: counter, atomically: true, encoding: .utf8)

@@ -123,21 +123,7 @@ public enum RenderJob {
         if FileManager.default.fileExists(atPath: out.path, isDirectory: &outIsDir), outIsDir.boolValue {
             throw UsageError("the output \(outputPath) is a folder; give a file name")
         }
-        if let e = edit.output.encoder {
-            if edit.output.codec == .ffv1 { throw EditError("output.encoder", "an encoder applies to MP4 output, not to --codec ffv1") }
-            if let why = MediaWriter.problem(withVideoEncoder: e, dynamicRange: edit.output.dynamicRange) { throw EditError("output.encoder", why) }
-        } else if edit.output.codec == .h264 && edit.output.dynamicRange != .sdr,
-                  let why = MediaWriter.problem(withVideoEncoder: MediaWriter.defaultEncoder(edit.output.dynamicRange), dynamicRange: edit.output.dynamicRange) {
-            throw MediaError(path: outputPath, function: nil, message: "\(edit.output.dynamicRange.rawValue.uppercased()) output needs libx265: \(why)")
-        }
-        let ext = out.pathExtension.lowercased()
-        switch edit.output.codec {
-        case .ffv1 where ext != "mkv":
-            throw UsageError("FFV1 is written into Matroska: give the output a .mkv name (got \(outputPath))")
-        case .h264 where !["mp4", "m4v", "mov"].contains(ext):
-            throw UsageError("H.264 is written into MP4: give the output a .mp4 (or .m4v, .mov) name, or use --codec ffv1 for .mkv (got \(outputPath))")
-        default: break
-        }
+        try checkOutput(edit.output, path: outputPath)
         let dir = out.deletingLastPathComponent()
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue else {
@@ -146,8 +132,7 @@ public enum RenderJob {
         let timeline = try resolve(edit)
         if options.verbose {
             timeline.notes.forEach { options.log("segue: \($0)") }
-            let encoder = edit.output.codec == .ffv1 ? "ffv1" : (edit.output.encoder ?? MediaWriter.defaultEncoder(edit.output.dynamicRange))
-            options.log("segue: output \(timeline.outputDescription), \(encoder)")
+            options.log("segue: output \(timeline.outputDescription), \(edit.output.format.videoEncoder(edit.output))")
         }
         timeline.warnings.forEach { options.log("warning: \($0)") }
         let renderer = try makeRenderer(options, for: timeline)
@@ -159,6 +144,29 @@ public enum RenderJob {
         result.warnings.forEach { options.log("warning: \($0)") }
         return RenderResult(path: out.path, frames: result.frames, audioSamples: result.samples, renderer: renderer.name,
                             timeline: timeline, warnings: result.warnings)
+    }
+
+    /// Checks what `settings` ask for against their output format (`OutputFormat`) before anything is opened: a named
+    /// encoder only where the format takes one, and one that exists and takes the format's pixel format; the default
+    /// HDR encoder present; a file name with one of the format's extensions.
+    /// - Throws: `EditError` ("output.encoder"), `UsageError` (the file name), `MediaError` (this FFmpeg lacks the
+    ///   default encoder for HDR).
+    static func checkOutput(_ settings: OutputSettings, path: String) throws {
+        let format = settings.format
+        if let e = settings.encoder {
+            guard format.takesEncoderSettings else {
+                throw EditError("output.encoder", "an encoder applies to \(OutputFormat.mp4.containerName) output, not to \(format.name) (--codec \(format.codec.rawValue))")
+            }
+            if let why = MediaWriter.problem(withVideoEncoder: e, format: format, dynamicRange: settings.dynamicRange) { throw EditError("output.encoder", why) }
+        } else if settings.dynamicRange != .sdr, let why = MediaWriter.problem(withVideoEncoder: format.videoEncoder(settings), format: format,
+                                                                               dynamicRange: settings.dynamicRange) {
+            throw MediaError(path: path, function: nil, message: "\(settings.dynamicRange.rawValue.uppercased()) output needs \(format.videoEncoder(settings)): \(why)")
+        }
+        guard format.accepts(fileName: path) else {
+            let others = OutputFormat.all.filter { $0 != format }.map { "--codec \($0.codec.rawValue) for .\($0.extensions[0])" }
+            throw UsageError("\(format.name) is written into \(format.containerName): give the output a \(format.extensionsInWords) name"
+                             + (others.isEmpty ? "" : ", or use \(others.joined(separator: ", "))") + " (got \(path))")
+        }
     }
 
     /// Refuses an output that would replace an input: one of the edit's clips, its music, or one of `others`

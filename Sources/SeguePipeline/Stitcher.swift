@@ -78,10 +78,10 @@ public enum Stitcher {
         try RenderJob.refuseOverwriting(inputsOf: nil, with: output, others:
             plan.inputs.map { ("an input of the edit", $0) } + [("the edit file", plan.edit), ("the plan", planPath)]
             + (audio.map { [("the audio pass", $0)] } ?? []) + plan.chunks.map { ("chunk \($0.index)", "\(directory)/\($0.file)") })
-        let ffv1 = plan.chunks[0].file.hasSuffix(".mkv")
-        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
-        if ffv1 && ext != "mkv" { throw UsageError("FFV1 chunks are joined into Matroska: give the output a .mkv name (got \(output))") }
-        if !ffv1 && !["mp4", "m4v", "mov"].contains(ext) { throw UsageError("give the output a .mp4 name (got \(output))") }
+        let format = plan.outputFormat
+        guard format.accepts(fileName: output) else {
+            throw UsageError("the chunks are \(format.name): give the output a \(format.extensionsInWords) name (got \(output))")
+        }
         let (bad, records) = check(plan, directory: directory)
         let audioProblem = audio.flatMap { ChunkRender.verifyAudio(plan, at: $0) }
         if !bad.isEmpty || audioProblem != nil {
@@ -94,7 +94,7 @@ public enum Stitcher {
         let rate = plan.rate!
         let pieces = plan.chunks.map { StreamCopy.Piece(path: "\(directory)/\($0.file)", startFrame: $0.start) }
         return try RenderJob.writeAtomically(to: output) { temp in
-            try StreamCopy.concatenate(pieces, frameRate: rate, audioPath: audio, to: temp, container: ffv1 ? "matroska" : "mp4")
+            try StreamCopy.concatenate(pieces, frameRate: rate, audioPath: audio, to: temp, container: format.container, muxOptions: format.muxOptions)
             let s = try VideoPacketSummary(path: temp, frameRate: rate)
             guard s.frames == plan.totalFrames, s.timestampsContinuous else {
                 throw MediaError(path: output, function: nil, message: "the joined file has \(s.frames) frames (continuous timestamps: \(s.timestampsContinuous)); the plan says \(plan.totalFrames)")

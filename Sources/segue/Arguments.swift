@@ -66,7 +66,7 @@ struct Arguments {
                 options.backend = b
             case "--codec":
                 let v = try value(a)
-                guard let c = OutputSettings.Codec(rawValue: v) else { throw UsageError("--codec must be h264 or ffv1 (got \(v))") }
+                guard let c = OutputSettings.Codec(rawValue: v) else { throw UsageError("--codec must be \(OutputFormat.codecNames) (got \(v))") }
                 codec = c
             case "--crf":
                 let v = try value(a)

@@ -123,17 +123,18 @@ func compareCommand(_ a: Arguments) throws {
         guard a.positional.count == 1 else { throw UsageError("--backends takes one edit file") }
         if a.options.backend != .auto { throw UsageError("compare --backends renders on both backends: drop --backend") }
         var edit = try a.edit()
-        edit.output.codec = .ffv1
+        edit.output.codec = OutputFormat.mkv.codec   // lossless: the difference is the renderers' alone
         let dir = NSTemporaryDirectory() + "segue-compare-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var options = a.options
         options.audio = false
         options.backend = .gpu
-        try RenderJob.render(edit, to: "\(dir)/gpu.mkv", options: options)
+        let gpu = "\(dir)/gpu.\(OutputFormat.mkv.extensions[0])", cpu = "\(dir)/cpu.\(OutputFormat.mkv.extensions[0])"
+        try RenderJob.render(edit, to: gpu, options: options)
         options.backend = .cpu
-        try RenderJob.render(edit, to: "\(dir)/cpu.mkv", options: options)
-        result = try VideoComparison("\(dir)/gpu.mkv", "\(dir)/cpu.mkv")
+        try RenderJob.render(edit, to: cpu, options: options)
+        result = try VideoComparison(gpu, cpu)
     } else {
         guard a.positional.count == 2 else { throw UsageError("compare takes two videos (or --backends EDIT.json)") }
         for p in a.positional where !FileManager.default.fileExists(atPath: p) { throw MediaError(path: p, function: nil, message: "file not found") }

@@ -86,8 +86,8 @@ func farmCommand(_ a: Arguments) throws {
         let engine = FarmEngines.named(name)!
         guard let n = rest.chunks else { throw UsageError("farm \(name) needs --chunks N") }
         let out = try rest.requireOutput()
-        guard out.lowercased().hasSuffix(".mp4") || out.lowercased().hasSuffix(".mkv") else {
-            throw UsageError("give -o the final file (.mp4, or .mkv for --codec ffv1)")
+        guard OutputFormat.forFileName(out) != nil else {
+            throw UsageError("give -o the final file (\(OutputFormat.all.map { ".\($0.extensions[0]) for --codec \($0.codec.rawValue)" }.joined(separator: ", ")))")
         }
         let editPath = try rest.editFile()
         var options = rest.farm

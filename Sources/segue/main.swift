@@ -32,9 +32,9 @@ usage:
   segue bench-composite [--size WxH] [--frames N] [--transition TYPE:SECONDS]... [--backend gpu|cpu] [--json]
 
 render options:
-  -o, --output PATH            output file (.mp4 for h264, .mkv for ffv1)
+  -o, --output PATH            output file (\(OutputFormat.all.map { ".\($0.extensions[0]) for \($0.codec.rawValue)" }.joined(separator: ", ")))
   --backend gpu|cpu|auto       renderer (default auto: GPU when an EGL context can be made, else CPU)
-  --codec h264|ffv1            H.264 (default) or lossless FFV1 in Matroska
+  --codec \(OutputFormat.all.map(\.codec.rawValue).joined(separator: "|"))            \(OutputFormat.all.map(\.name).joined(separator: " (default), or "))
   --crf N, --preset NAME       encoder settings (default 18, medium)
   --encoder NAME               another libavcodec video encoder for MP4 output (libx265, h264_nvenc, ...)
   --tone-map CURVE             how HDR clips (HLG, PQ) are tone-mapped: bt2390 (default), hable, mobius, reinhard, clip

@@ -30,7 +30,7 @@ final class ChunkPlanTests: XCTestCase {
     }
 
     func testChunkFileNames() {
-        XCTAssertEqual(ChunkPlan.fileName(index: 7, codec: .h264), "chunk_0007.mp4")
-        XCTAssertEqual(ChunkPlan.fileName(index: 12345, codec: .ffv1), "chunk_12345.mkv")
+        XCTAssertEqual(ChunkPlan.fileName(index: 7, format: .mp4), "chunk_0007.mp4")
+        XCTAssertEqual(ChunkPlan.fileName(index: 12345, format: .mkv), "chunk_12345.mkv")
     }
 }
