@@ -6,7 +6,7 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo memory test farm-test fixtures fuzz leakcheck bench gpu-check clean
+.PHONY: deps build release demo memory test example farm-test fixtures fuzz leakcheck bench gpu-check clean
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -36,11 +36,18 @@ memory: release fixtures
 	.build/release/segue render Fixtures/memory.json -o memory.mp4 --verbose
 
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
-# Ends with the real Slurm run (farm-test).
+# Then the library's example package (Examples/ThreeClips) and the real Slurm run (farm-test).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
+	$(MAKE) example
 	Tests/Farm/farm-test.sh .build/debug/segue
+
+# Builds the example client of the Segue library (its own package, depending on this one by path) and runs it on
+# generated clips, checking the output's size and frame count.
+example: deps
+	$(SWIFT) build --package-path Examples/ThreeClips
+	Examples/ThreeClips/check.sh Examples/ThreeClips/.build/debug/ThreeClips
 
 # A real single-node Slurm cluster (installs slurm-wlm and munge; needs root or sudo) running `segue farm slurm`:
 # retries, refusal to stitch a failed chunk, resume, output identical to a single pass.
@@ -76,4 +83,4 @@ leakcheck: build fixtures
 	Tests/leakcheck.sh .build/debug/segue
 
 clean:
-	rm -rf .build Fixtures/generated demo.mp4
+	rm -rf .build Examples/ThreeClips/.build Fixtures/generated demo.mp4

@@ -2,11 +2,14 @@
 import PackageDescription
 
 // Layers (dependencies point one way):
-// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff), SegueReference, SegueGL (CEGL, SegueShaders) ← SeguePipeline ← SegueFarm ← segue
+// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff), SegueReference, SegueGL (CEGL, SegueShaders)
+//   ← SeguePipeline ← Segue (the library product) ← segue (the command, also using SegueFarm ← SeguePipeline)
 let package = Package(
     name: "Segue",
     products: [
         .executable(name: "segue", targets: ["segue"]),
+        // The library: build an edit in code, resolve it, render it (async progress, Task cancellation), one frame, probe.
+        .library(name: "Segue", targets: ["Segue"]),
     ],
     targets: [
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
@@ -25,11 +28,12 @@ let package = Package(
         .target(name: "SegueGL", dependencies: ["SegueCore", "SegueShaders", "CEGL"]),
         .target(name: "SeguePipeline", dependencies: ["SegueCore", "SegueMedia", "SegueReference", "SegueGL"]),
         .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueCore"]),
-        .executableTarget(name: "segue", dependencies: ["SegueFarm", "SeguePipeline", "SegueCore"]),
+        .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueCore"]),
+        .executableTarget(name: "segue", dependencies: ["Segue", "SegueFarm", "SeguePipeline", "SegueCore"]),
         .target(name: "SegueTestSupport", dependencies: ["SegueCore"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore", "SegueTestSupport"]),
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueCore", "SegueReference", "SegueGL", "SegueShaders", "SegueMedia", "SegueTestSupport"]),
-        .testTarget(name: "SegueEndToEndTests", dependencies: ["SegueCore", "SeguePipeline", "SegueFarm", "SegueMedia", "SegueReference", "SegueTestSupport"]),
+        .testTarget(name: "SegueEndToEndTests", dependencies: ["Segue", "SegueCore", "SeguePipeline", "SegueFarm", "SegueMedia", "SegueReference", "SegueTestSupport"]),
     ],
     swiftLanguageVersions: [.v5]
 )

@@ -87,7 +87,7 @@ public enum FFmpegLog {
     }
 
     /// The file's name as the user knows it: the last path component, and for Segue's hidden temporary output
-    /// (`.out.mp4.segue-PID.tmp`, `RenderJob.writeAtomically`) the destination's.
+    /// (`.out.mp4.segue-PID-N.tmp`, `RenderJob.writeAtomically`) the destination's.
     static func displayName(_ path: String) -> String {
         let name = URL(fileURLWithPath: path).lastPathComponent
         guard name.hasPrefix("."), name.hasSuffix(".tmp"), let r = name.range(of: ".segue-", options: .backwards) else { return name }

@@ -63,7 +63,7 @@ public enum ChunkRender {
     }
 
     /// Removes temporary files an earlier attempt at this chunk left when it was killed (SIGKILL at a time limit
-    /// leaves no chance to clean up): `.chunk_0007.mp4.segue-PID.tmp`.
+    /// leaves no chance to clean up): `.chunk_0007.mp4.segue-PID-N.tmp`.
     static func removeStaleTemporaries(of file: String, in directory: String) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for n in names where n.hasPrefix(".\(file).segue-") && n.hasSuffix(".tmp") {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SegueCore
 import SegueMedia
 import SegueReference
@@ -34,7 +35,15 @@ public struct RenderOptions {
     /// Decode with an FFmpeg hwaccel (`.cuda`: NVDEC) where the machine has one, pictures downloaded to system
     /// memory; software decoding where it has not (with a warning) and for codecs the hwaccel lacks.
     public var hardwareDecoding: HardwareDecoding = .none
+    /// Asked before each frame (and before the renderer starts): true stops the render, which then throws
+    /// `CancellationError` after removing its temporary file (the library's `Task` cancellation).
+    public var isCancelled: (@Sendable () -> Bool)?
     public init() {}
+
+    /// Throws `CancellationError` when `isCancelled` says so.
+    func checkCancellation() throws {
+        if isCancelled?() == true { throw CancellationError() }
+    }
 }
 
 /// Where a render is: for progress bars and farm managers.
@@ -55,7 +64,7 @@ public struct RenderProgress: Codable, Sendable {
 }
 
 /// What a finished render wrote.
-public struct RenderResult {
+public struct RenderResult: Sendable {
     public let path: String
     public let frames: Int64
     public let audioSamples: Int64
@@ -135,6 +144,7 @@ public enum RenderJob {
             options.log("segue: output \(timeline.outputDescription), \(edit.output.format.videoEncoder(edit.output))")
         }
         timeline.warnings.forEach { options.log("warning: \($0)") }
+        try options.checkCancellation()
         let renderer = try makeRenderer(options, for: timeline)
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 
@@ -189,11 +199,15 @@ public enum RenderJob {
     /// on any error (or SIGINT/SIGTERM) the temporary file is removed and an existing file at `path` is untouched.
     /// - Throws: what `write` throws (a `MediaError` about the temporary file names `path` instead), or a
     ///   `MediaError` if the rename fails.
+    private static let temporaryCount = Mutex(0)
+
     static func writeAtomically<T>(to path: String, _ write: (String) throws -> T) throws -> T {
         let out = URL(fileURLWithPath: path)
-        let temp = out.deletingLastPathComponent().appendingPathComponent(".\(out.lastPathComponent).segue-\(getpid()).tmp").path
-        SignalCleanup.register(temp)
-        defer { SignalCleanup.unregister() }
+        // PID and a per-process count: renders at once in one process (a library user's) never share a file.
+        let n = temporaryCount.withLock { c -> Int in c += 1; return c }
+        let temp = out.deletingLastPathComponent().appendingPathComponent(".\(out.lastPathComponent).segue-\(getpid())-\(n).tmp").path
+        let slot = SignalCleanup.register(temp)
+        defer { SignalCleanup.unregister(slot) }
         do {
             let result = try write(temp)
             if rename(temp, path) != 0 {
@@ -289,6 +303,7 @@ public enum RenderJob {
             }
         }
         for n in range {
+            try options.checkCancellation()
             let (plan, from, to) = try timed(&stage.pictures) { try decoded.next() }
             let images = try timed(&stage.composite) { try pipeline.submit(plan, from: from, to: to, renderSize: timeline.renderSize) }
             if let onFrame = options.onFrame { onFrame(n, try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)) }
@@ -334,24 +349,44 @@ extension RenderJob {
     }
 }
 
-/// Removes the temporary output file when the process is interrupted (SIGINT → exit 130, SIGTERM → exit 143).
-/// `unlink` and `_exit` are async-signal-safe; the path is kept in a C buffer that the handler only reads.
+/// Removes the temporary output files when the process is interrupted (SIGINT → exit 130, SIGTERM → exit 143).
+/// `unlink` and `_exit` are async-signal-safe; the paths are kept in a fixed table of C strings that the handler only
+/// reads. Renders running at once (a library user's) each hold a slot.
 public enum SignalCleanup {
-    nonisolated(unsafe) static var path: UnsafeMutablePointer<CChar>?
+    /// Slots for the paths of the renders in progress; nil where free. Written only under `lock`.
+    nonisolated(unsafe) static let paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slots)
+        p.initialize(repeating: nil, count: slots)
+        return p
+    }()
+    static let slots = 64
+    static let lock = NSLock()
 
     /// Installs the handlers (the CLI calls this once).
     public static func installHandlers() {
+        _ = paths
         for sig in [SIGINT, SIGTERM] {
             signal(sig) { s in
-                if let p = SignalCleanup.path { unlink(p) }
+                for i in 0..<SignalCleanup.slots { if let p = SignalCleanup.paths[i] { unlink(p) } }
                 _exit(128 + s)
             }
         }
     }
-    static func register(_ p: String) { unregister(); path = strdup(p) }
-    static func unregister() {
-        let old = path
-        path = nil
+    /// Registers `p`; returns its slot for `unregister` (nil when every slot is taken: then `p` is not removed on a
+    /// signal, only by the render's own error handling).
+    static func register(_ p: String) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let i = (0..<slots).first(where: { paths[$0] == nil }) else { return nil }
+        paths[i] = strdup(p)
+        return i
+    }
+    static func unregister(_ slot: Int?) {
+        guard let slot else { return }
+        lock.lock()
+        let old = paths[slot]
+        paths[slot] = nil
+        lock.unlock()
         free(old)
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
-import SegueCore
+import Segue
 import SeguePipeline
-import SegueGL
 import SegueFarm
 
 /// Progress output styles.
@@ -266,6 +265,19 @@ struct Arguments {
             if edit.music?.duck == nil { edit.music?.duck = Ducking() }
         }
         return edit
+    }
+
+    /// The library's options for what was given (`--backend`, `--gpu-device`, `--no-audio`, `--verbose`, …), with
+    /// messages on standard error.
+    var exportOptions: ExportOptions {
+        var o = ExportOptions()
+        o.backend = options.backend
+        o.gpu = options.egl
+        o.audio = options.audio
+        o.hardwareDecoding = options.hardwareDecoding
+        o.verbose = options.verbose
+        o.log = { say($0) }
+        return o
     }
 
     func requireOutput() throws -> String {

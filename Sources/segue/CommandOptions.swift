@@ -1,4 +1,4 @@
-import SegueCore
+import Segue
 
 /// The options each command takes; any other is a usage error naming the option and the command (exit 2), so that
 /// `segue probe --crf 20 x.mp4` does not pass for a probe that took the encoder setting into account.

@@ -1,5 +1,5 @@
 import Foundation
-import SegueCore
+import Segue
 import SeguePipeline
 import SegueMedia
 
@@ -12,13 +12,16 @@ func printJSON<T: Encodable>(_ value: T) throws {
     print(String(data: try e.encode(value), encoding: .utf8)!)
 }
 
-func renderCommand(_ a: Arguments) throws {
+/// `segue render`: an `ExportSession` of the library, its progress drawn on standard error.
+func renderCommand(_ a: Arguments) async throws {
     if a.plan != nil || a.chunk != nil { return try renderChunkCommand(a) }
     let out = try a.requireOutput()
-    var options = a.options
-    options.progress = progressPrinter(a.progress ?? defaultProgressStyle())
+    let printer = progressPrinter(a.progress ?? defaultProgressStyle())
     let started = Date()
-    let result = try RenderJob.render(try a.edit(), to: out, options: options)
+    let session = ExportSession(edit: try a.edit(), outputPath: out, options: a.exportOptions)
+    async let exported = session.export()
+    for await p in session.progress { printer?(p) }
+    let result = try await exported
     say(String(format: "segue: wrote %@: %lld frames at %@ fps (%@), %.3f s, rendered by %@ in %.1f s",
                result.path, result.frames, result.timeline.frameRate.description, result.timeline.renderSize.description,
                Double(result.frames) / result.timeline.frameRate.framesPerSecond, result.renderer, Date().timeIntervalSince(started)))
@@ -45,13 +48,12 @@ func benchCompositeCommand(_ a: Arguments) throws {
 
 /// `segue probe FILE...`: reports every file it can read, says why for each it cannot (on standard error, as it
 /// goes), and fails at the end (`ProbeFailed`, exit status 1) if any could not be read.
-func probeCommand(_ a: Arguments) throws {
+func probeCommand(_ a: Arguments) async throws {
     guard !a.positional.isEmpty else { throw UsageError("give one or more media files") }
     var reports: [ProbeReport] = [], failures: [MediaError] = []
     for p in a.positional {
         do {
-            guard FileManager.default.fileExists(atPath: p) else { throw MediaError(path: p, function: nil, message: "file not found") }
-            let report = try ProbeReport(path: p, toneMap: a.toneMap ?? .default)
+            let report = try await probe(p, toneMap: a.toneMap ?? .default)
             reports.append(report)
             if !a.json { print((reports.count > 1 ? "\n" : "") + report.text, terminator: "") }
         } catch let e as MediaError {
@@ -71,10 +73,10 @@ struct ProbeFailed: SegueError {
     var exitStatus: Int32 { ExitStatus.failed }
 }
 
-func planCommand(_ a: Arguments) throws {
+func planCommand(_ a: Arguments) async throws {
     if a.chunks != nil { return try planChunksCommand(a) }
     if a.output != nil { throw UsageError("-o applies to a chunk plan: add --chunks N") }
-    let timeline = try RenderJob.resolve(try a.edit())
+    let timeline = try await resolve(try a.edit())
     timeline.warnings.forEach { say("warning: \($0)") }
     let report = TimelineReport(timeline)
     if a.json { try printJSON(report) } else {
@@ -83,12 +85,6 @@ func planCommand(_ a: Arguments) throws {
     }
 }
 
-/// The output frame for `--frame N` or `--at SECONDS` (the frame showing that instant: floor(t × fps)).
-func targetFrame(_ a: Arguments, _ timeline: Timeline) throws -> Int64 {
-    if let n = a.frame { return n }
-    guard let t = a.at else { throw UsageError("give --at SECONDS or --frame N") }
-    return MediaTime(seconds: t).floored(toUnitsOf: Int64(timeline.frameRate.numerator), per: Int64(timeline.frameRate.denominator))
-}
 
 /// `segue transitions [--json]`: every transition with its summary, directions and parameters.
 func transitionsCommand(_ a: Arguments) throws {
@@ -97,15 +93,18 @@ func transitionsCommand(_ a: Arguments) throws {
     if a.json { try printJSON(catalogue) } else { print(catalogue.text, terminator: "") }
 }
 
-func frameCommand(_ a: Arguments) throws {
+/// `segue frame`: the library's `renderFrame` for `--frame N` or `--at SECONDS` (the frame showing that instant).
+func frameCommand(_ a: Arguments) async throws {
     let out = try a.requirePNGOutput()
-    let timeline = try RenderJob.resolve(try a.edit())
-    let n = try targetFrame(a, timeline)
-    let renderer = try RenderJob.makeRenderer(a.options, for: timeline)
-    let (images, decoded) = try RenderJob.renderFrames(timeline, frames: [n], renderer: renderer)
-    try StillImage.writePNG(images[0], to: out)
+    let position: FramePosition
+    if let n = a.frame { position = .frame(n) } else if let t = a.at { position = .time(MediaTime(seconds: t)) } else {
+        throw UsageError("give --at SECONDS or --frame N")
+    }
+    let f = try await renderFrame(try a.edit(), position, options: a.exportOptions)
+    try writePNG(f.image, to: out)
+    let timeline = f.timeline
     say(String(format: "segue: wrote %@: frame %lld (%.3f s) of %lld, %@, %d source frames decoded, rendered by %@",
-               out, n, timeline.time(ofFrame: n).seconds, timeline.frameCount, timeline.renderSize.description, decoded, renderer.name))
+               out, f.frame, timeline.time(ofFrame: f.frame).seconds, timeline.frameCount, timeline.renderSize.description, f.decodedFrames, f.renderer))
 }
 
 func sheetCommand(_ a: Arguments) throws {

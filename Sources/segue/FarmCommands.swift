@@ -1,5 +1,5 @@
 import Foundation
-import SegueCore
+import Segue
 import SeguePipeline
 import SegueFarm
 

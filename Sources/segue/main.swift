@@ -1,11 +1,10 @@
 import Foundation
-import SegueCore
+import Segue
 import SeguePipeline
 import SegueMedia
-import SegueGL
 import SegueFarm
 
-// segue: a thin command line over SeguePipeline.
+// segue: a thin command line: a client of the Segue library (render, probe, frame, plan) and of SegueFarm (chunks).
 // Exit status: 0 success, 1 a render (or comparison) failed, 2 invalid edit or command line (or stitch refused),
 // 75 a chunk render failed in a way worth retrying (GPU/EGL start-up, output I/O).
 
@@ -55,7 +54,7 @@ transitions: `segue transitions` lists every built-in with its parameters and di
 var args = Array(CommandLine.arguments.dropFirst())
 guard let command = args.first else { print(usage); exit(ExitStatus.invalid) }
 args.removeFirst()
-let commands: [String: (Arguments) throws -> Void] = [
+let commands: [String: (Arguments) async throws -> Void] = [
     "render": renderCommand, "probe": probeCommand, "plan": planCommand,
     "frame": frameCommand, "sheet": sheetCommand, "compare": compareCommand,
     "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand, "transitions": transitionsCommand,
@@ -71,7 +70,7 @@ do {
     if command != "farm" { try CommandOptions.check(arguments.given, command: command) }
     // FFmpeg's own lines (a corrupt packet, a deprecated option) only with --verbose, naming the file.
     if arguments.options.verbose { FFmpegLog.setHandler { say("ffmpeg: \($0)") } }
-    try run(arguments)
+    try await run(arguments)
 } catch {
     exit(report(error, command: command, chunkRender: chunkRender))
 }

@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+import SegueCore
+import SeguePipeline
+
+/// Renders an edit to a file, as `AVAssetExportSession` exports a composition: create it, start `export()`, read
+/// `progress` while it runs, cancel its `Task` to stop it.
+///
+/// ```swift
+/// let session = ExportSession(edit: edit, outputPath: "out.mp4")
+/// let render = Task { try await session.export() }
+/// for await p in session.progress { print("\(p.frame)/\(p.total)") }
+/// let result = try await render.value
+/// ```
+///
+/// The render runs on a thread of its own (decoding, the GPU's context and encoding block). The output is written to
+/// a hidden temporary file beside `outputPath` and renamed into place only when it succeeds: a failed or cancelled
+/// export leaves no file behind and an existing file at `outputPath` untouched. Two exports of the same edit with
+/// the same options give the same bytes, in one process too. One session exports once.
+public final class ExportSession: Sendable {
+    /// What is rendered.
+    public let edit: Edit
+    /// Where: `.mp4`, `.m4v` or `.mov` for `OutputSettings.Codec.h264`, `.mkv` for `.ffv1` (`OutputFormat`).
+    public let outputPath: String
+    /// How: the renderer, the GPU, audio, where messages go.
+    public let options: ExportOptions
+    /// Where the render is: one value at most every 0.25 s while frames are encoded (`frame` never decreases), then
+    /// one with `stage` "done" and `frame == total`. Ends when the export ends, however it ends. One reader.
+    public let progress: AsyncStream<RenderProgress>
+    private let continuation: AsyncStream<RenderProgress>.Continuation
+    private let started = Mutex(false)
+
+    /// A session that will render `edit` to `outputPath` (nothing is opened until `export()`).
+    public init(edit: Edit, outputPath: String, options: ExportOptions = ExportOptions()) {
+        self.edit = edit
+        self.outputPath = outputPath
+        self.options = options
+        (progress, continuation) = AsyncStream.makeStream(of: RenderProgress.self, bufferingPolicy: .bufferingNewest(64))
+    }
+
+    /// Probes every clip, resolves the edit, renders and encodes every frame, and moves the file into place.
+    /// Cancelling the calling `Task` stops the render before its next frame, removes the temporary file and throws
+    /// `CancellationError`.
+    /// - Returns: what was written.
+    /// - Throws: `EditError` or `UsageError` (the edit, the output name: exit status 2 in the command), `MediaError`
+    ///   or `GPUError` (1), `CancellationError`; `UsageError` when the session was exported before.
+    @discardableResult
+    public func export() async throws -> RenderResult {
+        let first = started.withLock { s -> Bool in defer { s = true }; return !s }
+        guard first else { throw UsageError("this ExportSession was exported already; make another") }
+        defer { continuation.finish() }
+        try Task.checkCancellation()
+        let cancelled = Atomic(false)
+        var o = options.renderOptions
+        let progress = continuation
+        o.progress = { progress.yield($0) }
+        o.isCancelled = { cancelled.load(ordering: .relaxed) }
+        let renderOptions = o, edit = edit, path = outputPath
+        return try await withTaskCancellationHandler {
+            try await onOwnThread { try RenderJob.render(edit, to: path, options: renderOptions) }
+        } onCancel: {
+            cancelled.store(true, ordering: .relaxed)
+        }
+    }
+}

@@ -1,0 +1,143 @@
+// Segue as a Swift library: build an edit in code, resolve it, render it (with progress and `Task` cancellation),
+// render one frame, probe a file. The `segue` command is a client of this module.
+//
+// The edit model (`Edit`, `ClipSpec`, `Transition`, `MusicSpec`, `OutputSettings`, `MediaTime`, `FrameRate`,
+// `PixelSize`, `Timeline`, `TimelineReport`, the errors `EditError`, `UsageError` and the `SegueError` protocol) comes
+// from SegueCore and is re-exported: `import Segue` is all a client writes.
+@_exported import SegueCore
+import Foundation
+import SegueGL
+import SegueMedia
+import SeguePipeline
+
+/// Which renderer draws the frames: `.gpu` (headless EGL, OpenGL ES 3), `.cpu` (the pure-Swift reference), or `.auto`
+/// (the GPU when an EGL context can be made, else the CPU).
+public typealias Backend = SeguePipeline.Backend
+/// How to pick the headless EGL display and device (`platform`, `device`: a render node path or an EGL device index).
+public typealias EGLOptions = SegueGL.EGLOptions
+/// Where a render is: frames encoded so far of `total`, frames per second, speed, elapsed and estimated seconds, and
+/// `stage` ("render", then "done" once, at the end).
+public typealias RenderProgress = SeguePipeline.RenderProgress
+/// What a finished render wrote: the path, frames, audio samples, the renderer's name, the resolved timeline, and a
+/// warning per damaged clip.
+public typealias RenderResult = SeguePipeline.RenderResult
+/// What Segue sees in a media file (`probe`): container, streams, sizes, rotation, frame rates, colour, HDR, audio.
+public typealias ProbeReport = SegueMedia.ProbeReport
+/// A file Segue cannot read or write, or an FFmpeg failure, with the library's message (exit status 1).
+public typealias MediaError = SegueMedia.MediaError
+/// An EGL or OpenGL ES failure, with the library's error name (exit status 1; retryable at start-up).
+public typealias GPUError = SegueGL.GPUError
+/// FFmpeg's own log lines, delivered to a handler (`FFmpegLog.setHandler`) instead of standard error.
+public typealias FFmpegLog = SegueMedia.FFmpegLog
+
+/// How a render (or a frame) is made. `Sendable`: it may be built on one task and used on another.
+public struct ExportOptions: Sendable {
+    /// The renderer (default `.auto`).
+    public var backend: Backend = .auto
+    /// The EGL platform and GPU device (default: the first headless display that works).
+    public var gpu = EGLOptions()
+    /// Include the audio mix (default true); false writes video only.
+    public var audio = true
+    /// Decode with an FFmpeg hwaccel where the machine has one (`.cuda`: NVDEC), else in software (default `.none`).
+    public var hardwareDecoding: HardwareDecoding = .none
+    /// Log what was chosen and why (render size, frame rate, each clip, the renderer), through `log`.
+    public var verbose = false
+    /// Where messages go, one line each: warnings (a clip's concealed damage, a fallback to the CPU) and, with
+    /// `verbose`, what was chosen. Default: nowhere (a server decides); the `segue` command passes standard error.
+    public var log: @Sendable (String) -> Void = { _ in }
+    /// The defaults: `.auto`, audio on, software decoding, quiet.
+    public init() {}
+
+    var renderOptions: RenderOptions {
+        var o = RenderOptions()
+        o.backend = backend
+        o.egl = gpu
+        o.audio = audio
+        o.hardwareDecoding = hardwareDecoding
+        o.verbose = verbose
+        o.log = log
+        return o
+    }
+}
+
+/// Opens and probes every clip (and the music) of `edit` and resolves it: the render size, frame rate, each clip's
+/// place on the timeline, every transition's frames (`TimelineReport(timeline)` says it in words or JSON). Nothing
+/// is rendered.
+/// - Throws: `EditError` (invalid edit: names the clip and field), `MediaError` (a clip cannot be read, or is Dolby
+///   Vision without a compatible base layer).
+public func resolve(_ edit: Edit) async throws -> Timeline {
+    try await onOwnThread { try RenderJob.resolve(edit) }
+}
+
+/// What Segue sees in the media file at `path` (`segue probe`).
+/// - Parameter toneMap: the curve an HDR file would be tone-mapped with in an SDR edit (reported, not applied).
+/// - Throws: `MediaError` (the file is missing or cannot be read; names it).
+public func probe(_ path: String, toneMap: ToneMapCurve = .default) async throws -> ProbeReport {
+    try await onOwnThread {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+            throw MediaError(path: path, function: nil, message: "file not found")
+        }
+        return try ProbeReport(path: path, toneMap: toneMap)
+    }
+}
+
+/// One output frame, rendered on its own (`renderFrame`).
+public struct RenderedFrame: Sendable {
+    /// The picture: RGBA, 8 bits a channel, R′G′B′ (BT.709, full range; SDR even for an HDR edit: a preview's
+    /// colours), `timeline.renderSize` pixels, rows top to bottom.
+    public let image: RGBAImage
+    /// Its frame number, counted from 0 at `1 / frameRate` steps.
+    public let frame: Int64
+    /// The resolved edit.
+    public let timeline: Timeline
+    /// Source frames decoded to make it (each clip visible then, from the keyframe before its picture).
+    public let decodedFrames: Int
+    /// The renderer that drew it ("gpu (llvmpipe …)" or "cpu (Segue reference)").
+    public let renderer: String
+}
+
+/// Where a frame is on the edit's timeline.
+public enum FramePosition: Sendable {
+    /// Frame `n`, counted from 0.
+    case frame(Int64)
+    /// The frame that shows this time: frame `floor(time × frameRate)`.
+    case time(MediaTime)
+}
+
+/// Renders one output frame of `edit`, without rendering the others: opens only the clips visible then, each from the
+/// keyframe before the picture it needs (`segue frame`).
+/// - Throws: `EditError`, `MediaError`, `GPUError`, `UsageError` (the frame is outside the edit), `CancellationError`.
+public func renderFrame(_ edit: Edit, _ position: FramePosition, options: ExportOptions = ExportOptions()) async throws -> RenderedFrame {
+    try Task.checkCancellation()
+    return try await onOwnThread {
+        let timeline = try RenderJob.resolve(edit)
+        let n: Int64
+        switch position {
+        case .frame(let f): n = f
+        case .time(let t): n = t.floored(toUnitsOf: Int64(timeline.frameRate.numerator), per: Int64(timeline.frameRate.denominator))
+        }
+        let renderer = try RenderJob.makeRenderer(options.renderOptions, for: timeline)
+        let (images, decoded) = try RenderJob.renderFrames(timeline, frames: [n], renderer: renderer)
+        return RenderedFrame(image: images[0], frame: n, timeline: timeline, decodedFrames: decoded, renderer: renderer.name)
+    }
+}
+
+/// Writes `image` as an 8-bit RGBA PNG at `path` (through a temporary file, renamed into place).
+/// - Throws: `MediaError`.
+public func writePNG(_ image: RGBAImage, to path: String) throws {
+    try StillImage.writePNG(image, to: path)
+}
+
+/// Runs blocking work (FFmpeg, EGL, encoding) on a thread of its own, not on the concurrency pool, and waits for it
+/// without blocking the caller's. A GL context is current on one thread: the whole job stays on this one.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+        let thread = Thread {
+            do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }
+        }
+        thread.name = "segue"
+        thread.stackSize = 16 << 20
+        thread.start()
+    }
+}
