@@ -7,12 +7,13 @@ import PackagePlugin
 @main
 struct EmbedShaderFolder: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let folder = target.directory.appending("glsl")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.string).filter { !$0.hasPrefix(".") }.sorted()
-        let output = context.pluginWorkDirectory.appending("ShaderFiles.swift")
+        guard let target = target as? SwiftSourceModuleTarget else { return [] }
+        let folder = target.directoryURL.appending(path: "glsl")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path()).filter { !$0.hasPrefix(".") }.sorted()
+        let output = context.pluginWorkDirectoryURL.appending(path: "ShaderFiles.swift")
         return [.buildCommand(displayName: "Indexing \(names.count) shader files",
-                              executable: try context.tool(named: "EmbedShaderFolderTool").path,
-                              arguments: [folder.string, output.string],
-                              inputFiles: names.map { folder.appending($0) }, outputFiles: [output])]
+                              executable: try context.tool(named: "EmbedShaderFolderTool").url,
+                              arguments: [folder.path(), output.path()],
+                              inputFiles: names.map { folder.appending(path: $0) }, outputFiles: [output])]
     }
 }

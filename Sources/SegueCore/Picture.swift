@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Y′CbCr matrix coefficients `(Kr, Kb)`, `Kg = 1 − Kr − Kb`.
 /// Sources: ITU-R BT.601-7 §2.5.1, ITU-R BT.709-6 Table 3 item 3.2, ITU-R BT.2020-2 Table 4 (non-constant
@@ -220,11 +221,8 @@ public struct YUV420Image: Sendable, Equatable {
 
 /// The counter behind `VideoPicture.newIdentity()`.
 enum PictureIdentities {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var last: UInt64 = 0
+    private static let last = Mutex<UInt64>(0)
     static func next() -> UInt64 {
-        lock.lock(); defer { lock.unlock() }
-        last += 1
-        return last
+        last.withLock { $0 += 1; return $0 }
     }
 }

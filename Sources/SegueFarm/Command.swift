@@ -31,6 +31,7 @@ enum ExternalCommand {
         p.standardError = err
         try p.run()
         // Read both pipes at once so that neither fills up.
+        // Written by the reader thread before `group.leave()`, read after `group.wait()`: never at once.
         final class Box: @unchecked Sendable { var data = Data() }
         let e = Box(), group = DispatchGroup()
         group.enter()

@@ -78,7 +78,7 @@ final class GLProgram {
         if program { glGetProgramiv(obj, GLenum(GL_INFO_LOG_LENGTH), &len) } else { glGetShaderiv(obj, GLenum(GL_INFO_LOG_LENGTH), &len) }
         var buf = [GLchar](repeating: 0, count: Int(max(len, 1)))
         if program { glGetProgramInfoLog(obj, len, nil, &buf) } else { glGetShaderInfoLog(obj, len, nil, &buf) }
-        return String(cString: buf)
+        return buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     func location(_ name: String) -> GLint {

@@ -47,7 +47,7 @@ public enum FFmpegLog {
             var buffer = [CChar](repeating: 0, count: 1024)
             var printPrefix: Int32 = 0
             av_log_format_line2(avcl, level, fmt, args, &buffer, Int32(buffer.count), &printPrefix)
-            let message = String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
+            let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !message.isEmpty else { return }
             let (file, component) = FFmpegLog.describe(avcl)
             deliver(Line(level: level <= AV_LOG_FATAL ? .fatal : level <= AV_LOG_ERROR ? .error : .warning,

@@ -26,6 +26,8 @@ final class HardwareDevice {
     }
     deinit { var r: UnsafeMutablePointer<AVBufferRef>? = ref; av_buffer_unref(&r) }
 
+    // nonisolated(unsafe): read and written only inside `lock.withLock` (a Mutex would have to hand the non-Sendable
+    // device out of its lock, which `sending` forbids).
     nonisolated(unsafe) private static var opened: [HardwareDecoding: Result<HardwareDevice, MediaError>] = [:]
     private static let lock = NSLock()
 

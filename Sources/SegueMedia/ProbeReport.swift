@@ -121,7 +121,7 @@ public struct ProbeReport: Codable, Sendable {
             av_channel_layout_describe(&layout, &buf, 128)
             audio.append(Audio(track: track, streamIndex: Int(i), isDefault: st.disposition & AV_DISPOSITION_DEFAULT != 0,
                                playedByDefault: track == played, codec: String(cString: avcodec_get_name(par.codec_id)),
-                               sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels), layout: String(cString: buf)))
+                               sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels), layout: buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
         }
         video = nil
         if file.bestStream(AVMEDIA_TYPE_VIDEO) != nil {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Produces the items for frames `frames` (in ascending order) on its own thread ("segue-decode"), at most
 /// `depth` frames ahead of the consumer, so that decoding frame n + 1 … n + depth overlaps compositing frame n.
@@ -10,6 +11,9 @@ import Foundation
 /// delivered first); the thread stops there. The consumer must call `cancel()` when done, after the last frame
 /// or on an error (a `defer` does): it stops the thread and waits for it to return, so no thread outlives the
 /// render. Use from one consumer thread.
+///
+/// `@unchecked Sendable`: the state is shared with the thread under `condition`, and `produce` (which need not be
+/// `Sendable`: it captures the render's `FrameSource`) is called only on the thread, as its contract says.
 final class DecodeAhead<Item>: @unchecked Sendable {
     private let condition = NSCondition()
     private var ready: [Result<Item, Error>] = []
@@ -19,6 +23,7 @@ final class DecodeAhead<Item>: @unchecked Sendable {
     private var finished = false
     private let depth: Int
     private var remaining: Int64
+    private let produce: (Int64) throws -> Item
 
     /// The most items ever in flight (queued or being produced), for tests: never more than `depth`.
     private(set) var peakInFlight = 0
@@ -30,10 +35,11 @@ final class DecodeAhead<Item>: @unchecked Sendable {
     init(frames: Range<Int64>, depth: Int = 3, produce: @escaping (Int64) throws -> Item) {
         precondition(depth >= 1)
         self.depth = depth
+        self.produce = produce
         remaining = Int64(frames.count)
         DecodeThreads.started()
         // The thread holds the queue until it returns; `cancel` waits for that.
-        let t = Thread { self.run(frames, produce) }
+        let t = Thread { self.run(frames) }
         t.name = "segue-decode"
         t.stackSize = 8 << 20
         t.start()
@@ -62,7 +68,7 @@ final class DecodeAhead<Item>: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func run(_ frames: Range<Int64>, _ produce: (Int64) throws -> Item) {
+    private func run(_ frames: Range<Int64>) {
         for n in frames {
             condition.lock()
             while inFlight >= depth && !cancelled { condition.wait() }
@@ -90,9 +96,8 @@ final class DecodeAhead<Item>: @unchecked Sendable {
 
 /// Decode threads running now, all `DecodeAhead` queues together (tests check that none is left behind).
 enum DecodeThreads {
-    nonisolated(unsafe) private static var live = 0
-    private static let lock = NSLock()
-    static var running: Int { lock.lock(); defer { lock.unlock() }; return live }
-    static func started() { lock.lock(); live += 1; lock.unlock() }
-    static func ended() { lock.lock(); live -= 1; lock.unlock() }
+    private static let live = Mutex(0)
+    static var running: Int { live.withLock { $0 } }
+    static func started() { live.withLock { $0 += 1 } }
+    static func ended() { live.withLock { $0 -= 1 } }
 }

@@ -6,6 +6,9 @@ import Foundation
 ///
 /// The first error the work throws is kept; later work is skipped, and the error is thrown by the next
 /// `submit` or by `finish`. Use from one thread.
+///
+/// `@unchecked Sendable`: shared with its thread, every field under `condition`; the work items (which touch the
+/// non-Sendable `MediaWriter`) run only on that thread, in order.
 final class EncodeQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [() throws -> Void] = []

@@ -16,7 +16,7 @@ public enum Backend: String, CaseIterable, Sendable {
 }
 
 /// Options for one render.
-public struct RenderOptions {
+public struct RenderOptions: Sendable {
     public var backend: Backend = .auto
     public var egl = EGLOptions()
     /// Print what was chosen (EGL platform, `GL_RENDERER`, render size and frame rate and why).
@@ -24,11 +24,11 @@ public struct RenderOptions {
     /// Include the audio mix (AAC 48 kHz stereo).
     public var audio = true
     /// Where messages go (default: standard error).
-    public var log: (String) -> Void = { FileHandle.standardError.write(($0 + "\n").data(using: .utf8)!) }
+    public var log: @Sendable (String) -> Void = { FileHandle.standardError.write(($0 + "\n").data(using: .utf8)!) }
     /// Called after each frame is encoded (and once more at the end, with `stage` "done").
-    public var progress: ((RenderProgress) -> Void)?
+    public var progress: (@Sendable (RenderProgress) -> Void)?
     /// Called with each rendered picture before it is encoded (previews, tests).
-    public var onFrame: ((Int64, RGBAImage) -> Void)?
+    public var onFrame: (@Sendable (Int64, RGBAImage) -> Void)?
     /// Hand frames that need no compositing (one untouched clip, or a whole-pixel crop of it, already in the output's
     /// format: `DirectFrame`) to the encoder without drawing them. Byte-identical either way; off only to compare.
     public var directFrames = true
@@ -353,7 +353,8 @@ extension RenderJob {
 /// `unlink` and `_exit` are async-signal-safe; the paths are kept in a fixed table of C strings that the handler only
 /// reads. Renders running at once (a library user's) each hold a slot.
 public enum SignalCleanup {
-    /// Slots for the paths of the renders in progress; nil where free. Written only under `lock`.
+    /// Slots for the paths of the renders in progress; nil where free. Written only under `lock`; the signal handler
+    /// only reads (it cannot take a lock), hence nonisolated(unsafe).
     nonisolated(unsafe) static let paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slots)
         p.initialize(repeating: nil, count: slots)

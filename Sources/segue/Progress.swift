@@ -2,9 +2,9 @@ import Foundation
 import SeguePipeline
 
 /// Prints render progress on standard error: a bar redrawn in place (TTY), plain lines, or JSON lines.
-func progressPrinter(_ style: ProgressStyle) -> ((RenderProgress) -> Void)? {
-    func write(_ s: String) { FileHandle.standardError.write(s.data(using: .utf8)!) }
-    func clock(_ s: Double) -> String {
+func progressPrinter(_ style: ProgressStyle) -> (@Sendable (RenderProgress) -> Void)? {
+    @Sendable func write(_ s: String) { FileHandle.standardError.write(s.data(using: .utf8)!) }
+    @Sendable func clock(_ s: Double) -> String {
         guard s.isFinite else { return "--:--" }
         let t = Int(s.rounded())
         return String(format: "%d:%02d", t / 60, t % 60)
@@ -12,9 +12,9 @@ func progressPrinter(_ style: ProgressStyle) -> ((RenderProgress) -> Void)? {
     switch style {
     case .none: return nil
     case .json:
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         return { p in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
             if let d = try? encoder.encode(p), let s = String(data: d, encoding: .utf8) { write(s + "\n") }
         }
     case .plain:

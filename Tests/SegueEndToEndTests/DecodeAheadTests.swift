@@ -1,6 +1,7 @@
 import XCTest
 import SegueCore
 import SegueMedia
+import SegueTestSupport
 @testable import SeguePipeline
 
 /// The decode thread: items come in order, the queue stays bounded, errors surface at their frame, and no
@@ -99,9 +100,9 @@ final class DecodeAheadTests: EndToEndTestCase {
         var o = RenderOptions()
         o.backend = .cpu
         o.log = { _ in }
-        var rendered: [Int64] = []
+        let rendered = Collected<[Int64]>([])
         o.onFrame = { n, _ in
-            rendered.append(n)
+            rendered.update { $0.append(n) }
             if n == 0 { unlink(b) }
         }
         let out = path("out.mp4")
@@ -111,7 +112,7 @@ final class DecodeAheadTests: EndToEndTestCase {
             XCTAssertTrue("\(m)".contains("No such file or directory"), "\(m)")
         }
         // Clip b first shows at 0.5 s: frames 0…14 were drawn, frame 15 failed.
-        XCTAssertEqual(rendered, Array(0..<15))
+        XCTAssertEqual(rendered.value, Array(0..<15))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".segue-") }, [])
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
         XCTAssertEqual(DecodeThreads.running, 0)

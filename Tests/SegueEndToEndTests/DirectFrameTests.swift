@@ -29,8 +29,8 @@ final class DirectFrameTests: EndToEndTestCase {
         o.audio = false
         o.verbose = true
         o.directFrames = direct
-        var log: [String] = []
-        o.log = { log.append($0) }
+        let log = Collected<[String]>([])
+        o.log = { line in log.update { $0.append(line) } }
         if backend == .gpu {
             do { _ = try RenderJob.makeRenderer(o) } catch {
                 if TestSupport.inCI { XCTFail("GPU tests must run in CI: \(error)") }
@@ -39,7 +39,7 @@ final class DirectFrameTests: EndToEndTestCase {
         }
         let out = path(name)
         try RenderJob.render(edit, to: out, options: o)
-        return (try packets(out), log)
+        return (try packets(out), log.value)
     }
 
     func directCount(_ log: [String]) -> Int? {

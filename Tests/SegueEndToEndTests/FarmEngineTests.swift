@@ -8,6 +8,7 @@ import SegueTestSupport
 /// no cluster needed. The real Slurm run is `Tests/Farm/farm-test.sh`.
 final class FarmEngineTests: EndToEndTestCase {
     /// A scheduler that runs nothing: it records what it is asked and lists the queue the test gives it.
+    /// `@unchecked Sendable`: used by one test at a time, on the test's thread only.
     final class FakeEngine: FarmEngine, @unchecked Sendable {
         struct Submission: Equatable { let kind: FarmJobKind; let chunks: [Int]?; let after: [String]; let afterAny: [String]; let id: String }
         var name: String { "fake" }

@@ -359,16 +359,17 @@ final class HostileInputTests: EndToEndTestCase {
         let a = try cornerClip("a.mp4", size: "320x240", seconds: 4), b = try cornerClip("b.mp4", size: "320x240", seconds: 4)
         var e = Edit(clips: [clip(a), clip(b, tr(.crossfade, 1))])
         e.frameRate = FrameRate(30)
-        func rssKB() -> Int {
+        @Sendable func rssKB() -> Int {
             let s = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
             let line = s.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
             return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
         }
-        var samples: [Int64: Int] = [:]
+        let rss = Collected<[Int64: Int]>([:])
         var o = RenderOptions()
         o.backend = .cpu
-        o.onFrame = { n, _ in if n == 50 || n == 120 || n == 199 { samples[n] = rssKB() } }
+        o.onFrame = { n, _ in if n == 50 || n == 120 || n == 199 { let kB = rssKB(); rss.update { $0[n] = kB } } }
         let r = try RenderJob.render(e, to: path("mem.mp4"), options: o)
+        let samples = rss.value
         XCTAssertEqual(r.frames, 210)
         let grow = Double(samples[199]! - samples[50]!) / Double(samples[50]!)
         XCTAssertLessThan(grow, 0.10, "RSS at frame 50: \(samples[50]!) kB, 120: \(samples[120]!) kB, 199: \(samples[199]!) kB")

@@ -218,12 +218,13 @@ final class InterlaceTests: EndToEndTestCase {
         let edit = try EditFile.load(path: file)
         // Output frame n shows source time 0.2 + n/50 s: frame 30 is source frame 20 (a keyframe), 31 its second field.
         let checked: [Int64] = [30, 31, 49, 50, 51, 70]
-        var full: [Int64: RGBAImage] = [:]
+        let frames = Collected<[Int64: RGBAImage]>([:])
         var o = RenderOptions()
         o.backend = .cpu
         o.audio = false
-        o.onFrame = { n, img in if checked.contains(n) { full[n] = img } }
+        o.onFrame = { n, img in if checked.contains(n) { frames.update { $0[n] = img } } }
         try RenderJob.render(edit, to: path("full.mkv"), options: o)
+        let full = frames.value
         XCTAssertEqual(full.count, checked.count)
         let timeline = try RenderJob.resolve(edit)
         for n in checked {

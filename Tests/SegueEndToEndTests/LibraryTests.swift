@@ -80,9 +80,10 @@ final class LibraryTests: EndToEndTestCase {
         XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "precious")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")
         // A task cancelled before it starts renders nothing.
+        let never = path("never.mp4"), options = cpu()
         let early = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await ExportSession(edit: edit, outputPath: path("never.mp4"), options: cpu()).export()
+            return try await ExportSession(edit: edit, outputPath: never, options: options).export()
         }
         do { _ = try await early.value; XCTFail("rendered") } catch is CancellationError {}
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("never.mp4")))

@@ -86,12 +86,13 @@ final class PreviewTests: EndToEndTestCase {
         XCTAssertEqual(plan.clips[2].transition?.firstFrame, 135)
         XCTAssertEqual(plan.clips[2].transition?.endFrame, 150)
         // The render's pictures change from "only A" to "mixed" exactly at those frames.
-        var images: [Int64: RGBAImage] = [:]
+        let collected = Collected<[Int64: RGBAImage]>([:])
         var o = RenderOptions()
         o.backend = .cpu
         o.audio = false
-        o.onFrame = { n, img in if [59, 60, 61, 89, 90, 134, 135, 136, 149, 150].contains(n) { images[n] = img } }
+        o.onFrame = { n, img in if [59, 60, 61, 89, 90, 134, 135, 136, 149, 150].contains(n) { collected.update { $0[n] = img } } }
         try RenderJob.render(edit, to: path("full.mkv"), options: o)
+        let images = collected.value
         // p = 0 on the first frame of each transition: only the outgoing clip.
         let pureA60 = try singleClipFrame(edit, clip: 0, at: 60)
         XCTAssertEqual(images[60]!.pixels, pureA60.pixels, "frame 60 (p = 0) shows only clip 0")
@@ -113,12 +114,13 @@ final class PreviewTests: EndToEndTestCase {
 
     func testFrameEqualsTheFullRenderAndDecodesLittle() throws {
         let (file, edit) = try makeEdit()
-        var full: [Int64: RGBAImage] = [:]
+        let frames = Collected<[Int64: RGBAImage]>([:])
         var o = RenderOptions()
         o.backend = .cpu
         o.audio = false
-        o.onFrame = { n, img in if n == 75 || n == 140 || n == 200 { full[n] = img } }
+        o.onFrame = { n, img in if n == 75 || n == 140 || n == 200 { frames.update { $0[n] = img } } }
         try RenderJob.render(edit, to: path("full.mkv"), options: o)
+        let full = frames.value
         let timeline = try RenderJob.resolve(edit)
         for n: Int64 in [75, 140, 200] {
             let (cpu, decoded) = try RenderJob.renderFrames(timeline, frames: [n], renderer: RenderJob.makeRenderer(o))

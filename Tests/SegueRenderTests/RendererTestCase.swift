@@ -7,6 +7,7 @@ import SegueTestSupport
 /// Base for tests that run on both renderers. The GPU renderer is created once per process (one EGL context,
 /// on the main thread where XCTest runs the tests). Locally a missing EGL skips; under CI it fails.
 class RendererTestCase: XCTestCase {
+    // nonisolated(unsafe): XCTest runs these tests one at a time on the main thread, where the context is current.
     nonisolated(unsafe) static var gpu: GPURenderer?
     nonisolated(unsafe) static var gpuError: Error?
     nonisolated(unsafe) static var gpuTried = false

@@ -56,6 +56,7 @@ public enum TestSupport {
         p.standardError = err
         try p.run()
         // Read both pipes concurrently so that neither fills up.
+        // Written by the reader thread before `group.leave()`, read after `group.wait()`: never at once.
         final class Box: @unchecked Sendable { var data = Data() }
         let errData = Box(), group = DispatchGroup()
         group.enter()
@@ -167,5 +168,26 @@ public enum TestSupport {
     /// Remuxes with a display-matrix rotation (`-metadata:s:v:0 rotate=DEG`; FFmpeg writes the matrix on stream copy).
     public static func rotated(_ src: String, degrees: Int, to dst: String) throws {
         try ffmpeg(["-i", src, "-c", "copy", "-metadata:s:v:0", "rotate=\(degrees)", dst])
+    }
+}
+
+/// A value the closures of a render (its log, progress and `onFrame`, called on its threads) add to, and the test
+/// reads afterwards: `@unchecked Sendable` because every access goes through the lock.
+public final class Collected<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    public init(_ value: Value) { stored = value }
+    /// Changes the value under the lock.
+    @discardableResult
+    public func update<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&stored)
+    }
+    /// The value now.
+    public var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
     }
 }
