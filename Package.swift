@@ -24,7 +24,7 @@ let package = Package(
         // The whole shader folder is embedded; the plugin indexes it by file name (a new .frag needs no listing here).
         .executableTarget(name: "EmbedShaderFolderTool", path: "Plugins/EmbedShaderFolderTool"),
         .plugin(name: "EmbedShaderFolder", capability: .buildTool(), dependencies: ["EmbedShaderFolderTool"]),
-        .target(name: "SegueShaders", path: "Shaders", resources: [.embedInCode("glsl")], plugins: ["EmbedShaderFolder"]),
+        .target(name: "SegueShaders", dependencies: ["SegueCore"], path: "Shaders", resources: [.embedInCode("glsl")], plugins: ["EmbedShaderFolder"]),
         .target(name: "SegueGL", dependencies: ["SegueCore", "SegueShaders", "CEGL"]),
         .target(name: "SeguePipeline", dependencies: ["SegueCore", "SegueMedia", "SegueReference", "SegueGL"]),
         .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueCore"]),

@@ -1,3 +1,5 @@
+import SegueCore
+
 /// The GLSL ES 3.00 sources under `Shaders/glsl/`, embedded into the binary at build time
 /// (no resource bundle to find at run time).
 ///
@@ -13,16 +15,6 @@ public enum ShaderLibrary {
 
     /// The text of a file in `Shaders/glsl/` (e.g. `prelude.glsl`, `wipe.frag`), nil if there is none.
     public static func file(_ name: String) -> String? { shaderFiles[name].map(text) }
-
-    /// What a program writes (`OUTPUT` in `main.glsl`).
-    public enum Output: Int, Hashable, Sendable {
-        /// R′G′B′A at each pixel (RGBA8 target).
-        case rgba = 0
-        /// The output's BT.709 limited-range luma (R8 target, render size).
-        case luma = 1
-        /// Cb and Cr (two R8 targets, half the render size).
-        case chroma = 2
-    }
 
     /// How one layer's stored picture is read and coloured (`LAYER_KIND`, `LAYER_EXACT`, `LAYER_LUMA`, `LAYER_CHROMA`,
     /// `LAYER_TRANSFER`, `LAYER_TONE` in `layer.glsl`).
@@ -49,7 +41,7 @@ public enum ShaderLibrary {
     /// The full fragment shader for transition `name` with the given layer variants and output, or nil if there
     /// is no such transition. `outputTransfer` is `OUTPUT_TRANSFER` (`DynamicRange.shaderID`: 0 SDR, 1 HLG, 2 PQ),
     /// `outputBits` `OUTPUT_BITS` (8, or 10 for the HDR outputs' yuv420p10le planes).
-    public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false,
+    public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: OutputPass, fused: Bool = false,
                                       linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8) -> String? {
         guard let body = shaderFiles["\(name).frag"] else { return nil }
         return fragmentSource(transitionCode: "\n#line 1 1\n" + text(body), from: from, to: to, output: output, fused: fused, linear: linear,
@@ -61,7 +53,7 @@ public enum ShaderLibrary {
     /// With `linear`, the transition mixes in linear light: after the layers, `getFromColor`/`getToColor` become
     /// macros that pass the layers' colours through the output's EOTF (`segue_outputEOTF` in `colour.glsl`: BT.1886,
     /// or HLG's or PQ's for HDR output), and the composite goes back through its inverse (`main.glsl`).
-    public static func fragmentSource(transitionCode: String, from: LayerVariant, to: LayerVariant, output: Output, fused: Bool = false,
+    public static func fragmentSource(transitionCode: String, from: LayerVariant, to: LayerVariant, output: OutputPass, fused: Bool = false,
                                       linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8) -> String {
         let layer = text(PackageResources.layer_glsl)
         func layerSource(_ name: String, _ v: LayerVariant) -> String {

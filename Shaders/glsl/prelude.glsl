@@ -35,19 +35,9 @@ vec2 segue_moved(vec2 uv, vec2 pixel) {
     return uv + (pixel - segue_pixel(uv)) / segue_resolution;
 }
 
-// GL_LINEAR + GL_CLAMP_TO_EDGE written out with texelFetch (OpenGL ES 3.0 §3.8.10): p in texel units,
-// texel centres at i + 0.5; weights from the fraction of p - 0.5.
-vec4 bilinearFetch(sampler2D t, vec2 p) {
-    ivec2 n = textureSize(t, 0) - 1;
-    vec2 q = p - 0.5;
-    vec2 f = q - floor(q);
-    ivec2 i = ivec2(floor(q));
-    ivec2 i0 = clamp(i, ivec2(0), n), i1 = clamp(i + 1, ivec2(0), n);
-    vec4 top = mix(texelFetch(t, i0, 0), texelFetch(t, ivec2(i1.x, i0.y), 0), f.x);
-    vec4 bottom = mix(texelFetch(t, ivec2(i0.x, i1.y), 0), texelFetch(t, i1, 0), f.x);
-    return mix(top, bottom, f.y);
-}
-// The same for integer textures (9..16-bit planes as R16UI), returning code values.
+// GL_LINEAR + GL_CLAMP_TO_EDGE written out with texelFetch (OpenGL ES 3.0 §3.8.10) for integer textures (9..16-bit
+// planes as R16UI, which GL does not filter), returning code values: p in texel units, texel centres at i + 0.5;
+// weights from the fraction of p - 0.5.
 vec4 bilinearFetchU(usampler2D t, vec2 p) {
     ivec2 n = textureSize(t, 0) - 1;
     vec2 q = p - 0.5;

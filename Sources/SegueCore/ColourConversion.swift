@@ -140,13 +140,14 @@ extension LayerGeometry {
     }
 }
 
-/// What a render pass writes (`OUTPUT` in `main.glsl`).
+/// What a render pass writes (`OUTPUT` in `main.glsl`, `ShaderLibrary.fragmentSource`): the one enum for the
+/// renderers, the colour maps and the shaders.
 public enum OutputPass: Int, Sendable, Hashable {
-    /// Full-range R′G′B′A at each pixel centre (previews).
+    /// Full-range R′G′B′A at each pixel centre (previews; an RGBA8 target).
     case rgba = 0
-    /// The output's luma at each pixel centre.
+    /// The output's luma at each pixel centre (the render size; 8-bit, or 10-bit in two bytes for HDR).
     case luma = 1
-    /// The output's Cb and Cr at each chroma site.
+    /// The output's Cb and Cr at each chroma site (two targets, half the render size).
     case chroma = 2
 }
 

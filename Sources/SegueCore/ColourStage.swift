@@ -147,7 +147,6 @@ public struct ColourStage: Equatable, Sendable {
     /// The shaders' uniforms: `uLAYERGamut` (row-major), `uLAYERScale`, `uLAYERTone`.
     public var gamutParameters: [Float] { gamutF }
     public var scaleParameter: Float { scaleF }
-    public var luminanceParameters: [Float] { luminance.map { Float($0) } }
     public var toneParameters: [Float] { toneMap?.parameters ?? [0, 0, 0, 0] }
 
     /// The stage on one R′G′B′ value, in `Float` and in the shaders' order of operations (the CPU reference's twin

@@ -228,12 +228,8 @@ public enum EditFile {
         var c = ColourOverride()
         if let v = o["matrix"] {
             let s = try string(v, "\(f).matrix")
-            switch s.lowercased() {
-            case "bt601", "bt470bg", "smpte170m": c.matrix = .bt601
-            case "bt709": c.matrix = .bt709
-            case "bt2020", "bt2020nc", "bt2020-ncl": c.matrix = .bt2020
-            default: throw EditError("\(f).matrix", "must be bt601, bt709 or bt2020 (got \"\(s)\")")
-            }
+            guard let m = YCbCrMatrix.parse(s) else { throw EditError("\(f).matrix", "must be bt601, bt709 or bt2020 (got \"\(s)\")") }
+            c.matrix = m
         }
         if let v = o["range"] {
             let s = try string(v, "\(f).range")

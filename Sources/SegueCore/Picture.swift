@@ -20,6 +20,16 @@ public enum YCbCrMatrix: String, Sendable, CaseIterable {
     public var displayName: String {
         switch self { case .bt601: "BT.601"; case .bt709: "BT.709"; case .bt2020: "BT.2020"; case .smpte240m: "SMPTE 240M"; case .fcc: "FCC" }
     }
+    /// Accepted spellings in an edit file's `colour.matrix` (FFmpeg's `colorspace` names too); the matrices an override
+    /// may name are BT.601, BT.709 and BT.2020.
+    public static func parse(_ s: String) -> YCbCrMatrix? {
+        switch s.lowercased() {
+        case "bt601", "bt470bg", "smpte170m": return .bt601
+        case "bt709": return .bt709
+        case "bt2020", "bt2020nc", "bt2020-ncl": return .bt2020
+        default: return nil
+        }
+    }
 }
 
 /// Quantisation range of Y′CbCr code values (ITU-T H.273 §8.1, `video_full_range_flag`).

@@ -19,7 +19,7 @@ public final class GPURenderer: CompositeRenderer {
     private struct ProgramKey: Hashable {
         let transition: String
         let from: ShaderLibrary.LayerVariant, to: ShaderLibrary.LayerVariant
-        let output: ShaderLibrary.Output
+        let output: OutputPass
         var fused = false
         var linear = false
         var outputTransfer = 0
@@ -195,10 +195,9 @@ public final class GPURenderer: CompositeRenderer {
     }
 
     private func draw(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize,
-                      output: ShaderLibrary.Output, target: GLFramebuffer) throws {
+                      output pass: OutputPass, target: GLFramebuffer) throws {
         let p = TransitionParameters(plan: plan, renderSize: renderSize)
         let toPicture = to ?? from, toLayer = plan.to ?? plan.from
-        let pass = OutputPass(rawValue: output.rawValue)!
         // HDR clips (and SDR clips whose primaries differ from the output's) have a colour stage that is not affine:
         // such a layer gives R'G'B', and the output conversion is done on the composite (not fused).
         let fromStage = ColourStage(picture: from, plan: plan, pass: pass), toStage = ColourStage(picture: toPicture, plan: plan, pass: pass)
@@ -213,7 +212,7 @@ public final class GPURenderer: CompositeRenderer {
         let toVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(toPicture), exact: TransitionParameters.isExact(plan, toLayer, picture: toPicture),
                                                    readsLuma: toColour.readsLuma, readsChroma: toColour.readsChroma,
                                                    transfer: toStage?.shaderID ?? 0, tone: toStage?.toneMap?.curve.shaderID ?? 0)
-        let program = try program(ProgramKey(transition: programName(plan.transition), from: fromVariant, to: toVariant, output: output,
+        let program = try program(ProgramKey(transition: programName(plan.transition), from: fromVariant, to: toVariant, output: pass,
                                              fused: fused, linear: p.linear, outputTransfer: outputRange.shaderID, outputBits: format.bitDepth))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))

@@ -77,15 +77,15 @@ extension Frame {
     /// content's peak luminance from its side data (`peakLuminance`).
     func colour() -> YCbCrColour {
         let f = ptr.pointee
-        let matrix = Frame.matrix(f.colorspace) ?? .unspecified(height: Int(f.height))
+        let matrix = ColourTags.matrix(f.colorspace) ?? .unspecified(height: Int(f.height))
         let full = VideoReader.isFullRange(f)
         var siting: ChromaSiting = VideoReader.isJPEGFormat(f) ? .center : .left
         var xpos: Int32 = 0, ypos: Int32 = 0
         if f.chroma_location != AVCHROMA_LOC_UNSPECIFIED, avcodec_enum_to_chroma_pos(&xpos, &ypos, f.chroma_location) == 0 {
             siting = ChromaSiting(x: Double(xpos) / 256, y: Double(ypos) / 256)
         }
-        let transfer = Frame.transfer(f.color_trc) ?? .sdr
-        let primaries = Frame.primaries(f.color_primaries) ?? (matrix == .bt2020 ? .bt2020 : .bt709)
+        let transfer = ColourTags.transfer(f.color_trc) ?? .sdr
+        let primaries = ColourTags.primaries(f.color_primaries) ?? (matrix == .bt2020 ? .bt2020 : .bt709)
         return YCbCrColour(matrix: matrix, range: full ? .full : .limited, siting: siting, transfer: transfer, primaries: primaries,
                            peakLuminance: peakLuminance())
     }
@@ -103,35 +103,5 @@ extension Frame {
             if m.has_luminance != 0, m.max_luminance.den != 0, m.max_luminance.num > 0 { return m.max_luminance.double }
         }
         return nil
-    }
-
-    /// The matrix a `colorspace` tag names; nil when unspecified (or one Segue does not know).
-    static func matrix(_ c: AVColorSpace) -> YCbCrMatrix? {
-        switch c {
-        case AVCOL_SPC_BT709: return .bt709
-        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: return .bt601
-        case AVCOL_SPC_SMPTE240M: return .smpte240m
-        case AVCOL_SPC_FCC: return .fcc
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return .bt2020
-        default: return nil
-        }
-    }
-    /// The transfer a `color_trc` tag names; nil when unspecified.
-    static func transfer(_ t: AVColorTransferCharacteristic) -> TransferFunction? {
-        switch t {
-        case AVCOL_TRC_UNSPECIFIED, AVCOL_TRC_RESERVED, AVCOL_TRC_RESERVED0: return nil
-        case AVCOL_TRC_ARIB_STD_B67: return .hlg
-        case AVCOL_TRC_SMPTE2084: return .pq
-        default: return .sdr
-        }
-    }
-    /// The primaries a `color_primaries` tag names; nil when unspecified.
-    static func primaries(_ p: AVColorPrimaries) -> ColourPrimaries? {
-        switch p {
-        case AVCOL_PRI_BT709: return .bt709
-        case AVCOL_PRI_BT470BG, AVCOL_PRI_SMPTE170M, AVCOL_PRI_SMPTE240M: return .bt601
-        case AVCOL_PRI_BT2020: return .bt2020
-        default: return nil
-        }
     }
 }

@@ -18,16 +18,6 @@ extension MediaWriter {
         return f
     }
 
-    /// `color_primaries`, `color_trc` and `colorspace` of the output: BT.709 for SDR; BT.2020 with ARIB STD-B67 (HLG)
-    /// or SMPTE ST 2084 (PQ) and the BT.2020 non-constant-luminance matrix for HDR.
-    static func colourTags(_ range: DynamicRange) -> (primaries: AVColorPrimaries, transfer: AVColorTransferCharacteristic, matrix: AVColorSpace) {
-        switch range {
-        case .sdr: return (AVCOL_PRI_BT709, AVCOL_TRC_BT709, AVCOL_SPC_BT709)
-        case .hlg: return (AVCOL_PRI_BT2020, AVCOL_TRC_ARIB_STD_B67, AVCOL_SPC_BT2020_NCL)
-        case .pq: return (AVCOL_PRI_BT2020, AVCOL_TRC_SMPTE2084, AVCOL_SPC_BT2020_NCL)
-        }
-    }
-
     /// Darkest luminance of the mastering display written for PQ output, cd/m² (the smallest HDR10 can state).
     static let masteringMinimum = 0.0001
     /// The mastering display's peak for content as bright as `peak`: at least BT.2100's 1000 cd/m² reference display.

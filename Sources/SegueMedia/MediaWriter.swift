@@ -14,13 +14,6 @@ import SegueCore
 /// format (copied in, no conversion), or as RGBA, which libswscale converts with the BT.709 matrix (ITU-R BT.709-6
 /// §3), limited range.
 public final class MediaWriter {
-    public struct AudioSettings {
-        public var sampleRate: Int32 = 48000
-        public var channels: Int = 2
-        public var bitRate: Int64 = 192_000
-        public init() {}
-    }
-
     let path: String
     /// The muxer and its file; freed by its own deinit even when this init throws half-way.
     let output: OutputFile
@@ -80,7 +73,8 @@ public final class MediaWriter {
     /// Opens `path` for writing (the caller writes to a temporary path and renames it on success).
     /// - Parameters:
     ///   - size: picture size in pixels (even width and height).
-    ///   - audio: nil for a file without audio.
+    ///   - audio: the edit's audio format (`AudioSettings`: sample rate, channel count, bit rate for AAC); nil for a
+    ///     file without audio.
     ///   - video: false for an audio-only file (the farm's audio pass, `OutputFormat.audioPassExtension`).
     /// - Throws: `MediaError` if an encoder is missing or the file cannot be created.
     ///   - contentPeak: for PQ output, the brightest the content can be in cd/m² (the mastering display's maximum
@@ -114,7 +108,7 @@ public final class MediaWriter {
             vc.pointee.time_base = AVRational(num: frameRate.denominator, den: frameRate.numerator)
             vc.pointee.framerate = AVRational(num: frameRate.numerator, den: frameRate.denominator)
             vc.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-            let tags = MediaWriter.colourTags(settings.dynamicRange)
+            let tags = ColourTags.output(settings.dynamicRange)
             vc.pointee.color_primaries = tags.primaries
             vc.pointee.color_trc = tags.transfer
             vc.pointee.colorspace = tags.matrix
@@ -164,14 +158,14 @@ public final class MediaWriter {
             }
             let ac = avcodec_alloc_context3(acodec)!
             self.audio = Encoder(ac, path: path)
-            ac.pointee.sample_rate = a.sampleRate
+            ac.pointee.sample_rate = Int32(a.sampleRate)
             ac.pointee.sample_fmt = av_get_sample_fmt(format.audioSampleFormat)
             guard ac.pointee.sample_fmt == AV_SAMPLE_FMT_FLT || ac.pointee.sample_fmt == AV_SAMPLE_FMT_FLTP else {
                 throw MediaError(path: path, function: "av_get_sample_fmt", message: "the \(format.name) row's audio sample format \(format.audioSampleFormat) is not float (the mixer's samples are)")
             }
             av_channel_layout_default(&ac.pointee.ch_layout, Int32(a.channels))
-            ac.pointee.bit_rate = a.bitRate
-            ac.pointee.time_base = AVRational(num: 1, den: a.sampleRate)
+            ac.pointee.bit_rate = Int64(a.bitRate)
+            ac.pointee.time_base = AVRational(num: 1, den: Int32(a.sampleRate))
             if globalHeader { ac.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             try FF.check(avcodec_open2(ac, acodec, nil), "avcodec_open2", path: path)
             let st = avformat_new_stream(oc, nil)!
@@ -185,7 +179,7 @@ public final class MediaWriter {
 
         scaler = try Scaler(srcW: Int32(size.width), srcH: Int32(size.height), srcFormat: AV_PIX_FMT_RGBA,
                             dstW: Int32(size.width), dstH: Int32(size.height), dstFormat: AV_PIX_FMT_YUV420P,
-                            srcColorspace: SWS_CS_DEFAULT, srcFullRange: true, dstColorspace: SWS_CS_ITU709, dstFullRange: false)
+                            srcColorspace: SWS_CS_DEFAULT, srcFullRange: true, dstColorspace: ColourTags.sws(.bt709), dstFullRange: false)
         rgbaFrame = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_RGBA)
 
         var pb: UnsafeMutablePointer<AVIOContext>? = nil
@@ -278,7 +272,7 @@ public final class MediaWriter {
         guard let video, let videoStream else { preconditionFailure("writeVideo on an audio-only MediaWriter") }
         yuv.ptr.pointee.pts = videoFrames
         if let k = keepFrames, videoFrames == k - 1 { yuv.ptr.pointee.pict_type = AV_PICTURE_TYPE_P }
-        let tags = MediaWriter.colourTags(dynamicRange)
+        let tags = ColourTags.output(dynamicRange)
         yuv.ptr.pointee.color_primaries = tags.primaries
         yuv.ptr.pointee.color_trc = tags.transfer
         yuv.ptr.pointee.colorspace = tags.matrix

@@ -136,10 +136,10 @@ public struct ProbeReport: Codable, Sendable {
             let sarR = f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
             let used = reader.colour(of: reader.current!.frame)
             var guessed: [String] = []
-            if Frame.matrix(f.colorspace) == nil { guessed.append("matrix") }
+            if ColourTags.matrix(f.colorspace) == nil { guessed.append("matrix") }
             if f.color_range == AVCOL_RANGE_UNSPECIFIED && !VideoReader.isJPEGFormat(f) { guessed.append("range") }
-            if Frame.transfer(f.color_trc) == nil { guessed.append("transfer") }
-            if Frame.primaries(f.color_primaries) == nil { guessed.append("primaries") }
+            if ColourTags.transfer(f.color_trc) == nil { guessed.append("transfer") }
+            if ColourTags.primaries(f.color_primaries) == nil { guessed.append("primaries") }
             let overridden = info.colourOverridden
             guessed.removeAll { overridden.contains($0) }
             video = Video(

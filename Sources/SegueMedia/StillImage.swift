@@ -79,7 +79,7 @@ public final class PlanarFrameReader {
         let f = frame.ptr.pointee
         if scaler == nil {
             scaler = try Scaler(srcW: f.width, srcH: f.height, srcFormat: AVPixelFormat(rawValue: f.format), dstW: f.width, dstH: f.height,
-                                dstFormat: AV_PIX_FMT_YUV420P, srcColorspace: SWS_CS_ITU709, srcFullRange: false, dstColorspace: SWS_CS_ITU709, dstFullRange: false)
+                                dstFormat: AV_PIX_FMT_YUV420P, srcColorspace: ColourTags.sws(.bt709), srcFullRange: false, dstColorspace: ColourTags.sws(.bt709), dstFullRange: false)
         }
         let out = try Frame.allocated(width: Int(f.width), height: Int(f.height), format: AV_PIX_FMT_YUV420P)
         try scaler!.scale(frame.ptr, into: out.ptr)

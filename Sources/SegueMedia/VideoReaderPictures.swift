@@ -105,17 +105,6 @@ extension VideoReader {
         return colourOverride?.applied(to: tagged) ?? tagged
     }
 
-    /// `SWS_CS_*` for a matrix.
-    static func swsColorspace(_ m: YCbCrMatrix) -> Int32 {
-        switch m {
-        case .bt709: return SWS_CS_ITU709
-        case .bt601: return SWS_CS_ITU601
-        case .smpte240m: return SWS_CS_SMPTE240M
-        case .fcc: return SWS_CS_FCC
-        case .bt2020: return SWS_CS_BT2020
-        }
-    }
-
     static func isJPEGFormat(_ f: AVFrame) -> Bool {
         switch AVPixelFormat(rawValue: f.format) {
         case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P: return true
@@ -134,7 +123,7 @@ extension VideoReader {
     func rgba(_ frame: Frame) throws -> RGBAImage {
         let f = frame.ptr.pointee
         let c = colour(of: frame)
-        let cs = VideoReader.swsColorspace(c.matrix)
+        let cs = ColourTags.sws(c.matrix)
         let full = c.range == .full
         let key = (f.width, f.height, f.format, cs, full ? Int32(1) : 0)
         if scaler == nil || scalerKey != key {

@@ -93,13 +93,9 @@ extension RenderJob {
         if let plan { try ChunkPlanner.check(plan, matches: timeline) }
         try ensureDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         let rate = Int32(timeline.audio.sampleRate)
-        var settings = MediaWriter.AudioSettings()
-        settings.sampleRate = rate
-        settings.channels = timeline.audio.channels
-        settings.bitRate = Int64(timeline.audio.bitRate)
         let samples = try writeAtomically(to: path) { temp in
             let writer = try MediaWriter(path: temp, size: timeline.renderSize, frameRate: timeline.frameRate,
-                                         settings: timeline.output, audio: settings, video: false)
+                                         settings: timeline.output, audio: timeline.audio, video: false)
             let mixer = AudioMixer(timeline: timeline, music: timeline.music, sampleRate: rate, channels: timeline.audio.channels)
             let total = MediaTime(frame: timeline.frameCount, rate: timeline.frameRate).rounded(toUnitsOf: Int64(rate))
             while mixer.position < total {

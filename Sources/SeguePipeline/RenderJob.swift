@@ -237,12 +237,8 @@ public enum RenderJob {
         var range = wanted ?? 0..<timeline.frameCount
         let withAudio = options.audio && range.lowerBound == 0
         let sampleRate = Int32(timeline.audio.sampleRate)
-        var audioSettings = MediaWriter.AudioSettings()
-        audioSettings.sampleRate = sampleRate
-        audioSettings.channels = timeline.audio.channels
-        audioSettings.bitRate = Int64(timeline.audio.bitRate)
         let writer = try MediaWriter(path: path, size: timeline.renderSize, frameRate: timeline.frameRate,
-                                     settings: timeline.output, audio: withAudio ? audioSettings : nil, contentPeak: timeline.contentPeak)
+                                     settings: timeline.output, audio: withAudio ? timeline.audio : nil, contentPeak: timeline.contentPeak)
         let mixer = withAudio ? AudioMixer(timeline: timeline, music: timeline.music, sampleRate: sampleRate, channels: timeline.audio.channels) : nil
         if encoderLookahead > 0 && writer.honoursForcedFrameTypes && range.upperBound < timeline.frameCount {
             writer.keepFrames = Int64(range.count)
