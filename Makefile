@@ -77,7 +77,8 @@ fuzz: deps
 	.build/fuzz-editfile -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=fuzz- .build/fuzz-corpus
 
 # Renders under valgrind's memcheck: a small edit, and the failing paths (an encoder that cannot open, an EGL
-# platform that fails, a corrupt clip, a render interrupted by SIGINT); fails on definite leaks or memory errors.
+# platform that fails, a corrupt clip with and without --verbose, a probe of files some of which cannot be read, an
+# option a command does not take, a render interrupted by SIGINT); fails on definite leaks or memory errors.
 leakcheck: build fixtures
 	valgrind --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind; }
 	Tests/leakcheck.sh .build/debug/segue

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make leakcheck: renders under valgrind's memcheck, the successful path and the failing ones (an encoder that cannot
-# open, an EGL platform that fails, a corrupt clip, a render interrupted by SIGINT). Fails on any definite leak or
+# open, an EGL platform that fails, a corrupt clip with and without FFmpeg's log routed, a probe of files some of
+# which cannot be read, an option a command does not take, a render interrupted by SIGINT). Fails on any definite leak or
 # memory error, or on an unexpected exit status.
 set -uo pipefail
 segue=${1:-.build/debug/segue}
@@ -14,7 +15,10 @@ check() {  # check NAME EXPECTED-STATUS COMMAND...
   "$@" >"$out/$name.out" 2>&1
   local got=$?
   local definite; definite=$(grep -h "definitely lost:" "$out"/*.log | head -1)
-  if [ "$got" = 99 ]; then
+  if grep -q "the 'impossible' happened" "$out"/*.log; then
+    # valgrind itself crashed (its exit status would pass for the program's): nothing was checked.
+    echo "leakcheck $name: FAILED (valgrind crashed)"; grep -h -B2 -A8 "INTERNAL ERROR" "$out"/*.log | head -20; failed=1
+  elif [ "$got" = 99 ]; then
     echo "leakcheck $name: FAILED (valgrind found errors or definite leaks)"; grep -h -A12 "definitely lost in\|Invalid\|uninitialised" "$out"/*.log | head -40; failed=1
   elif [ "$got" != "$want" ]; then
     echo "leakcheck $name: FAILED (exit $got, expected $want)"; tail -5 "$out/$name.out"; failed=1
@@ -32,6 +36,15 @@ check egl-fails 1 "${vg[@]}" "$segue" render "$fixture" --size 96x64 --backend g
 head -c 200000 "$fixture" > "$out/corrupt.mp4"; head -c 60000 /dev/urandom | dd of="$out/corrupt.mp4" bs=1 seek=100000 conv=notrunc status=none
 cat "$fixture" | tail -c +200001 >> "$out/corrupt.mp4"
 check corrupt-clip 0 "${vg[@]}" "$segue" render "$out/corrupt.mp4" --size 96x64 --backend cpu --progress none -o "$out/corrupt-out.mp4"
+# The same with --verbose: FFmpeg's log lines go through Segue's logger (FFmpegLog), naming the clip.
+check corrupt-clip-verbose 0 "${vg[@]}" "$segue" render "$out/corrupt.mp4" --size 96x64 --backend cpu --progress none --verbose -o "$out/corrupt-verbose.mp4"
+grep -q "ffmpeg: \[corrupt.mp4\]" "$out/corrupt-clip-verbose.out" || { echo "leakcheck corrupt-clip-verbose: FAILED (no FFmpeg line naming the clip)"; failed=1; }
+# probe of a readable, a missing and an unreadable file: every file reported, exit 1 at the end.
+check probe-some-fail 1 "${vg[@]}" "$segue" probe "$fixture" "$out/missing.mp4" "$out/corrupt.mp4" Fixtures/demo.json
+grep -q "1 of 4 file(s) could not be read\|2 of 4 file(s) could not be read" "$out/probe-some-fail.out" && grep -q "a_landscape.mp4" "$out/probe-some-fail.out" \
+  || { echo "leakcheck probe-some-fail: FAILED (not every file reported)"; cat "$out/probe-some-fail.out"; failed=1; }
+# An option the command does not take: a usage error before anything is opened.
+check option-refused 2 "${vg[@]}" "$segue" probe --crf 20 "$fixture"
 # Interrupted: SIGINT while rendering; the temporary output is removed, exit 130.
 check interrupted 130 timeout --preserve-status -s INT -k 120 25 "${vg[@]}" "$segue" render Fixtures/demo.json --size 96x96 --backend cpu --progress none -o "$out/int.mp4"
 if ls "$out"/.int.mp4* >/dev/null 2>&1; then echo "leakcheck interrupted: FAILED (temporary output left)"; failed=1; fi

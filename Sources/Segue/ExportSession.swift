@@ -46,6 +46,13 @@ public final class ExportSession: Sendable {
     ///   or `GPUError` (1), `CancellationError`; `UsageError` when the session was exported before.
     @discardableResult
     public func export() async throws -> RenderResult {
+        try await export(progress: nil)
+    }
+
+    /// `export()`, with `progress` also called with each value `progress` (the stream) gets, on the render's thread,
+    /// as it happens: for a caller that would rather not read the stream from another task.
+    @discardableResult
+    public func export(progress handler: (@Sendable (RenderProgress) -> Void)?) async throws -> RenderResult {
         let first = started.withLock { s -> Bool in defer { s = true }; return !s }
         guard first else { throw UsageError("this ExportSession was exported already; make another") }
         defer { continuation.finish() }
@@ -53,7 +60,10 @@ public final class ExportSession: Sendable {
         let cancelled = Atomic(false)
         var o = options.renderOptions
         let progress = continuation
-        o.progress = { progress.yield($0) }
+        o.progress = { p in
+            handler?(p)
+            progress.yield(p)
+        }
         o.isCancelled = { cancelled.load(ordering: .relaxed) }
         let renderOptions = o, edit = edit, path = outputPath
         return try await withTaskCancellationHandler {

@@ -13,15 +13,14 @@ func printJSON<T: Encodable>(_ value: T) throws {
 }
 
 /// `segue render`: an `ExportSession` of the library, its progress drawn on standard error.
-func renderCommand(_ a: Arguments) async throws {
+func renderCommand(_ a: Arguments) throws {
     if a.plan != nil || a.chunk != nil { return try renderChunkCommand(a) }
     let out = try a.requireOutput()
     let printer = progressPrinter(a.progress ?? defaultProgressStyle())
     let started = Date()
     let session = ExportSession(edit: try a.edit(), outputPath: out, options: a.exportOptions)
-    async let exported = session.export()
-    for await p in session.progress { printer?(p) }
-    let result = try await exported
+    // Printed from the render's thread as it comes: no second task to read the stream.
+    let result = try waitFor { try await session.export(progress: printer) }
     say(String(format: "segue: wrote %@: %lld frames at %@ fps (%@), %.3f s, rendered by %@ in %.1f s",
                result.path, result.frames, result.timeline.frameRate.description, result.timeline.renderSize.description,
                Double(result.frames) / result.timeline.frameRate.framesPerSecond, result.renderer, Date().timeIntervalSince(started)))
@@ -48,12 +47,13 @@ func benchCompositeCommand(_ a: Arguments) throws {
 
 /// `segue probe FILE...`: reports every file it can read, says why for each it cannot (on standard error, as it
 /// goes), and fails at the end (`ProbeFailed`, exit status 1) if any could not be read.
-func probeCommand(_ a: Arguments) async throws {
+func probeCommand(_ a: Arguments) throws {
     guard !a.positional.isEmpty else { throw UsageError("give one or more media files") }
     var reports: [ProbeReport] = [], failures: [MediaError] = []
     for p in a.positional {
         do {
-            let report = try await probe(p, toneMap: a.toneMap ?? .default)
+            let toneMap = a.toneMap ?? .default
+            let report = try waitFor { try await probe(p, toneMap: toneMap) }
             reports.append(report)
             if !a.json { print((reports.count > 1 ? "\n" : "") + report.text, terminator: "") }
         } catch let e as MediaError {
@@ -73,10 +73,11 @@ struct ProbeFailed: SegueError {
     var exitStatus: Int32 { ExitStatus.failed }
 }
 
-func planCommand(_ a: Arguments) async throws {
+func planCommand(_ a: Arguments) throws {
     if a.chunks != nil { return try planChunksCommand(a) }
     if a.output != nil { throw UsageError("-o applies to a chunk plan: add --chunks N") }
-    let timeline = try await resolve(try a.edit())
+    let edit = try a.edit()
+    let timeline = try waitFor { try await resolve(edit) }
     timeline.warnings.forEach { say("warning: \($0)") }
     let report = TimelineReport(timeline)
     if a.json { try printJSON(report) } else {
@@ -94,13 +95,14 @@ func transitionsCommand(_ a: Arguments) throws {
 }
 
 /// `segue frame`: the library's `renderFrame` for `--frame N` or `--at SECONDS` (the frame showing that instant).
-func frameCommand(_ a: Arguments) async throws {
+func frameCommand(_ a: Arguments) throws {
     let out = try a.requirePNGOutput()
     let position: FramePosition
     if let n = a.frame { position = .frame(n) } else if let t = a.at { position = .time(MediaTime(seconds: t)) } else {
         throw UsageError("give --at SECONDS or --frame N")
     }
-    let f = try await renderFrame(try a.edit(), position, options: a.exportOptions)
+    let edit = try a.edit(), options = a.exportOptions
+    let f = try waitFor { try await renderFrame(edit, position, options: options) }
     try writePNG(f.image, to: out)
     let timeline = f.timeline
     say(String(format: "segue: wrote %@: frame %lld (%.3f s) of %lld, %@, %d source frames decoded, rendered by %@",

@@ -54,7 +54,7 @@ transitions: `segue transitions` lists every built-in with its parameters and di
 var args = Array(CommandLine.arguments.dropFirst())
 guard let command = args.first else { print(usage); exit(ExitStatus.invalid) }
 args.removeFirst()
-let commands: [String: (Arguments) async throws -> Void] = [
+let commands: [String: (Arguments) throws -> Void] = [
     "render": renderCommand, "probe": probeCommand, "plan": planCommand,
     "frame": frameCommand, "sheet": sheetCommand, "compare": compareCommand,
     "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand, "transitions": transitionsCommand,
@@ -70,7 +70,7 @@ do {
     if command != "farm" { try CommandOptions.check(arguments.given, command: command) }
     // FFmpeg's own lines (a corrupt packet, a deprecated option) only with --verbose, naming the file.
     if arguments.options.verbose { FFmpegLog.setHandler { say("ffmpeg: \($0)") } }
-    try await run(arguments)
+    try run(arguments)
 } catch {
     exit(report(error, command: command, chunkRender: chunkRender))
 }
