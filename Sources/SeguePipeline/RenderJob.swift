@@ -49,6 +49,7 @@ public struct RenderOptions: Sendable {
 public struct RenderProgress: Codable, Sendable {
     /// Frames encoded so far.
     public let frame: Int64
+    /// Frames the render writes in all.
     public let total: Int64
     /// Frames per second so far.
     public let fps: Double
@@ -64,10 +65,15 @@ public struct RenderProgress: Codable, Sendable {
 
 /// What a finished render wrote.
 public struct RenderResult: Sendable {
+    /// The file written (absolute).
     public let path: String
+    /// Video frames written.
     public let frames: Int64
+    /// Audio samples written per channel (0 without audio).
     public let audioSamples: Int64
+    /// The renderer that drew the frames, e.g. "gpu (llvmpipe …, EGL surfaceless)" or "cpu (Segue reference)".
     public let renderer: String
+    /// The resolved edit (`TimelineReport(timeline)` describes it; `timeline.warnings` lists what it noticed).
     public let timeline: Timeline
     /// Damage found and worked around (corrupt packets skipped, truncated clips held on their last picture),
     /// one line per clip, naming it.
