@@ -52,6 +52,7 @@ static inline const AVDOVIDecoderConfigurationRecord *segue_stream_dovi_config(A
 // glibc's M_PERTURB: every malloc'd block (not calloc's) starts filled with ~v and every freed one is filled with v.
 #include <malloc.h>
 static inline void segue_malloc_perturb(int v) { mallopt(M_PERTURB, v); }
+static inline void segue_malloc_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
 static inline int segue_set_stereo_layout(AVChannelLayout *layout) {
     AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
     return av_channel_layout_copy(layout, &stereo);

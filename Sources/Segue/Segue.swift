@@ -29,6 +29,9 @@ public typealias MediaError = SegueMedia.MediaError
 public typealias GPUError = SegueGL.GPUError
 /// FFmpeg's own log lines, delivered to a handler (`FFmpegLog.setHandler`) instead of standard error.
 public typealias FFmpegLog = SegueMedia.FFmpegLog
+/// Whether renders repeat byte for byte inside one process (on by default: a render gives the bytes a fresh `segue`
+/// process gives, at some memory cost); set before the first render.
+public typealias HeapPolicy = SegueMedia.HeapPolicy
 
 /// How a render (or a frame) is made. `Sendable`: it may be built on one task and used on another.
 public struct ExportOptions: Sendable {

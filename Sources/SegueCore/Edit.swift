@@ -110,6 +110,8 @@ public struct ClipSpec: Equatable, Sendable {
     /// stream, whatever its stream index); nil: the first stream flagged default, else the first
     /// (`SourceInfo.defaultAudioTrack`).
     public var audioTrack: Int?
+    /// Pan and zoom over the clip's time on screen (`Motion`); nil: the fit's framing throughout.
+    public var motion: MotionSpec?
 
     public init(path: String, start: MediaTime = .zero, duration: MediaTime? = nil, transition: Transition? = nil) {
         self.path = path; self.start = start; self.duration = duration; self.transition = transition

@@ -192,7 +192,7 @@ public enum EditFile {
     static func clip(_ raw: Any, index i: Int, base: String) throws -> ClipSpec {
         let f = "clips[\(i)]"
         let o = try object(raw, f)
-        try checkKeys(o, f, ["path", "start", "duration", "transition", "volume", "colour", "audioTrack"])
+        try checkKeys(o, f, ["path", "start", "duration", "transition", "volume", "colour", "audioTrack", "motion"])
         guard let p = o["path"] else { throw EditError("\(f).path", "is required") }
         let path = try string(p, "\(f).path")
         if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
@@ -214,11 +214,53 @@ public enum EditFile {
             spec.audioTrack = n
         }
         if let c = o["colour"], !(c is NSNull) { spec.colour = try colour(c, "\(f).colour") }
+        if let m = o["motion"], !(m is NSNull) { spec.motion = try motion(m, "\(f).motion") }
         if let t = o["transition"], !(t is NSNull), !(try isCut(t, "\(f).transition")) {
             if i == 0 { throw EditError("\(f).transition", "the first clip cannot have a transition into it") }
             spec.transition = try transition(t, field: "\(f).transition", base: base)
         }
         return spec
+    }
+
+    /// `"zoom-in"` (a preset), `{"preset": "pan-left", "easing": "ease-in-out"}`, or
+    /// `{"from": {"x": 0.5, "y": 0.5, "zoom": 1}, "to": {"x": 0.6, "y": 0.4, "zoom": 1.3}, "easing": "ease-in-out"}`.
+    static func motion(_ raw: Any, _ f: String) throws -> MotionSpec {
+        let names = Motion.Preset.allCases.map(\.rawValue).joined(separator: ", ")
+        func preset(_ v: Any, _ field: String) throws -> Motion.Preset {
+            let s = try string(v, field)
+            guard let p = Motion.Preset(rawValue: s) else { throw EditError(field, "must be one of \(names) (got \"\(s)\")") }
+            return p
+        }
+        if raw is String { return .preset(try preset(raw, f), .linear) }
+        let o = try object(raw, f)
+        try checkKeys(o, f, ["preset", "from", "to", "easing"])
+        let easing = try o["easing"].map { try Easing.parse(try string($0, "\(f).easing"), field: "\(f).easing") } ?? .linear
+        if let p = o["preset"] {
+            if o["from"] != nil || o["to"] != nil { throw EditError(f, "give a preset or from/to windows, not both") }
+            return .preset(try preset(p, "\(f).preset"), easing)
+        }
+        func window(_ key: String) throws -> Motion.Window {
+            let wf = "\(f).\(key)"
+            guard let v = o[key] else { return .fit }
+            let w = try object(v, wf)
+            try checkKeys(w, wf, ["x", "y", "zoom"])
+            var r = Motion.Window()
+            for (k, path) in [("x", \Motion.Window.x), ("y", \Motion.Window.y)] {
+                if let c = w[k] {
+                    let n = try number(c, "\(wf).\(k)")
+                    guard (0...1).contains(n) else { throw EditError("\(wf).\(k)", "is a position in the picture, 0…1 (got \(n))") }
+                    r[keyPath: path] = n
+                }
+            }
+            if let z = w["zoom"] {
+                let n = try number(z, "\(wf).zoom")
+                guard n >= 0.1 && n <= 100 else { throw EditError("\(wf).zoom", "must be 0.1…100 (got \(n))") }
+                r.zoom = n
+            }
+            return r
+        }
+        guard o["from"] != nil || o["to"] != nil else { throw EditError(f, "needs a preset (\(names)) or from/to windows") }
+        return .windows(Motion(from: try window("from"), to: try window("to"), easing: easing))
     }
 
     /// `{"matrix": "bt601|bt709|bt2020", "range": "limited|full", "transfer": "sdr|hlg|pq", "primaries": "bt709|bt601|bt2020"}`.

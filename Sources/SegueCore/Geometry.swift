@@ -93,15 +93,6 @@ public enum FitMode: String, CaseIterable, Sendable {
 
 /// Builds the map from output pixel coordinates to a source texture's normalized coordinates.
 public enum LayerGeometry {
-    /// The map `M` with `M(x, y) = (u, v)`: `(x, y)` is a position in the output picture in pixels
-    /// (top-left origin; pixel centres at `i + 0.5`), `(u, v)` the normalized position in the stored
-    /// (coded) source picture (0…1 across its width and height, top-left origin).
-    ///
-    /// Order: the stored picture is stretched to its display aspect (`sar`), turned/mirrored by `orientation`,
-    /// then scaled and centred into `renderSize` by `fit`.
-    /// - Parameters:
-    ///   - codedSize: stored picture size in pixels.
-    ///   - sar: sample aspect ratio (pixel width / pixel height), 1 for square pixels.
     /// The size to reduce a stored picture of `codedSize` to before sampling it, when the layer shows it at less than
     /// half its size along a stored axis (bilinear sampling there skips samples and aliases): along each such axis,
     /// the size it is shown at (rounded, at least 1); other axes keep their size. Nil when no axis is below ½.
@@ -122,8 +113,9 @@ public enum LayerGeometry {
     /// `GL_MAX_TEXTURE_SIZE`), scaled down keeping the aspect ratio (the long side to the limit, the other rounded to
     /// the nearest pixel, at least 1). Nil when the
     /// picture is used as stored.
-    public static func reducedSize(_ outputToSource: Affine2D, codedSize: PixelSize, maxSide: Int?) -> PixelSize? {
-        let prefiltered = prefilterSize(outputToSource, codedSize: codedSize)
+    /// With `levels` (a layer in motion), the prefilter reduces to a power-of-two level (`prefilterLevel`).
+    public static func reducedSize(_ outputToSource: Affine2D, codedSize: PixelSize, maxSide: Int?, levels: Bool = false) -> PixelSize? {
+        let prefiltered = levels ? prefilterLevel(outputToSource, codedSize: codedSize) : prefilterSize(outputToSource, codedSize: codedSize)
         guard let limit = maxSide else { return prefiltered }
         let size = prefiltered ?? codedSize
         guard max(size.width, size.height) > limit else { return prefiltered }
@@ -132,8 +124,19 @@ public enum LayerGeometry {
         return PixelSize(width: side(size.width), height: side(size.height))
     }
 
+    /// The map `M` with `M(x, y) = (u, v)`: `(x, y)` is a position in the output picture in pixels
+    /// (top-left origin; pixel centres at `i + 0.5`), `(u, v)` the normalized position in the stored
+    /// (coded) source picture (0…1 across its width and height, top-left origin).
+    ///
+    /// Order: the stored picture is stretched to its display aspect (`sar`), turned/mirrored by `orientation`,
+    /// then scaled and centred into `renderSize` by `fit`.
+    /// - Parameters:
+    ///   - codedSize: stored picture size in pixels.
+    ///   - sar: sample aspect ratio (pixel width / pixel height), 1 for square pixels.
+    ///   - window: the part of the fitted picture shown (`Motion.Window`): its centre moves to the output's centre
+    ///     and it is magnified by its zoom; `.fit` (the default) is the fit alone.
     public static func outputToSource(codedSize: PixelSize, sar: Double, orientation: Orientation,
-                                      renderSize: PixelSize, fit: FitMode) -> Affine2D {
+                                      renderSize: PixelSize, fit: FitMode, window: Motion.Window = .fit) -> Affine2D {
         let dw = Double(codedSize.width) * sar, dh = Double(codedSize.height)
         let (rw, rh) = orientation.swapsAxes ? (dh, dw) : (dw, dh)
         let W = Double(renderSize.width), H = Double(renderSize.height)
@@ -148,7 +151,42 @@ public enum LayerGeometry {
             .then(.scale(dw, dh))
             .then(orientation.affine)
             .then(.scale(kx, ky))
+            .then(.translation(-(window.x - 0.5) * rw * kx, -(window.y - 0.5) * rh * ky))
+            .then(.scale(window.zoom, window.zoom))
             .then(.translation(W / 2, H / 2))
         return forward.inverted
+    }
+
+    /// The fraction of the fitted picture the output shows at zoom 1, per axis (1 where the picture spans that axis
+    /// of the output exactly, less where `fill` crops it, more where `fit` leaves bars).
+    public static func visibleFraction(codedSize: PixelSize, sar: Double, orientation: Orientation,
+                                       renderSize: PixelSize, fit: FitMode) -> (width: Double, height: Double) {
+        let dw = Double(codedSize.width) * sar, dh = Double(codedSize.height)
+        let (rw, rh) = orientation.swapsAxes ? (dh, dw) : (dw, dh)
+        let W = Double(renderSize.width), H = Double(renderSize.height)
+        var kx = W / rw, ky = H / rh
+        switch fit {
+        case .fill: let k = max(kx, ky); kx = k; ky = k
+        case .fit: let k = min(kx, ky); kx = k; ky = k
+        case .stretch: break
+        }
+        return (W / (rw * kx), H / (rh * ky))
+    }
+
+    /// `prefilterSize`'s reduction rounded up to a power-of-two level of the stored picture (`codedSize / 2^k` per
+    /// axis, the largest `k` whose level is still at least the shown size): for layers whose scale changes every frame
+    /// (pan and zoom), which then sample one of a few reduced pictures, each at a scale within ½…1 (no aliasing), made
+    /// once each instead of once per frame. Nil when no axis is shown below half size.
+    public static func prefilterLevel(_ outputToSource: Affine2D, codedSize: PixelSize) -> PixelSize? {
+        let forward = outputToSource.then(.scale(Double(codedSize.width), Double(codedSize.height))).inverted
+        let sx = (forward.a * forward.a + forward.b * forward.b).squareRoot()
+        let sy = (forward.c * forward.c + forward.d * forward.d).squareRoot()
+        guard sx < 0.5 || sy < 0.5 else { return nil }
+        func axis(_ n: Int, _ s: Double) -> Int {
+            guard s < 0.5 else { return n }
+            let k = Int(log2(1 / s).rounded(.down))
+            return max(1, Int((Double(n) / Double(1 << min(k, 30))).rounded(.up)))
+        }
+        return PixelSize(width: axis(codedSize.width, sx), height: axis(codedSize.height, sy))
     }
 }

@@ -20,8 +20,18 @@ public struct Timeline: Sendable {
         public var end: MediaTime { start + duration }
         /// 0 = track A, 1 = track B.
         public var track: Int { index % 2 }
-        /// Map from output pixel positions to normalized stored-picture positions.
+        /// Map from output pixel positions to normalized stored-picture positions (the fit's framing; with `motion`,
+        /// `outputToSource(at:)` gives each instant's).
         public let outputToSource: Affine2D
+        /// Pan and zoom over the clip's time on screen, resolved (presets fitted to this clip); nil for none.
+        public var motion: Motion? = nil
+        /// The map at timeline time `t`: the fit's, moved by `motion`'s window at `(t − start) / duration`.
+        public func outputToSource(at t: MediaTime, renderSize: PixelSize, fit: FitMode) -> Affine2D {
+            guard let m = motion else { return outputToSource }
+            let w = m.window(at: MediaTime.ratio(t - start, duration))
+            return LayerGeometry.outputToSource(codedSize: source.codedSize, sar: source.sampleAspectRatio, orientation: source.orientation,
+                                                renderSize: renderSize, fit: fit, window: w)
+        }
     }
 
     public let placements: [Placement]
@@ -146,8 +156,17 @@ public struct Timeline: Sendable {
                                                  orientation: src.orientation, renderSize: size, fit: edit.fit)
             var spec = edit.clips[i]
             if spec.transition != nil, spec.transition?.blend == nil { spec.transition?.blend = edit.blending }
-            placements.append(Placement(index: i, spec: spec, source: src, sourceStart: edit.clips[i].start,
-                                        duration: durations[i], start: t, outputToSource: m))
+            var placement = Placement(index: i, spec: spec, source: src, sourceStart: edit.clips[i].start,
+                                      duration: durations[i], start: t, outputToSource: m)
+            switch spec.motion {
+            case .windows(let motion)?: placement.motion = motion
+            case .preset(let preset, let easing)?:
+                placement.motion = preset.motion(visible: LayerGeometry.visibleFraction(codedSize: src.codedSize, sar: src.sampleAspectRatio,
+                                                                                        orientation: src.orientation, renderSize: size, fit: edit.fit),
+                                                 easing: easing)
+            case nil: break
+            }
+            placements.append(placement)
         }
         for p in placements {
             let name = p.spec.path.split(separator: "/").last.map(String.init) ?? p.spec.path
@@ -157,6 +176,7 @@ public struct Timeline: Sendable {
                          + (p.source.isStill ? ", shown \(fmt(p.duration)) s" : ", source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + p.duration)) s of \(fmt(p.source.duration)) s")
                          + ", timeline \(fmt(p.start))–\(fmt(p.end)) s"
                          + (p.spec.transition.map { ", \($0.kind.rawValue) \(fmt($0.duration)) s in" } ?? "")
+                         + (p.motion.map { ", motion \($0.description)" } ?? "")
                          + (p.source.audioTrackCount > 1 ? ", audio track \(p.audioTrack ?? 0) of \(p.source.audioTrackCount)"
                             + (p.spec.audioTrack == nil ? " (the file's default)" : "") : "")
                          + (p.source.colour.map { ", colour \($0.summary)" } ?? "")
@@ -215,7 +235,8 @@ public struct Timeline: Sendable {
             var local = t - p.start
             if !(local < p.duration) { local = p.duration - MediaTime(value: 1, timescale: 1_000_000) }
             if local < .zero { local = .zero }
-            return LayerPlan(clipIndex: p.index, sourceTime: p.sourceStart + local, outputToSource: p.outputToSource)
+            return LayerPlan(clipIndex: p.index, sourceTime: p.sourceStart + local,
+                             outputToSource: p.outputToSource(at: t, renderSize: renderSize, fit: fit), moving: p.motion != nil)
         }
         if active.count >= 2 {
             let from = active[active.count - 2], to = active[active.count - 1]
@@ -251,9 +272,11 @@ public struct LayerPlan: Equatable, Sendable {
     public let sourceTime: MediaTime
     /// Output pixel position → normalized stored-picture position.
     public let outputToSource: Affine2D
+    /// Whether the clip pans or zooms (`Motion`): its scale changes from frame to frame.
+    public let moving: Bool
 
-    public init(clipIndex: Int, sourceTime: MediaTime, outputToSource: Affine2D) {
-        self.clipIndex = clipIndex; self.sourceTime = sourceTime; self.outputToSource = outputToSource
+    public init(clipIndex: Int, sourceTime: MediaTime, outputToSource: Affine2D, moving: Bool = false) {
+        self.clipIndex = clipIndex; self.sourceTime = sourceTime; self.outputToSource = outputToSource; self.moving = moving
     }
 }
 

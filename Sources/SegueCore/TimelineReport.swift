@@ -21,6 +21,8 @@ public struct TimelineReport: Codable, Sendable {
         public let still: Bool
         /// Where the rotation comes from when not from a display matrix ("EXIF orientation 6 (rotate 90° clockwise)").
         public let orientationSource: String?
+        /// Pan and zoom, "(x, y) ×zoom → (x, y) ×zoom[, easing]" (`Motion.description`); nil for none.
+        public var motion: String? = nil
     }
     public struct Transition: Codable, Sendable {
         public let type: String
@@ -66,7 +68,7 @@ public struct TimelineReport: Codable, Sendable {
                                        blend: ($0.blend ?? .gamma).rawValue,
                                        firstFrame: r.lowerBound, endFrame: r.upperBound)
                         }, colour: p.source.colour?.summary, colourOverridden: p.source.colourOverridden,
-                        still: p.source.isStill, orientationSource: p.source.orientationSource)
+                        still: p.source.isStill, orientationSource: p.source.orientationSource, motion: p.motion?.description)
         }
     }
 
@@ -81,11 +83,12 @@ public struct TimelineReport: Codable, Sendable {
             }
             let name = c.path.split(separator: "/").last.map(String.init) ?? c.path
             let what = c.still ? String(format: "still, shown %.3f s", c.end - c.start) : String(format: "source %.3f–%.3f s", c.sourceStart, c.sourceEnd)
-            s += String(format: "clip %d [%@] %@: %@ → timeline %.3f–%.3f s, frames %lld–%lld%@%@\n",
+            s += String(format: "clip %d [%@] %@: %@ → timeline %.3f–%.3f s, frames %lld–%lld%@%@%@\n",
                         c.index, c.track, name, what, c.start, c.end, c.firstFrame, c.endFrame - 1,
                         c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")"
                             + (c.orientationSource.map { " (\($0))" } ?? "") : "",
-                        c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)")
+                        c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)",
+                        c.motion.map { ", motion \($0)" } ?? "")
         }
         return s
     }

@@ -60,24 +60,12 @@ enum FF {
     static let eof = segue_averror_eof()
     static let noPTS = segue_nopts_value()
 
-    /// Routes FFmpeg's own log lines to `FFmpegLog` (never onto standard error), and makes the heap repeatable
-    /// (`repeatableHeap`). Runs once, before the first file is opened.
+    /// Routes FFmpeg's own log lines to `FFmpegLog` (never onto standard error) and applies `HeapPolicy`. Runs once,
+    /// before the first file is opened.
     static let setup: Void = {
         FFmpegLog.install()
-        repeatableHeap
+        if HeapPolicy.zeroFilledAllocations { segue_malloc_perturb(0xff) }
     }()
-
-    /// Makes heap memory that a library reads before writing hold the same bytes in every render (glibc's
-    /// `M_PERTURB`: new blocks filled with one pattern, freed ones with another), once per process.
-    ///
-    /// Why: in a process that had rendered on the GPU before (llvmpipe), libx264's lookahead (mbtree) made other
-    /// bits from byte-identical input frames in about a third of the renders (measured: its input, every frame
-    /// parameter and the whole frame buffer hashed identical; `rc-lookahead=0:mbtree=0` or `MALLOC_PERTURB_` made it
-    /// repeat 12 times out of 12; in separate processes it always repeats). It depends on what freed memory held, so
-    /// it is made to hold the same thing. The fill costs no measurable time in a 1080p render.
-    static let repeatableHeap: Void = { segue_malloc_perturb(0x5a) }()
-
-
 }
 
 extension AVRational {

@@ -49,9 +49,11 @@ final class FrameSource {
         }
         try r.seek(to: layer.sourceTime)
         // Layers shown at less than half their size are reduced first with an area filter (no aliasing), and so are
-        // pictures larger than the renderer takes (a 16400-pixel panorama on a GPU whose textures stop at 16384).
+        // pictures larger than the renderer takes (a 16400-pixel panorama on a GPU whose textures stop at 16384). A clip
+        // that pans or zooms is reduced to power-of-two levels, so its scale can change every frame without a new
+        // reduction (and, for a still, a new upload) each time.
         return try r.picture(at: layer.sourceTime, reducedTo: LayerGeometry.reducedSize(layer.outputToSource, codedSize: r.info.codedSize,
-                                                                                         maxSide: maxPictureSize))
+                                                                                         maxSide: maxPictureSize, levels: layer.moving))
     }
 
     func release(before t: MediaTime) {

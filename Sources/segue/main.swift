@@ -63,6 +63,8 @@ let commands: [String: (Arguments) throws -> Void] = [
 if ["-h", "--help", "help"].contains(command) { print(usage); exit(0) }
 guard let run = commands[command] else { say("segue: unknown command \(command)\n\(usage)"); exit(ExitStatus.invalid) }
 SignalCleanup.installHandlers()
+// Each segue process renders once: its heap is fresh, and zero-filling every allocation would only cost memory.
+HeapPolicy.zeroFilledAllocations = false
 var chunkRender = false
 do {
     let arguments = try Arguments(args)

@@ -4,7 +4,7 @@ import SeguePipeline
 import SegueTestSupport
 
 /// Renders repeat inside one process (a server, a library user): the same edit must give the same bytes whatever was
-/// rendered before it in the process.
+/// rendered before it in the process, and the bytes a fresh `segue render` gives.
 final class RepeatRenderTests: EndToEndTestCase {
     func testSameEditSameBytesAfterOtherRenders() throws {
         let a = try cornerClip("a.mp4"), b = path("b.mp4")
@@ -22,6 +22,12 @@ final class RepeatRenderTests: EndToEndTestCase {
             let first = try Data(contentsOf: URL(fileURLWithPath: path("first-\(backend).mp4")))
             let again = try Data(contentsOf: URL(fileURLWithPath: path("again-\(backend).mp4")))
             XCTAssertTrue(first == again, "\(backend): the same edit rendered again in one process differs (\(first.count) vs \(again.count) bytes)")
+            // And what a fresh `segue render` process writes (HeapPolicy: every allocation starts as fresh memory would).
+            let cli = try TestSupport.run(TestSupport.segueBinary, ["render", a, b, "--transition", "crossfade:0.5", "--size", "102x62",
+                                                                   "--backend", "\(backend)", "-o", path("cli-\(backend).mp4")])
+            XCTAssertEqual(cli.status, 0, cli.stderr)
+            XCTAssertTrue(try Data(contentsOf: URL(fileURLWithPath: path("cli-\(backend).mp4"))) == first,
+                          "\(backend): a render in this process differs from a fresh process's")
         }
     }
 }
