@@ -71,9 +71,11 @@ public final class VideoReader {
     /// per field; without it every frame is read as stored (for comparing files). `hardware` asks for an FFmpeg hwaccel (falling back to software decoding, with `hardwareProblem` set,
     /// where the device cannot be opened; codecs without that hwaccel decode in software too). Throws `MediaError`
     /// when the file cannot be opened, has no video stream, or yields no decodable frame. `background` is what a
-    /// still's transparent parts are composited over (default black).
+    /// still's transparent parts are composited over (default black). `decoderThreads`: libavcodec's thread count
+    /// (0: its own choice; 1 for a reader that only needs the first picture, which then decodes one frame rather than
+    /// one per frame thread).
     public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none, deinterlace: Bool = true,
-                background: RGBColour = .black) throws {
+                background: RGBColour = .black, decoderThreads: Int32 = 0) throws {
         self.path = path
         self.colourOverride = colourOverride
         self.deinterlaces = deinterlace
@@ -116,7 +118,7 @@ public final class VideoReader {
         }
         self.hardware = device == nil ? .none : hardware
         hardwareProblem = problem
-        decoder = try Decoder(stream: st, path: path, hardware: device)
+        decoder = try Decoder(stream: st, path: path, threads: decoderThreads, hardware: device)
         // Discard other streams so that demuxing skips them cheaply.
         for i in 0..<Int32(file.ctx.pointee.nb_streams) where i != vi { file.stream(i).pointee.discard = AVDISCARD_ALL }
         fields.declared = FieldPictures.fieldOrder(st.pointee.codecpar.pointee.field_order)
@@ -371,7 +373,7 @@ public final class VideoReader {
 }
 
 /// Reads what Segue needs to know about a media file (see `SourceInfo`), with the edit's colour override applied.
-/// Throws `MediaError`.
+/// Decodes the first picture only, on one thread. Throws `MediaError`.
 public func probeSource(path: String, colourOverride: ColourOverride? = nil) throws -> SourceInfo {
-    try VideoReader(path: path, colourOverride: colourOverride).info
+    try VideoReader(path: path, colourOverride: colourOverride, decoderThreads: 1).info
 }

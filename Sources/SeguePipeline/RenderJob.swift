@@ -88,7 +88,13 @@ public enum RenderJob {
     /// - Throws: `EditError` (invalid edit; names the clip and field) or `MediaError` (a clip cannot be read, or is
     ///   Dolby Vision without a compatible base layer; names the file).
     public static func resolve(_ edit: Edit) throws -> Timeline {
+        try resolve(edit, probe: { try probeSource(path: $0, colourOverride: $1) })
+    }
+
+    /// `resolve` with the probe given (tests count the files it opens).
+    static func resolve(_ edit: Edit, probe: (String, ColourOverride?) throws -> SourceInfo) throws -> Timeline {
         var infos: [SourceInfo] = []
+        var probed: [(path: String, colour: ColourOverride?, info: SourceInfo)] = []
         if let m = edit.music {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: m.path, isDirectory: &isDir), !isDir.boolValue else {
@@ -113,7 +119,13 @@ public enum RenderJob {
             if isDir.boolValue { throw MediaError(path: clip.path, function: nil, message: "clip \(i): is a directory, not a media file") }
             let info: SourceInfo
             do {
-                info = try probeSource(path: clip.path, colourOverride: clip.colour)
+                // A file used by several clips (ranges cut from one recording) is opened and probed once.
+                if let known = probed.first(where: { $0.path == clip.path && $0.colour == clip.colour }) {
+                    info = known.info
+                } else {
+                    info = try probe(clip.path, clip.colour)
+                    probed.append((clip.path, clip.colour, info))
+                }
             } catch let e as MediaError {
                 throw MediaError(path: clip.path, function: e.function, code: e.code, message: "clip \(i): \(e.message)")
             }

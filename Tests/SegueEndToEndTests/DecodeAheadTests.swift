@@ -90,6 +90,28 @@ final class DecodeAheadTests: EndToEndTestCase {
         XCTAssertEqual(DecodeThreads.running, 0)
     }
 
+    /// A file used by several clips is probed once per colour override (each probe runs FFmpeg's stream analysis,
+    /// which decodes up to seven pictures of an H.264 stream), and every clip gets the same source facts.
+    func testEachFileIsProbedOncePerColourOverride() throws {
+        let a = try cornerClip("a.mp4", size: "96x64", seconds: 2), b = try cornerClip("b.mp4", size: "64x96", seconds: 2)
+        var full = ColourOverride()
+        full.range = .full
+        var tinted = clip(a, start: 1, duration: 0.5)
+        tinted.colour = full
+        let e = Edit(clips: [clip(a, duration: 0.6), clip(b, duration: 0.6), clip(a, start: 0.5, duration: 0.6), tinted,
+                             clip(a, tr(.crossfade, 0.2))])
+        var opened: [String] = []
+        let timeline = try RenderJob.resolve(e, probe: { path, colour in
+            opened.append((path as NSString).lastPathComponent + (colour == nil ? "" : " full range"))
+            return try probeSource(path: path, colourOverride: colour)
+        })
+        XCTAssertEqual(opened, ["a.mp4", "b.mp4", "a.mp4 full range"])
+        XCTAssertEqual(timeline.placements.map { $0.source.codedSize.width }, [96, 64, 96, 96, 96])
+        XCTAssertEqual(timeline.placements[3].source.colour?.range, .full)
+        XCTAssertEqual(timeline.placements[2].source.colour?.range, .limited)
+        XCTAssertEqual(timeline.placements[2].source.colour, timeline.placements[0].source.colour)
+    }
+
     /// A clip that disappears mid-render: the decode thread's error reaches the caller as it would without the
     /// thread (a `MediaError` naming the file, at the first frame that needs the clip), the temporary file is
     /// removed and no thread is left behind.
