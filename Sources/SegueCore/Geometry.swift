@@ -138,14 +138,8 @@ public enum LayerGeometry {
     public static func outputToSource(codedSize: PixelSize, sar: Double, orientation: Orientation,
                                       renderSize: PixelSize, fit: FitMode, window: Motion.Window = .fit) -> Affine2D {
         let dw = Double(codedSize.width) * sar, dh = Double(codedSize.height)
-        let (rw, rh) = orientation.swapsAxes ? (dh, dw) : (dw, dh)
+        let (rw, rh, kx, ky) = fitted(codedSize: codedSize, sar: sar, orientation: orientation, renderSize: renderSize, fit: fit)
         let W = Double(renderSize.width), H = Double(renderSize.height)
-        var kx = W / rw, ky = H / rh
-        switch fit {
-        case .fill: let k = max(kx, ky); kx = k; ky = k
-        case .fit: let k = min(kx, ky); kx = k; ky = k
-        case .stretch: break
-        }
         // source normalized → centred display-aspect pixels → rotated → scaled → output pixels
         let forward = Affine2D.translation(-0.5, -0.5)
             .then(.scale(dw, dh))
@@ -161,16 +155,23 @@ public enum LayerGeometry {
     /// of the output exactly, less where `fill` crops it, more where `fit` leaves bars).
     public static func visibleFraction(codedSize: PixelSize, sar: Double, orientation: Orientation,
                                        renderSize: PixelSize, fit: FitMode) -> (width: Double, height: Double) {
+        let (rw, rh, kx, ky) = fitted(codedSize: codedSize, sar: sar, orientation: orientation, renderSize: renderSize, fit: fit)
+        return (Double(renderSize.width) / (rw * kx), Double(renderSize.height) / (rh * ky))
+    }
+
+    /// The picture's display size after `orientation` (`rw × rh`, pixels) and the scale per axis that `fit` gives it in
+    /// `renderSize` (`kx`, `ky`: equal for `fill`, the larger ratio, and `fit`, the smaller; per axis for `stretch`).
+    private static func fitted(codedSize: PixelSize, sar: Double, orientation: Orientation, renderSize: PixelSize,
+                               fit: FitMode) -> (rw: Double, rh: Double, kx: Double, ky: Double) {
         let dw = Double(codedSize.width) * sar, dh = Double(codedSize.height)
         let (rw, rh) = orientation.swapsAxes ? (dh, dw) : (dw, dh)
-        let W = Double(renderSize.width), H = Double(renderSize.height)
-        var kx = W / rw, ky = H / rh
+        var kx = Double(renderSize.width) / rw, ky = Double(renderSize.height) / rh
         switch fit {
         case .fill: let k = max(kx, ky); kx = k; ky = k
         case .fit: let k = min(kx, ky); kx = k; ky = k
         case .stretch: break
         }
-        return (W / (rw * kx), H / (rh * ky))
+        return (rw, rh, kx, ky)
     }
 
     /// `prefilterSize`'s reduction rounded up to a power-of-two level of the stored picture (`codedSize / 2^k` per
