@@ -4,7 +4,8 @@ run alternately in one process run, several repetitions each. Prints medians, ra
 
 Environment (defaults follow the issue's spec):
   BENCH_CLIPS=10  BENCH_CLIP_SECONDS=3  BENCH_TRANSITION=1  BENCH_REPS=3  BENCH_PRESET=medium  BENCH_CRF=18
-  BENCH_SIZE=1920x1080  BENCH_LONG=1 (also 10- vs 40-clip memory run)  BENCH_BACKENDS=gpu,cpu
+  BENCH_SIZE=1920x1080  BENCH_LONG=1 (also an edit 4x as long, for memory)  BENCH_BACKENDS=gpu,cpu
+  BENCH_PREFILTER=1 (also the 4K60 clip into a 720 square)  BENCH_PREFILTER_ONLY=1 (only that case)
 """
 import json, os, statistics, subprocess, sys, time
 
