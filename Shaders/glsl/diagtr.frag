@@ -1,7 +1,7 @@
 // FFmpeg xfade "diagtr" (P = 1 − p, xfade's progress): B's share is smoothstep(0, 1, 1 + ((W − 1 − x)/W)·y/H − 2P): a soft
 // diagonal edge sweeps B in from the bottom-left towards the top-right.
 vec4 transition(vec2 uv) {
-    float P = 1.0 - progress;
+    float P = segue_xfadeProgress;
     vec2 px = segue_pixel(uv), res = segue_resolution;
     float s = smoothstep(0.0, 1.0, 1.0 + (res.x - 1.0 - px.x) / res.x * px.y / res.y - P * 2.0);
     return mix(getFromColor(uv), getToColor(uv), s);

@@ -2,7 +2,7 @@
 // (code / (2^N - 1); xfade works on the planes): A's weight is P^(1 + ln(1 + |A − B|)):
 // components that differ more reach B sooner.
 vec4 transition(vec2 uv) {
-    float P = 1.0 - progress;
+    float P = segue_xfadeProgress;
     vec3 a = segue_toYCbCr(getFromColor(uv).rgb), b = segue_toYCbCr(getToColor(uv).rgb);
     vec3 w = P <= 0.0 ? vec3(0.0) : pow(vec3(P), 1.0 + log(1.0 + abs(a - b)));
     return vec4(segue_fromYCbCr(mix(b, a, w)), 1.0);

@@ -6,7 +6,7 @@ vec4 grey(vec4 c) {
     return vec4(segue_fromYCbCr(vec3(segue_toYCbCr(c.rgb).x, segue_neutralChroma, segue_neutralChroma)), c.a);
 }
 vec4 transition(vec2 uv) {
-    float P = 1.0 - progress;
+    float P = segue_xfadeProgress;
     vec4 a = getFromColor(uv), b = getToColor(uv);
     vec4 outgoing = mix(grey(a), a, smoothstep(1.0 - phase, 1.0, P));
     vec4 incoming = mix(b, grey(b), smoothstep(phase, 1.0, P));

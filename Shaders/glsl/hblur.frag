@@ -2,7 +2,7 @@
 // to its right (fewer at the right edge), size = int(1 + (W/2)·q), q = 2P for P ≤ 0.5, else 2(1 − P); the two
 // averages are crossfaded, P·A + (1 − P)·B. Costs size reads of each clip per pixel (W/2 + 1 at p = ½).
 vec4 transition(vec2 uv) {
-    float P = 1.0 - progress;
+    float P = segue_xfadeProgress;
     float q = P <= 0.5 ? P * 2.0 : (1.0 - P) * 2.0;
     int W = int(segue_resolution.x);
     vec2 px = segue_pixel(uv);

@@ -8,6 +8,8 @@ precision highp usampler2D;
 // The gl-transitions uniforms; Segue's own carry the segue_ prefix (user shaders may declare any other name).
 uniform float progress;           // 0..1, GLSL mix semantics (0 = only A)
 uniform float ratio;              // width / height of the render size
+uniform float segue_xfadeProgress; // FFmpeg xfade's progress P = 1 - progress, computed on the host in single precision
+                                  //   as xfade does (a compiler may fold 1 - (1 - p) into p, and W(1 - P) is then not xfade's)
 uniform vec2 segue_resolution;    // render size in pixels
 uniform vec2 segue_direction;     // unit step per axis, x right, y down
 

@@ -1,7 +1,7 @@
 // FFmpeg xfade "slidedown" (P = 1 − p, xfade's progress): pixel row y shows row z = y + int(P·H) of B
 // where 0 ≤ z < H, else of A at z wrapped into 0 … H − 1: A slides down, B follows from above.
 vec4 transition(vec2 uv) {
-    float P = 1.0 - progress;
+    float P = segue_xfadeProgress;
     int H = int(segue_resolution.y);
     vec2 px = segue_pixel(uv);
     int z = int(P * segue_resolution.y) + int(px.y);

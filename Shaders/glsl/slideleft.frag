@@ -1,7 +1,7 @@
 // FFmpeg xfade "slideleft" (P = 1 − p, xfade's progress): pixel x shows column z = x + int(−P·W) of B
 // where 0 ≤ z < W, else of A at z wrapped into 0 … W − 1: A slides out to the left, B follows from the right.
 vec4 transition(vec2 uv) {
-    float P = 1.0 - progress;
+    float P = segue_xfadeProgress;
     int W = int(segue_resolution.x);
     vec2 px = segue_pixel(uv);
     int z = int(-P * segue_resolution.x) + int(px.x);

@@ -1,7 +1,7 @@
 // FFmpeg xfade "smoothdown" (P = 1 − p, xfade's progress): B's share is smoothstep(0, 1, 1 + (H − 1 − y)/H − 2P): a soft edge sweeps B
 // in from the top, moving down.
 vec4 transition(vec2 uv) {
-    float P = 1.0 - progress;
+    float P = segue_xfadeProgress;
     vec2 px = segue_pixel(uv), res = segue_resolution;
     float s = smoothstep(0.0, 1.0, 1.0 + (res.y - 1.0 - px.y) / res.y - P * 2.0);
     return mix(getFromColor(uv), getToColor(uv), s);

@@ -1,7 +1,7 @@
 // FFmpeg xfade "vertclose" (P = 1 − p, xfade's progress): B's share is smoothstep(0, 1, 1 + |x − W/2|/(W/2) − 2P): B closes in
 // from the left and right edges.
 vec4 transition(vec2 uv) {
-    float P = 1.0 - progress;
+    float P = segue_xfadeProgress;
     vec2 px = segue_pixel(uv), res = segue_resolution;
     float s = smoothstep(0.0, 1.0, 1.0 + abs((px.x - res.x / 2.0) / (res.x / 2.0)) - P * 2.0);
     return mix(getFromColor(uv), getToColor(uv), s);

@@ -29,6 +29,11 @@ public typealias MediaError = SegueMedia.MediaError
 public typealias GPUError = SegueGL.GPUError
 /// FFmpeg's own log lines, delivered to a handler (`FFmpegLog.setHandler`) instead of standard error.
 public typealias FFmpegLog = SegueMedia.FFmpegLog
+/// Removes the temporary files of renders in progress when the process is interrupted. A command-line program calls
+/// `SignalCleanup.installHandlers()` once, at start: then SIGINT (Ctrl-C) and SIGTERM remove them and exit with status
+/// 130 and 143, as the `segue` command does. A server that handles signals itself should not install them; it cancels
+/// the render's `Task` instead, which removes the temporary file too.
+public typealias SignalCleanup = SeguePipeline.SignalCleanup
 /// Whether renders repeat byte for byte inside one process (on by default: a render gives the bytes a fresh `segue`
 /// process gives, at some memory cost); set before the first render.
 public typealias HeapPolicy = SegueMedia.HeapPolicy

@@ -227,6 +227,7 @@ public final class GPURenderer: CompositeRenderer {
         vec4("segue_white", LayerColourMap.constant(1, 1, 1, pass: pass, fused: fused, output: format))
         glUniform2f(program.location("segue_resolution"), Float(renderSize.width), Float(renderSize.height))
         glUniform1f(program.location("progress"), p.progress)
+        glUniform1f(program.location("segue_xfadeProgress"), 1 - p.progress)  // Float arithmetic, as xfade and the CPU reference
         glUniform1f(program.location("ratio"), Float(renderSize.width) / Float(renderSize.height))
         glUniform2f(program.location("segue_direction"), p.direction.0, p.direction.1)
         vec4("segue_rowY", format.y)

@@ -205,7 +205,7 @@ public struct ProbeReport: Codable, Sendable {
             s += "  no video stream\n"
         }
         for a in audio {
-            s += "  audio track \(a.track) (stream #\(a.streamIndex)): \(a.codec) \(a.sampleRate) Hz, \(a.channels) ch (\(a.layout))"
+            s += "  audio track \(a.track) (stream #\(a.streamIndex)): \(a.codec) \(a.sampleRate) Hz, \(a.channels) ch" + (a.layout.hasSuffix("channels") ? "" : " (\(a.layout))")
             s += (a.isDefault ? ", flagged default" : "") + (a.playedByDefault && audio.count > 1 ? "; played unless the edit sets audioTrack" : "") + "\n"
         }
         if audio.isEmpty { s += "  no audio stream\n" }

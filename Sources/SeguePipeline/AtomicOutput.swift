@@ -30,7 +30,8 @@ extension RenderJob {
     }
 
     /// Refuses an output that would replace an input: one of the edit's clips, its music, or one of `others`
-    /// (described in words, e.g. "the edit file"). Paths are compared after resolving symbolic links.
+    /// (described in words, e.g. "the edit file"). Paths are compared after resolving symbolic links, and files by device
+    /// and inode, so a hard link to an input is refused too.
     /// - Throws: `UsageError`.
     public static func refuseOverwriting(inputsOf edit: Edit?, with output: String, others: [(what: String, path: String)] = []) throws {
         func resolved(_ p: String) -> URL { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath() }
@@ -40,8 +41,14 @@ extension RenderJob {
             inputs = edit.clips.enumerated().map { ("clip \($0.offset)'s input", $0.element.path) } + inputs
             if let m = edit.music { inputs.insert(("the music file", m.path), at: 0) }
         }
-        if let hit = inputs.first(where: { resolved($0.path) == out }) {
-            throw UsageError("the output path \(output) is \(hit.what); choose another output path")
+        // The same file under another name (a hard link, a bind mount) is the same device and inode.
+        func identity(_ p: String) -> (dev_t, ino_t)? {
+            var st = stat()
+            return stat(p, &st) == 0 ? (st.st_dev, st.st_ino) : nil
+        }
+        let outID = identity(output)
+        if let hit = inputs.first(where: { resolved($0.path) == out || (outID != nil && identity($0.path).map { $0 == outID! } == true) }) {
+            throw UsageError("the output path \(output) is \(hit.what)\(resolved(hit.path) == out ? "" : " (the same file under another name)"); choose another output path")
         }
     }
 

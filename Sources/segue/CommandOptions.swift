@@ -46,4 +46,14 @@ enum CommandOptions {
         let takes = ok.subtracting(everywhere).sorted()
         throw UsageError("segue \(name) does not take \(bad)" + (takes.isEmpty ? " (it takes no options)" : " (it takes \(takes.joined(separator: ", ")))"))
     }
+
+    /// Throws `UsageError` for an option given twice (only `--transition` repeats: the transitions cycle), and for
+    /// `--at` with `--frame` (two answers to one question: the later would silently win).
+    static func checkRepeats(_ given: [String]) throws {
+        var seen: Set<String> = []
+        for o in given where o != "--transition" {
+            if !seen.insert(o).inserted { throw UsageError("\(o) is given twice; give it once") }
+        }
+        if seen.contains("--at") && seen.contains("--frame") { throw UsageError("give --at SECONDS or --frame N, not both") }
+    }
 }

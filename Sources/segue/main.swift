@@ -70,6 +70,7 @@ do {
     let arguments = try Arguments(args)
     chunkRender = command == "render" && (arguments.plan != nil || arguments.chunk != nil)
     if command != "farm" { try CommandOptions.check(arguments.given, command: command) }
+    try CommandOptions.checkRepeats(arguments.given)
     // FFmpeg's own lines (a corrupt packet, a deprecated option) only with --verbose, naming the file.
     if arguments.options.verbose { FFmpegLog.setHandler { say("ffmpeg: \($0)") } }
     try run(arguments)

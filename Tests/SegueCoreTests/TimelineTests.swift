@@ -10,6 +10,31 @@ final class TimelineTests: XCTestCase {
         ClipSpec(path: "/\(name)", start: MediaTime(seconds: start), duration: duration.map { MediaTime(seconds: $0) }, transition: t)
     }
 
+    /// A clip start that lands after an output frame by no more than the clips' timestamp tolerance (a length from
+    /// rounded timestamps) moves back onto that frame, the clip before losing that much; further off, it stays.
+    func testClipStartsWithinTheTimestampToleranceMoveOntoTheFrame() throws {
+        func rounded(_ seconds: Double) -> SourceInfo {
+            var s = source(64, 48, seconds: seconds)
+            s.timestampTolerance = MediaTime(value: 1, timescale: 1000)
+            return s
+        }
+        var edit = Edit(clips: [clip("a"), clip("b"), clip("c", Transition(kind: .crossfade, duration: MediaTime(seconds: 0.5))), clip("d")])
+        edit.frameRate = FrameRate(30)
+        let tl = try Timeline(edit: edit, sources: [rounded(1.0008), rounded(1.002), rounded(1.0004), rounded(1)])
+        // b: 1.0008 s is 0.8 ms past frame 30 → 1 s. c: 1 + 1.002 − 0.5 = 1.502 s, 2 ms past frame 45 (1.5 s): kept.
+        // d: 1.502 + 1.0004 = 2.5024 s, 2.4 ms past frame 75 (2.5 s): kept; the tolerance is 1 ms.
+        XCTAssertEqual(tl.placements.map(\.start), [MediaTime(seconds: 0), MediaTime(seconds: 1), MediaTime(seconds: 1.502), MediaTime(seconds: 2.5024)])
+        XCTAssertEqual(tl.placements[0].duration, MediaTime(seconds: 1))
+        XCTAssertEqual(tl.placements[1].duration, MediaTime(seconds: 1.002))
+        XCTAssertEqual(tl.plan(frame: 30).from.clipIndex, 1)
+        XCTAssertEqual(tl.plan(frame: 30).from.sourceTime, .zero)
+        XCTAssertEqual(tl.plan(frame: 29).from.clipIndex, 0)
+        // Unprobed sources (tolerance zero) keep every start as the formula gives it.
+        let exact = try Timeline(edit: edit, sources: [source(64, 48, seconds: 1.0008), source(64, 48, seconds: 1.002),
+                                                       source(64, 48, seconds: 1.0004), source(64, 48, seconds: 1)])
+        XCTAssertEqual(exact.placements[1].start, MediaTime(seconds: 1.0008))
+    }
+
     func testClipStartsFollowTheOverlapFormula() throws {
         var edit = Edit(clips: [
             clip("a", start: 0.5, duration: 4),

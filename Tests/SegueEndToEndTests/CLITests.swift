@@ -38,6 +38,17 @@ final class CLITests: EndToEndTestCase {
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("input"), r.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), before)
+        // The same file under another name: a hard link (same device and inode), and a symbolic link.
+        let hard = path("hard.mp4"), soft = path("soft.mp4")
+        XCTAssertEqual(link(a, hard), 0)
+        try FileManager.default.createSymbolicLink(atPath: soft, withDestinationPath: a)
+        for (output, what) in [(hard, "is clip 1's input (the same file under another name)"), (soft, "is clip 1's input; choose")] {
+            let b = try cornerClip("b.mp4")
+            let r = try segue(["render", b, a, "-o", output])
+            XCTAssertEqual(r.status, 2, r.stderr)
+            XCTAssertTrue(r.stderr.contains(what), r.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), before)
+        }
     }
 
     /// A GPU the user names must exist: no silent fall back to llvmpipe or the CPU, with `--backend auto` too; the

@@ -108,6 +108,45 @@ final class ContainerTimingTests: EndToEndTestCase {
         }
     }
 
+    /// A cut after a trimmed clip: the clip before ends a fraction of a millisecond past an output frame (its length
+    /// comes from rounded timestamps), so the next clip's start moves back onto that frame (`Timeline.clipStarts`).
+    /// Without that, the next clip's pictures were looked up just before their own times and the rounding of each
+    /// timestamp decided: after a 29.97 fps clip remuxed from Matroska to MPEG-TS, 22 of 60 frames were never shown;
+    /// in Matroska, QuickTime and WebM its first frame was lost and the frame before the cut shown twice.
+    func testCutsAfterTrimmedClipsKeepEveryFrame() throws {
+        var failures: [String] = []
+        for (label, ffRate, rate) in Self.rates where ["23.976", "29.97", "59.94"].contains(label) {
+            let frames = Int((rate.framesPerSecond * 2).rounded(.down))
+            for ext in ["mkv", "webm", "mov", "mkv.ts"] {
+                let name = "trim-\(label)"
+                let src: String
+                if ext == "mkv.ts" {
+                    let mkv = try counterClip(name, rate: ffRate, frames: frames, ext: "mkv")
+                    src = path("\(name)-from-mkv.ts")
+                    try TestSupport.ffmpeg(["-i", mkv, "-c", "copy", src])
+                } else {
+                    src = try counterClip(name, rate: ffRate, frames: frames, ext: ext)
+                }
+                var edit = Edit(clips: [clip(src, start: 0.5), clip(src)])
+                edit.output.codec = .ffv1
+                let out = path("trim-\(label)-\(ext).mkv")
+                _ = try render(edit, to: out, backend: .cpu, audio: false)
+                // 0.5 s is half a millisecond before a frame at these rates (15/29.97 s = 0.5005 s): that frame is
+                // the first shown, within the timestamp tolerance.
+                let first = Int((0.5 * rate.framesPerSecond).rounded(.up))
+                let expected = Array(first..<frames) + Array(0..<frames)
+                let shown = try counters(out)
+                if shown != expected {
+                    failures.append("\(label) fps \(ext): \(shown.count) frames for \(expected.count); first mismatches: "
+                                    + zip(expected, shown).enumerated().filter { $0.element.0 != $0.element.1 }.prefix(4)
+                                        .map { "out \($0.offset) shows \($0.element.1), not \($0.element.0)" }.joined(separator: ", "))
+                }
+                try? FileManager.default.removeItem(atPath: out)
+            }
+        }
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+    }
+
     /// Issue 11: a clip on a 30 fps clock with every fifth frame dropped (60 frames over 2.5 s, average 24 fps) gets a
     /// 30 fps edit by default, and every one of its 60 frames is shown (in a 24 fps edit, 11 would never be).
     func testVariableFrameRateClipGetsItsHighestRate() throws {

@@ -77,6 +77,18 @@ final class ErrorTests: EndToEndTestCase {
         // What they do take still works.
         let probe = try segue(["probe", "--json", "--tone-map", "hable", a])
         XCTAssertEqual(probe.status, 0, probe.stderr)
+        // An option given twice (the later would silently win) and --at with --frame are refused; --transition repeats.
+        for (args, message) in [(["render", a, "-o", path("x.mp4"), "-o", path("y.mp4")], "-o is given twice"),
+                                (["render", a, "--crf", "20", "--crf", "30", "-o", path("x.mp4")], "--crf is given twice"),
+                                (["frame", a, "--at", "0.5", "--frame", "3", "-o", path("f.png")], "not both")] {
+            let r = try segue(args)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(message), r.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("x.mp4")) || FileManager.default.fileExists(atPath: path("y.mp4")))
+        let cycle = try segue(["render", a, a, a, "--transition", "crossfade:0.2", "--transition", "push:0.2", "--codec", "ffv1",
+                               "--no-audio", "--backend", "cpu", "-o", path("cycle.mkv")])
+        XCTAssertEqual(cycle.status, 0, cycle.stderr)
     }
 
     /// `probe` of several files reports every file it can read and fails at the end if any could not be read.

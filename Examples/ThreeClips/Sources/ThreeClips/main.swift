@@ -2,13 +2,15 @@ import Foundation
 import Segue
 
 // Joins three clips (videos or photos) with a crossfade and a push, at 1280x720 and 30 fps, with the first clip's
-// audio, and renders them to an MP4, printing progress. Ctrl-C (or cancelling the task) stops it cleanly.
+// audio, and renders them to an MP4, printing progress. Ctrl-C stops it cleanly: the handlers installed below remove
+// the temporary file (cancelling the render's task does the same, for programs that handle signals themselves).
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 4 else {
     print("usage: ThreeClips CLIP CLIP CLIP OUT.mp4")
     exit(2)
 }
 let paths = Array(arguments)
+SignalCleanup.installHandlers()
 
 var edit = Edit(clips: [
     ClipSpec(path: paths[0]),
