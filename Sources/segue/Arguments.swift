@@ -148,6 +148,10 @@ struct Arguments {
                 if let colon = v.lastIndex(of: ":"), let vol = Double(v[v.index(after: colon)...]) {
                     guard vol >= 0 && vol <= 16 else { throw UsageError("--music volume must be 0…16 (got \(vol))") }
                     music = (String(v[..<colon]), vol)
+                } else if let colon = v.lastIndex(of: ":"), !FileManager.default.fileExists(atPath: v),
+                          FileManager.default.fileExists(atPath: String(v[..<colon])) {
+                    // "song.m4a:loud": the file exists without the suffix, so the suffix was meant as the volume.
+                    throw UsageError("--music volume must be a number 0…16 after the last colon (got \(v[v.index(after: colon)...]))")
                 } else {
                     music = (v, nil)
                 }

@@ -78,9 +78,11 @@ final class ErrorTests: EndToEndTestCase {
         let probe = try segue(["probe", "--json", "--tone-map", "hable", a])
         XCTAssertEqual(probe.status, 0, probe.stderr)
         // An option given twice (the later would silently win) and --at with --frame are refused; --transition repeats.
+        // A music volume that is not a number, after a file that exists, is named as such (not as a missing file).
         for (args, message) in [(["render", a, "-o", path("x.mp4"), "-o", path("y.mp4")], "-o is given twice"),
                                 (["render", a, "--crf", "20", "--crf", "30", "-o", path("x.mp4")], "--crf is given twice"),
-                                (["frame", a, "--at", "0.5", "--frame", "3", "-o", path("f.png")], "not both")] {
+                                (["frame", a, "--at", "0.5", "--frame", "3", "-o", path("f.png")], "not both"),
+                                (["render", a, "--music", a + ":loud", "-o", path("x.mp4")], "--music volume must be a number 0…16 after the last colon (got loud)")] {
             let r = try segue(args)
             XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains(message), r.stderr)
