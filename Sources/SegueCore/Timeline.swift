@@ -200,7 +200,9 @@ public struct Timeline: Sendable {
             throw EditError("clips", "the edit lasts \(fmt(duration)) s, less than one frame at \(rate) fps")
         }
         for i in 1..<max(1, placements.count) {
-            if let t = placements[i].spec.transition, t.duration < rate.frameDuration {
+            // Less than a microsecond short (the precision of seconds in an edit file: 1/30 s is written 0.0333…,
+            // read as 33 333 µs) counts as one frame.
+            if let t = placements[i].spec.transition, MediaTime(value: 1, timescale: 1_000_000) < rate.frameDuration - t.duration {
                 throw EditError("clips[\(i)].transition.duration", "\(fmt(t.duration)) s is shorter than one frame (\(fmt(rate.frameDuration)) s at \(rate) fps); leave the transition out for a cut")
             }
         }
@@ -217,9 +219,10 @@ public struct Timeline: Sendable {
 
     /// Where each clip starts on the timeline (seconds): where the clip before ends, less the transition between them.
     /// A start that falls after an output frame by no more than the timestamp tolerance of the two clips
-    /// (`SourceInfo.timestampTolerance`: container rounding, such as Matroska's whole milliseconds, makes a clip's
-    /// length end a fraction of a millisecond past a frame) moves back onto that frame, and the clip before is
-    /// shortened by the same amount (`durations`), so that a cut stays a cut. Otherwise the incoming clip would be
+    /// (`SourceInfo.timestampTolerance`, and at least the microsecond to which an edit file's seconds are read:
+    /// container rounding, such as Matroska's whole milliseconds, makes a clip's length end a fraction of a
+    /// millisecond past a frame, and a transition of 1/30 s is 33 333 µs) moves back onto that frame, and the clip
+    /// before is shortened by the same amount (`durations`), so that a cut stays a cut. Otherwise the incoming clip would be
     /// looked up just before each of its own pictures' times, and the rounding of each timestamp would decide, frame
     /// by frame, which picture shows (measured: 22 of 60 frames lost after a 29.97 fps clip remuxed from Matroska to
     /// MPEG-TS). Starts further from a frame are kept as they are, as AVFoundation keeps a composition's time ranges.
@@ -230,7 +233,8 @@ public struct Timeline: Sendable {
             if i > 0 {
                 t = t + durations[i - 1] - (edit.clips[i].transition?.duration ?? .zero)
                 let frame = MediaTime(frame: t.floored(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator)), rate: rate)
-                let slack = max(sources[i - 1].timestampTolerance, sources[i].timestampTolerance)
+                // At least a microsecond: the precision of seconds in an edit file (a transition of 1/30 s is 33 333 µs).
+                let slack = max(sources[i - 1].timestampTolerance, sources[i].timestampTolerance, MediaTime(value: 1, timescale: 1_000_000))
                 let into = edit.clips[i - 1].transition?.duration ?? .zero, out = edit.clips[i].transition?.duration ?? .zero
                 let shortened = durations[i - 1] - (t - frame)
                 if frame < t, !(slack < t - frame), !(shortened < into + out), !(shortened < out), MediaTime.zero < shortened {

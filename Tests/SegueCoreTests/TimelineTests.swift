@@ -29,7 +29,7 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(tl.plan(frame: 30).from.clipIndex, 1)
         XCTAssertEqual(tl.plan(frame: 30).from.sourceTime, .zero)
         XCTAssertEqual(tl.plan(frame: 29).from.clipIndex, 0)
-        // Unprobed sources (tolerance zero) keep every start as the formula gives it.
+        // Sources without a tolerance (stills; unprobed) keep every start more than a microsecond past a frame.
         let exact = try Timeline(edit: edit, sources: [source(64, 48, seconds: 1.0008), source(64, 48, seconds: 1.002),
                                                        source(64, 48, seconds: 1.0004), source(64, 48, seconds: 1)])
         XCTAssertEqual(exact.placements[1].start, MediaTime(seconds: 1.0008))
@@ -176,5 +176,11 @@ final class TimelineTests: XCTestCase {
             XCTAssertEqual((e as? EditError)?.field, "clips[1].transition.duration")
             XCTAssertTrue("\(e)".contains("shorter than one frame"), "\(e)")
         }
+        // One frame written in seconds (1/30 s as 0.0333…, read as 33 333 µs) is one frame; 0.033 s is not.
+        edit.clips[1].transition = Transition(kind: .wipe, duration: MediaTime(seconds: 1.0 / 30))
+        let t = try? Timeline(edit: edit, sources: [source(64, 64, seconds: 2), source(64, 64, seconds: 2)])
+        XCTAssertEqual(t?.transitionFrames(into: 1), 59..<60)
+        edit.clips[1].transition = Transition(kind: .wipe, duration: MediaTime(seconds: 0.033))
+        XCTAssertThrowsError(try Timeline(edit: edit, sources: [source(64, 64, seconds: 2), source(64, 64, seconds: 2)]))
     }
 }
