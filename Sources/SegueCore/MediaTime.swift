@@ -26,8 +26,11 @@ public struct MediaTime: Hashable, Comparable, CustomStringConvertible, Sendable
     /// `seconds` must be finite and within ±`maxSeconds` (check with `isRepresentable` first for user input).
     public init(seconds: Double) {
         precondition(MediaTime.isRepresentable(seconds: seconds), "time \(seconds) s is out of range")
-        self.init(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000)
+        self.init(value: Int64((seconds * Double(MediaTime.secondsPrecision.timescale)).rounded()), timescale: MediaTime.secondsPrecision.timescale)
     }
+
+    /// The precision of `init(seconds:)`, one microsecond: a time people write (1/30 s as 0.0333…) may be this far off.
+    public static let secondsPrecision = MediaTime(value: 1, timescale: 1_000_000)
 
     /// The largest time accepted from people: 10,000,000 s (about 115 days).
     public static let maxSeconds: Double = 10_000_000

@@ -202,7 +202,7 @@ public struct Timeline: Sendable {
         for i in 1..<max(1, placements.count) {
             // Less than a microsecond short (the precision of seconds in an edit file: 1/30 s is written 0.0333…,
             // read as 33 333 µs) counts as one frame.
-            if let t = placements[i].spec.transition, MediaTime(value: 1, timescale: 1_000_000) < rate.frameDuration - t.duration {
+            if let t = placements[i].spec.transition, MediaTime.secondsPrecision < rate.frameDuration - t.duration {
                 throw EditError("clips[\(i)].transition.duration", "\(fmt(t.duration)) s is shorter than one frame (\(fmt(rate.frameDuration)) s at \(rate) fps); leave the transition out for a cut")
             }
         }
@@ -233,11 +233,11 @@ public struct Timeline: Sendable {
             if i > 0 {
                 t = t + durations[i - 1] - (edit.clips[i].transition?.duration ?? .zero)
                 let frame = MediaTime(frame: t.floored(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator)), rate: rate)
-                // At least a microsecond: the precision of seconds in an edit file (a transition of 1/30 s is 33 333 µs).
-                let slack = max(sources[i - 1].timestampTolerance, sources[i].timestampTolerance, MediaTime(value: 1, timescale: 1_000_000))
+                // At least the precision of seconds in an edit file (a transition of 1/30 s is 33 333 µs).
+                let slack = max(sources[i - 1].timestampTolerance, sources[i].timestampTolerance, MediaTime.secondsPrecision)
                 let into = edit.clips[i - 1].transition?.duration ?? .zero, out = edit.clips[i].transition?.duration ?? .zero
                 let shortened = durations[i - 1] - (t - frame)
-                if frame < t, !(slack < t - frame), !(shortened < into + out), !(shortened < out), MediaTime.zero < shortened {
+                if frame < t, !(slack < t - frame), !(shortened < into + out), MediaTime.zero < shortened {
                     durations[i - 1] = shortened
                     t = frame
                 }

@@ -47,7 +47,11 @@ extension RenderJob {
             return stat(p, &st) == 0 ? (st.st_dev, st.st_ino) : nil
         }
         let outID = identity(output)
-        if let hit = inputs.first(where: { resolved($0.path) == out || (outID != nil && identity($0.path).map { $0 == outID! } == true) }) {
+        func sameFile(_ p: String) -> Bool {
+            guard let o = outID, let i = identity(p) else { return false }
+            return i == o
+        }
+        if let hit = inputs.first(where: { resolved($0.path) == out || sameFile($0.path) }) {
             throw UsageError("the output path \(output) is \(hit.what)\(resolved(hit.path) == out ? "" : " (the same file under another name)"); choose another output path")
         }
     }

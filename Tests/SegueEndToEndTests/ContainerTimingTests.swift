@@ -18,8 +18,15 @@ final class ContainerTimingTests: EndToEndTestCase {
     ]
 
     /// A counter clip: `frames` pictures of 64×48 at `rate`, lossless, in the container `ext` names.
-    /// `.mov` is written with a 600 timescale, as cameras and Apple's tools write it.
+    /// `.mov` is written with a 600 timescale, as cameras and Apple's tools write it; `mkv.ts` is an MPEG-TS remuxed
+    /// from Matroska (a 90 kHz clock carrying millisecond timestamps).
     func counterClip(_ name: String, rate: String, frames: Int, ext: String, select: String? = nil) throws -> String {
+        if ext == "mkv.ts" {
+            let mkv = try counterClip(name, rate: rate, frames: frames, ext: "mkv", select: select)
+            let ts = path("\(name)-from-mkv.ts")
+            try TestSupport.ffmpeg(["-i", mkv, "-c", "copy", ts])
+            return ts
+        }
         let out = path("\(name).\(ext)")
         var filter = "color=c=black:s=64x48:r=\(rate),format=yuv420p,geq=lum='16+2*N':cb=128:cr=128"
         if let s = select { filter += ",select='\(s)'" }
@@ -48,16 +55,7 @@ final class ContainerTimingTests: EndToEndTestCase {
         for (label, ffRate, rate) in Self.rates {
             let frames = Int((rate.framesPerSecond * 1.5).rounded(.down))  // 1.5 s
             for ext in ["mkv", "webm", "mp4", "mov", "ts", "flv", "mkv.ts"] {
-                let name = "count-\(label)"
-                let src: String
-                if ext == "mkv.ts" {
-                    // An MPEG-TS remuxed from Matroska: a 90 kHz clock carrying millisecond timestamps.
-                    let mkv = try counterClip(name, rate: ffRate, frames: frames, ext: "mkv")
-                    src = path("\(name)-from-mkv.ts")
-                    try TestSupport.ffmpeg(["-i", mkv, "-c", "copy", src])
-                } else {
-                    src = try counterClip(name, rate: ffRate, frames: frames, ext: ext)
-                }
+                let src = try counterClip("count-\(label)", rate: ffRate, frames: frames, ext: ext)
                 var edit = Edit(clips: [clip(src)])
                 edit.output.codec = .ffv1
                 let out = path("out-\(label)-\(ext).mkv")
@@ -118,15 +116,7 @@ final class ContainerTimingTests: EndToEndTestCase {
         for (label, ffRate, rate) in Self.rates where ["23.976", "29.97", "59.94"].contains(label) {
             let frames = Int((rate.framesPerSecond * 2).rounded(.down))
             for ext in ["mkv", "webm", "mov", "mkv.ts"] {
-                let name = "trim-\(label)"
-                let src: String
-                if ext == "mkv.ts" {
-                    let mkv = try counterClip(name, rate: ffRate, frames: frames, ext: "mkv")
-                    src = path("\(name)-from-mkv.ts")
-                    try TestSupport.ffmpeg(["-i", mkv, "-c", "copy", src])
-                } else {
-                    src = try counterClip(name, rate: ffRate, frames: frames, ext: ext)
-                }
+                let src = try counterClip("trim-\(label)", rate: ffRate, frames: frames, ext: ext)
                 var edit = Edit(clips: [clip(src, start: 0.5), clip(src)])
                 edit.output.codec = .ffv1
                 let out = path("trim-\(label)-\(ext).mkv")
