@@ -68,11 +68,13 @@ gpu-check: release
 	python3 bench/gpu_check.py
 
 # Fuzzes the edit-file parser with libFuzzer for FUZZ_SECONDS (default 60). A crash leaves fuzz-crash-* here:
-# turn it into a test in Tests/SegueCoreTests/EditFileFuzzRegressionTests.swift.
+# turn it into a test in Tests/SegueEditTests/EditFileFuzzRegressionTests.swift.
 FUZZ_SECONDS ?= 60
 fuzz: deps
-	mkdir -p .build .build/fuzz-corpus
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SegueCore Sources/SegueCore/*.swift Fuzz/EditFileFuzz.swift -o .build/fuzz-editfile
+	rm -rf .build/fuzz-src && mkdir -p .build .build/fuzz-corpus .build/fuzz-src
+	# SegueCore and SegueEdit compiled as one module (their imports of each other dropped), with the fuzz entry point.
+	for f in Sources/SegueCore/*.swift Sources/SegueEdit/*.swift; do sed '/^import SegueCore$$/d' "$$f" > ".build/fuzz-src/$$(basename "$$(dirname "$$f")")-$$(basename "$$f")"; done
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SegueEdit .build/fuzz-src/*.swift Fuzz/EditFileFuzz.swift -o .build/fuzz-editfile
 	cp Fuzz/corpus/* .build/fuzz-corpus/
 	.build/fuzz-editfile -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=fuzz- .build/fuzz-corpus
 

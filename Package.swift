@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Layers (dependencies point one way):
+// SegueCore ← SegueEdit (the edit model, edit file, timeline/planner)
 // SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff), SegueReference, SegueGL (CEGL, SegueShaders)
 //   ← SeguePipeline ← Segue (the library product) ← segue (the command, also using SegueFarm ← SeguePipeline)
 let package = Package(
@@ -19,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "CStillImage", path: "Sources/CStillImage", pkgConfig: "libheif",
                        providers: [.apt(["libheif-dev", "libexif-dev", "libtiff-dev"])]),
         .target(name: "SegueCore"),
+        // The edit model, its file format and the timeline (the planner that makes each frame's FramePlan).
+        .target(name: "SegueEdit", dependencies: ["SegueCore"]),
         .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage"]),
         .target(name: "SegueReference", dependencies: ["SegueCore"]),
         // The whole shader folder is embedded; the plugin indexes it by file name (a new .frag needs no listing here).
@@ -26,14 +29,15 @@ let package = Package(
         .plugin(name: "EmbedShaderFolder", capability: .buildTool(), dependencies: ["EmbedShaderFolderTool"]),
         .target(name: "SegueShaders", dependencies: ["SegueCore"], path: "Shaders", resources: [.embedInCode("glsl")], plugins: ["EmbedShaderFolder"]),
         .target(name: "SegueGL", dependencies: ["SegueCore", "SegueShaders", "CEGL"]),
-        .target(name: "SeguePipeline", dependencies: ["SegueCore", "SegueMedia", "SegueReference", "SegueGL"]),
-        .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueCore"]),
-        .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueCore"]),
-        .executableTarget(name: "segue", dependencies: ["Segue", "SegueFarm", "SeguePipeline", "SegueCore"]),
+        .target(name: "SeguePipeline", dependencies: ["SegueCore", "SegueEdit", "SegueMedia", "SegueReference", "SegueGL"]),
+        .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueEdit", "SegueCore"]),
+        .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueEdit", "SegueCore"]),
+        .executableTarget(name: "segue", dependencies: ["Segue", "SegueFarm", "SeguePipeline", "SegueEdit", "SegueCore"]),
         .target(name: "SegueTestSupport", dependencies: ["SegueCore"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore", "SegueTestSupport"]),
+        .testTarget(name: "SegueEditTests", dependencies: ["SegueEdit", "SegueCore", "SegueTestSupport"]),
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueCore", "SegueReference", "SegueGL", "SegueShaders", "SegueMedia", "SegueTestSupport"]),
-        .testTarget(name: "SegueEndToEndTests", dependencies: ["Segue", "SegueCore", "SeguePipeline", "SegueFarm", "SegueMedia", "SegueReference", "SegueTestSupport"]),
+        .testTarget(name: "SegueEndToEndTests", dependencies: ["Segue", "SegueEdit", "SegueCore", "SeguePipeline", "SegueFarm", "SegueMedia", "SegueReference", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
-// libFuzzer target for the edit-file parser (`make fuzz`). Compiled together with Sources/SegueCore
-// (one module), so it has no import. Any input must either parse or throw `EditError`; a crash, a trap or a
-// sanitizer report is a bug: add the input to Tests/SegueCoreTests/EditFileFuzzRegressionTests.swift.
+// libFuzzer target for the edit-file parser (`make fuzz`). Compiled together with Sources/SegueCore and
+// Sources/SegueEdit (one module), so it has no import. Any input must either parse or throw `EditError`; a crash, a trap or a
+// sanitizer report is a bug: add the input to Tests/SegueEditTests/EditFileFuzzRegressionTests.swift.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SegueCore
+import SegueEdit
 import SeguePipeline
 
 /// Renders an edit to a file, as `AVAssetExportSession` exports a composition: create it, start `export()`, read

@@ -5,6 +5,7 @@
 // `PixelSize`, `Timeline`, `TimelineReport`, the errors `EditError`, `UsageError` and the `SegueError` protocol) comes
 // from SegueCore and is re-exported: `import Segue` is all a client writes.
 @_exported import SegueCore
+@_exported import SegueEdit
 import Foundation
 import SegueGL
 import SegueMedia

@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueEdit
 import SeguePipeline
 
 /// Options of `segue farm ENGINE`. The scheduler-specific ones (partition, gres, time) are passed on where the engine

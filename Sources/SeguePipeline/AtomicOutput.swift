@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SegueCore
+import SegueEdit
 import SegueMedia
 
 // What a render writes and where: the output checked against its format and against the inputs, written through a

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueEdit
 import SegueMedia
 
 /// Joins the clips' audio on the timeline, sample-exact, crossfades it over each transition, fades it briefly at

@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueEdit
 import SegueMedia
 
 /// Makes and reads `ChunkPlan`s: the contract between `segue plan --chunks`, the chunk workers and `stitch`.

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueEdit
 import SegueMedia
 
 /// A contact sheet of an edit: for every transition, the frames at p = 0, 0.25, 0.5, 0.75 (or the progress values

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueEdit
 import SegueMedia
 
 /// Decoders for the clips visible now: opened (and seeked to the clip's start) when a clip appears,

@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueEdit
 import SegueGL
 import SegueMedia
 import SegueReference

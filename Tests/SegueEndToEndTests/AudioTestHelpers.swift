@@ -1,4 +1,5 @@
 import XCTest
+import SegueEdit
 import SegueCore
 import SeguePipeline
 import SegueTestSupport

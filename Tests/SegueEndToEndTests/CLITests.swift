@@ -1,5 +1,6 @@
 import XCTest
 import SegueCore
+import SegueEdit
 import SegueTestSupport
 
 /// The `segue` command as a user runs it: exit codes, messages, and nothing lost on failure.

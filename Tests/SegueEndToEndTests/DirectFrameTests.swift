@@ -1,5 +1,6 @@
 import XCTest
 import SegueCore
+import SegueEdit
 import SeguePipeline
 import SegueTestSupport
 

@@ -1,5 +1,6 @@
 import XCTest
 import SegueCore
+import SegueEdit
 import SegueMedia
 import SeguePipeline
 import SegueTestSupport

@@ -1,5 +1,6 @@
 import XCTest
 import SegueCore
+import SegueEdit
 import SegueGL
 import SegueMedia
 import SeguePipeline

@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import SegueCore
+import SegueEdit
 import SeguePipeline
 import SegueTestSupport
 

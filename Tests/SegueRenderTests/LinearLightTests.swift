@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import SegueCore
+import SegueEdit
 import SegueReference
 import SegueGL
 import SegueTestSupport

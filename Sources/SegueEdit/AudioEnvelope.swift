@@ -1,3 +1,5 @@
+import SegueCore
+
 /// Music gain from volume ramps, in output samples.
 ///
 /// Ramps are placed at `round(start × rate)` (a negative start counts back from the edit's end) and last

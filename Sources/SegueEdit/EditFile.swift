@@ -1,4 +1,5 @@
 import Foundation
+import SegueCore
 
 /// Reads the JSON edit file format (see README, "The edit file").
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SegueCore
 
 /// The edit file's transitions (see README, "The edit file" and "Transitions"): the transition object of a clip, its
 /// `params` for a built-in or a gl-transitions shader, `blend`, and `"type": "cut"`.

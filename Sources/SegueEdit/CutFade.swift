@@ -1,3 +1,5 @@
+import SegueCore
+
 /// The short fades that keep a hard cut from clicking.
 ///
 /// At a cut (a join without a transition) the outgoing clip's audio ends wherever its waveform happens to be and

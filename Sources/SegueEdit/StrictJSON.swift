@@ -1,4 +1,5 @@
 import Foundation
+import SegueCore
 
 /// What Foundation's JSON parser lets through and an edit file must not have: a key given twice in one object (the
 /// parser silently keeps the last) and a trailing comma before `}` or `]` (not JSON, RFC 8259 §4–5). Run after the

@@ -1,5 +1,6 @@
 import XCTest
 @testable import SegueCore
+@testable import SegueEdit
 
 /// Pan and zoom (`Motion`): windows over time, presets, the map it gives the renderers, and the edit file.
 final class MotionTests: XCTestCase {

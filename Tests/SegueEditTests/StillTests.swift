@@ -1,5 +1,6 @@
 import XCTest
 @testable import SegueCore
+@testable import SegueEdit
 
 /// The edit model's side of still pictures: `background`, EXIF orientations, still durations, the render-size cap.
 final class StillTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import SegueCore
+@testable import SegueEdit
 
 final class TimelineTests: XCTestCase {
     func source(_ w: Int, _ h: Int, seconds: Double, fps: Double? = 30, orientation: Orientation = .identity) -> SourceInfo {

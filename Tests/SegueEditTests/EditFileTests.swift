@@ -1,5 +1,6 @@
 import XCTest
 @testable import SegueCore
+@testable import SegueEdit
 
 final class EditFileTests: XCTestCase {
     func parse(_ json: String) throws -> Edit { try EditFile.parse(data: Data(json.utf8), baseDirectory: "/media/edits") }

@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import SegueCore
+@testable import SegueEdit
 
 /// CSS Easing Level 1 against closed forms: the Bézier curves solved with Cardano's formula (independent of the
 /// renderer's Newton/bisection solver), the step functions from the definition's arithmetic.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import SegueCore
+@testable import SegueEdit
 
 final class AudioEnvelopeTests: XCTestCase {
     func testCrossfadeCurvesClosedForm() {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import SegueCore
+@testable import SegueEdit
 
 /// Inputs the edit-file fuzzer (`make fuzz`) once crashed on; each must now parse or throw `EditError`.
 final class EditFileFuzzRegressionTests: XCTestCase {

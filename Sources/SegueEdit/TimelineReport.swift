@@ -1,3 +1,5 @@
+import SegueCore
+
 /// The resolved edit in a form for people (`text`) and machines (`Codable`): what `segue plan` prints.
 public struct TimelineReport: Codable, Sendable {
     public struct Clip: Codable, Sendable {
