@@ -55,7 +55,7 @@ farm-test: build
 	Tests/Farm/farm-test.sh .build/debug/segue
 
 # Benchmark against FFmpeg's filtergraph and the codec floor (see bench/run.py for BENCH_* settings).
-# Two edits: issue 14's (3 clips x 4 s, one portrait, crossfade + push) and the README's 4 x 3 s one (with the memory
+# Two edits: issue 14's (3 clips x 4 s, one portrait, crossfade + push) and the demo edit's 4 x 3 s one (docs/performance.md) (with the memory
 # run and the 4K60 prefilter case).
 bench: release
 	BENCH_CLIPS=3 BENCH_CLIP_SECONDS=4 BENCH_LONG=0 BENCH_PREFILTER=0 python3 bench/run.py

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/chunk-seams.sh SEGUE SIZE CHUNKS [render options...]: what a chunked lossy render costs against a single pass
-# (README, "Render farms"). Renders Fixtures/demo.json (make fixtures) at SIZE once in a single pass, once losslessly
+# (docs/farms.md). Renders Fixtures/demo.json (make fixtures) at SIZE once in a single pass, once losslessly
 # (the reference) and in CHUNKS chunks stitched, then prints luma PSNR against the reference: the worst frame near a
 # seam (the two frames before it and the two from it on), the worst frame anywhere, and the means.
 # PIXFMT=yuv420p10le for HDR output (10-bit PSNR). Example: bench/chunk-seams.sh .build/release/segue 720x720 4

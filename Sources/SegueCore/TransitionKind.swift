@@ -1,6 +1,6 @@
 /// Every built-in transition, one case each: the case's `traits` say everything the renderers, the edit file, the
 /// command line and the tests need (its shader is `Shaders/glsl/<rawValue>.frag`, its CPU function
-/// `Sources/SegueReference/Transitions/<rawValue>.swift`). See the README's "Adding a transition".
+/// `Sources/SegueReference/Transitions/<rawValue>.swift`). See docs/transitions.md, "Adding a transition".
 ///
 /// Progress `p` runs 0 → 1 with GLSL `mix` semantics in every transition (0 shows only the outgoing clip A).
 public enum TransitionKind: String, CaseIterable, Sendable {
@@ -171,7 +171,7 @@ extension TransitionParameter {
 
 /// The properties of one built-in transition (`TransitionKind.traits`).
 public struct TransitionTraits: Sendable {
-    /// One line for people (`segue transitions`, the README).
+    /// One line for people (`segue transitions`, docs/transitions.md).
     public let summary: String
     /// The directions it takes, the default first; empty when it has none.
     public let directions: [Transition.Direction]

@@ -1,7 +1,7 @@
 import Foundation
 import SegueCore
 
-/// Reads the JSON edit file format (see README, "The edit file").
+/// Reads the JSON edit file format (see docs/edit-file.md).
 ///
 /// Every field but `clips[].path` is optional; unknown fields and wrong types are errors naming the field.
 /// Relative clip paths are resolved against `baseDirectory` (the edit file's folder).

@@ -1,7 +1,7 @@
 import Foundation
 import SegueCore
 
-/// The edit file's transitions (see README, "The edit file" and "Transitions"): the transition object of a clip, its
+/// The edit file's transitions (see docs/edit-file.md and docs/transitions.md): the transition object of a clip, its
 /// `params` for a built-in or a gl-transitions shader, `blend`, and `"type": "cut"`.
 extension EditFile {
     /// A clip's `transition` object (not a cut: `isCut`): its type (`TransitionKind`, or `glsl` with its `shader`),

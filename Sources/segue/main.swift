@@ -47,7 +47,7 @@ render options:
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)
   --verbose                    say what was chosen (EGL platform, GL_RENDERER, size, rate, clips); FFmpeg's warnings
 exit status: 0 done, 1 failed, 2 invalid edit or command line (each command takes only its own options);
-render farms (see README, "Render farms"): chunk exit status 75 = transient (retry), 2 = invalid, 1 = other
+render farms (see docs/farms.md): chunk exit status 75 = transient (retry), 2 = invalid, 1 = other
 transitions: `segue transitions` lists every built-in with its parameters and directions
 """
 

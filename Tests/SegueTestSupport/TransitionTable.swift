@@ -12,7 +12,7 @@ public struct TransitionTestRow: Sendable {
     /// and 255 whatever the range, so on limited-range input it goes to super-black (Y′ = 0, below black's 16) or
     /// super-white; Segue's black and white are the picture's (Y′ 16 and 235).
     public let xfadeOnFullRange: Bool
-    /// Where FFmpeg 5.1's xfade output is plainly wrong and Segue differs (README, "Transitions"): why, and which
+    /// Where FFmpeg 5.1's xfade output is plainly wrong and Segue differs (docs/transitions.md): why, and which
     /// pixels (column, row) at which progress the oracle comparison leaves out.
     public let xfadeWrong: (why: String, at: @Sendable (_ x: Int, _ y: Int, _ p: Double) -> Bool)?
 
