@@ -32,20 +32,24 @@ public enum ShaderLibrary {
         /// (`ToneMapCurve.shaderID`, 0 none).
         public var transfer: Int
         public var tone: Int
-        public init(kind: Kind, exact: Bool, readsLuma: Bool = true, readsChroma: Bool = true, transfer: Int = 0, tone: Int = 0) {
+        /// The layer shows part of its picture (`LAYER_CROP`: filtered reads stay inside the crop).
+        public var cropped: Bool
+        public init(kind: Kind, exact: Bool, readsLuma: Bool = true, readsChroma: Bool = true, transfer: Int = 0, tone: Int = 0,
+                    cropped: Bool = false) {
             self.kind = kind; self.exact = exact; self.readsLuma = readsLuma; self.readsChroma = readsChroma
-            self.transfer = transfer; self.tone = tone
+            self.transfer = transfer; self.tone = tone; self.cropped = cropped
         }
     }
 
     /// The full fragment shader for transition `name` with the given layer variants and output, or nil if there
     /// is no such transition. `outputTransfer` is `OUTPUT_TRANSFER` (`DynamicRange.shaderID`: 0 SDR, 1 HLG, 2 PQ),
-    /// `outputBits` `OUTPUT_BITS` (8, or 10 for the HDR outputs' yuv420p10le planes).
+    /// `outputBits` `OUTPUT_BITS` (8, or 10 for the HDR outputs' yuv420p10le planes), `overBelow` `OVER_BELOW` (a
+    /// frame's later passes, blended into what is below them; `main.glsl`).
     public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: OutputPass, fused: Bool = false,
-                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8) -> String? {
+                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8, overBelow: Bool = false) -> String? {
         guard let body = shaderFiles["\(name).frag"] else { return nil }
         return fragmentSource(transitionCode: "\n#line 1 1\n" + text(body), from: from, to: to, output: output, fused: fused, linear: linear,
-                              outputTransfer: outputTransfer, outputBits: outputBits)
+                              outputTransfer: outputTransfer, outputBits: outputBits, overBelow: overBelow)
     }
 
     /// The full fragment shader around `transitionCode`, the section that defines `vec4 transition(vec2 uv)`
@@ -54,18 +58,19 @@ public enum ShaderLibrary {
     /// macros that pass the layers' colours through the output's EOTF (`segue_outputEOTF` in `colour.glsl`: BT.1886,
     /// or HLG's or PQ's for HDR output), and the composite goes back through its inverse (`main.glsl`).
     public static func fragmentSource(transitionCode: String, from: LayerVariant, to: LayerVariant, output: OutputPass, fused: Bool = false,
-                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8) -> String {
+                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8, overBelow: Bool = false) -> String {
         let layer = text(PackageResources.layer_glsl)
         func layerSource(_ name: String, _ v: LayerVariant) -> String {
             "#define \(name)_KIND \(v.kind.rawValue)\n#define \(name)_EXACT \(v.exact ? 1 : 0)\n"
                 + "#define \(name)_LUMA \(v.readsLuma ? 1 : 0)\n#define \(name)_CHROMA \(v.readsChroma ? 1 : 0)\n"
-                + "#define \(name)_TRANSFER \(v.transfer)\n#define \(name)_TONE \(v.tone)\n"
+                + "#define \(name)_TRANSFER \(v.transfer)\n#define \(name)_TONE \(v.tone)\n#define \(name)_CROP \(v.cropped ? 1 : 0)\n"
                 + layer.replacing("LAYER", with: name)
         }
         let toLinear = linear ? "#define getFromColor(uv) segue_toLinear(getFromColor(uv))\n#define getToColor(uv) segue_toLinear(getToColor(uv))\n"
-            + "vec4 segue_toLinear(vec4 c) { return vec4(segue_outputEOTF(c.rgb), c.a); }\n" : ""
+            + "vec4 segue_toLinear(vec4 c) {\n    if (c.a >= 1.0) return vec4(segue_outputEOTF(c.rgb), c.a);\n"
+            + "    if (c.a <= 0.0) return vec4(0.0);\n    return vec4(segue_outputEOTF(c.rgb / c.a) * c.a, c.a);\n}\n" : ""
         return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n#define LINEAR \(linear ? 1 : 0)\n"
-            + "#define OUTPUT_TRANSFER \(outputTransfer)\n#define OUTPUT_BITS \(outputBits)\n"
+            + "#define OUTPUT_TRANSFER \(outputTransfer)\n#define OUTPUT_BITS \(outputBits)\n#define OVER_BELOW \(overBelow ? 1 : 0)\n"
             + text(PackageResources.prelude_glsl) + text(PackageResources.colour_glsl)
             + layerSource("From", from) + layerSource("To", to) + toLinear
             + transitionCode + "\n#line 1 2\n" + text(PackageResources.main_glsl)

@@ -3,7 +3,9 @@
 // components that differ more reach B sooner.
 vec4 transition(vec2 uv) {
     float P = segue_xfadeProgress;
-    vec3 a = segue_toYCbCr(getFromColor(uv).rgb), b = segue_toYCbCr(getToColor(uv).rgb);
+    vec4 A = getFromColor(uv), B = getToColor(uv);
+    vec3 a = segue_toYCbCr(A.rgb), b = segue_toYCbCr(B.rgb);
     vec3 w = P <= 0.0 ? vec3(0.0) : pow(vec3(P), 1.0 + log(1.0 + abs(a - b)));
-    return vec4(segue_fromYCbCr(mix(b, a, w)), 1.0);
+    // Layers with alpha (upper tracks): the alphas crossfade; opaque layers stay opaque.
+    return vec4(segue_fromYCbCr(mix(b, a, w)).rgb, A.a == B.a ? A.a : mix(B.a, A.a, P));
 }

@@ -8,6 +8,10 @@
 // LAYER_EXACT: 1 when output pixel centres land on stored texel centres (quarter turns, whole-pixel crops at
 //              scale 1): every plane is one texelFetch, no filtering (exactTexel: the texel containing the
 //              position; chroma therefore per 2x2 block, as FFmpeg's transpose/crop/colorspace treat it).
+// LAYER_CROP: 1 when the layer shows part of its picture (uLAYERCrop is not the whole of it): filtered reads are
+//              clamped half a texel inside the crop, so nothing outside it bleeds in.
+// Pictures are premultiplied (RGBA pictures with alpha; Y'CbCr pictures are opaque): a layer gives its colour times
+// its alpha and uLAYEROpacity, with that alpha: colour = uLAYERMatrix * s + uLAYEROffset * alpha (LayerColourMap).
 // LAYER_TRANSFER: 0 when the layer's colour is affine (its transfer and primaries are the output's: every SDR clip in
 //              an SDR edit); else its ColourStage (colour.glsl) from 1 SDR (BT.1886), 2 HLG or 3 PQ R'G'B': linear
 //              light, uLAYERScale, uLAYERGamut, segue_gamutMap, the tone curve LAYER_TONE (0 none, 1 clip, 2 reinhard,
@@ -31,6 +35,8 @@ uniform vec4 uLAYERChroma;      // chroma texel position = luma texel position *
 uniform vec2 uLAYERChromaSize;  // chroma plane size in texels
 uniform mat3 uLAYERMatrix;      // colour = uLAYERMatrix * samples + uLAYEROffset (LayerColourMap): R'G'B' (not
 uniform vec3 uLAYEROffset;      // clamped), or in fused passes the output's luma (.r) or Cb, Cr (.rg) directly
+uniform vec4 uLAYERCrop;        // the part of the stored picture shown, stored uv: (u0, v0, u1, v1)
+uniform float uLAYEROpacity;    // multiplies the layer's premultiplied colour and alpha
 
 #if LAYER_TRANSFER != 0
 uniform mat3 uLAYERGamut;       // linear input primaries -> output primaries
@@ -67,12 +73,19 @@ vec3 transferLAYER(vec3 c) {
 
 vec4 sampleLAYER(vec2 st) {
     vec2 p = st * uLAYERSize;
+#if LAYER_CROP && !LAYER_EXACT
+    p = clamp(p, uLAYERCrop.xy * uLAYERSize + 0.5, uLAYERCrop.zw * uLAYERSize - 0.5);
+    st = p / uLAYERSize;
+#endif
+    float alpha = 1.0;
 #if LAYER_KIND == 0
 #if LAYER_EXACT
-    vec3 s = texelFetch(uLAYER0, exactTexel(p, uLAYERSize), 0).rgb;
+    vec4 s4 = texelFetch(uLAYER0, exactTexel(p, uLAYERSize), 0);
 #else
-    vec3 s = texture(uLAYER0, st).rgb;
+    vec4 s4 = texture(uLAYER0, st);
 #endif
+    vec3 s = s4.rgb;
+    alpha = s4.a;
 #else
     vec2 pc = p * uLAYERChroma.xy + uLAYERChroma.zw;
     vec3 s = vec3(0.0);
@@ -108,16 +121,19 @@ vec4 sampleLAYER(vec2 st) {
 #endif
 #endif
 #if LAYER_TRANSFER != 0
-    return vec4(transferLAYER(uLAYERMatrix * s + uLAYEROffset), 1.0);
+    // The stage is not affine: through it unpremultiplied, then premultiplied again.
+    if (alpha <= 0.0) return vec4(0.0);
+    return vec4(transferLAYER(uLAYERMatrix * (s / alpha) + uLAYEROffset) * alpha, alpha);
 #else
-    return vec4(uLAYERMatrix * s + uLAYEROffset, 1.0);
+    return vec4(uLAYERMatrix * s + uLAYEROffset * alpha, alpha);
 #endif
 }
 
-// Outside 0..1 and outside the stored picture the background shows (letterbox bars, pushed-out areas).
+// Outside 0..1 and outside the part of the stored picture shown the background shows (the first pass: letterbox
+// bars, pushed-out areas; later passes: transparent).
 vec4 getLAYERColor(vec2 uv) {
     if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0) return background;
     vec2 st = (uLAYERMap * vec3(uv, 1.0)).xy;
-    if (st.x < 0.0 || st.x > 1.0 || st.y < 0.0 || st.y > 1.0) return background;
-    return sampleLAYER(st);
+    if (st.x < uLAYERCrop.x || st.x > uLAYERCrop.z || st.y < uLAYERCrop.y || st.y > uLAYERCrop.w) return background;
+    return sampleLAYER(st) * uLAYEROpacity;
 }

@@ -14,7 +14,19 @@
 //        code / (2^N - 1)).
 // LINEAR: the transition mixed in linear light (its lookups went through the output's EOTF, segue_outputEOTF):
 //        the composite goes back through the inverse (in segue_toYCbCr, and for the R'G'B'A previews here).
+// OVER_BELOW 0: the frame's first pass, over the background across the whole frame: the pass's premultiplied colour
+//           c becomes c + (1 - c.a) * background (outside its pictures the layers give the background already).
+// OVER_BELOW 1: a later pass, blended into what the passes before it wrote, inside segue_rect only: the targets'
+//           texels before this pass are bound as segue_below0 (luma or RGBA; chroma: Cb) and segue_below1 (Cr), and
+//           each sample becomes value + (1 - alpha) * below, value the pass's premultiplied value there. Outside
+//           segue_rect (whole output pixels, the chroma site counting for its block's top-left pixel) the pass is
+//           transparent, so the result does not depend on how much the scissor draws.
 uniform vec2 segue_chromaSite;
+#if OVER_BELOW
+uniform vec4 segue_rect;        // x0, y0, x1, y1 in output pixels
+uniform sampler2D segue_below0;
+uniform sampler2D segue_below1;
+#endif
 #if OUTPUT == 2
 layout(location = 0) out vec4 fragCb;
 layout(location = 1) out vec4 fragCr;
@@ -22,24 +34,53 @@ layout(location = 1) out vec4 fragCr;
 out vec4 fragColor;
 #endif
 
-// The output's luma at pos (output pixels, centres at k + 0.5).
-float lumaAt(vec2 pos) {
-    vec3 c = transition(pos / segue_resolution).rgb;
+#if LINEAR
+// Back from linear light (the transition's lookups went through segue_outputEOTF), premultiplied.
+vec4 segue_fromLinear(vec4 c) {
+    if (c.a >= 1.0) return vec4(segue_outputInverseEOTF(c.rgb), c.a);
+    if (c.a <= 0.0) return vec4(0.0);
+    return vec4(segue_outputInverseEOTF(c.rgb / c.a) * c.a, c.a);
+}
+#endif
+
+// The pass's colour at pos (output pixels, centres at k + 0.5): premultiplied, gamma-encoded, in the pass's values
+// (FUSED: the output's luma, or Cb and Cr; else R'G'B'), composited over the background in the first pass.
+vec4 passColour(vec2 pos) {
+#if OVER_BELOW
+    vec2 px = floor(pos - 1.0 / 64.0);
+    if (px.x < segue_rect.x || px.y < segue_rect.y || px.x >= segue_rect.z || px.y >= segue_rect.w) return vec4(0.0);
+#endif
+    vec4 c = transition(pos / segue_resolution);
+#if LINEAR
+    c = segue_fromLinear(c);
+#endif
+#if !OVER_BELOW
+    c += (1.0 - c.a) * background;
+#endif
+    return c;
+}
+
+// The output's luma at pos: (premultiplied value, alpha).
+vec2 lumaAt(vec2 pos) {
+    vec4 c = passColour(pos);
 #if FUSED
-    return c.r;
+    return vec2(c.r, c.a);
 #else
-    return segue_toYCbCr(c).x;
+    return vec2(dot(segue_rowY.xyz, c.rgb) + segue_rowY.w * c.a, c.a);
 #endif
 }
-// The output's Cb, Cr at pos.
-vec2 chromaAt(vec2 pos) {
-    vec3 c = transition(pos / segue_resolution).rgb;
+// The output's Cb, Cr at pos, premultiplied, and alpha.
+vec3 chromaAt(vec2 pos) {
+    vec4 c = passColour(pos);
 #if FUSED
-    return c.rg;
+    return vec3(c.rg, c.a);
 #else
-    return segue_toYCbCr(c).yz;
+    return vec3(dot(segue_rowCb.xyz, c.rgb) + segue_rowCb.w * c.a, dot(segue_rowCr.xyz, c.rgb) + segue_rowCr.w * c.a, c.a);
 #endif
 }
+
+// A sample over what is below it: value + (1 - alpha) * below (the first pass is opaque: alpha 1).
+float segue_over(vec2 c, float below) { return c.x + (1.0 - c.y) * below; }
 
 #if OUTPUT_BITS == 10
 // A 10-bit code value v * 1023 as two unorm bytes (low, high).
@@ -48,32 +89,45 @@ vec2 segue_bytes10(float v) {
     float hi = floor(c / 256.0);
     return vec2(c - hi * 256.0, hi) / 255.0;
 }
+// The value (code / 1023) of the 10-bit sample stored as bytes (low, high).
+float segue_value10(vec2 bytes) {
+    vec2 b = floor(bytes * 255.0 + 0.5);
+    return (b.x + b.y * 256.0) / 1023.0;
+}
 #endif
 
 void main() {
 #ifdef SEGUE_GLOBALS
     segue_initGlobals();   // a gl-transitions shader's global initialisers (GLTransitionHost)
 #endif
-#if OUTPUT == 0 && LINEAR
-    vec4 c = transition(gl_FragCoord.xy / segue_resolution);
-    fragColor = vec4(segue_outputInverseEOTF(c.rgb), c.a);
-#elif OUTPUT == 0
-    fragColor = transition(gl_FragCoord.xy / segue_resolution);
+#if OVER_BELOW
+    vec4 below0 = texelFetch(segue_below0, ivec2(gl_FragCoord.xy), 0);
+#if OUTPUT == 2
+    vec4 below1 = texelFetch(segue_below1, ivec2(gl_FragCoord.xy), 0);
+#endif
+#else
+    vec4 below0 = vec4(0.0), below1 = vec4(0.0);
+#endif
+#if OUTPUT == 0
+    vec4 c = passColour(gl_FragCoord.xy);
+    fragColor = vec4(c.rgb + (1.0 - c.a) * below0.rgb, 1.0);
 #elif OUTPUT == 1 && OUTPUT_BITS == 10
     float x = floor(gl_FragCoord.x) * 2.0 + 0.5, y = gl_FragCoord.y;
-    fragColor = vec4(segue_bytes10(lumaAt(vec2(x, y))), segue_bytes10(lumaAt(vec2(x + 1.0, y))));
+    fragColor = vec4(segue_bytes10(segue_over(lumaAt(vec2(x, y)), segue_value10(below0.rg))),
+                     segue_bytes10(segue_over(lumaAt(vec2(x + 1.0, y)), segue_value10(below0.ba))));
 #elif OUTPUT == 1
     float x = floor(gl_FragCoord.x) * 4.0 + 0.5, y = gl_FragCoord.y;
-    fragColor = vec4(lumaAt(vec2(x, y)), lumaAt(vec2(x + 1.0, y)), lumaAt(vec2(x + 2.0, y)), lumaAt(vec2(x + 3.0, y)));
+    fragColor = vec4(segue_over(lumaAt(vec2(x, y)), below0.r), segue_over(lumaAt(vec2(x + 1.0, y)), below0.g),
+                     segue_over(lumaAt(vec2(x + 2.0, y)), below0.b), segue_over(lumaAt(vec2(x + 3.0, y)), below0.a));
 #elif OUTPUT_BITS == 10
     float x = floor(gl_FragCoord.x) * 4.0 + 0.5 + segue_chromaSite.x, y = floor(gl_FragCoord.y) * 2.0 + 0.5 + segue_chromaSite.y;
-    vec2 c0 = chromaAt(vec2(x, y)), c1 = chromaAt(vec2(x + 2.0, y));
-    fragCb = vec4(segue_bytes10(c0.x), segue_bytes10(c1.x));
-    fragCr = vec4(segue_bytes10(c0.y), segue_bytes10(c1.y));
+    vec3 c0 = chromaAt(vec2(x, y)), c1 = chromaAt(vec2(x + 2.0, y));
+    fragCb = vec4(segue_bytes10(segue_over(c0.xz, segue_value10(below0.rg))), segue_bytes10(segue_over(c1.xz, segue_value10(below0.ba))));
+    fragCr = vec4(segue_bytes10(segue_over(c0.yz, segue_value10(below1.rg))), segue_bytes10(segue_over(c1.yz, segue_value10(below1.ba))));
 #else
     float x = floor(gl_FragCoord.x) * 8.0 + 0.5 + segue_chromaSite.x, y = floor(gl_FragCoord.y) * 2.0 + 0.5 + segue_chromaSite.y;
-    vec2 c0 = chromaAt(vec2(x, y)), c1 = chromaAt(vec2(x + 2.0, y)), c2 = chromaAt(vec2(x + 4.0, y)), c3 = chromaAt(vec2(x + 6.0, y));
-    fragCb = vec4(c0.x, c1.x, c2.x, c3.x);
-    fragCr = vec4(c0.y, c1.y, c2.y, c3.y);
+    vec3 c0 = chromaAt(vec2(x, y)), c1 = chromaAt(vec2(x + 2.0, y)), c2 = chromaAt(vec2(x + 4.0, y)), c3 = chromaAt(vec2(x + 6.0, y));
+    fragCb = vec4(segue_over(c0.xz, below0.r), segue_over(c1.xz, below0.g), segue_over(c2.xz, below0.b), segue_over(c3.xz, below0.a));
+    fragCr = vec4(segue_over(c0.yz, below1.r), segue_over(c1.yz, below1.g), segue_over(c2.yz, below1.b), segue_over(c3.yz, below1.a));
 #endif
 }

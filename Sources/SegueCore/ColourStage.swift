@@ -55,6 +55,20 @@ public enum DynamicRange: String, CaseIterable, Sendable, Codable {
         let l = eotf(SIMD3(c.x, c.y, c.z))
         return SIMD4(l.x, l.y, l.z, c.w)
     }
+    /// `eotf` on a premultiplied R′G′B′A colour (`segue_toLinear`): through it unpremultiplied, premultiplied again.
+    @inlinable public func eotfPremultiplied(_ c: SIMD4<Float>) -> SIMD4<Float> {
+        if c.w >= 1 { return eotf(c) }
+        if c.w <= 0 { return SIMD4(repeating: 0) }
+        let l = eotf(SIMD3(c.x, c.y, c.z) / c.w) * c.w
+        return SIMD4(l.x, l.y, l.z, c.w)
+    }
+    /// `inverseEOTF` on a premultiplied colour (`segue_fromLinear`).
+    @inlinable public func inverseEOTFPremultiplied(_ c: SIMD4<Float>) -> SIMD4<Float> {
+        if c.w >= 1 { return inverseEOTF(c) }
+        if c.w <= 0 { return SIMD4(repeating: 0) }
+        let v = inverseEOTF(SIMD3(c.x, c.y, c.z) / c.w) * c.w
+        return SIMD4(v.x, v.y, v.z, c.w)
+    }
     /// `inverseEOTF` on the R′G′B′ of an R′G′B′A colour; alpha unchanged.
     @inlinable public func inverseEOTF(_ c: SIMD4<Float>) -> SIMD4<Float> {
         let v = inverseEOTF(SIMD3(c.x, c.y, c.z))

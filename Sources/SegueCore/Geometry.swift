@@ -137,26 +137,18 @@ public enum LayerGeometry {
     ///     and it is magnified by its zoom; `.fit` (the default) is the fit alone.
     public static func outputToSource(codedSize: PixelSize, sar: Double, orientation: Orientation,
                                       renderSize: PixelSize, fit: FitMode, window: Motion.Window = .fit) -> Affine2D {
-        let dw = Double(codedSize.width) * sar, dh = Double(codedSize.height)
-        let (rw, rh, kx, ky) = fitted(codedSize: codedSize, sar: sar, orientation: orientation, renderSize: renderSize, fit: fit)
-        let W = Double(renderSize.width), H = Double(renderSize.height)
-        // source normalized → centred display-aspect pixels → rotated → scaled → output pixels
-        let forward = Affine2D.translation(-0.5, -0.5)
-            .then(.scale(dw, dh))
-            .then(orientation.affine)
-            .then(.scale(kx, ky))
-            .then(.translation(-(window.x - 0.5) * rw * kx, -(window.y - 0.5) * rh * ky))
-            .then(.scale(window.zoom, window.zoom))
-            .then(.translation(W / 2, H / 2))
-        return forward.inverted
+        place(codedSize: codedSize, sar: sar, orientation: orientation, renderSize: renderSize, fit: fit, window: window,
+              transform: .identity)!.outputToSource
     }
 
     /// The fraction of the fitted picture the output shows at zoom 1, per axis (1 where the picture spans that axis
     /// of the output exactly, less where `fill` crops it, more where `fit` leaves bars).
     public static func visibleFraction(codedSize: PixelSize, sar: Double, orientation: Orientation,
-                                       renderSize: PixelSize, fit: FitMode) -> (width: Double, height: Double) {
-        let (rw, rh, kx, ky) = fitted(codedSize: codedSize, sar: sar, orientation: orientation, renderSize: renderSize, fit: fit)
-        return (Double(renderSize.width) / (rw * kx), Double(renderSize.height) / (rh * ky))
+                                       renderSize: PixelSize, fit: FitMode, crop: CropInsets = CropInsets()) -> (width: Double, height: Double) {
+        let (rw, rh, _, _) = fitted(codedSize: codedSize, sar: sar, orientation: orientation, renderSize: renderSize, fit: fit)
+        let cw = rw * (1 - crop.left - crop.right), ch = rh * (1 - crop.top - crop.bottom)
+        let (kx, ky) = fitScale(width: cw, height: ch, renderSize: renderSize, fit: fit)
+        return (Double(renderSize.width) / (cw * kx), Double(renderSize.height) / (ch * ky))
     }
 
     /// The picture's display size after `orientation` (`rw × rh`, pixels) and the scale per axis that `fit` gives it in
@@ -165,12 +157,7 @@ public enum LayerGeometry {
                                fit: FitMode) -> (rw: Double, rh: Double, kx: Double, ky: Double) {
         let dw = Double(codedSize.width) * sar, dh = Double(codedSize.height)
         let (rw, rh) = orientation.swapsAxes ? (dh, dw) : (dw, dh)
-        var kx = Double(renderSize.width) / rw, ky = Double(renderSize.height) / rh
-        switch fit {
-        case .fill: let k = max(kx, ky); kx = k; ky = k
-        case .fit: let k = min(kx, ky); kx = k; ky = k
-        case .stretch: break
-        }
+        let (kx, ky) = fitScale(width: rw, height: rh, renderSize: renderSize, fit: fit)
         return (rw, rh, kx, ky)
     }
 

@@ -24,20 +24,22 @@ public struct RGBAImage: Equatable, Sendable {
 }
 
 /// Draws output frames from a `FramePlan`. Implemented by the GPU renderer (`SegueGL`) and the CPU reference
-/// (`SegueReference`); both must produce the same pixels (within rounding) for the same plan.
+/// (`SegueReference`); both must produce the same pixels (within rounding) for the same plan. A renderer draws what
+/// the plan says and decides nothing: the passes, their layers' geometry, opacity, crop and rectangles all come from
+/// the plan (`Timeline.plan(frame:)`).
 public protocol CompositeRenderer: AnyObject {
     /// A short name for logs: "gpu (llvmpipe …)" or "cpu".
     var name: String { get }
-    /// Renders one frame of `renderSize` pixels as full-range R′G′B′ (previews, contact sheets, tests).
+    /// Renders one frame of `plan.renderSize` pixels as full-range R′G′B′ (previews, contact sheets, tests).
     /// - Parameters:
     ///   - plan: what to draw.
-    ///   - from: the stored picture of `plan.from`'s clip at its source time.
-    ///   - to: the stored picture of `plan.to`'s clip, present exactly when `plan.to` is.
-    func render(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> RGBAImage
+    ///   - pictures: the stored picture of each of `plan.layers`, in that order (a clip's frame at its source time;
+    ///     a 1×1 premultiplied RGBA picture for a colour layer).
+    func render(_ plan: FramePlan, pictures: [VideoPicture]) throws -> RGBAImage
     /// Renders one frame straight into the encoder's format: BT.709 limited-range Y′CbCr 4:2:0, chroma sited
-    /// left (`YUV420Image`; `renderSize` must be even). Luma is computed at each pixel centre, chroma at each
-    /// chroma sample's site (`RGBToOutputYCbCr.siting`), both from the same R′G′B′ composite.
-    func renderYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> YUV420Image
+    /// left (`YUV420Image`; the render size must be even). Luma is computed at each pixel centre, chroma at each
+    /// chroma sample's site (`RGBToOutputYCbCr.siting`), both from the same composite.
+    func renderYUV420(_ plan: FramePlan, pictures: [VideoPicture]) throws -> YUV420Image
     /// A pipeline for rendering many frames in a row into the encoder's format, with the same pixels as
     /// `renderYUV420`; the GPU renderer's overlaps each frame's readback with the next frame's drawing. The
     /// default renders synchronously (`SynchronousYUV420Pipeline`). Use it on the renderer's thread, and no
@@ -61,7 +63,7 @@ public protocol CompositeRenderer: AnyObject {
 public protocol YUV420Pipeline: AnyObject {
     /// Starts rendering one frame (the arguments of `CompositeRenderer.renderYUV420`) and returns the frames
     /// finished since the last call, oldest first.
-    func submit(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> [YUV420Image]
+    func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image]
     /// Waits for every frame still in flight and returns them, oldest first.
     func finish() throws -> [YUV420Image]
 }
@@ -70,8 +72,8 @@ public protocol YUV420Pipeline: AnyObject {
 public final class SynchronousYUV420Pipeline: YUV420Pipeline {
     public let renderer: CompositeRenderer
     public init(renderer: CompositeRenderer) { self.renderer = renderer }
-    public func submit(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> [YUV420Image] {
-        [try renderer.renderYUV420(plan, from: from, to: to, renderSize: renderSize)]
+    public func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image] {
+        [try renderer.renderYUV420(plan, pictures: pictures)]
     }
     public func finish() throws -> [YUV420Image] { [] }
 }
@@ -80,14 +82,9 @@ extension CompositeRenderer {
     public func makeYUV420Pipeline() -> YUV420Pipeline { SynchronousYUV420Pipeline(renderer: self) }
     public var maxPictureSize: Int? { nil }
     public func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws {}
-
-    /// `render` for RGBA stored pictures.
-    public func render(_ plan: FramePlan, from: RGBAImage, to: RGBAImage?, renderSize: PixelSize) throws -> RGBAImage {
-        try render(plan, from: VideoPicture(from), to: to.map { VideoPicture($0) }, renderSize: renderSize)
-    }
 }
 
-/// Per-frame shader parameters shared by both renderers, derived from a `FramePlan`.
+/// Per-pass shader parameters shared by both renderers, derived from a `CompositePass`.
 public struct TransitionParameters: Sendable {
     /// The transition, nil for a frame without one.
     public let kind: TransitionKind?
@@ -105,19 +102,19 @@ public struct TransitionParameters: Sendable {
     public let fromMap: [Float]
     public let toMap: [Float]
 
-    public init(plan: FramePlan, renderSize: PixelSize) {
-        kind = plan.transition?.kind
-        progress = Float(plan.progress)
-        let v = plan.transition?.direction.vector ?? (x: 0, y: 0)
+    public init(pass: CompositePass, renderSize: PixelSize) {
+        kind = pass.transition?.kind
+        progress = Float(pass.progress)
+        let v = pass.transition?.direction.vector ?? (x: 0, y: 0)
         direction = (Float(v.x), Float(v.y))
-        parameters = plan.transition?.parameterValues.map { Float($0) } ?? []
-        linear = plan.transition?.blend == .linear
+        parameters = pass.transition?.parameterValues.map { Float($0) } ?? []
+        linear = pass.transition?.blend == .linear
         func uvMap(_ l: LayerPlan) -> [Float] {
             let m = Affine2D.scale(Double(renderSize.width), Double(renderSize.height)).then(l.outputToSource)
             return [m.a, m.b, m.c, m.d, m.tx, m.ty].map { Float($0) }
         }
-        fromMap = uvMap(plan.from)
-        toMap = plan.to.map(uvMap) ?? fromMap
+        fromMap = uvMap(pass.from)
+        toMap = pass.to.map(uvMap) ?? fromMap
     }
 
     /// Whether the transition's colour is a mix or a selection of the layers' colours (`TransitionTraits.mixesColoursOnly`;
@@ -133,9 +130,9 @@ public struct TransitionParameters: Sendable {
     /// (`TransitionTraits.movesLayers`: push does), and the picture is 4:2:0 Y′CbCr, whose chroma grid is the
     /// output's: then every read lands on a stored sample. (4:2:2, 4:4:4 and RGBA pictures keep their filtered
     /// reads, which average the chroma the output's 4:2:0 has no room for.)
-    public static func isExact(_ plan: FramePlan, _ layer: LayerPlan, picture: VideoPicture) -> Bool {
+    public static func isExact(_ pass: CompositePass, _ layer: LayerPlan, picture: VideoPicture) -> Bool {
         picture.layout != .rgba && picture.chromaShiftX == 1 && picture.chromaShiftY == 1
-            && plan.transition?.kind.traits.movesLayers != true && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: picture.size)
+            && pass.transition?.kind.traits.movesLayers != true && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: picture.size)
     }
 }
 
@@ -147,15 +144,15 @@ public final class DirectFramePipeline: YUV420Pipeline {
     public private(set) var directFrames: Int64 = 0
     private var innerBusy = false
     public init(inner: YUV420Pipeline) { self.inner = inner }
-    public func submit(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> [YUV420Image] {
-        if to == nil, let image = DirectFrame.image(plan, picture: from, renderSize: renderSize) {
+    public func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image] {
+        if let image = DirectFrame.image(plan, pictures: pictures) {
             directFrames += 1
             let earlier = innerBusy ? try inner.finish() : []
             innerBusy = false
             return earlier + [image]
         }
         innerBusy = true
-        return try inner.submit(plan, from: from, to: to, renderSize: renderSize)
+        return try inner.submit(plan, pictures: pictures)
     }
     public func finish() throws -> [YUV420Image] {
         innerBusy = false

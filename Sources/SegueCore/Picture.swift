@@ -139,7 +139,8 @@ public struct PicturePlane: Sendable {
 
 /// A stored (decoded) picture as it leaves `SegueMedia`: its planes as decoded, with what the renderers need
 /// to turn them into R′G′B′. Layouts the shaders take directly:
-/// - `.rgba`: one RGBA8 plane of full-range R′G′B′ (clips in other formats, converted by libswscale).
+/// - `.rgba`: one RGBA8 plane of full-range R′G′B′ (clips in other formats, converted by libswscale), with
+///   premultiplied alpha (`hasAlpha`: each R′G′B′ value multiplied by α; opaque pictures have α 255 throughout).
 /// - `.planar`: three planes Y, Cb, Cr; chroma subsampled by `2^chromaShiftX × 2^chromaShiftY`
 ///   (yuv420p, yuv422p, yuv444p, yuvj*, …); 8-bit, or 9…16-bit in 16-bit little-endian samples (yuv420p10le …).
 /// - `.semiPlanar`: Y plus one plane of interleaved Cb, Cr (NV12), or Cr, Cb with `swapsChroma` (NV21); 8-bit.
@@ -164,6 +165,9 @@ public struct VideoPicture: Sendable {
     /// same decoded frame: a still keeps one identity for its whole duration. 0 (the default): no identity, always
     /// uploaded.
     public var identity: UInt64 = 0
+    /// Whether the picture has transparent parts (`.rgba` only): its R′G′B′ are premultiplied by its alpha
+    /// (`VideoPicture.premultiplied`), and the renderers draw it "over" what is below it.
+    public var hasAlpha = false
 
     /// A process-wide unique, non-zero identity for a new picture (thread-safe).
     public static func newIdentity() -> UInt64 { PictureIdentities.next() }
@@ -186,6 +190,37 @@ public struct VideoPicture: Sendable {
     }
 
     public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// A 1×1 RGBA picture of one colour with `alpha` (0…1), premultiplied: what a fill (alpha 1) or the transparent
+    /// side of a transition from or to a gap (alpha 0) draws; the layer's geometry stretches it over its frame.
+    public static func colour(_ c: RGBColour, alpha: Double) -> VideoPicture {
+        let a = max(0, min(1, alpha))
+        func p(_ v: UInt8) -> UInt8 { UInt8((Double(v) * a).rounded()) }
+        var picture = VideoPicture(RGBAImage(width: 1, height: 1, pixels: [p(c.r), p(c.g), p(c.b), UInt8((a * 255).rounded())]))
+        picture.hasAlpha = a < 1
+        return picture
+    }
+
+    /// An RGBA picture with straight (unassociated) alpha, as decoders give it, premultiplied: each R′G′B′ code
+    /// becomes `round(c·α / 255)` (Porter–Duff's associated alpha, in 8 bits). `hasAlpha` is set when some α < 255.
+    public static func premultiplied(_ image: RGBAImage, transfer: TransferFunction = .sdr, primaries: ColourPrimaries = .bt709,
+                                     peakLuminance: Double? = nil) -> VideoPicture {
+        var pixels = image.pixels
+        var transparent = false
+        pixels.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) {
+                let a = UInt32(p[i + 3])
+                if a == 255 { continue }
+                transparent = true
+                for c in 0..<3 { p[i + c] = UInt8((UInt32(p[i + c]) * a + 127) / 255) }
+            }
+        }
+        var picture = VideoPicture(RGBAImage(width: image.width, height: image.height, pixels: pixels), transfer: transfer,
+                                   primaries: primaries, peakLuminance: peakLuminance)
+        picture.hasAlpha = transparent
+        return picture
+    }
+
     /// Width and height of a chroma plane: `ceil(width / 2^chromaShiftX)` × `ceil(height / 2^chromaShiftY)`.
     public var chromaSize: PixelSize {
         PixelSize(width: -((-width) >> chromaShiftX), height: -((-height) >> chromaShiftY))

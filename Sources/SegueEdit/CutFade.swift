@@ -34,7 +34,7 @@ public enum CutFade {
     /// Whether clip `next` continues clip `previous` without a join in its audio: joined by a cut, the same file
     /// and audio track, and `next` starting in the source exactly (rational time) where `previous` ends.
     public static func continues(_ previous: Timeline.Placement, _ next: Timeline.Placement) -> Bool {
-        next.spec.transition == nil && previous.spec.path == next.spec.path && previous.audioTrack == next.audioTrack
+        next.spec.transition == nil && previous.spec.file != nil && previous.spec.file == next.spec.file && previous.audioTrack == next.audioTrack
             && previous.sourceStart + previous.duration == next.sourceStart
     }
 }

@@ -1,63 +1,160 @@
 import Foundation
 import SegueCore
 
-/// One clip of an edit: a time range of a media file.
+/// What an item of a track shows.
+public enum ItemContent: Equatable, Sendable {
+    /// A media file, by absolute path: a video (its frames, and its audio), a photo, or (on an audio track) audio.
+    case file(String)
+    /// A solid colour filling the layer's frame (the render size, before `layer`); silent.
+    case fill(RGBColour)
+    /// Nothing for `duration`: transparent (the tracks below, or the edit's background, show) and silent.
+    case gap
+}
+
+/// One item of a track (`tracks[].clips[]`, or the top-level `clips` of an edit with one track): a time range of a
+/// media file, a solid colour or a gap, placed after the item before it (less the transition into it) or at `at`,
+/// drawn through its `layer`.
 public struct ClipSpec: Equatable, Sendable {
-    /// Absolute path of the media file.
-    public var path: String
-    /// Offset into the source, seconds; default 0. Must be 0 for a still picture.
+    /// What the item shows.
+    public var content: ItemContent
+    /// Absolute path of the media file; "" for a fill or a gap. Setting it makes the item a file.
+    public var path: String {
+        get { if case .file(let p) = content { return p } else { return "" } }
+        set { content = .file(newValue) }
+    }
+    /// The media file's path, nil for a fill or a gap.
+    public var file: String? { if case .file(let p) = content { return p } else { return nil } }
+    /// Offset into the source, seconds; default 0. Must be 0 for a still picture, a fill and a gap.
     public var start: MediaTime
-    /// Length used from the source; nil means to the end of the file (for a still: `SourceInfo.defaultStillDuration`).
+    /// Length used from the source; nil means to the end of the file (for a still or a fill:
+    /// `SourceInfo.defaultStillDuration`). A gap's length.
     public var duration: MediaTime?
-    /// The transition into this clip from the previous one; nil for a cut (and always nil on clip 0).
+    /// Where the item starts on the timeline (seconds from the edit's start); nil: where the item before it ends
+    /// (less the transition into it), or 0 for the first. The track is transparent (and silent) before it.
+    public var at: MediaTime?
+    /// The transition into this item from the previous one on its track; nil for a cut (and always nil on the
+    /// first item of a track).
     public var transition: Transition?
     /// Gain applied to the clip's audio (1 = as recorded, 0 = silent).
     public var volume: Double = 1
+    /// Gain ramps over the item's audio, their `start` in seconds from the item's first instant on its track
+    /// (negative: back from its end); before the first ramp the gain is 1, after a ramp it holds its `to`.
+    public var ramps: [VolumeRamp] = []
     /// Colour description that replaces the file's tags (and the guesses for untagged clips); nil: use the tags.
     public var colour: ColourOverride?
     /// Which audio stream to play, counting the file's audio streams from 0 in file order (0 = the first audio
     /// stream, whatever its stream index); nil: the first stream flagged default, else the first
     /// (`SourceInfo.defaultAudioTrack`).
     public var audioTrack: Int?
-    /// Pan and zoom over the clip's time on screen (`Motion`); nil: the fit's framing throughout.
+    /// Pan and zoom over the clip's time on screen (`Motion`), inside its layer; nil: the fit's framing throughout.
     public var motion: MotionSpec?
+    /// Where and how the item is drawn over the tracks below it: position, scale, rotation, opacity, crop, each a
+    /// value or keyframes (`LayerSpec`); the default draws the picture fitted to the render size.
+    public var layer = LayerSpec()
+    /// The item lasts until the edit's end (as the other tracks and the audio tracks make it): a still, a fill or a
+    /// gap for all of that time, a video for as much of it as its file has. Used for `--overlay`; `duration` is
+    /// then ignored.
+    public var lastsUntilEditEnd = false
 
     public init(path: String, start: MediaTime = .zero, duration: MediaTime? = nil, transition: Transition? = nil) {
-        self.path = path; self.start = start; self.duration = duration; self.transition = transition
+        self.init(content: .file(path), start: start, duration: duration, transition: transition)
     }
+
+    public init(content: ItemContent, start: MediaTime = .zero, duration: MediaTime? = nil, transition: Transition? = nil) {
+        self.content = content; self.start = start; self.duration = duration; self.transition = transition
+    }
+
+    /// A gap of `duration`.
+    public static func gap(_ duration: MediaTime) -> ClipSpec { ClipSpec(content: .gap, duration: duration) }
+    /// A solid `colour` for `duration` (nil: `SourceInfo.defaultStillDuration`).
+    public static func fill(_ colour: RGBColour, duration: MediaTime? = nil) -> ClipSpec { ClipSpec(content: .fill(colour), duration: duration) }
 }
 
-/// An edit as written by the user: clips joined by transitions, plus optional output properties.
-/// Anything left nil is derived from the clips when the edit is resolved (`Timeline`).
-public struct Edit: Equatable, Sendable {
+/// A video track: a sequence of items (`ClipSpec`), each after the one before it (cuts, or transitions on an A/B
+/// roll inside the track), or at its own `at`. Tracks are stacked bottom first: an item is drawn over the tracks
+/// below it through its `layer` (premultiplied "over").
+public struct VideoTrack: Equatable, Sendable {
     public var clips: [ClipSpec]
-    /// Output picture size in pixels; nil: the largest width and height among the rotated clips.
+    public init(clips: [ClipSpec]) { self.clips = clips }
+}
+
+/// An audio track: a sequence of audio items placed like video items (`at`, `start`, `duration`, `volume`,
+/// `ramps`, a `transition` crossfading the audio), mixed with every video track's audio.
+public struct AudioTrack: Equatable, Sendable {
+    public var clips: [ClipSpec]
+    /// Whether the music ducks under this track (`music.duck`); default true.
+    public var duck = true
+    public init(clips: [ClipSpec]) { self.clips = clips }
+}
+
+/// An edit as written by the user: tracks of items joined by transitions, audio tracks, music, plus optional output
+/// properties. Anything left nil is derived from the clips when the edit is resolved (`Timeline`).
+public struct Edit: Equatable, Sendable {
+    /// Video tracks, bottom first (an edit file's `tracks`; its top-level `clips` is one track).
+    public var tracks: [VideoTrack]
+    /// Audio tracks (`audioTracks`), mixed with the video tracks' audio.
+    public var audioTracks: [AudioTrack] = []
+    /// The bottom track's items: the whole edit when it has one track (`Edit(clips:)`, the edit file's `clips`).
+    public var clips: [ClipSpec] {
+        get { tracks.first?.clips ?? [] }
+        set { if tracks.isEmpty { tracks = [VideoTrack(clips: newValue)] } else { tracks[0].clips = newValue } }
+    }
+    /// Output picture size in pixels; nil: the largest width and height among the rotated clips of the bottom track
+    /// (of every track when the bottom one has no media).
     public var renderSize: PixelSize?
-    /// A square render size: side = the largest short side (`min(width, height)` after rotation) among the clips,
+    /// A square render size: side = the largest short side (`min(width, height)` after rotation) among those clips,
     /// each clip fitted (by default, centre-cropped) to it.
     public var square: Bool = false
     public var fit: FitMode = .fill
-    /// Output frame rate; nil: the highest nominal clip frame rate (snapped to a standard rate), else 30.
+    /// Output frame rate; nil: the highest nominal frame rate among those clips (snapped to a standard rate), else 30.
     public var frameRate: FrameRate?
     public var output = OutputSettings()
     /// Background music mixed under the clips' audio; nil for none.
     public var music: MusicSpec?
     /// Output audio format.
     public var audio = AudioSettings()
-    /// The colour outside the pictures (letterbox bars, pushed-out areas) and under the transparent parts of stills
-    /// with alpha; black by default.
+    /// The colour under every track: outside the pictures (letterbox bars, pushed-out areas), in gaps and under the
+    /// transparent parts of pictures with alpha; black by default.
     public var background = RGBColour.black
     /// How transitions mix colours unless they say (`Transition.blend`).
     public var blending: Blending = .gamma
 
-    public init(clips: [ClipSpec]) { self.clips = clips }
+    /// An edit of one track.
+    public init(clips: [ClipSpec]) { self.tracks = [VideoTrack(clips: clips)] }
+    public init(tracks: [VideoTrack], audioTracks: [AudioTrack] = []) { self.tracks = tracks; self.audioTracks = audioTracks }
+
+    /// Every file the edit reads, with the field that names it (`tracks[1].clips[0].path`, `music.path`,
+    /// `tracks[0].clips[2].transition.shader`, `….params.NAME`): media, shaders and images. In track order, each file as
+    /// often as it is named.
+    public var inputPaths: [(field: String, path: String)] {
+        var out: [(field: String, path: String)] = []
+        let single = tracks.count == 1 && audioTracks.isEmpty
+        for (k, track) in tracks.enumerated() {
+            for (i, c) in track.clips.enumerated() {
+                let f = single ? "clips[\(i)]" : "tracks[\(k)].clips[\(i)]"
+                if let p = c.file { out.append(("\(f).path", p)) }
+                if let t = c.transition {
+                    if let sh = t.shader { out.append(("\(f).transition.shader", sh.path)) }
+                    for (name, v) in t.params.sorted(by: { $0.key < $1.key }) {
+                        if case .image(let p) = v { out.append(("\(f).transition.params.\(name)", p)) }
+                    }
+                }
+            }
+        }
+        for (k, track) in audioTracks.enumerated() {
+            for (i, c) in track.clips.enumerated() { if let p = c.file { out.append(("audioTracks[\(k)].clips[\(i)].path", p)) } }
+        }
+        if let m = music { out.append(("music.path", m.path)) }
+        return out
+    }
 }
 
 /// A linear gain ramp (`AVMutableAudioMixInputParameters.setVolumeRamp(fromStartVolume:toEndVolume:timeRange:)`).
 public struct VolumeRamp: Equatable, Sendable {
     public var from: Double
     public var to: Double
-    /// Start on the edit's timeline; negative counts back from the edit's end.
+    /// Start on the edit's timeline (music), or from the item's first instant (an item's `ramps`); negative counts
+    /// back from the end.
     public var start: MediaTime
     public var duration: MediaTime
     public init(from: Double, to: Double, start: MediaTime, duration: MediaTime) {

@@ -26,15 +26,36 @@ public enum EditFile {
         }
         try StrictJSON.check(data)
         let obj = try object(root, "edit")
-        try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "output", "music", "audio", "background", "blending"])
-        guard let rawClips = obj["clips"] else { throw EditError("clips", "is required: a list of at least one clip") }
-        guard let clipList = rawClips as? [Any] else { throw EditError("clips", "must be a list of clips") }
-        if clipList.isEmpty { throw EditError("clips", "needs at least one clip") }
-        var clips: [ClipSpec] = []
-        for (i, raw) in clipList.enumerated() {
-            clips.append(try clip(raw, index: i, base: baseDirectory))
+        try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "tracks", "audioTracks", "output", "music", "audio",
+                                "background", "blending"])
+        var edit: Edit
+        switch (obj["clips"], obj["tracks"]) {
+        case (nil, nil): throw EditError("clips", "is required: a list of at least one clip (or \"tracks\": a list of tracks, bottom first)")
+        case (_?, _?): throw EditError("tracks", "give the clips of one track (\"clips\") or a list of tracks (\"tracks\"), not both")
+        case (let raw?, nil): edit = Edit(clips: try items(raw, field: "clips", base: baseDirectory, audio: false))
+        case (nil, let raw?):
+            guard let list = raw as? [Any] else { throw EditError("tracks", "must be a list of tracks, bottom first, each {\"clips\": [...]}") }
+            if list.isEmpty { throw EditError("tracks", "needs at least one track") }
+            edit = Edit(tracks: try list.enumerated().map { k, t in
+                let f = "tracks[\(k)]"
+                let o = try object(t, f)
+                try checkKeys(o, f, ["clips"])
+                guard let c = o["clips"] else { throw EditError("\(f).clips", "is required: the track's items") }
+                return VideoTrack(clips: try items(c, field: "\(f).clips", base: baseDirectory, audio: false))
+            })
         }
-        var edit = Edit(clips: clips)
+        if let raw = obj["audioTracks"] {
+            guard let list = raw as? [Any] else { throw EditError("audioTracks", "must be a list of audio tracks, each {\"clips\": [...]}") }
+            edit.audioTracks = try list.enumerated().map { k, t in
+                let f = "audioTracks[\(k)]"
+                let o = try object(t, f)
+                try checkKeys(o, f, ["clips", "duck"])
+                guard let c = o["clips"] else { throw EditError("\(f).clips", "is required: the track's audio items") }
+                var track = AudioTrack(clips: try items(c, field: "\(f).clips", base: baseDirectory, audio: true))
+                if let d = o["duck"] { track.duck = try bool(d, "\(f).duck") }
+                return track
+            }
+        }
         if let rs = obj["renderSize"] {
             let o = try object(rs, "renderSize")
             try checkKeys(o, "renderSize", ["width", "height"])
@@ -151,21 +172,7 @@ public enum EditFile {
         }
         if let v = o["volume"] { m.volume = try gain(v, "music.volume") }
         if let v = o["loop"] { m.loop = try bool(v, "music.loop") }
-        if let v = o["ramps"] {
-            guard let list = v as? [Any] else { throw EditError("music.ramps", "must be a list of ramps") }
-            for (k, r) in list.enumerated() {
-                let f = "music.ramps[\(k)]"
-                let ro = try object(r, f)
-                try checkKeys(ro, f, ["from", "to", "start", "duration"])
-                guard let from = ro["from"], let to = ro["to"], let start = ro["start"], let dur = ro["duration"] else {
-                    throw EditError(f, "needs from, to, start and duration")
-                }
-                let d = try seconds(dur, "\(f).duration")
-                guard d > 0 else { throw EditError("\(f).duration", "must be > 0 seconds (got \(d))") }
-                m.ramps.append(VolumeRamp(from: try gain(from, "\(f).from"), to: try gain(to, "\(f).to"),
-                                          start: MediaTime(seconds: try seconds(start, "\(f).start")), duration: MediaTime(seconds: d)))
-            }
-        }
+        if let v = o["ramps"] { m.ramps = try ramps(v, "music.ramps") }
         if let v = o["duck"], !(v is NSNull) {
             var d = Ducking()
             if isBool(v) {
@@ -190,15 +197,66 @@ public enum EditFile {
         return m
     }
 
-    static func clip(_ raw: Any, index i: Int, base: String) throws -> ClipSpec {
-        let f = "clips[\(i)]"
+    /// Volume ramps (`music.ramps`, an item's `ramps`): `[{"from", "to", "start", "duration"}]`.
+    static func ramps(_ v: Any, _ field: String) throws -> [VolumeRamp] {
+        guard let list = v as? [Any] else { throw EditError(field, "must be a list of ramps") }
+        return try list.enumerated().map { k, r in
+            let f = "\(field)[\(k)]"
+            let ro = try object(r, f)
+            try checkKeys(ro, f, ["from", "to", "start", "duration"])
+            guard let from = ro["from"], let to = ro["to"], let start = ro["start"], let dur = ro["duration"] else {
+                throw EditError(f, "needs from, to, start and duration")
+            }
+            let d = try seconds(dur, "\(f).duration")
+            guard d > 0 else { throw EditError("\(f).duration", "must be > 0 seconds (got \(d))") }
+            return VolumeRamp(from: try gain(from, "\(f).from"), to: try gain(to, "\(f).to"),
+                              start: MediaTime(seconds: try seconds(start, "\(f).start")), duration: MediaTime(seconds: d))
+        }
+    }
+
+    /// A track's items (`clips`, `tracks[k].clips`, `audioTracks[k].clips`): a non-empty list.
+    static func items(_ raw: Any, field: String, base: String, audio: Bool) throws -> [ClipSpec] {
+        guard let list = raw as? [Any] else { throw EditError(field, "must be a list of clips") }
+        if list.isEmpty { throw EditError(field, "needs at least one clip") }
+        return try list.enumerated().map { i, item in try clip(item, field: "\(field)[\(i)]", first: i == 0, base: base, audio: audio) }
+    }
+
+    /// One item: a clip (`path`), a gap (`{"gap": SECONDS}`) or a solid colour (`{"fill": COLOUR, "duration": SECONDS}`),
+    /// with its timing, transition, audio and layer. On an audio track (`audio`): audio clips and gaps, no picture fields.
+    static func clip(_ raw: Any, field f: String, first: Bool, base: String, audio: Bool) throws -> ClipSpec {
         let o = try object(raw, f)
-        try checkKeys(o, f, ["path", "start", "duration", "transition", "volume", "colour", "audioTrack", "motion"])
-        guard let p = o["path"] else { throw EditError("\(f).path", "is required") }
-        let path = try string(p, "\(f).path")
-        if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
-        var spec = ClipSpec(path: path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardized.path)
+        let kinds = ["path", "gap", "fill"].filter { o[$0] != nil }
+        if kinds.count > 1 { throw EditError(f, "an item is a clip (path), a gap or a fill: give one of \(kinds.joined(separator: ", "))") }
+        var spec: ClipSpec
+        switch kinds.first {
+        case "gap"?:
+            try checkKeys(o, f, ["gap", "at", "transition"])
+            let v = try seconds(o["gap"]!, "\(f).gap")
+            guard v > 0 else { throw EditError("\(f).gap", "is the gap's length: must be > 0 seconds (got \(v))") }
+            spec = ClipSpec.gap(MediaTime(seconds: v))
+            try timing(o, f, &spec, first: first, base: base, audio: audio)
+            return spec
+        case "fill"?:
+            if audio { throw EditError("\(f).fill", "an audio track holds audio clips and gaps; a fill goes on a video track") }
+            try checkKeys(o, f, ["fill", "duration", "at", "transition", "layer"])
+            let s = try string(o["fill"]!, "\(f).fill")
+            guard let c = RGBColour.parse(s) else {
+                throw EditError("\(f).fill", "must be a colour as \"#rrggbb\", \"#rgb\" or a name (\(RGBColour.names.keys.sorted().joined(separator: ", "))) (got \"\(s)\")")
+            }
+            spec = ClipSpec.fill(c)
+        case "path"?:
+            try checkKeys(o, f, audio ? ["path", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack"]
+                                      : ["path", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer"])
+            let path = try string(o["path"]!, "\(f).path")
+            if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
+            spec = ClipSpec(path: resolved(path, base: base))
+        default:
+            try checkKeys(o, f, audio ? ["path", "gap", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack"]
+                                      : ["path", "gap", "fill", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer"])
+            throw EditError("\(f).path", audio ? "is required (or \"gap\": SECONDS)" : "is required (or \"gap\": SECONDS, or \"fill\": COLOUR)")
+        }
         if let s = o["start"] {
+            if case .fill = spec.content { throw EditError("\(f).start", "a fill has no time to start from; give its duration") }
             let v = try seconds(s, "\(f).start")
             guard v >= 0 else { throw EditError("\(f).start", "must be ≥ 0 seconds (got \(v))") }
             spec.start = MediaTime(seconds: v)
@@ -209,6 +267,7 @@ public enum EditFile {
             spec.duration = MediaTime(seconds: v)
         }
         if let v = o["volume"] { spec.volume = try gain(v, "\(f).volume") }
+        if let v = o["ramps"] { spec.ramps = try ramps(v, "\(f).ramps") }
         if let v = o["audioTrack"], !(v is NSNull) {
             let n = try int(v, "\(f).audioTrack")
             guard n >= 0 else { throw EditError("\(f).audioTrack", "counts the file's audio streams from 0 (got \(n))") }
@@ -216,11 +275,22 @@ public enum EditFile {
         }
         if let c = o["colour"], !(c is NSNull) { spec.colour = try colour(c, "\(f).colour") }
         if let m = o["motion"], !(m is NSNull) { spec.motion = try motion(m, "\(f).motion") }
-        if let t = o["transition"], !(t is NSNull), !(try isCut(t, "\(f).transition")) {
-            if i == 0 { throw EditError("\(f).transition", "the first clip cannot have a transition into it") }
-            spec.transition = try transition(t, field: "\(f).transition", base: base)
-        }
+        if let l = o["layer"], !(l is NSNull) { spec.layer = try layer(l, "\(f).layer") }
+        try timing(o, f, &spec, first: first, base: base, audio: audio)
         return spec
+    }
+
+    /// An item's `at` and `transition` (any kind of item).
+    static func timing(_ o: [String: Any], _ f: String, _ spec: inout ClipSpec, first: Bool, base: String, audio: Bool) throws {
+        if let v = o["at"], !(v is NSNull) {
+            let s = try seconds(v, "\(f).at")
+            guard s >= 0 else { throw EditError("\(f).at", "is a time on the timeline: must be ≥ 0 seconds (got \(s))") }
+            spec.at = MediaTime(seconds: s)
+        }
+        if let t = o["transition"], !(t is NSNull), !(try isCut(t, "\(f).transition")) {
+            if first { throw EditError("\(f).transition", "the first clip of a track cannot have a transition into it") }
+            spec.transition = audio ? try audioTransition(t, field: "\(f).transition") : try transition(t, field: "\(f).transition", base: base)
+        }
     }
 
     /// `"zoom-in"` (a preset), `{"preset": "pan-left", "easing": "ease-in-out"}`, or

@@ -3,13 +3,22 @@ import SegueCore
 
 /// An edit resolved against its clips' media: every time and size fixed, ready to plan frames.
 ///
-/// Clip `i` starts at `T_i = T_{i-1} + D_{i-1} - d_i` (`D`: clip duration, `d_i`: the transition into clip `i`);
-/// the edit lasts `T_last + D_last`; output frame `n` is at `n / frameRate`; the frame count is
-/// duration × frame rate rounded to the nearest frame. Clips alternate between track A (even) and B (odd).
+/// Each track (video or audio) is laid out on its own: item `i` starts at its `at` when it has one, else at
+/// `T_i = T_{i-1} + D_{i-1} − d_i` (`D`: item duration, `d_i`: the transition into item `i`; the first item at 0);
+/// items alternate between rolls A (even) and B (odd) of their track. The edit lasts as long as its longest track,
+/// video or audio; output frame `n` is at `n / frameRate`; the frame count is duration × frame rate rounded to the
+/// nearest frame. Every output frame is planned by `plan(frame:)`: one `CompositePass` per video track with
+/// something visible, bottom first.
 public struct Timeline: Sendable {
     public struct Placement: Sendable {
+        /// Index in `placements` (video items) or `audioPlacements` (audio items).
         public let index: Int
+        /// The item's track: an index into `Edit.tracks` (video items) or `Edit.audioTracks` (audio items).
+        public let track: Int
+        /// The item's index in its track.
+        public let item: Int
         public let spec: ClipSpec
+        /// The media's description; for a fill or a gap, a stand-in (a still of the render size, no audio).
         public let source: SourceInfo
         /// Offset into the source (seconds from its first frame).
         public let sourceStart: MediaTime
@@ -17,34 +26,53 @@ public struct Timeline: Sendable {
         public let duration: MediaTime
         /// Start on the output timeline (`T`).
         public let start: MediaTime
+        /// How the item's picture is fitted to the render size: the edit's `fit`, `stretch` for a fill.
+        public let fit: FitMode
         /// The audio track played (an index among the file's audio streams): `clips[].audioTrack`, else the
         /// file's default (`SourceInfo.defaultAudioTrack`); nil when the file has no audio.
         public var audioTrack: Int? { spec.audioTrack ?? source.defaultAudioTrack }
         public var end: MediaTime { start + duration }
-        /// 0 = track A, 1 = track B.
-        public var track: Int { index % 2 }
-        /// Map from output pixel positions to normalized stored-picture positions (the fit's framing; with `motion`,
-        /// `outputToSource(at:)` gives each instant's).
+        /// The item's roll in its track: 0 = A, 1 = B (they alternate, so a transition always joins A and B).
+        public var roll: Int { item % 2 }
+        /// Whether the item has a picture from a file (a video or a still), as opposed to a fill or a gap.
+        public var isMedia: Bool { spec.file != nil }
+        /// Map from output pixel positions to normalized stored-picture positions: the fit's framing, without
+        /// `motion` or `layer` (`layer(at:renderSize:)` gives each instant's).
         public let outputToSource: Affine2D
         /// Pan and zoom over the clip's time on screen, resolved (presets fitted to this clip); nil for none.
         public var motion: Motion? = nil
-        /// The map at timeline time `t`: the fit's, moved by `motion`'s window at `(t − start) / duration`.
+        /// The map at timeline time `t` with `motion` (without `layer`): the fit's, moved by `motion`'s window at
+        /// `(t − start) / duration`.
         public func outputToSource(at t: MediaTime, renderSize: PixelSize, fit: FitMode) -> Affine2D {
             guard let m = motion else { return outputToSource }
             let w = m.window(at: MediaTime.ratio(t - start, duration))
             return LayerGeometry.outputToSource(codedSize: source.codedSize, sar: source.sampleAspectRatio, orientation: source.orientation,
                                                 renderSize: renderSize, fit: fit, window: w)
         }
+        /// The item's geometry at timeline time `t`: fit, `motion`'s window and `layer` (its keyframes at `t − start`);
+        /// nil when it draws nothing then (scale 0, a crop that removes everything).
+        public func layer(at t: MediaTime, renderSize: PixelSize) -> LayerPlacement? {
+            let window = motion.map { $0.window(at: MediaTime.ratio(t - start, duration)) } ?? .fit
+            return LayerGeometry.place(codedSize: source.codedSize, sar: source.sampleAspectRatio, orientation: source.orientation,
+                                       renderSize: renderSize, fit: fit, window: window, transform: spec.layer.transform(at: t - start))
+        }
     }
 
+    /// Every item of every video track, track by track (bottom first), each in its track's order.
     public let placements: [Placement]
+    /// Every item of every audio track, likewise.
+    public let audioPlacements: [Placement]
+    /// The indices into `placements` of each video track's items.
+    public let tracks: [[Int]]
+    /// The indices into `audioPlacements` of each audio track's items, and whether the music ducks under it.
+    public let audioTracks: [(items: [Int], duck: Bool)]
     public let renderSize: PixelSize
     public let frameRate: FrameRate
     public let fit: FitMode
     public let output: OutputSettings
     public let music: MusicSpec?
     public let audio: AudioSettings
-    /// `T_last + D_last`.
+    /// The end of the longest track, video or audio.
     public let duration: MediaTime
     /// `round(duration × frameRate)`.
     public let frameCount: Int64
@@ -59,69 +87,77 @@ public struct Timeline: Sendable {
     /// the edit, which then only sets the gain it ends at.
     public let warnings: [String]
 
-    /// Resolves `edit` with `sources[i]` describing `edit.clips[i]`.
+    /// An item of the edit with its field name (`clips[2]` in an edit of one track, `tracks[1].clips[0]`,
+    /// `audioTracks[0].clips[1]`).
+    public struct ItemReference: Sendable {
+        public let field: String
+        /// How messages name it: "clip 2" in an edit of one track, else its field.
+        public let label: String
+        public let spec: ClipSpec
+        /// On an audio track.
+        public let audio: Bool
+        public let track: Int, item: Int
+    }
+
+    /// Every item of `edit` with its field name: the video tracks' (bottom first), then the audio tracks'.
+    public static func items(of edit: Edit) -> [ItemReference] {
+        let single = edit.tracks.count == 1 && edit.audioTracks.isEmpty
+        var out: [ItemReference] = []
+        for (k, track) in edit.tracks.enumerated() {
+            for (i, c) in track.clips.enumerated() {
+                out.append(ItemReference(field: single ? "clips[\(i)]" : "tracks[\(k)].clips[\(i)]", label: single ? "clip \(i)" : "tracks[\(k)].clips[\(i)]",
+                                         spec: c, audio: false, track: k, item: i))
+            }
+        }
+        for (k, track) in edit.audioTracks.enumerated() {
+            for (i, c) in track.clips.enumerated() {
+                out.append(ItemReference(field: "audioTracks[\(k)].clips[\(i)]", label: "audioTracks[\(k)].clips[\(i)]", spec: c, audio: true, track: k, item: i))
+            }
+        }
+        return out
+    }
+
+    /// The items whose media must be probed, in the order `init(edit:sources:)` takes their `SourceInfo`s: every item
+    /// with a file (`ClipSpec.file`), as `items(of:)` lists them. For an edit of one track of clips, `edit.clips`.
+    public static func mediaItems(of edit: Edit) -> [ItemReference] { items(of: edit).filter { $0.spec.file != nil } }
+
+    /// Resolves `edit` with `sources[i]` describing `mediaItems(of: edit)[i]`.
     /// - Throws: `EditError` for a start beyond a clip's end, a duration past it, a transition longer than the
-    ///   clip before or after it, or transitions that overlap each other inside one clip.
+    ///   item before or after it, transitions that overlap each other inside one item, an item whose `at` falls
+    ///   before the item before it ends (naming both), an edit of nothing but fills and gaps without a render size.
     public init(edit: Edit, sources: [SourceInfo]) throws {
-        precondition(edit.clips.count == sources.count)
+        let all = Timeline.items(of: edit)
+        let media = all.filter { $0.spec.file != nil }
+        precondition(media.count == sources.count, "one SourceInfo per media item")
+        if edit.tracks.isEmpty || edit.tracks.contains(where: \.clips.isEmpty) {
+            throw EditError(edit.tracks.isEmpty ? "tracks" : "tracks[\(edit.tracks.firstIndex(where: \.clips.isEmpty)!)].clips", "needs at least one clip")
+        }
         var notes: [String] = []
-        // Durations.
-        var durations: [MediaTime] = []
-        for (i, (spec, src)) in zip(edit.clips, sources).enumerated() {
-            let name = "clips[\(i)] (\(spec.path.split(separator: "/").last.map(String.init) ?? spec.path))"
-            if src.isStill {
-                // A still shows one picture for as long as the edit says: there is no source time to start from.
-                if MediaTime.zero < spec.start {
-                    throw EditError("clips[\(i)].start", "\(name) is a still picture: it has no time to start from; leave start out and give its duration (default \(fmt(SourceInfo.defaultStillDuration)) s)")
-                }
-                durations.append(spec.duration ?? SourceInfo.defaultStillDuration)
-                continue
-            }
-            if !(spec.start < src.duration) {
-                throw EditError("clips[\(i)].start", "\(name): start \(fmt(spec.start)) s is at or beyond the clip's end (\(fmt(src.duration)) s)")
-            }
-            let avail = src.duration - spec.start
-            let d = spec.duration ?? avail
-            if avail < d {
-                throw EditError("clips[\(i)].duration", "\(name): start \(fmt(spec.start)) s + duration \(fmt(d)) s runs past the clip's end (\(fmt(src.duration)) s)")
-            }
-            durations.append(d)
-            if let n = spec.audioTrack, n >= src.audioTrackCount {
-                throw EditError("clips[\(i)].audioTrack", src.audioTrackCount == 0
-                    ? "\(name) has no audio stream (got \(n))"
-                    : "\(name) has \(src.audioTrackCount) audio stream\(src.audioTrackCount == 1 ? "" : "s"): audioTrack must be 0…\(src.audioTrackCount - 1) (got \(n))")
-            }
-        }
-        // Transitions fit inside their clips and do not overlap each other.
-        for i in 1..<max(1, edit.clips.count) {
-            guard let t = edit.clips[i].transition else { continue }
-            if durations[i - 1] < t.duration || durations[i] < t.duration {
-                throw EditError("clips[\(i)].transition.duration",
-                                "the \(t.kind.rawValue) lasts \(fmt(t.duration)) s, longer than clip \(i - 1) (\(fmt(durations[i - 1])) s) or clip \(i) (\(fmt(durations[i])) s); shorten the transition")
-            }
-        }
-        for i in 0..<edit.clips.count {
-            let into = edit.clips[i].transition?.duration ?? .zero
-            let out = i + 1 < edit.clips.count ? (edit.clips[i + 1].transition?.duration ?? .zero) : .zero
-            if durations[i] < into + out {
-                throw EditError("clips[\(i)]", "the transitions into (\(fmt(into)) s) and out of (\(fmt(out)) s) clip \(i) overlap: together they exceed its \(fmt(durations[i])) s")
-            }
-        }
-        // Render size: AVVideoComposition(propertiesOf:) takes the largest width and height.
+        var sourceOf: [Int: SourceInfo] = [:]   // by position in `all`
+        var k = 0
+        for (n, ref) in all.enumerated() where ref.spec.file != nil { sourceOf[n] = sources[k]; k += 1 }
+
+        // Render size: AVVideoComposition(propertiesOf:) takes the largest width and height. The bottom track is the
+        // edit's main sequence: its clips decide (overlays above never change the size), or every track's when it has
+        // no media.
+        let pictured = all.indices.filter { !all[$0].audio && sourceOf[$0] != nil }
+        let main = pictured.filter { all[$0].track == 0 }
+        let deciding = (main.isEmpty ? pictured : main).map { sourceOf[$0]! }
         var size: PixelSize
+        let which = main.isEmpty || edit.tracks.count == 1 ? "" : " of the bottom track"
         if let rs = edit.renderSize {
             size = rs
+        } else if deciding.isEmpty {
+            throw EditError("renderSize", "is required for an edit without video or picture clips (only fills and gaps): e.g. {\"width\": 1920, \"height\": 1080}")
+        } else if edit.square {
+            // Each clip is cropped to a square of its short side; the edit's square is the largest of those, so
+            // no clip is upscaled more than it must be (a 1920×1080 and a 1080×1920 clip give 1080, not 1920).
+            let s = deciding.map { min($0.displaySize.width, $0.displaySize.height) }.max()!
+            size = PixelSize(width: s, height: s)
+            notes.append("render size \(size): square, the largest short side among the clips\(which) after rotation")
         } else {
-            if edit.square {
-                // Each clip is cropped to a square of its short side; the edit's square is the largest of those, so
-                // no clip is upscaled more than it must be (a 1920×1080 and a 1080×1920 clip give 1080, not 1920).
-                let s = sources.map { min($0.displaySize.width, $0.displaySize.height) }.max()!
-                size = PixelSize(width: s, height: s)
-                notes.append("render size \(size): square, the largest short side among the clips after rotation")
-            } else {
-                size = PixelSize(width: sources.map(\.displaySize.width).max()!, height: sources.map(\.displaySize.height).max()!)
-                notes.append("render size \(size): largest clip width and height after rotation")
-            }
+            size = PixelSize(width: deciding.map(\.displaySize.width).max()!, height: deciding.map(\.displaySize.height).max()!)
+            notes.append("render size \(size): largest clip width and height\(which) after rotation")
         }
         if edit.renderSize == nil, max(size.width, size.height) > Timeline.maxRenderSide {
             // A huge picture (a panorama, a scan) would ask for a size no encoder takes: scale it down to fit.
@@ -136,60 +172,79 @@ public struct Timeline: Sendable {
             size = PixelSize(width: max(2, size.width & ~1), height: max(2, size.height & ~1))
             notes.append("rounded down to even for 4:2:0: \(size)")
         }
-        // Frame rate: the highest standard rate the clips ask for (see SourceInfo.standardFrameRate), else 30.
+        // Frame rate: the highest standard rate the deciding clips ask for (see SourceInfo.standardFrameRate), else 30.
         let rate: FrameRate
+        let rateCandidates = main.isEmpty ? pictured : main
         if let r = edit.frameRate {
             rate = r
-        } else if let best = sources.enumerated().compactMap({ (i, s) in s.defaultFrameRate.map { (i, $0.rate, $0.reason) } })
+        } else if let best = rateCandidates.compactMap({ n in sourceOf[n]!.defaultFrameRate.map { (n, $0.rate, $0.reason) } })
                     .max(by: { $0.1.framesPerSecond < $1.1.framesPerSecond }) {
             rate = best.1
-            let name = edit.clips[best.0].path.split(separator: "/").last.map(String.init) ?? ""
-            notes.append("frame rate \(rate): the highest clip rate, from clip \(best.0) (\(name)): \(best.2)")
+            let ref = all[best.0]
+            notes.append("frame rate \(rate): the highest clip rate\(which), from \(ref.label) (\(Timeline.name(ref.spec))): \(best.2)")
         } else {
             rate = FrameRate(30)
             notes.append("frame rate 30: no clip reports a frame rate")
         }
-        // Placements: each clip starts where the one before ends, less the transition between them.
-        let starts = Timeline.clipStarts(edit: edit, sources: sources, durations: &durations, rate: rate)
-        var placements: [Placement] = []
-        for i in 0..<edit.clips.count {
-            let t = starts[i]
-            let src = sources[i]
-            let m = LayerGeometry.outputToSource(codedSize: src.codedSize, sar: src.sampleAspectRatio,
-                                                 orientation: src.orientation, renderSize: size, fit: edit.fit)
-            var spec = edit.clips[i]
+
+        // Each item's source: its media's, or for a fill or a gap a stand-in the size of the render frame.
+        var stand = SourceInfo(codedSize: size, nominalFrameRate: nil, duration: .zero, hasAudio: false)
+        stand.isStill = true
+        func source(_ n: Int) -> SourceInfo { sourceOf[n] ?? stand }
+
+        // Durations, then each track's layout.
+        var durations = try all.indices.map { try Timeline.duration(all[$0], source($0)) }
+        let groups: [(audio: Bool, track: Int, members: [Int])] =
+            edit.tracks.indices.map { k in (false, k, all.indices.filter { !all[$0].audio && all[$0].track == k }) }
+            + edit.audioTracks.indices.map { k in (true, k, all.indices.filter { all[$0].audio && all[$0].track == k }) }
+        var starts = [MediaTime](repeating: .zero, count: all.count)
+        for g in groups {
+            let laid = try Timeline.layOut(g.members.map { all[$0] }, sources: g.members.map(source), durations: g.members.map { durations[$0] }, rate: rate)
+            for (j, n) in g.members.enumerated() { starts[n] = laid.starts[j]; durations[n] = laid.durations[j] }
+        }
+        // Items that last until the edit's end (`--overlay`): the end the other items make.
+        let lasting = all.indices.filter { all[$0].spec.lastsUntilEditEnd }
+        if !lasting.isEmpty {
+            let others = all.indices.filter { !all[$0].spec.lastsUntilEditEnd }
+            let end = others.map { starts[$0] + durations[$0] }.max() ?? .zero
+            for n in lasting {
+                var d = MediaTime.zero < end - starts[n] ? end - starts[n] : .zero
+                if let s = sourceOf[n], !s.isStill, s.duration - all[n].spec.start < d { d = s.duration - all[n].spec.start }
+                durations[n] = d
+            }
+        }
+
+        // Placements.
+        func place(_ n: Int, index: Int) -> Placement {
+            let ref = all[n], src = source(n)
+            let fit: FitMode = ref.spec.file == nil ? .stretch : edit.fit
+            var spec = ref.spec
             if spec.transition != nil, spec.transition?.blend == nil { spec.transition?.blend = edit.blending }
-            var placement = Placement(index: i, spec: spec, source: src, sourceStart: edit.clips[i].start,
-                                      duration: durations[i], start: t, outputToSource: m)
-            switch spec.motion {
-            case .windows(let motion)?: placement.motion = motion
+            // Audio items have no picture (an audio-only file's size is 0×0).
+            let m = ref.audio ? Affine2D.identity
+                : LayerGeometry.outputToSource(codedSize: src.codedSize, sar: src.sampleAspectRatio, orientation: src.orientation,
+                                               renderSize: size, fit: fit)
+            var p = Placement(index: index, track: ref.track, item: ref.item, spec: spec, source: src,
+                              sourceStart: ref.spec.file == nil ? .zero : ref.spec.start, duration: durations[n], start: starts[n],
+                              fit: fit, outputToSource: m)
+            switch ref.audio ? nil : spec.motion {
+            case .windows(let motion)?: p.motion = motion
             case .preset(let preset, let easing)?:
-                placement.motion = preset.motion(visible: LayerGeometry.visibleFraction(codedSize: src.codedSize, sar: src.sampleAspectRatio,
-                                                                                        orientation: src.orientation, renderSize: size, fit: edit.fit),
-                                                 easing: easing)
+                let crop = spec.layer.transform(at: .zero).crop
+                p.motion = preset.motion(visible: LayerGeometry.visibleFraction(codedSize: src.codedSize, sar: src.sampleAspectRatio,
+                                                                                orientation: src.orientation, renderSize: size, fit: fit, crop: crop),
+                                         easing: easing)
             case nil: break
             }
-            placements.append(placement)
+            return p
         }
-        for p in placements {
-            let name = p.spec.path.split(separator: "/").last.map(String.init) ?? p.spec.path
-            notes.append("clip \(p.index) \(name): track \(p.track == 0 ? "A" : "B"), \(p.source.isStill ? "still picture, " : "")\(p.source.codedSize) \(p.source.orientation)"
-                         + (p.source.orientationSource.map { " (\($0))" } ?? "")
-                         + (p.source.isInterlaced ? ", \(p.source.fieldOrder) (deinterlaced with bwdif, one picture per field)" : "")
-                         + (p.source.isStill ? ", shown \(fmt(p.duration)) s" : ", source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + p.duration)) s of \(fmt(p.source.duration)) s")
-                         + ", timeline \(fmt(p.start))–\(fmt(p.end)) s"
-                         + (p.spec.transition.map { ", \($0.kind.rawValue) \(fmt($0.duration)) s in" } ?? "")
-                         + (p.motion.map { ", motion \($0.description)" } ?? "")
-                         + (p.source.audioTrackCount > 1 ? ", audio track \(p.audioTrack ?? 0) of \(p.source.audioTrackCount)"
-                            + (p.spec.audioTrack == nil ? " (the file's default)" : "") : "")
-                         + (p.source.colour.map { ", colour \($0.summary)" } ?? "")
-                         + (p.source.colourOverridden.isEmpty ? "" : " (\(p.source.colourOverridden.joined(separator: ", ")) from the edit)"))
-            if let c = p.source.colour, let stage = ColourStage(colour: c, output: Timeline.outputColour(edit.output)) {
-                notes.append("clip \(p.index) \(name): \(stage.summary)")
-            }
-            if let dv = p.source.dolbyVision { notes.append("clip \(p.index) \(name): \(dv.summary)") }
-        }
-        self.placements = placements
+        let videoOrder = all.indices.filter { !all[$0].audio }, audioOrder = all.indices.filter { all[$0].audio }
+        let video = videoOrder.enumerated().map { place($0.element, index: $0.offset) }
+        let sound = audioOrder.enumerated().map { place($0.element, index: $0.offset) }
+        placements = video
+        audioPlacements = sound
+        tracks = edit.tracks.indices.map { k in video.indices.filter { video[$0].track == k } }
+        audioTracks = edit.audioTracks.enumerated().map { k, t in (sound.indices.filter { sound[$0].track == k }, t.duck) }
         self.renderSize = size
         self.frameRate = rate
         self.fit = edit.fit
@@ -197,18 +252,20 @@ public struct Timeline: Sendable {
         self.music = edit.music
         self.audio = edit.audio
         self.background = edit.background
-        self.duration = placements.last!.end
+        self.duration = (placements + audioPlacements).map(\.end).max() ?? .zero
         self.frameCount = duration.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
         if frameCount < 1 {
-            throw EditError("clips", "the edit lasts \(fmt(duration)) s, less than one frame at \(rate) fps")
+            throw EditError(edit.tracks.count == 1 && edit.audioTracks.isEmpty ? "clips" : "tracks",
+                            "the edit lasts \(fmt(duration)) s, less than one frame at \(rate) fps")
         }
-        for i in 1..<max(1, placements.count) {
+        for n in all.indices {
             // Less than a microsecond short (the precision of seconds in an edit file: 1/30 s is written 0.0333…,
             // read as 33 333 µs) counts as one frame.
-            if let t = placements[i].spec.transition, MediaTime.secondsPrecision < rate.frameDuration - t.duration {
-                throw EditError("clips[\(i)].transition.duration", "\(fmt(t.duration)) s is shorter than one frame (\(fmt(rate.frameDuration)) s at \(rate) fps); leave the transition out for a cut")
+            if let t = all[n].spec.transition, MediaTime.secondsPrecision < rate.frameDuration - t.duration {
+                throw EditError("\(all[n].field).transition.duration", "\(fmt(t.duration)) s is shorter than one frame (\(fmt(rate.frameDuration)) s at \(rate) fps); leave the transition out for a cut")
             }
         }
+        notes += Timeline.describe(placements, audio: audioPlacements, edit: edit, all: all, outputColour: Timeline.outputColour(edit.output))
         self.notes = notes
         var warnings: [String] = []
         for (k, r) in (music?.ramps ?? []).enumerated() {
@@ -220,35 +277,119 @@ public struct Timeline: Sendable {
         self.warnings = warnings
     }
 
-    /// Where each clip starts on the timeline (seconds): where the clip before ends, less the transition between them.
-    /// A start that falls after an output frame by no more than the timestamp tolerance of the two clips
-    /// (`SourceInfo.timestampTolerance`, and at least the microsecond to which an edit file's seconds are read:
-    /// container rounding, such as Matroska's whole milliseconds, makes a clip's length end a fraction of a
-    /// millisecond past a frame, and a transition of 1/30 s is 33 333 µs) moves back onto that frame, and the clip
-    /// before is shortened by the same amount (`durations`), so that a cut stays a cut. Otherwise the incoming clip would be
-    /// looked up just before each of its own pictures' times, and the rounding of each timestamp would decide, frame
-    /// by frame, which picture shows (measured: 22 of 60 frames lost after a 29.97 fps clip remuxed from Matroska to
-    /// MPEG-TS). Starts further from a frame are kept as they are, as AVFoundation keeps a composition's time ranges.
-    static func clipStarts(edit: Edit, sources: [SourceInfo], durations: inout [MediaTime], rate: FrameRate) -> [MediaTime] {
-        var starts: [MediaTime] = []
-        var t = MediaTime.zero
-        for i in 0..<edit.clips.count {
-            if i > 0 {
-                t = t + durations[i - 1] - (edit.clips[i].transition?.duration ?? .zero)
-                let frame = MediaTime(frame: t.floored(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator)), rate: rate)
-                // At least the precision of seconds in an edit file (a transition of 1/30 s is 33 333 µs).
-                let slack = max(sources[i - 1].timestampTolerance, sources[i].timestampTolerance, MediaTime.secondsPrecision)
-                let into = edit.clips[i - 1].transition?.duration ?? .zero, out = edit.clips[i].transition?.duration ?? .zero
-                let shortened = durations[i - 1] - (t - frame)
-                if frame < t, !(slack < t - frame), !(shortened < into + out), MediaTime.zero < shortened {
-                    durations[i - 1] = shortened
-                    t = frame
+    /// The file name of an item's media, "fill #rrggbb" or "gap".
+    static func name(_ spec: ClipSpec) -> String {
+        switch spec.content {
+        case .file(let p): return p.split(separator: "/").last.map(String.init) ?? p
+        case .fill(let c): return "fill \(c)"
+        case .gap: return "gap"
+        }
+    }
+
+    /// How long an item lasts before its track is laid out (`lastsUntilEditEnd` items are settled after).
+    /// - Throws: `EditError` for a start at or past a clip's end, a duration past it, a start on a still or a fill,
+    ///   an audio stream the file does not have.
+    static func duration(_ ref: ItemReference, _ src: SourceInfo) throws -> MediaTime {
+        let spec = ref.spec, f = ref.field
+        let name = "\(f) (\(Timeline.name(spec)))"
+        switch spec.content {
+        case .gap:
+            return spec.duration ?? .zero
+        case .fill:
+            return spec.duration ?? SourceInfo.defaultStillDuration
+        case .file:
+            if let n = spec.audioTrack, n >= src.audioTrackCount {
+                throw EditError("\(f).audioTrack", src.audioTrackCount == 0
+                    ? "\(name) has no audio stream (got \(n))"
+                    : "\(name) has \(src.audioTrackCount) audio stream\(src.audioTrackCount == 1 ? "" : "s"): audioTrack must be 0…\(src.audioTrackCount - 1) (got \(n))")
+            }
+            if src.isStill {
+                // A still shows one picture for as long as the edit says: there is no source time to start from.
+                if MediaTime.zero < spec.start {
+                    throw EditError("\(f).start", "\(name) is a still picture: it has no time to start from; leave start out and give its duration (default \(fmt(SourceInfo.defaultStillDuration)) s)")
                 }
+                return spec.duration ?? SourceInfo.defaultStillDuration
+            }
+            if !(spec.start < src.duration) {
+                throw EditError("\(f).start", "\(name): start \(fmt(spec.start)) s is at or beyond the clip's end (\(fmt(src.duration)) s)")
+            }
+            let avail = src.duration - spec.start
+            let d = spec.duration ?? avail
+            if avail < d, !spec.lastsUntilEditEnd {
+                throw EditError("\(f).duration", "\(name): start \(fmt(spec.start)) s + duration \(fmt(d)) s runs past the clip's end (\(fmt(src.duration)) s)")
+            }
+            return d
+        }
+    }
+
+    /// Lays out one track: checks its transitions against the items they join and places each item (`at`, or after
+    /// the item before it less the transition into it), moving sequential starts onto frames as `clipStarts` says.
+    /// - Throws: `EditError` naming the field: a transition longer than an item it joins, transitions overlapping
+    ///   inside one item, an `at` before the previous item's end (naming both), `at` together with a transition.
+    static func layOut(_ items: [ItemReference], sources: [SourceInfo], durations: [MediaTime], rate: FrameRate) throws
+        -> (starts: [MediaTime], durations: [MediaTime]) {
+        var durations = durations
+        for i in items.indices {
+            guard let t = items[i].spec.transition else { continue }
+            let f = items[i].field
+            if items[i].spec.at != nil {
+                throw EditError("\(f).at", "an item with a transition into it starts where the transition says (the item before it ends \(fmt(t.duration)) s into it): leave out at, or the transition")
+            }
+            if durations[i - 1] < t.duration || durations[i] < t.duration {
+                throw EditError("\(f).transition.duration",
+                                "the \(t.kind.rawValue) lasts \(fmt(t.duration)) s, longer than \(items[i - 1].label) (\(fmt(durations[i - 1])) s) or \(items[i].label) (\(fmt(durations[i])) s); shorten the transition")
+            }
+        }
+        for i in items.indices {
+            let into = items[i].spec.transition?.duration ?? .zero
+            let out = i + 1 < items.count ? (items[i + 1].spec.transition?.duration ?? .zero) : .zero
+            if durations[i] < into + out {
+                throw EditError(items[i].field, "the transitions into (\(fmt(into)) s) and out of (\(fmt(out)) s) \(items[i].label) overlap: together they exceed its \(fmt(durations[i])) s")
+            }
+        }
+        let starts = try clipStarts(items, sources: sources, durations: &durations, rate: rate)
+        return (starts, durations)
+    }
+
+    /// Where each item of a track starts on the timeline (seconds): its `at`, or where the item before ends, less the
+    /// transition between them. A sequential start that falls after an output frame by no more than the timestamp
+    /// tolerance of the two items (`SourceInfo.timestampTolerance`, and at least the microsecond to which an edit
+    /// file's seconds are read: container rounding, such as Matroska's whole milliseconds, makes a clip's length end a
+    /// fraction of a millisecond past a frame, and a transition of 1/30 s is 33 333 µs) moves back onto that frame,
+    /// and the item before is shortened by the same amount (`durations`), so that a cut stays a cut. Otherwise the
+    /// incoming clip would be looked up just before each of its own pictures' times, and the rounding of each
+    /// timestamp would decide, frame by frame, which picture shows (measured: 22 of 60 frames lost after a 29.97 fps
+    /// clip remuxed from Matroska to MPEG-TS). Starts further from a frame, and `at` starts, are kept as they are, as
+    /// AVFoundation keeps a composition's time ranges.
+    /// - Throws: `EditError` for an `at` before the end of the item before it, naming both.
+    static func clipStarts(_ items: [ItemReference], sources: [SourceInfo], durations: inout [MediaTime], rate: FrameRate) throws -> [MediaTime] {
+        var starts: [MediaTime] = []
+        for i in items.indices {
+            if let at = items[i].spec.at {
+                if i > 0, at < starts[i - 1] + durations[i - 1] {
+                    throw EditError("\(items[i].field).at", "starts at \(fmt(at)) s, before \(items[i - 1].field) (\(name(items[i - 1].spec))) ends (\(fmt(starts[i - 1] + durations[i - 1])) s): items of a track may not overlap; put one on another track, or move it")
+                }
+                starts.append(at)
+                continue
+            }
+            guard i > 0 else { starts.append(.zero); continue }
+            var t = starts[i - 1] + durations[i - 1] - (items[i].spec.transition?.duration ?? .zero)
+            let frame = MediaTime(frame: t.floored(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator)), rate: rate)
+            // At least the precision of seconds in an edit file (a transition of 1/30 s is 33 333 µs).
+            let slack = max(sources[i - 1].timestampTolerance, sources[i].timestampTolerance, MediaTime.secondsPrecision)
+            let into = items[i - 1].spec.transition?.duration ?? .zero, out = items[i].spec.transition?.duration ?? .zero
+            let shortened = durations[i - 1] - (t - frame)
+            if frame < t, !(slack < t - frame), !(shortened < into + out), MediaTime.zero < shortened {
+                durations[i - 1] = shortened
+                t = frame
             }
             starts.append(t)
         }
         return starts
     }
+
+    /// The media files of every item (video tracks, then audio tracks), in order, each as often as it is used.
+    public var mediaPaths: [String] { (placements + audioPlacements).compactMap(\.spec.file) }
 
     /// How the output's colours are made: `output.dynamicRange` and `output.toneMap`.
     public var outputColour: OutputColour { Timeline.outputColour(output) }
@@ -257,36 +398,7 @@ public struct Timeline: Sendable {
     /// Time of output frame `n`: `n / frameRate`.
     public func time(ofFrame n: Int64) -> MediaTime { MediaTime(frame: n, rate: frameRate) }
 
-    /// What to draw for output frame `n` (0 ≤ n < frameCount).
-    public func plan(frame n: Int64) -> FramePlan {
-        let t = time(ofFrame: n)
-        // Clips covering t: T ≤ t < T + D. At most two (transitions never overlap).
-        var active = placements.filter { !(t < $0.start) && t < $0.end }
-        if active.isEmpty {
-            // Past the last clip's end by rounding: hold the last clip's final instant.
-            active = [placements.last!]
-        }
-        func layer(_ p: Placement) -> LayerPlan {
-            var local = t - p.start
-            if !(local < p.duration) { local = p.duration - MediaTime(value: 1, timescale: 1_000_000) }
-            if local < .zero { local = .zero }
-            return LayerPlan(clipIndex: p.index, sourceTime: p.sourceStart + local,
-                             outputToSource: p.outputToSource(at: t, renderSize: renderSize, fit: fit), moving: p.motion != nil)
-        }
-        if active.count >= 2 {
-            let from = active[active.count - 2], to = active[active.count - 1]
-            let tr = to.spec.transition!
-            let p = MediaTime.ratio(t - to.start, tr.duration)
-            var plan = FramePlan(frame: n, time: t, from: layer(from), to: layer(to), transition: tr, progress: tr.easing(p), colour: outputColour)
-            plan.background = background
-            return plan
-        }
-        var plan = FramePlan(frame: n, time: t, from: layer(active[0]), to: nil, transition: nil, progress: 0, colour: outputColour)
-        plan.background = background
-        return plan
-    }
-
-    /// Output frame range `[first, end)` showing transition into clip `i` (empty when it has none).
+    /// Output frame range `[first, end)` showing transition into placement `i` (empty when it has none).
     public func transitionFrames(into i: Int) -> Range<Int64> {
         let p = placements[i]
         guard let tr = p.spec.transition else { return 0..<0 }

@@ -4,9 +4,16 @@ import SegueCore
 public struct TimelineReport: Codable, Sendable {
     public struct Clip: Codable, Sendable {
         public let index: Int
+        /// The media file; "" for a fill or a gap.
         public let path: String
-        /// "A" or "B".
-        public let track: String
+        /// "video", "still", "fill", "gap", or "audio" (an audio track's item).
+        public let kind: String
+        /// The video track (or, for audio items, the audio track), 0 = the bottom one.
+        public let track: Int
+        /// The item's index in its track.
+        public let item: Int
+        /// "A" or "B": the item's roll inside its track.
+        public let roll: String
         /// Seconds in the source.
         public let sourceStart: Double, sourceEnd: Double
         /// Seconds on the timeline, and the output frames `[firstFrame, endFrame)` that show the clip.
@@ -25,6 +32,12 @@ public struct TimelineReport: Codable, Sendable {
         public let orientationSource: String?
         /// Pan and zoom, "(x, y) ×zoom → (x, y) ×zoom[, easing]" (`Motion.description`); nil for none.
         public var motion: String? = nil
+        /// The `layer` properties that differ from the defaults ("x 0.8, y 0.2, scale 0.25"); nil for none.
+        public var layer: String? = nil
+        /// The fill's colour, "#rrggbb".
+        public var fill: String? = nil
+        /// The item's audio gain, when not 1.
+        public var volume: Double? = nil
     }
     public struct Transition: Codable, Sendable {
         public let type: String
@@ -45,7 +58,12 @@ public struct TimelineReport: Codable, Sendable {
     public let frameRate: String
     public let duration: Double
     public let frameCount: Int64
+    /// Every item of every video track, track by track (bottom first).
     public let clips: [Clip]
+    /// Every item of every audio track.
+    public let audioClips: [Clip]
+    /// How many video tracks the edit has.
+    public let tracks: Int
     /// The edit's background colour, "#rrggbb".
     public let background: String
     public let notes: [String]
@@ -57,41 +75,71 @@ public struct TimelineReport: Codable, Sendable {
         frameCount = t.frameCount
         notes = t.notes
         background = t.background.description
-        clips = t.placements.map { p in
-            let r = t.transitionFrames(into: p.index)
-            return Clip(index: p.index, path: p.spec.path, track: p.track == 0 ? "A" : "B",
-                        sourceStart: p.sourceStart.seconds, sourceEnd: (p.sourceStart + p.duration).seconds,
-                        start: p.start.seconds, end: p.end.seconds,
-                        firstFrame: t.firstFrame(atOrAfter: p.start), endFrame: min(t.frameCount, t.firstFrame(atOrAfter: p.end)),
-                        rotation: p.source.orientation.rotationDegrees, mirrored: p.source.orientation.isMirrored,
-                        transition: p.spec.transition.map {
-                            Transition(type: $0.kind.rawValue, direction: $0.direction.rawValue, duration: $0.duration.seconds,
-                                       easing: $0.easing.description, audioEasing: $0.audioEasing?.description, shader: $0.shader?.name,
-                                       blend: ($0.blend ?? .gamma).rawValue,
-                                       firstFrame: r.lowerBound, endFrame: r.upperBound)
-                        }, colour: p.source.colour?.summary, colourOverridden: p.source.colourOverridden,
-                        still: p.source.isStill, orientationSource: p.source.orientationSource, motion: p.motion?.description)
+        tracks = t.tracks.count
+        func clip(_ p: Timeline.Placement, audio: Bool) -> Clip {
+            let r = audio ? 0..<0 : t.transitionFrames(into: p.index)
+            let kind: String
+            switch p.spec.content {
+            case .gap: kind = "gap"
+            case .fill: kind = "fill"
+            case .file: kind = audio ? "audio" : p.source.isStill ? "still" : "video"
+            }
+            var c = Clip(index: p.index, path: p.spec.path, kind: kind, track: p.track, item: p.item, roll: p.roll == 0 ? "A" : "B",
+                         sourceStart: p.sourceStart.seconds, sourceEnd: (p.sourceStart + p.duration).seconds,
+                         start: p.start.seconds, end: p.end.seconds,
+                         firstFrame: t.firstFrame(atOrAfter: p.start), endFrame: min(t.frameCount, t.firstFrame(atOrAfter: p.end)),
+                         rotation: p.source.orientation.rotationDegrees, mirrored: p.source.orientation.isMirrored,
+                         transition: p.spec.transition.map {
+                             Transition(type: audio ? "crossfade" : $0.kind.rawValue, direction: $0.direction.rawValue, duration: $0.duration.seconds,
+                                        easing: $0.easing.description, audioEasing: $0.audioEasing?.description, shader: $0.shader?.name,
+                                        blend: ($0.blend ?? .gamma).rawValue,
+                                        firstFrame: audio ? t.firstFrame(atOrAfter: p.start) : r.lowerBound,
+                                        endFrame: audio ? t.firstFrame(atOrAfter: p.start + $0.duration) : r.upperBound)
+                         }, colour: p.source.colour?.summary, colourOverridden: p.source.colourOverridden,
+                         still: p.source.isStill && p.isMedia, orientationSource: p.source.orientationSource, motion: p.motion?.description)
+            c.layer = p.spec.layer.isIdentity ? nil : p.spec.layer.description
+            if case .fill(let colour) = p.spec.content { c.fill = colour.description }
+            c.volume = p.spec.volume == 1 ? nil : p.spec.volume
+            return c
         }
+        clips = t.placements.map { clip($0, audio: false) }
+        audioClips = t.audioPlacements.map { clip($0, audio: true) }
     }
 
     public var text: String {
         var s = "render size \(width)x\(height), \(frameRate) fps, \(String(format: "%.3f", duration)) s, \(frameCount) frames"
             + (background == RGBColour.black.description ? "" : ", background \(background)") + "\n"
+        let layered = tracks > 1 || !audioClips.isEmpty
         for c in clips {
             if let t = c.transition {
                 s += String(format: "  %@%@ %.3f s%@%@%@: frames %lld–%lld\n", t.type, t.shader.map { " \($0)" } ?? "", t.duration,
                             TransitionKind(rawValue: t.type)?.traits.directions.isEmpty ?? true ? "" : " \(t.direction)",
                             t.easing == "linear" ? "" : ", \(t.easing)", t.blend == "linear" ? ", linear light" : "", t.firstFrame, t.endFrame - 1)
             }
-            let name = c.path.split(separator: "/").last.map(String.init) ?? c.path
-            let what = c.still ? String(format: "still, shown %.3f s", c.end - c.start) : String(format: "source %.3f–%.3f s", c.sourceStart, c.sourceEnd)
-            s += String(format: "clip %d [%@] %@: %@ → timeline %.3f–%.3f s, frames %lld–%lld%@%@%@\n",
-                        c.index, c.track, name, what, c.start, c.end, c.firstFrame, c.endFrame - 1,
-                        c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")"
-                            + (c.orientationSource.map { " (\($0))" } ?? "") : "",
-                        c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)",
-                        c.motion.map { ", motion \($0)" } ?? "")
+            s += line(c, label: layered ? "track \(c.track) item \(c.item)" : "clip \(c.index)")
+        }
+        for c in audioClips {
+            if let t = c.transition { s += String(format: "  audio crossfade %.3f s\n", t.duration) }
+            s += line(c, label: "audio track \(c.track) item \(c.item)")
         }
         return s
+    }
+
+    private func line(_ c: Clip, label: String) -> String {
+        let name = c.path.split(separator: "/").last.map(String.init) ?? c.path
+        let what: String
+        switch c.kind {
+        case "gap": what = "gap"
+        case "fill": what = "fill \(c.fill ?? "")"
+        case "still": what = String(format: "%@: still, shown %.3f s", name, c.end - c.start)
+        default: what = String(format: "%@: source %.3f–%.3f s", name, c.sourceStart, c.sourceEnd)
+        }
+        return String(format: "%@ [%@] %@ → timeline %.3f–%.3f s, frames %lld–%lld%@%@%@%@%@\n",
+                      label, c.roll, what, c.start, c.end, c.firstFrame, c.endFrame - 1,
+                      c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")"
+                          + (c.orientationSource.map { " (\($0))" } ?? "") : "",
+                      c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)",
+                      c.motion.map { ", motion \($0)" } ?? "", c.layer.map { ", layer \($0)" } ?? "",
+                      c.volume.map { String(format: ", volume %g", $0) } ?? "")
     }
 }

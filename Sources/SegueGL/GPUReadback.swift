@@ -25,8 +25,9 @@ final class GPUReadbackPipeline: YUV420Pipeline {
         slots.removeAll()
     }
 
-    func submit(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> [YUV420Image] {
-        let (luma, chroma) = try renderer.drawYUV420(plan, from: from, to: to, renderSize: renderSize)
+    func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image] {
+        let renderSize = plan.renderSize
+        let (luma, chroma) = try renderer.drawYUV420(plan, pictures: pictures)
         if slots.isEmpty { slots = (0..<2).map { _ in PackSlot() } }
         let slot = nextSlot
         try slots[slot].startRead(luma: luma, chroma: chroma, renderSize: renderSize, bitDepth: OutputYCbCr(plan.colour.dynamicRange).bitDepth)

@@ -24,16 +24,22 @@ public final class GPURenderer: CompositeRenderer {
         var linear = false
         var outputTransfer = 0
         var outputBits = 8
+        var overBelow = false
     }
     private var programs: [ProgramKey: GLProgram] = [:]
-    // Created after the context is current (stored-property initialisers would run before it exists).
-    private var fromTextures: [GLTexture]
-    private var toTextures: [GLTexture]
-    /// The `VideoPicture.identity` each set of textures holds (0: none): a picture already there is not uploaded
-    /// again (a still, a frame held over several output frames), and a picture that moves from the incoming to the
-    /// outgoing layer (a clip after the transition into it) swaps the sets instead.
-    private var fromIdentity: UInt64 = 0
-    private var toIdentity: UInt64 = 0
+    /// One picture's planes as textures, and which picture they hold.
+    private final class TextureSet {
+        /// The `VideoPicture.identity` held (0: none, or a picture without identity).
+        var identity: UInt64 = 0
+        /// The frame (`frameStamp`) that last used it.
+        var lastUsed = 0
+        let textures = (0..<3).map { _ in GLTexture() }
+    }
+    /// Textures of recent pictures: a picture already held (same non-zero identity: a still, a frame held over several
+    /// output frames, a clip whose layer moves from one pass to another) is not uploaded again. Created after the
+    /// context is current.
+    private var textureSets: [TextureSet] = []
+    private var frameStamp = 0
     /// Pictures uploaded so far (all planes of one picture count once): for tests (a still is uploaded once).
     public private(set) var uploads = 0
     /// `GL_MAX_TEXTURE_SIZE`: the pipeline reduces larger pictures on the CPU before they come here.
@@ -44,18 +50,21 @@ public final class GPURenderer: CompositeRenderer {
     private var rgbaTarget: GLFramebuffer?
     private var lumaTarget: GLFramebuffer?
     private var chromaTarget: GLFramebuffer?
+    /// Copies of a target's texels under a pass that blends into it (`OVER_BELOW`), one per attachment, by target.
+    private var belowTextures: [GLuint: [GLTexture]] = [:]
     private var vao: GLuint = 0
     /// Fold the output conversion into the layers for transitions that only mix colours (`LayerColourMap`);
     /// off, every transition takes the general path (the composite in R′G′B′, converted per output sample).
     public var fuseColour = true
     /// `GL_MAX_TEXTURE_SIZE`, read once: the largest picture or render size this context takes.
     private let maxTextureSize: Int
+    /// Texture units: a pass's layers take 0…2 (From) and 3…5 (To), the noise table 6, a gl-transitions shader's
+    /// images 8…, the texels below a pass 12 and 13.
+    private static let belowUnit = 12
 
     /// Creates the EGL context and compiles the common programs. Throws `GPUError`.
     public init(options: EGLOptions = EGLOptions()) throws {
         session = try EGLSession(options: options)
-        fromTextures = (0..<3).map { _ in GLTexture() }
-        toTextures = (0..<3).map { _ in GLTexture() }
         noiseTexture = GLTexture()
         var maxSize: GLint = 0
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
@@ -99,9 +108,10 @@ public final class GPURenderer: CompositeRenderer {
         let source: String
         if let code = glTransitions.code(key.transition) {
             source = ShaderLibrary.fragmentSource(transitionCode: code, from: key.from, to: key.to, output: key.output, fused: key.fused, linear: key.linear,
-                                                  outputTransfer: key.outputTransfer, outputBits: key.outputBits)
+                                                  outputTransfer: key.outputTransfer, outputBits: key.outputBits, overBelow: key.overBelow)
         } else if let s = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused,
-                                                       linear: key.linear, outputTransfer: key.outputTransfer, outputBits: key.outputBits) {
+                                                       linear: key.linear, outputTransfer: key.outputTransfer, outputBits: key.outputBits,
+                                                       overBelow: key.overBelow) {
             source = s
         } else {
             throw GPUError("render", "no shader for transition \(key.transition)")
@@ -111,21 +121,27 @@ public final class GPURenderer: CompositeRenderer {
         return p
     }
 
-    public func render(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> RGBAImage {
+    public func render(_ plan: FramePlan, pictures: [VideoPicture]) throws -> RGBAImage {
         try session.makeCurrent()
+        let renderSize = plan.renderSize
         if rgbaTarget?.size != renderSize {
             try checkFits(renderSize, "render size \(renderSize) exceeds this GPU's maximum texture size (\(maxTextureSize))")
             rgbaTarget = try GLFramebuffer(size: renderSize, formats: [.rgba8])
         }
-        try prepare(plan, from: from, to: to)
-        try draw(plan, from: from, to: to, renderSize: renderSize, output: .rgba, target: rgbaTarget!)
+        let sets: [TextureSet?] = try upload(pictures)
+        var k = 0
+        for (i, pass) in plan.passes.enumerated() {
+            try draw(pass, plan: plan, pictures: pictures, sets: sets, first: k, output: .rgba, target: rgbaTarget!, overBelow: i > 0)
+            k += pass.layers.count
+        }
         var pixels = [UInt8](repeating: 0, count: renderSize.width * renderSize.height * 4)
         try rgbaTarget!.read(0, into: &pixels)
         return RGBAImage(width: renderSize.width, height: renderSize.height, pixels: pixels)
     }
 
-    public func renderYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> YUV420Image {
-        let (luma, chroma) = try drawYUV420(plan, from: from, to: to, renderSize: renderSize)
+    public func renderYUV420(_ plan: FramePlan, pictures: [VideoPicture]) throws -> YUV420Image {
+        let (luma, chroma) = try drawYUV420(plan, pictures: pictures)
+        let renderSize = plan.renderSize
         let format = OutputYCbCr(plan.colour.dynamicRange), b = format.bitDepth > 8 ? 2 : 1
         let half = renderSize.width / 2
         return YUV420Image(width: renderSize.width, height: renderSize.height, bitDepth: format.bitDepth,
@@ -138,9 +154,12 @@ public final class GPURenderer: CompositeRenderer {
     public func makeYUV420Pipeline() -> YUV420Pipeline { GPUReadbackPipeline(renderer: self) }
 
     /// Makes the context current and draws the output's luma target (four 8-bit samples, or two 10-bit samples
-    /// as byte pairs, per RGBA8 texel) and chroma target (attachment 0: Cb, 1: Cr). Returns them for reading back.
-    func drawYUV420(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize) throws -> (luma: GLFramebuffer, chroma: GLFramebuffer) {
+    /// as byte pairs, per RGBA8 texel) and chroma target (attachment 0: Cb, 1: Cr): the first pass over the whole
+    /// frame (or, when it needs no compositing, its picture's planes uploaded as they are: `DirectFrame.basePlanes`),
+    /// then each later pass inside its rectangle. Returns them for reading back.
+    func drawYUV420(_ plan: FramePlan, pictures: [VideoPicture]) throws -> (luma: GLFramebuffer, chroma: GLFramebuffer) {
         try session.makeCurrent()
+        let renderSize = plan.renderSize
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
         // Four bytes per fragment (main.glsl): RGBA8 targets as wide as each plane's row of bytes / 4, rounded up.
         let b = OutputYCbCr(plan.colour.dynamicRange).bitDepth > 8 ? 2 : 1
@@ -151,10 +170,41 @@ public final class GPURenderer: CompositeRenderer {
             lumaTarget = try GLFramebuffer(size: lumaSize, formats: [.rgba8])
             chromaTarget = try GLFramebuffer(size: chromaSize, formats: [.rgba8, .rgba8])
         }
-        try prepare(plan, from: from, to: to)
-        try draw(plan, from: from, to: to, renderSize: renderSize, output: .luma, target: lumaTarget!)
-        try draw(plan, from: from, to: to, renderSize: renderSize, output: .chroma, target: chromaTarget!)
+        var sets: [TextureSet?]
+        var firstPass = 0, k = 0
+        if plan.passes.count > 1, let direct = DirectFrame.basePlanes(plan, picture: pictures[0]) {
+            // The planes of an untouched first layer are the frame's starting point: uploaded, not drawn.
+            try uploadPlanes(direct, luma: lumaTarget!, chroma: chromaTarget!)
+            firstPass = 1
+            k = plan.passes[0].layers.count
+            sets = Array(repeating: nil, count: k) + (try upload(Array(pictures.dropFirst(k))))
+        } else {
+            sets = try upload(pictures)
+        }
+        for i in firstPass..<plan.passes.count {
+            let pass = plan.passes[i]
+            try draw(pass, plan: plan, pictures: pictures, sets: sets, first: k, output: .luma, target: lumaTarget!, overBelow: i > 0)
+            try draw(pass, plan: plan, pictures: pictures, sets: sets, first: k, output: .chroma, target: chromaTarget!, overBelow: i > 0)
+            k += pass.layers.count
+        }
         return (lumaTarget!, chromaTarget!)
+    }
+
+    /// Writes an 8-bit 4:2:0 picture's planes into the luma and chroma targets, as the luma and chroma passes would
+    /// have drawn them (each target row holds the plane's row of bytes, padded to whole texels).
+    private func uploadPlanes(_ image: YUV420Image, luma: GLFramebuffer, chroma: GLFramebuffer) throws {
+        func put(_ bytes: [UInt8], width: Int, height: Int, into texture: GLTexture) throws {
+            let rowBytes = texture.width * 4
+            var padded = bytes
+            if rowBytes != width {
+                padded = [UInt8](repeating: 0, count: rowBytes * height)
+                for y in 0..<height { padded[(y * rowBytes)..<(y * rowBytes + width)] = bytes[(y * width)..<((y + 1) * width)] }
+            }
+            try texture.upload(padded, width: texture.width, height: height, format: .rgba8)
+        }
+        try put(image.y, width: image.width, height: image.height, into: luma.attachments[0])
+        try put(image.cb, width: image.width / 2, height: image.height / 2, into: chroma.attachments[0])
+        try put(image.cr, width: image.width / 2, height: image.height / 2, into: chroma.attachments[1])
     }
 
     /// A plane of `width` bytes per row from a target holding four per texel (dropping the padding of the last).
@@ -168,22 +218,32 @@ public final class GPURenderer: CompositeRenderer {
         return plane
     }
 
-    private func prepare(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?) throws {
-        if from.identity == 0 || from.identity != fromIdentity {
-            if from.identity != 0 && from.identity == toIdentity {
-                swap(&fromTextures, &toTextures)
-                swap(&fromIdentity, &toIdentity)
-            } else {
-                fromIdentity = 0
-                try upload(from, into: fromTextures)
-                fromIdentity = from.identity
+    /// The texture sets holding `pictures` (in order), uploading those not held already. Sets used in this frame
+    /// are not reused for another picture of it; of the others, the least recently used is.
+    private func upload(_ pictures: [VideoPicture]) throws -> [TextureSet] {
+        frameStamp += 1
+        var chosen: [TextureSet] = []
+        for picture in pictures {
+            if picture.identity != 0, let held = textureSets.first(where: { $0.identity == picture.identity }) {
+                held.lastUsed = frameStamp
+                chosen.append(held)
+                continue
             }
+            let free = textureSets.filter { $0.lastUsed != frameStamp }
+            let set: TextureSet
+            if free.count > 2 || (free.count > 0 && textureSets.count >= 2 * pictures.count + 2) {
+                set = free.min(by: { $0.lastUsed < $1.lastUsed })!
+            } else {
+                set = TextureSet()
+                textureSets.append(set)
+            }
+            set.identity = 0
+            try upload(picture, into: set.textures)
+            set.identity = picture.identity
+            set.lastUsed = frameStamp
+            chosen.append(set)
         }
-        if let t = to, t.identity == 0 || t.identity != toIdentity {
-            toIdentity = 0
-            try upload(t, into: toTextures)
-            toIdentity = t.identity
-        }
+        return chosen
     }
 
     private static func kind(_ p: VideoPicture) -> ShaderLibrary.LayerVariant.Kind {
@@ -194,37 +254,71 @@ public final class GPURenderer: CompositeRenderer {
         }
     }
 
-    private func draw(_ plan: FramePlan, from: VideoPicture, to: VideoPicture?, renderSize: PixelSize,
-                      output pass: OutputPass, target: GLFramebuffer) throws {
-        let p = TransitionParameters(plan: plan, renderSize: renderSize)
-        let toPicture = to ?? from, toLayer = plan.to ?? plan.from
+    /// Draws `pass` (its layers' pictures are `pictures[first…]`, in `sets[first…]`) into `target` for `output`: the
+    /// first pass over the whole target, a later one (`overBelow`) blended into the target's texels inside its
+    /// rectangle (copied first to `below`, which the program reads).
+    private func draw(_ pass: CompositePass, plan: FramePlan, pictures: [VideoPicture], sets: [TextureSet?], first: Int,
+                      output: OutputPass, target: GLFramebuffer, overBelow: Bool) throws {
+        let renderSize = plan.renderSize
+        let p = TransitionParameters(pass: pass, renderSize: renderSize)
+        let from = pictures[first], toPicture = pass.to == nil ? from : pictures[first + 1]
+        let fromSet = sets[first]!, toSet = pass.to == nil ? fromSet : sets[first + 1]!
+        let toLayer = pass.to ?? pass.from
         // HDR clips (and SDR clips whose primaries differ from the output's) have a colour stage that is not affine:
         // such a layer gives R'G'B', and the output conversion is done on the composite (not fused).
-        let fromStage = ColourStage(picture: from, plan: plan, pass: pass), toStage = ColourStage(picture: toPicture, plan: plan, pass: pass)
-        let fused = fuseColour && pass != .rgba && p.fuses && fromStage == nil && toStage == nil
-        let outputRange = pass == .rgba ? DynamicRange.sdr : plan.colour.dynamicRange
+        let fromStage = ColourStage(picture: from, plan: plan, pass: output), toStage = ColourStage(picture: toPicture, plan: plan, pass: output)
+        let fused = fuseColour && output != .rgba && p.fuses && fromStage == nil && toStage == nil
+        let outputRange = output == .rgba ? DynamicRange.sdr : plan.colour.dynamicRange
         let format = OutputYCbCr(outputRange)
-        let fromColour = LayerColourMap(picture: from, pass: pass, fused: fused, output: format)
-        let toColour = LayerColourMap(picture: toPicture, pass: pass, fused: fused, output: format)
-        let fromVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(from), exact: TransitionParameters.isExact(plan, plan.from, picture: from),
-                                                     readsLuma: fromColour.readsLuma, readsChroma: fromColour.readsChroma,
-                                                     transfer: fromStage?.shaderID ?? 0, tone: fromStage?.toneMap?.curve.shaderID ?? 0)
-        let toVariant = ShaderLibrary.LayerVariant(kind: GPURenderer.kind(toPicture), exact: TransitionParameters.isExact(plan, toLayer, picture: toPicture),
-                                                   readsLuma: toColour.readsLuma, readsChroma: toColour.readsChroma,
-                                                   transfer: toStage?.shaderID ?? 0, tone: toStage?.toneMap?.curve.shaderID ?? 0)
-        let program = try program(ProgramKey(transition: programName(plan.transition), from: fromVariant, to: toVariant, output: pass,
-                                             fused: fused, linear: p.linear, outputTransfer: outputRange.shaderID, outputBits: format.bitDepth))
+        let fromColour = LayerColourMap(picture: from, pass: output, fused: fused, output: format)
+        let toColour = LayerColourMap(picture: toPicture, pass: output, fused: fused, output: format)
+        func variant(_ picture: VideoPicture, _ layer: LayerPlan, _ colour: LayerColourMap, _ stage: ColourStage?) -> ShaderLibrary.LayerVariant {
+            ShaderLibrary.LayerVariant(kind: GPURenderer.kind(picture), exact: TransitionParameters.isExact(pass, layer, picture: picture),
+                                       readsLuma: colour.readsLuma, readsChroma: colour.readsChroma,
+                                       transfer: stage?.shaderID ?? 0, tone: stage?.toneMap?.curve.shaderID ?? 0, cropped: layer.crop != .unit)
+        }
+        let program = try program(ProgramKey(transition: programName(pass.transition), from: variant(from, pass.from, fromColour, fromStage),
+                                             to: variant(toPicture, toLayer, toColour, toStage), output: output,
+                                             fused: fused, linear: p.linear, outputTransfer: outputRange.shaderID, outputBits: format.bitDepth,
+                                             overBelow: overBelow))
+        // A later pass changes only the texels of its rectangle: those are copied, and only those drawn.
+        var scissor: (x: Int, y: Int, w: Int, h: Int)? = nil
+        if overBelow {
+            let r = texelRect(pass.rect ?? PixelRect(renderSize), output: output, bits: format.bitDepth, target: target.size)
+            guard r.w > 0, r.h > 0 else { return }
+            scissor = r
+            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), target.id)
+            let below = belowTextures(target)
+            for a in target.attachments.indices {
+                glReadBuffer(GLenum(GL_COLOR_ATTACHMENT0 + Int32(a)))
+                glActiveTexture(GLenum(GL_TEXTURE0 + Int32(GPURenderer.belowUnit + a)))
+                glBindTexture(GLenum(GL_TEXTURE_2D), below[a].id)
+                glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(r.x), GLint(r.y), GLint(r.x), GLint(r.y), GLsizei(r.w), GLsizei(r.h))
+            }
+            try glCheck("glCopyTexSubImage2D")
+        }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
         glUseProgram(program.id)
-        bind(program, "From", from, fromTextures, unit: 0, map: p.fromMap, colour: fromColour, stage: fromStage)
-        bind(program, "To", toPicture, to == nil ? fromTextures : toTextures, unit: 3, map: p.toMap, colour: toColour, stage: toStage)
+        bind(program, "From", from, fromSet.textures, unit: 0, map: p.fromMap, colour: fromColour, stage: fromStage, layer: pass.from)
+        bind(program, "To", toPicture, toSet.textures, unit: 3, map: p.toMap, colour: toColour, stage: toStage, layer: toLayer)
         let luminance = outputRange.primaries.luminanceCoefficients.map { Float($0) }
         glUniform3f(program.location("segue_outputLuminance"), luminance[0], luminance[1], luminance[2])
         func vec4(_ name: String, _ r: [Float]) { glUniform4f(program.location(name), r[0], r[1], r[2], r[3]) }
-        vec4("background", LayerColourMap.background(pass: pass, fused: fused, output: format, colour: plan.background))
-        vec4("segue_black", LayerColourMap.constant(0, 0, 0, pass: pass, fused: fused, output: format))
-        vec4("segue_white", LayerColourMap.constant(1, 1, 1, pass: pass, fused: fused, output: format))
+        // Outside its pictures the first pass shows the background; a later one is transparent there.
+        vec4("background", overBelow ? [0, 0, 0, 0] : LayerColourMap.background(pass: output, fused: fused, output: format, colour: plan.background))
+        vec4("segue_black", LayerColourMap.constant(0, 0, 0, pass: output, fused: fused, output: format))
+        vec4("segue_white", LayerColourMap.constant(1, 1, 1, pass: output, fused: fused, output: format))
+        if overBelow {
+            let r = pass.rect ?? PixelRect(renderSize)
+            glUniform4f(program.location("segue_rect"), Float(r.x0), Float(r.y0), Float(r.x1), Float(r.y1))
+            let below = belowTextures(target)
+            for a in 0..<2 {
+                glActiveTexture(GLenum(GL_TEXTURE0 + Int32(GPURenderer.belowUnit + a)))
+                glBindTexture(GLenum(GL_TEXTURE_2D), below[min(a, below.count - 1)].id)
+                glUniform1i(program.location("segue_below\(a)"), GLint(GPURenderer.belowUnit + a))
+            }
+        }
         glUniform2f(program.location("segue_resolution"), Float(renderSize.width), Float(renderSize.height))
         glUniform1f(program.location("progress"), p.progress)
         glUniform1f(program.location("segue_xfadeProgress"), 1 - p.progress)  // Float arithmetic, as xfade and the CPU reference
@@ -240,15 +334,50 @@ public final class GPURenderer: CompositeRenderer {
         if let kind = p.kind {
             for (parameter, value) in zip(kind.traits.parameters, p.parameters) { glUniform1f(program.location(parameter.name), value) }
         }
-        if let t = plan.transition, t.kind == .glsl { glTransitions.setUniforms(program, t, firstUnit: 8) }
+        if let t = pass.transition, t.kind == .glsl { glTransitions.setUniforms(program, t, firstUnit: 8) }
         let noise = program.location("segue_noise")
         if noise >= 0 {
             try bindNoise(renderSize, unit: 6)
             glUniform1i(noise, 6)
         }
         glBindVertexArray(vao)
+        if let r = scissor {
+            glEnable(GLenum(GL_SCISSOR_TEST))
+            glScissor(GLint(r.x), GLint(r.y), GLsizei(r.w), GLsizei(r.h))
+        }
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        if scissor != nil { glDisable(GLenum(GL_SCISSOR_TEST)) }
         try glCheck("glDrawArrays")
+    }
+
+    /// The textures a pass blending into `target` reads its texels from (one per attachment, the target's size),
+    /// made when the target is.
+    private func belowTextures(_ target: GLFramebuffer) -> [GLTexture] {
+        if let b = belowTextures[target.id], b.first?.width == target.size.width, b.first?.height == target.size.height { return b }
+        let b = target.attachments.map { _ in
+            let t = GLTexture()
+            t.allocate(target.size.width, target.size.height, format: .rgba8)
+            return t
+        }
+        belowTextures[target.id] = b
+        return b
+    }
+
+    /// The texels of a target for `output` that hold the output pixels of `rect`: as they are for RGBA; for luma,
+    /// four 8-bit samples (two 10-bit) per texel; for chroma, the chroma samples of the rectangle's 2×2 blocks, four
+    /// 8-bit (two 10-bit) per texel. Clamped to the target.
+    private func texelRect(_ rect: PixelRect, output: OutputPass, bits: Int, target: PixelSize) -> (x: Int, y: Int, w: Int, h: Int) {
+        let perTexel = bits > 8 ? 2 : 4
+        var x0 = rect.x0, x1 = rect.x1, y0 = rect.y0, y1 = rect.y1
+        switch output {
+        case .rgba: break
+        case .luma: x0 /= perTexel; x1 = (x1 + perTexel - 1) / perTexel
+        case .chroma:
+            x0 = (x0 / 2) / perTexel; x1 = ((x1 + 1) / 2 + perTexel - 1) / perTexel
+            y0 /= 2; y1 = (y1 + 1) / 2
+        }
+        x0 = max(0, x0); y0 = max(0, y0); x1 = min(target.width, x1); y1 = min(target.height, y1)
+        return (x0, y0, max(0, x1 - x0), max(0, y1 - y0))
     }
 
     /// `TransitionNoise` for `size` as an R32F texture (made when the size changes), bound to texture unit `unit`.
@@ -265,7 +394,7 @@ public final class GPURenderer: CompositeRenderer {
 
     /// Binds a layer's planes to texture units `unit…unit+2` and sets its uniforms (`layer.glsl`).
     private func bind(_ program: GLProgram, _ layer: String, _ picture: VideoPicture, _ textures: [GLTexture], unit: Int, map: [Float],
-                      colour: LayerColourMap, stage: ColourStage?) {
+                      colour: LayerColourMap, stage: ColourStage?, layer plan: LayerPlan) {
         for i in 0..<picture.planes.count {
             glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit + i)))
             glBindTexture(GLenum(GL_TEXTURE_2D), textures[i].id)
@@ -275,6 +404,9 @@ public final class GPURenderer: CompositeRenderer {
         glUniform2f(program.location("u\(layer)Size"), Float(picture.width), Float(picture.height))
         glUniformMatrix3fv(program.location("u\(layer)Matrix"), 1, GLboolean(GL_TRUE), colour.matrix)
         glUniform3f(program.location("u\(layer)Offset"), colour.offset[0], colour.offset[1], colour.offset[2])
+        let crop = plan.crop.floats
+        glUniform4f(program.location("u\(layer)Crop"), crop[0], crop[1], crop[2], crop[3])
+        glUniform1f(program.location("u\(layer)Opacity"), Float(plan.opacity))
         if let stage {
             glUniformMatrix3fv(program.location("u\(layer)Gamut"), 1, GLboolean(GL_TRUE), stage.gamutParameters)
             glUniform1f(program.location("u\(layer)Scale"), stage.scaleParameter)

@@ -224,3 +224,30 @@ public func mediaDuration(path: String) throws -> MediaTime? {
     let d = file.ctx.pointee.duration
     return d > 0 ? MediaTime(value: d, timescale: 1_000_000) : nil
 }
+
+/// What an audio track's item needs to know about its file: for a file with video, `probeSource`'s description (so
+/// that `start` counts from its first video frame, as the same clip's audio on a video track does); for an
+/// audio-only file (M4A, MP3, WAV, …), its audio: duration from the first audio sample, the audio streams, and the
+/// first sample's time as the origin. Throws `MediaError` (unreadable, or no audio stream: "has no audio stream").
+public func probeAudioSource(path: String) throws -> SourceInfo {
+    let file = try InputFile(path: path)
+    guard !file.audioStreams.isEmpty else { throw MediaError(path: path, function: nil, message: "has no audio stream") }
+    if file.bestStream(AVMEDIA_TYPE_VIDEO) != nil, let info = try? probeSource(path: path) { return info }
+    let track = file.defaultAudioTrack ?? 0
+    let st = file.stream(file.audioStreams[track])
+    let tb = st.pointee.time_base
+    let start = st.pointee.start_time != FF.noPTS ? MediaTime(value: st.pointee.start_time * Int64(tb.num), timescale: Int64(tb.den)) : .zero
+    var duration: MediaTime
+    if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
+        duration = MediaTime(value: st.pointee.duration * Int64(tb.num), timescale: Int64(tb.den))
+    } else if file.ctx.pointee.duration > 0 {
+        duration = MediaTime(value: file.ctx.pointee.duration, timescale: 1_000_000)
+    } else {
+        throw MediaError(path: path, function: nil, message: "the audio's length is unknown (the file says none)")
+    }
+    var info = SourceInfo(codedSize: PixelSize(width: 0, height: 0), nominalFrameRate: nil, duration: duration, hasAudio: true)
+    info.audioTrackCount = file.audioStreams.count
+    info.defaultAudioTrack = file.defaultAudioTrack
+    info.firstFrameTime = start
+    return info
+}

@@ -18,8 +18,8 @@ extension Frame {
         guard let desc = av_pix_fmt_desc_get(format)?.pointee else { return nil }
         let unsupported = UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE
                                  | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BAYER)
-        // Alpha (yuva*) is ignored, as the compositor ignores it in video: its own plane is simply not read. (Stills
-        // with alpha never come here: `VideoReader` composites them over the edit's background.)
+        // An alpha plane (yuva*) is simply not read here: `VideoReader` sends pictures with alpha through RGBA
+        // (`keepsAlpha`) and never asks for them as planes.
         let alphaPlane = (desc.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0 && desc.nb_components == 4 && desc.comp.3.plane == 3
         guard desc.nb_components == 3 || alphaPlane, desc.flags & unsupported == 0 else { return nil }
         let c = [desc.comp.0, desc.comp.1, desc.comp.2]

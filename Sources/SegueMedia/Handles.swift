@@ -45,10 +45,12 @@ final class Decoder {
     private let logToken: UnsafeMutableRawPointer?
 
     /// A decoder for `stream`, using libavcodec's own threads, or the hwaccel of `hardware` where the codec has one
-    /// (its frames then live on the device: `Frame.inSystemMemory`). Wraps `avcodec_open2`.
-    init(stream: UnsafeMutablePointer<AVStream>, path: String, threads: Int32 = 0, hardware: HardwareDevice? = nil) throws {
+    /// (its frames then live on the device: `Frame.inSystemMemory`). `name` asks for a decoder by name (libvpx's, for
+    /// VP9 with alpha), falling back to the codec's default when this FFmpeg has none of that name.
+    /// Wraps `avcodec_open2`.
+    init(stream: UnsafeMutablePointer<AVStream>, path: String, threads: Int32 = 0, hardware: HardwareDevice? = nil, name: String? = nil) throws {
         self.path = path
-        guard let codec = avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id) else {
+        guard let codec = name.flatMap({ avcodec_find_decoder_by_name($0) }) ?? avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
             throw MediaError(path: path, function: "avcodec_find_decoder", message: "no decoder for codec \(name) in this FFmpeg build")
         }

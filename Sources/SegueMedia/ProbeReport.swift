@@ -64,7 +64,7 @@ public struct ProbeReport: Codable, Sendable {
         /// Where the orientation comes from when not from a display matrix ("EXIF orientation 6: rotate 90° clockwise",
         /// "HEIF irot/imir applied by libheif").
         public var orientationSource: String?
-        /// Whether the picture has an alpha channel (a still's is composited over the edit's background).
+        /// Whether the picture has an alpha channel (drawn over the tracks below it, or the edit's background).
         public var alpha: Bool = false
     }
     public struct Audio: Codable, Sendable {
@@ -182,11 +182,12 @@ public struct ProbeReport: Codable, Sendable {
             s += (v.orientationSource.map { " (\($0))" } ?? "") + ", displayed \(v.displayWidth)x\(v.displayHeight)\n"
             if v.still {
                 s += String(format: "    still picture%@: decoded once, shown %.0f s unless the clip gives a duration\n",
-                            v.alpha ? " with alpha (composited over the edit's background)" : "", v.duration)
+                            v.alpha ? " with alpha" : "", v.duration)
             } else {
                 s += String(format: "    frame rate %@ avg / %@ base%@, duration %.3f s, first PTS %.3f s\n",
                             v.averageFrameRate.map { String(format: "%.3f", $0) } ?? "?", v.baseFrameRate.map { String(format: "%.3f", $0) } ?? "?",
                             v.variableFrameRate ? " (variable)" : "", v.duration, v.firstPTS)
+                if v.alpha { s += "    alpha: pictures drawn over the tracks below (premultiplied)\n" }
             }
             s += "    colour tags: matrix \(v.colorMatrix), range \(v.colorRange), primaries \(v.colorPrimaries), transfer \(v.colorTransfer)\n"
             s += "    colour used: matrix \(v.matrixUsed), range \(v.rangeUsed), primaries \(v.primariesUsed), transfer \(v.transferUsed)"

@@ -21,15 +21,16 @@ import SegueCore
 /// Still pictures (`isStill`: a file FFmpeg reads with one of its image demuxers — JPEG, PNG, WebP, TIFF, BMP, …
 /// — or a HEIC/HEIF/AVIF file, read with libheif) go through the same reader: the picture is decoded once, when the
 /// reader opens, and every time gives that same picture (same `VideoPicture.identity`, so the GPU uploads it once).
-/// Its EXIF orientation becomes `info.orientation` (`ExifOrientation`); a still with alpha is composited over
-/// `background` (straight-alpha "over" in 8-bit R′G′B′, `RGBColour.over`) and handed on as opaque RGBA.
+/// Its EXIF orientation becomes `info.orientation` (`ExifOrientation`).
+///
+/// Alpha: a stream or still whose pixel format has alpha (`info.hasAlpha`) gives RGBA pictures with premultiplied
+/// alpha (`keepsAlpha`), which the renderers draw over what is below them. VP8/VP9 in WebM/Matroska store alpha in a
+/// side channel (`alpha_mode` 1) that FFmpeg's own decoders drop: such streams are decoded with libvpx.
 public final class VideoReader {
     public let path: String
     public private(set) var info = SourceInfo(codedSize: PixelSize(width: 0, height: 0), nominalFrameRate: nil, duration: .zero, hasAudio: false)
     /// A still picture: decoded once, the same picture at every time (see above).
     public let isStill: Bool
-    /// What a still's transparent parts are composited over (the edit's `background`).
-    public let background: RGBColour
     /// For a HEIF file: libheif's MIME type and the size as stored (before `irot`/`imir`); nil for FFmpeg's files.
     public private(set) var heif: (mimeType: String, storedSize: PixelSize, bitDepth: Int)?
     /// PTS of the first picture, in half units of the stream time base (`timeBase / 2`, see `decodeNext`).
@@ -70,16 +71,14 @@ public final class VideoReader {
     /// tags. With `deinterlace` (the default), frames flagged interlaced are deinterlaced with `bwdif`, one picture
     /// per field; without it every frame is read as stored (for comparing files). `hardware` asks for an FFmpeg hwaccel (falling back to software decoding, with `hardwareProblem` set,
     /// where the device cannot be opened; codecs without that hwaccel decode in software too). Throws `MediaError`
-    /// when the file cannot be opened, has no video stream, or yields no decodable frame. `background` is what a
-    /// still's transparent parts are composited over (default black). `decoderThreads`: libavcodec's thread count
+    /// when the file cannot be opened, has no video stream, or yields no decodable frame. `decoderThreads`: libavcodec's thread count
     /// (0: its own choice; 1 for a reader that only needs the first picture, which then decodes one frame rather than
     /// one per frame thread).
     public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none, deinterlace: Bool = true,
-                background: RGBColour = .black, decoderThreads: Int32 = 0) throws {
+                decoderThreads: Int32 = 0) throws {
         self.path = path
         self.colourOverride = colourOverride
         self.deinterlaces = deinterlace
-        self.background = background
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: FFmpeg 5.1 cannot read it; libheif decodes the primary image once, transformations applied.
             _ = FF.setup
@@ -118,7 +117,7 @@ public final class VideoReader {
         }
         self.hardware = device == nil ? .none : hardware
         hardwareProblem = problem
-        decoder = try Decoder(stream: st, path: path, threads: decoderThreads, hardware: device)
+        decoder = try Decoder(stream: st, path: path, threads: decoderThreads, hardware: device, name: VideoReader.alphaDecoder(st))
         // Discard other streams so that demuxing skips them cheaply.
         for i in 0..<Int32(file.ctx.pointee.nb_streams) where i != vi { file.stream(i).pointee.discard = AVDISCARD_ALL }
         fields.declared = FieldPictures.fieldOrder(st.pointee.codecpar.pointee.field_order)
@@ -178,13 +177,13 @@ public final class VideoReader {
             info.firstFrameTime = .zero
             info.exifOrientation = exif
             info.orientationSource = exif.map { "EXIF orientation \($0): \(Orientation.exifDescription($0))" }
-            info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
         } else {
             info.baseFrameRate = st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : nil
             info.timestampTolerance = SourceInfo.timestampTolerance(
                 timeBase: MediaTime(value: Int64(timeBase.num), timescale: Int64(timeBase.den)),
                 averageRate: st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : nil, baseRate: info.baseFrameRate)
         }
+        info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
         tolerance = info.timestampTolerance
         info.colour = colour(of: first.frame)
         if let o = colourOverride {
@@ -193,6 +192,18 @@ public final class VideoReader {
         }
         info.fieldOrder = fields.fieldOrder
         info.dolbyVision = VideoReader.dolbyVision(st)
+    }
+
+    /// The libvpx decoder for a VP8 or VP9 stream that carries alpha (the Matroska/WebM `alpha_mode` tag 1, whose alpha
+    /// plane travels in BlockAdditional data that FFmpeg's native decoders ignore; libvpx's decode it, giving
+    /// yuva420p), nil otherwise (libavcodec's default decoder).
+    static func alphaDecoder(_ st: UnsafeMutablePointer<AVStream>) -> String? {
+        guard let tag = av_dict_get(st.pointee.metadata, "alpha_mode", nil, 0), String(cString: tag.pointee.value) == "1" else { return nil }
+        switch st.pointee.codecpar.pointee.codec_id {
+        case AV_CODEC_ID_VP9: return "libvpx-vp9"
+        case AV_CODEC_ID_VP8: return "libvpx"
+        default: return nil
+        }
     }
 
     /// The stream's Dolby Vision configuration record (stream side data `AV_PKT_DATA_DOVI_CONF`), if any.

@@ -8,47 +8,39 @@ extension VideoReader {
         try rgbaImage(of: decodedFrame(at: sourceTime))
     }
 
-    /// `frame`'s RGBA conversion (composited over `background` for a still with alpha), cached: the same stored
-    /// picture is often shown on several output frames (output rate above the clip's; a still on all of them).
+    /// `frame`'s RGBA conversion (straight alpha, as decoded), cached: the same stored picture is often shown on
+    /// several output frames (output rate above the clip's; a still on all of them).
     func rgbaImage(of f: Frame) throws -> RGBAImage {
         if let c = converted, c.frame === f { return c.image }
-        let image = try compositesAlpha ? composited(f) : rgba(f)
+        let image = try rgba(f)
         converted = (f, image)
         return image
     }
 
     /// The stored picture shown at `sourceTime`, as decoded: its planes without pixel conversion where the
     /// renderers take the format directly (`Frame.directPicture`: 8-bit and 9…16-bit planar Y′CbCr, NV12/NV21),
-    /// else converted to RGBA by libswscale (`frame(at:)`).
+    /// else converted to RGBA by libswscale (`frame(at:)`); a picture with alpha (`keepsAlpha`) as RGBA with its
+    /// alpha premultiplied (`VideoPicture.premultiplied`).
     public func picture(at sourceTime: MediaTime) throws -> VideoPicture {
         let f = try decodedFrame(at: sourceTime)
         if let c = planar, c.frame === f { return c.picture }
-        var picture = compositesAlpha ? nil : f.directPicture(colour: colour(of: f))
-        if picture == nil {
-            let c = colour(of: f)
-            picture = VideoPicture(try rgbaImage(of: f), transfer: c.transfer, primaries: c.primaries, peakLuminance: c.peakLuminance)
-        }
+        var picture = keepsAlpha ? nil : f.directPicture(colour: colour(of: f))
+        if picture == nil { picture = try rgbaPicture(try rgbaImage(of: f), colour: colour(of: f)) }
         picture!.identity = VideoPicture.newIdentity()
         planar = (f, picture!)
         return picture!
     }
 
-    /// Whether pictures are composited over `background` before they leave the reader: stills with alpha.
-    var compositesAlpha: Bool { isStill && info.hasAlpha }
+    /// Whether pictures keep their alpha (a stream or still whose pixel format has alpha: yuva*, RGBA, ARGB, PNG
+    /// with alpha, VP9 with alpha through libvpx, ProRes 4444, QuickTime Animation): they leave the reader as
+    /// premultiplied RGBA, which the renderers draw "over" what is below them.
+    var keepsAlpha: Bool { info.hasAlpha }
 
-    /// A frame converted to RGBA and composited over `background` (`RGBColour.over` per channel), alpha 255.
-    func composited(_ frame: Frame) throws -> RGBAImage {
-        var image = try rgba(frame)
-        let bg = [background.r, background.g, background.b]
-        image.pixels.withUnsafeMutableBufferPointer { p in
-            for i in stride(from: 0, to: p.count, by: 4) {
-                let a = p[i + 3]
-                if a == 255 { continue }
-                for c in 0..<3 { p[i + c] = RGBColour.over(p[i + c], a, bg[c]) }
-                p[i + 3] = 255
-            }
-        }
-        return image
+    /// An RGBA conversion as a `VideoPicture` in the frame's transfer and primaries: premultiplied when the stream
+    /// keeps alpha, else opaque as it is.
+    func rgbaPicture(_ image: RGBAImage, colour c: YCbCrColour) throws -> VideoPicture {
+        keepsAlpha ? VideoPicture.premultiplied(image, transfer: c.transfer, primaries: c.primaries, peakLuminance: c.peakLuminance)
+                   : VideoPicture(image, transfer: c.transfer, primaries: c.primaries, peakLuminance: c.peakLuminance)
     }
 
     /// The stored picture shown at `sourceTime`, as `picture(at:)`, but first reduced to `size` (smaller than the
@@ -56,7 +48,7 @@ extension VideoReader {
     /// at less than half their stored size, which bilinear sampling alone would alias (a 4K clip in a 1080p or
     /// smaller edit), and the reduction of pictures larger than the GPU takes (`LayerGeometry.reducedSize`). Formats
     /// the renderers take directly keep their pixel format, matrix, range and siting; the others (RGB, palette, a
-    /// still with alpha, …) are reduced as the RGBA picture `picture(at:)` gives. Throws `MediaError`.
+    /// picture with alpha, …) are reduced as the RGBA picture `picture(at:)` gives (premultiplied). Throws `MediaError`.
     public func picture(at sourceTime: MediaTime, reducedTo size: PixelSize?) throws -> VideoPicture {
         guard let size, size.width < info.codedSize.width || size.height < info.codedSize.height else { return try picture(at: sourceTime) }
         let f = try decodedFrame(at: sourceTime)
@@ -64,17 +56,20 @@ extension VideoReader {
         let src = f.ptr.pointee
         let format = AVPixelFormat(rawValue: src.format)
         var picture: VideoPicture
-        if !compositesAlpha && Frame.directFormat(format) != nil {
+        if !keepsAlpha && Frame.directFormat(format) != nil {
             let w = min(Int(src.width), size.width), h = min(Int(src.height), size.height)
             let out = try reduce(f, width: w, height: h)
             try FF.check(av_frame_copy_props(out.ptr, f.ptr), "av_frame_copy_props", path: path)
             picture = out.directPicture(colour: colour(of: f))!
         } else {
-            let full = try rgbaImage(of: f)
+            // Premultiplied before the area filter, so that transparent pixels' colours do not bleed into the average.
+            let full = try rgbaPicture(try rgbaImage(of: f), colour: colour(of: f))
             let w = min(full.width, size.width), h = min(full.height, size.height)
             let c = colour(of: f)
-            picture = VideoPicture(try reduce(Frame.rgba(full), width: w, height: h).rgbaImage(), transfer: c.transfer,
+            picture = VideoPicture(try reduce(Frame.rgba(RGBAImage(width: full.width, height: full.height, pixels: full.planes[0].bytes)),
+                                              width: w, height: h).rgbaImage(), transfer: c.transfer,
                                    primaries: c.primaries, peakLuminance: c.peakLuminance)
+            picture.hasAlpha = full.hasAlpha
         }
         picture.identity = VideoPicture.newIdentity()
         reduced = (f, picture)

@@ -30,7 +30,7 @@ extension RenderJob {
         }
     }
 
-    /// Refuses an output that would replace an input: one of the edit's clips, its music, or one of `others`
+    /// Refuses an output that would replace an input: any file the edit reads (`Edit.inputPaths`), or one of `others`
     /// (described in words, e.g. "the edit file"). Paths are compared after resolving symbolic links, and files by device
     /// and inode, so a hard link to an input is refused too.
     /// - Throws: `UsageError`.
@@ -39,8 +39,14 @@ extension RenderJob {
         let out = resolved(output)
         var inputs = others
         if let edit {
-            inputs = edit.clips.enumerated().map { ("clip \($0.offset)'s input", $0.element.path) } + inputs
-            if let m = edit.music { inputs.insert(("the music file", m.path), at: 0) }
+            let single = edit.tracks.count == 1 && edit.audioTracks.isEmpty
+            inputs = edit.inputPaths.map { i in
+                if i.field == "music.path" { return ("the music file", i.path) }
+                if single, i.field.hasPrefix("clips["), i.field.hasSuffix("].path"), let n = Int(i.field.dropFirst(6).dropLast(6)) {
+                    return ("clip \(n)'s input", i.path)
+                }
+                return ("an input of the edit (\(i.field))", i.path)
+            } + inputs
         }
         // The same file under another name (a hard link, a bind mount) is the same device and inode.
         func identity(_ p: String) -> (dev_t, ino_t)? {

@@ -21,7 +21,7 @@ public enum ChunkPlanner {
             codec: format.audioCodec, file: "audio.\(format.audioPassExtension)") : nil
         let settings = settingsDescription(timeline)
         return ChunkPlan(edit: URL(fileURLWithPath: editPath).standardizedFileURL.path, editArguments: editArguments,
-                         inputs: timeline.placements.map(\.spec.path) + (timeline.music.map { [$0.path] } ?? []), editHash: editHash(timeline),
+                         inputs: timeline.mediaPaths + (timeline.music.map { [$0.path] } ?? []), editHash: editHash(timeline),
                          settings: settings, settingsHash: Digest.sha256(settings),
                          format: format.codec, width: timeline.renderSize.width, height: timeline.renderSize.height, frameRate: timeline.frameRate,
                          totalFrames: timeline.frameCount,
@@ -51,7 +51,7 @@ public enum ChunkPlanner {
         e.outputFormatting = [.sortedKeys]
         e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         var text = (try? e.encode(TimelineReport(t))).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        for p in t.placements.map(\.spec.path) + (t.music.map { [$0.path] } ?? []) {
+        for p in t.mediaPaths + (t.music.map { [$0.path] } ?? []) {
             text += "\n\(p) \(Digest.fingerprint(file: p) ?? "unreadable")"
         }
         for transition in t.placements.compactMap(\.spec.transition) {
@@ -59,7 +59,8 @@ public enum ChunkPlanner {
             for case .image(let path) in transition.params.values.sorted(by: { "\($0)" < "\($1)" }) { files.append(path) }
             for f in files { text += "\n\(f) \(Digest.sha256(file: f) ?? "unreadable")" }
         }
-        text += "\n" + String(describing: t.placements.map(\.spec)) + "\n" + String(describing: t.music)
+        text += "\n" + String(describing: t.placements.map(\.spec)) + "\n" + String(describing: t.audioPlacements.map(\.spec))
+            + "\n" + String(describing: t.music)
         return Digest.sha256(text)
     }
 

@@ -41,17 +41,17 @@ public enum CompositeBenchmark {
         let map = LayerGeometry.outputToSource(codedSize: size, sar: 1, orientation: .identity, renderSize: size, fit: .fill)
         let rate = FrameRate(30)
         func plan(_ n: Int) -> FramePlan {
-            FramePlan(frame: Int64(n), time: MediaTime(frame: Int64(n), rate: rate),
-                      from: LayerPlan(clipIndex: 0, sourceTime: .zero, outputToSource: map),
-                      to: LayerPlan(clipIndex: 1, sourceTime: .zero, outputToSource: map),
-                      transition: transition, progress: Double(n) / Double(max(1, frames)))
+            FramePlan(frame: Int64(n), time: MediaTime(frame: Int64(n), rate: rate), renderSize: size,
+                      passes: [CompositePass(from: LayerPlan(clipIndex: 0, sourceTime: .zero, outputToSource: map),
+                                             to: LayerPlan(clipIndex: 1, sourceTime: .zero, outputToSource: map),
+                                             transition: transition, progress: Double(n) / Double(max(1, frames)))])
         }
         let pipeline = renderer.makeYUV420Pipeline()
-        for n in 0..<3 { _ = try pipeline.submit(plan(n), from: a, to: b, renderSize: size) }   // compile, allocate
+        for n in 0..<3 { _ = try pipeline.submit(plan(n), pictures: [a, b]) }   // compile, allocate
         _ = try pipeline.finish()
         let start = DispatchTime.now().uptimeNanoseconds
         var done = 0
-        for n in 0..<frames { done += try pipeline.submit(plan(n), from: a, to: b, renderSize: size).count }
+        for n in 0..<frames { done += try pipeline.submit(plan(n), pictures: [a, b]).count }
         done += try pipeline.finish().count
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         precondition(done == frames, "the pipeline returned \(done) of \(frames) frames")

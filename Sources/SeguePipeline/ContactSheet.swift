@@ -32,7 +32,8 @@ public enum ContactSheet {
             var group: [(Int64, String)] = []
             for q in progress ?? defaultProgress {
                 let n = min(r.upperBound - 1, r.lowerBound + Int64((q * Double(len)).rounded()))   // nearest frame to p = q
-                let p = timeline.plan(frame: n).progress
+                let track = timeline.placements[i].track
+                let p = timeline.plan(frame: n).passes.first { $0.track == track && $0.transition != nil }?.progress ?? 0
                 group.append((n, String(format: "%@ P=%.2f", name, p)))
             }
             if progress == nil && r.upperBound < timeline.frameCount { group.append((r.upperBound, "after \(name)")) }

@@ -28,23 +28,32 @@ final class FrameSource {
     /// Draws output frame `n`: fetches the pictures its plan needs and hands them to `renderer`.
     func render(frame n: Int64, with renderer: CompositeRenderer) throws -> RGBAImage {
         let plan = timeline.plan(frame: n)
-        let (from, to) = try pictures(for: plan)
-        return try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)
+        return try renderer.render(plan, pictures: try pictures(for: plan))
     }
 
-    /// The stored pictures a plan needs, as decoded; closes the clips the timeline has passed.
-    func pictures(for plan: FramePlan) throws -> (VideoPicture, VideoPicture?) {
-        let from = try picture(plan.from)
-        let to = try plan.to.map { try picture($0) }
+    /// The stored pictures a plan needs (one per `plan.layers`), as decoded; closes the clips the timeline has passed.
+    func pictures(for plan: FramePlan) throws -> [VideoPicture] {
+        let pictures = try plan.layers.map { try picture($0) }
         release(before: plan.time)
-        return (from, to)
+        return pictures
     }
+
+    /// The 1×1 pictures of colour layers, made once each (one identity: the GPU uploads each once).
+    private var colours: [String: VideoPicture] = [:]
 
     func picture(_ layer: LayerPlan) throws -> VideoPicture {
+        if case .colour(let c, let alpha) = layer.content {
+            let key = "\(c) \(alpha)"
+            if let known = colours[key] { return known }
+            var picture = VideoPicture.colour(c, alpha: alpha)
+            picture.identity = VideoPicture.newIdentity()
+            colours[key] = picture
+            return picture
+        }
         let r: VideoReader
         if let existing = readers[layer.clipIndex] { r = existing } else {
             let p = timeline.placements[layer.clipIndex]
-            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, background: timeline.background)
+            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware)
             if let why = r.hardwareProblem { hardwareProblems.insert(why) }
             readers[layer.clipIndex] = r
         }

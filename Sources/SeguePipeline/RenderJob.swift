@@ -93,9 +93,10 @@ public enum RenderJob {
     }
 
     /// `resolve` with the probe given (tests count the files it opens).
-    static func resolve(_ edit: Edit, probe: (String, ColourOverride?) throws -> SourceInfo) throws -> Timeline {
+    static func resolve(_ edit: Edit, probe: (String, ColourOverride?) throws -> SourceInfo,
+                        probeAudio: (String) throws -> SourceInfo = { try probeAudioSource(path: $0) }) throws -> Timeline {
         var infos: [SourceInfo] = []
-        var probed: [(path: String, colour: ColourOverride?, info: SourceInfo)] = []
+        var probed: [(path: String, colour: ColourOverride?, audio: Bool, info: SourceInfo)] = []
         if let m = edit.music {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: m.path, isDirectory: &isDir), !isDir.boolValue else {
@@ -112,27 +113,29 @@ public enum RenderJob {
                 throw EditError("music.start", "\(m.start.seconds) s is at or past the end of the song (\(String(format: "%.3f", length.seconds)) s)")
             }
         }
-        for (i, clip) in edit.clips.enumerated() {
+        for item in Timeline.mediaItems(of: edit) {
+            let path = item.spec.path
+            let what = item.audio || edit.tracks.count > 1 ? item.field : "clip \(item.item)"
             var isDir: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: clip.path, isDirectory: &isDir) {
-                throw MediaError(path: clip.path, function: nil, message: "clip \(i): file not found")
+            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+                throw MediaError(path: path, function: nil, message: "\(what): file not found")
             }
-            if isDir.boolValue { throw MediaError(path: clip.path, function: nil, message: "clip \(i): is a directory, not a media file") }
+            if isDir.boolValue { throw MediaError(path: path, function: nil, message: "\(what): is a directory, not a media file") }
             let info: SourceInfo
             do {
                 // A file used by several clips (ranges cut from one recording) is opened and probed once.
-                if let known = probed.first(where: { $0.path == clip.path && $0.colour == clip.colour }) {
+                if let known = probed.first(where: { $0.path == path && $0.colour == item.spec.colour && $0.audio == item.audio }) {
                     info = known.info
                 } else {
-                    info = try probe(clip.path, clip.colour)
-                    probed.append((clip.path, clip.colour, info))
+                    info = item.audio ? try probeAudio(path) : try probe(path, item.spec.colour)
+                    probed.append((path, item.spec.colour, item.audio, info))
                 }
             } catch let e as MediaError {
-                throw MediaError(path: clip.path, function: e.function, code: e.code, message: "clip \(i): \(e.message)")
+                throw MediaError(path: path, function: e.function, code: e.code, message: "\(what): \(e.message)")
             }
             // Dolby Vision without a compatible base layer (profile 5) would show wrong colours: refuse it.
             if let dv = info.dolbyVision, case .unsupported(let why) = dv.decision {
-                throw MediaError(path: clip.path, function: nil, message: "clip \(i): \(why)")
+                throw MediaError(path: path, function: nil, message: "\(what): \(why)")
             }
             infos.append(info)
         }
@@ -199,8 +202,7 @@ public enum RenderJob {
         // `decoded.cancel()` has returned.
         let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth) { n in
             let plan = timeline.plan(frame: n)
-            let (from, to) = try frames.pictures(for: plan)
-            return (plan: plan, from: from, to: to)
+            return (plan: plan, pictures: try frames.pictures(for: plan))
         }
         defer { decoded.cancel() }
         // The writer is used only on the encode thread from here until `encoder.finish()`.
@@ -250,9 +252,9 @@ public enum RenderJob {
         }
         for n in range {
             try options.checkCancellation()
-            let (plan, from, to) = try timed(&stage.pictures) { try decoded.next() }
-            let images = try timed(&stage.composite) { try pipeline.submit(plan, from: from, to: to, renderSize: timeline.renderSize) }
-            if let onFrame = options.onFrame { onFrame(n, try renderer.render(plan, from: from, to: to, renderSize: timeline.renderSize)) }
+            let (plan, pictures) = try timed(&stage.pictures) { try decoded.next() }
+            let images = try timed(&stage.composite) { try pipeline.submit(plan, pictures: pictures) }
+            if let onFrame = options.onFrame { onFrame(n, try renderer.render(plan, pictures: pictures)) }
             try emit(images)
         }
         try emit(try timed(&stage.composite) { try pipeline.finish() })

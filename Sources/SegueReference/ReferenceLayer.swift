@@ -9,6 +9,10 @@ import SegueCore
 /// §3.8.10: weights from the fraction of `p − 0.5`, `p` in texel units), the same bilinear rule written out with
 /// `texelFetch` for 16-bit planes, and in exact layers (`TransitionParameters.isExact`) one `texelFetch` per plane
 /// of the texel containing the (sited, `ChromaPositionMap`) position: no filtering.
+///
+/// Pictures are premultiplied (RGBA pictures with alpha; Y′CbCr pictures are opaque): the layer gives its colour
+/// times its alpha and `opacity`, with that alpha, `matrix · s + offset · α`; outside `crop` (stored uv) it gives the
+/// background, and a cropped layer's filtered reads stay half a texel inside the crop (`LAYER_CROP`).
 final class ReferenceLayer {
     enum Kind { case rgba, planar8, semiPlanar8, planar16 }
     let kind: Kind
@@ -25,9 +29,18 @@ final class ReferenceLayer {
     let readsLuma: Bool, readsChroma: Bool
     let background: SIMD4<Float>
     let stage: ColourStage?
+    /// The crop in stored uv (u0, v0, u1, v1), whether it is not the whole picture, and the opacity.
+    let u0, v0, u1, v1: Float
+    let cropped: Bool
+    let opacity: Float
 
-    init(picture: VideoPicture, map: [Float], exact: Bool, colour: LayerColourMap, stage: ColourStage?, background: [Float]) {
+    init(picture: VideoPicture, map: [Float], exact: Bool, colour: LayerColourMap, stage: ColourStage?, background: [Float],
+         crop: NormalizedRect = .unit, opacity: Float = 1) {
         self.stage = stage
+        let bounds = crop.floats
+        (u0, v0, u1, v1) = (bounds[0], bounds[1], bounds[2], bounds[3])
+        cropped = crop != .unit
+        self.opacity = opacity
         switch picture.layout {
         case .rgba: kind = .rgba
         case .semiPlanar: kind = .semiPlanar8
@@ -52,21 +65,26 @@ final class ReferenceLayer {
     }
     deinit { planes.forEach { $0.deallocate() } }
 
-    /// `getFromColor(uv)`: background outside 0…1 and outside the stored picture.
+    /// `getFromColor(uv)`: background outside 0…1 and outside the part of the stored picture shown.
     @inline(__always) func color(_ uv: SIMD2<Float>) -> SIMD4<Float> {
         if uv.x < 0 || uv.x > 1 || uv.y < 0 || uv.y > 1 { return background }
         let s = a * uv.x + c * uv.y + tx
         let t = b * uv.x + d * uv.y + ty
-        if s < 0 || s > 1 || t < 0 || t > 1 { return background }
-        return sample(s, t)
+        if s < u0 || s > u1 || t < v0 || t > v1 { return background }
+        return sample(s, t) * opacity
     }
 
     @inline(__always) func sample(_ s: Float, _ t: Float) -> SIMD4<Float> {
-        let px = s * fw, py = t * fh
+        var px = s * fw, py = t * fh
+        if cropped && !exact {
+            px = min(max(px, u0 * fw + 0.5), u1 * fw - 0.5); py = min(max(py, v0 * fh + 0.5), v1 * fh - 0.5)
+        }
         var v = SIMD3<Float>()
+        var alpha: Float = 1
         if kind == .rgba {
             let c = exact ? texel4(ReferenceLayer.exactTexel(px, w), ReferenceLayer.exactTexel(py, h)) : bilinear4(px, py)
             v = SIMD3(c.x, c.y, c.z)
+            alpha = c.w
         } else if exact {
             let cx = ReferenceLayer.exactTexel(px * chroma.scaleX + chroma.offsetX, cw)
             let cy = ReferenceLayer.exactTexel(py * chroma.scaleY + chroma.offsetY, ch)
@@ -96,12 +114,16 @@ final class ReferenceLayer {
                 if readsChroma { v.y = bilinear8(p1, cw, ch, 1, 0, pcx, pcy); v.z = bilinear8(p2, cw, ch, 1, 0, pcx, pcy) }
             }
         }
-        @inline(__always) func row(_ r: Int) -> Float { m[3 * r] * v.x + m[3 * r + 1] * v.y + m[3 * r + 2] * v.z + o[r] }
         if let stage {
-            let c = stage.apply(SIMD3(row(0), row(1), row(2)))
-            return SIMD4(c.x, c.y, c.z, 1)
+            // The stage is not affine: through it unpremultiplied, then premultiplied again.
+            if alpha <= 0 { return SIMD4(repeating: 0) }
+            let u = v / alpha
+            @inline(__always) func row(_ r: Int) -> Float { m[3 * r] * u.x + m[3 * r + 1] * u.y + m[3 * r + 2] * u.z + o[r] }
+            let c = stage.apply(SIMD3(row(0), row(1), row(2))) * alpha
+            return SIMD4(c.x, c.y, c.z, alpha)
         }
-        return SIMD4(row(0), row(1), row(2), 1)
+        @inline(__always) func row(_ r: Int) -> Float { m[3 * r] * v.x + m[3 * r + 1] * v.y + m[3 * r + 2] * v.z + o[r] * alpha }
+        return SIMD4(row(0), row(1), row(2), alpha)
     }
 
     /// `exactTexel` of `prelude.glsl`: the texel containing `p`, ties to the lower index, clamped.

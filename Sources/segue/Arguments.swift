@@ -27,6 +27,9 @@ struct Arguments {
     var progress: ProgressStyle?
     var music: (path: String, volume: Double?)?
     var duck = false
+    /// `--overlay FILE[:x,y,scale[,opacity]]`, in order: each a track above the edit.
+    var overlays: [Overlay] = []
+    struct Overlay { var path: String; var x = 0.5, y = 0.5, scale = 1.0, opacity = 1.0 }
     // Render farms.
     var chunks: Int?, plan: String?, chunk: String?, audioPath: String?
     var farm = FarmOptions(), dryRun = false
@@ -38,7 +41,7 @@ struct Arguments {
     var given: [String] = []
     /// The canonical names of the options that change the edit.
     static let editOverrideOptions: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--codec", "--crf", "--preset",
-                                                   "--encoder", "--music", "--duck", "--tone-map", "--dynamic-range"]
+                                                   "--encoder", "--music", "--duck", "--tone-map", "--dynamic-range", "--overlay"]
 
     init(_ args: [String]) throws {
         var i = 0
@@ -156,6 +159,7 @@ struct Arguments {
                     music = (v, nil)
                 }
             case "--duck": duck = true
+            case "--overlay": overlays.append(try Arguments.parseOverlay(try value(a)))
             case "--chunks": chunks = try Arguments.count(a, try value(a), min: 1)
             case "--plan": plan = try value(a)
             case "--chunk": chunk = try value(a)
@@ -180,8 +184,8 @@ struct Arguments {
             }
             i += 1
         }
-        // Workers may run in another folder: record the music file by absolute path.
-        for (k, group) in editOverrideGroups.enumerated() where group.first == "--music" && group.count == 2 && !group[1].hasPrefix("/") {
+        // Workers may run in another folder: record the music and overlay files by absolute path.
+        for (k, group) in editOverrideGroups.enumerated() where ["--music", "--overlay"].contains(group.first) && group.count == 2 && !group[1].hasPrefix("/") {
             editOverrideGroups[k][1] = FileManager.default.currentDirectoryPath + "/" + group[1]
         }
     }
@@ -193,6 +197,30 @@ struct Arguments {
     static func count(_ name: String, _ v: String, min: Int) throws -> Int {
         guard let n = Int(v), n >= min, n <= 1_000_000 else { throw UsageError("\(name) must be a whole number ≥ \(min) (got \(v))") }
         return n
+    }
+
+    /// `FILE[:x,y,scale[,opacity]]`: a picture or clip over the whole edit, its centre at (x, y) (normalized, top-left
+    /// origin), `scale` times its fitted size, `opacity` 0…1. The geometry follows the last colon only when it is 3 or 4
+    /// numbers (a path may itself hold colons).
+    static func parseOverlay(_ s: String) throws -> Overlay {
+        if let colon = s.lastIndex(of: ":") {
+            let tail = s[s.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            if (3...4).contains(tail.count), tail.allSatisfy({ $0 != nil && $0!.isFinite }) {
+                var o = Overlay(path: String(s[..<colon]))
+                o.x = tail[0]!; o.y = tail[1]!; o.scale = tail[2]!
+                if tail.count == 4 { o.opacity = tail[3]! }
+                guard o.scale > 0 && o.scale <= 100 else { throw UsageError("--overlay scale must be > 0 and ≤ 100 (got \(o.scale))") }
+                guard (0...1).contains(o.opacity) else { throw UsageError("--overlay opacity must be 0…1 (got \(o.opacity))") }
+                guard abs(o.x) <= 100 && abs(o.y) <= 100 else { throw UsageError("--overlay x and y are positions in the frame, 0…1 (got \(o.x), \(o.y))") }
+                if o.path.isEmpty { throw UsageError("--overlay needs a file: FILE[:x,y,scale[,opacity]]") }
+                return o
+            }
+            if tail.count >= 2 && tail.count <= 4 && tail.contains(where: { $0 != nil }) && !FileManager.default.fileExists(atPath: s) {
+                throw UsageError("--overlay takes FILE[:x,y,scale[,opacity]], e.g. logo.png:0.92,0.9,0.1 (got \(s))")
+            }
+        }
+        if s.isEmpty { throw UsageError("--overlay needs a file: FILE[:x,y,scale[,opacity]]") }
+        return Overlay(path: s)
     }
 
     /// `TYPE:SECONDS[:DIRECTION]`, or `cut`.
@@ -267,6 +295,15 @@ struct Arguments {
         if duck {
             guard edit.music != nil else { throw UsageError("--duck needs music (--music FILE or \"music\" in the edit)") }
             if edit.music?.duck == nil { edit.music?.duck = Ducking() }
+        }
+        for o in overlays {
+            // A track above everything, its one item lasting until the edit's end.
+            let cwd = FileManager.default.currentDirectoryPath
+            var item = ClipSpec(path: o.path.hasPrefix("/") ? o.path : URL(fileURLWithPath: cwd).appendingPathComponent(o.path).standardized.path)
+            item.lastsUntilEditEnd = true
+            item.layer.x = .constant(o.x); item.layer.y = .constant(o.y)
+            item.layer.scale = .constant(o.scale); item.layer.opacity = .constant(o.opacity)
+            edit.tracks.append(VideoTrack(clips: [item]))
         }
         return edit
     }

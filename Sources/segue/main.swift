@@ -42,6 +42,8 @@ render options:
   --gpu-device PATH|N          a render node (/dev/dri/renderD129) or an EGL device index
   --hwaccel none|cuda          decode on an NVIDIA GPU (NVDEC) where there is one (default none)
   --no-audio                   write video only
+  --overlay FILE[:x,y,scale[,opacity]]
+                               a picture or clip over the whole edit (repeatable; a watermark: logo.png:0.92,0.9,0.1)
   --music FILE[:VOLUME]        background music under the clips' audio (e.g. song.m4a:0.6)
   --duck                       lower the music while the clips' audio is present
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)

@@ -1,4 +1,5 @@
 import XCTest
+import SegueTestSupport
 import SegueCore
 
 /// Reading a gl-transitions shader (uniforms and the defaults their comments give) and fitting it into Segue's

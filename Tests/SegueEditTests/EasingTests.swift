@@ -1,4 +1,5 @@
 import XCTest
+import SegueTestSupport
 import Foundation
 import SegueCore
 @testable import SegueEdit

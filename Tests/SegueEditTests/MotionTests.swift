@@ -1,4 +1,5 @@
 import XCTest
+import SegueTestSupport
 @testable import SegueCore
 @testable import SegueEdit
 

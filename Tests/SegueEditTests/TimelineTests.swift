@@ -1,4 +1,5 @@
 import XCTest
+import SegueTestSupport
 @testable import SegueCore
 @testable import SegueEdit
 
@@ -50,7 +51,7 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(tl.placements.map(\.start), [0, 3, 5.5, 7.5].map { MediaTime(seconds: $0) })
         XCTAssertEqual(tl.duration, MediaTime(seconds: 9.5))
         XCTAssertEqual(tl.frameCount, 285)
-        XCTAssertEqual(tl.placements.map(\.track), [0, 1, 0, 1])
+        XCTAssertEqual(tl.placements.map(\.roll), [0, 1, 0, 1])
         XCTAssertEqual(tl.placements[0].sourceStart, MediaTime(seconds: 0.5))
         // Transition into clip 1: frames 90..<120; p = 0 on frame 90, frame 120 shows only clip 1.
         XCTAssertEqual(tl.transitionFrames(into: 1), 90..<120)

@@ -5,8 +5,8 @@ import SegueMedia
 import SeguePipeline
 import SegueTestSupport
 
-/// Decoded pixel formats: which reach the renderers as decoded planes and which through libswscale's RGBA,
-/// and that each renders the same on both backends and like FFmpeg's own conversion.
+/// Decoded pixel formats: which reach the renderers as decoded planes and which through libswscale's RGBA (those
+/// with alpha too, premultiplied), and that each renders the same on both backends and like FFmpeg's own conversion.
 final class InputFormatTests: EndToEndTestCase {
     func testEachPixelFormatReadsAndRendersOnBothBackends() throws {
         // (pix_fmt, the picture Segue reads, range tag)
@@ -14,7 +14,7 @@ final class InputFormatTests: EndToEndTestCase {
             ("yuv420p", "yuv 4:2:0 8-bit", "tv"), ("nv12", "nv12", "tv"), ("nv21", "nv21", "tv"),
             ("yuv422p", "yuv 4:2:2 8-bit", "tv"), ("yuv444p", "yuv 4:4:4 8-bit", "tv"), ("yuvj422p", "yuv 4:2:2 8-bit", "pc"),
             ("yuv422p10le", "yuv 4:2:2 10-bit", "tv"), ("yuv444p12le", "yuv 4:4:4 12-bit", "tv"),
-            ("rgb24", "rgba", "pc"), ("gray", "rgba", "tv"), ("yuva420p", "yuv 4:2:0 8-bit", "tv"),
+            ("rgb24", "rgba", "pc"), ("gray", "rgba", "tv"), ("yuva420p", "rgba", "tv"),
         ]
         for (fmt, expected, range) in cases {
             // NUT stores every raw format but not the range; Matroska keeps the range of the full-range case.
@@ -32,8 +32,11 @@ final class InputFormatTests: EndToEndTestCase {
             let c = try TestSupport.decodeFrames(path("\(fmt)-cpu.mkv"), width: 64, height: 48)
             XCTAssertEqual(g.count, 3, fmt)
             TestSupport.assertYUVSequencesMatch(g, c, width: 64, height: 48, minPSNR: 45, label: "\(fmt): gpu vs cpu")
+            // A format with alpha (yuva420p; `gradients` makes α 236…255) is drawn over the background (black), as
+            // FFmpeg's overlay draws it.
+            let convert = "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int"
             let ref = try TestSupport.decodeFrames(src, width: 64, height: 48,
-                filter: "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int")
+                filter: fmt.hasPrefix("yuva") ? "color=black:s=64x48:r=10 [bg]; [bg][in] overlay=shortest=1:format=rgb, \(convert) [out]" : convert)
             TestSupport.assertYUVSequencesMatch(g, ref, width: 64, height: 48, minPSNR: 40, label: "\(fmt): gpu vs FFmpeg's conversion")
         }
     }

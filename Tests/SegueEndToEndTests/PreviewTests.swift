@@ -81,7 +81,8 @@ final class PreviewTests: EndToEndTestCase {
         // 3 + 3 + 3 - 1.5 = 7.5 s = 225 frames; crossfade frames 60..<90, wipe 135..<150.
         XCTAssertEqual(plan.frameCount, 225)
         XCTAssertEqual(plan.width, 128)
-        XCTAssertEqual(plan.clips.map(\.track), ["A", "B", "A"])
+        XCTAssertEqual(plan.clips.map(\.roll), ["A", "B", "A"])
+        XCTAssertEqual(plan.clips.map(\.track), [0, 0, 0])
         XCTAssertEqual(plan.clips[1].transition?.firstFrame, 60)
         XCTAssertEqual(plan.clips[1].transition?.endFrame, 90)
         XCTAssertEqual(plan.clips[2].transition?.firstFrame, 135)

@@ -109,8 +109,8 @@ struct TransitionInput {
     /// `segue_neutralChroma`: neutral Cb and Cr, code / `maxCode`.
     let neutralChroma: Float
 
-    @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { linear.map { $0.eotf(from.color(uv)) } ?? from.color(uv) }
-    @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { linear.map { $0.eotf(to.color(uv)) } ?? to.color(uv) }
+    @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { linear.map { $0.eotfPremultiplied(from.color(uv)) } ?? from.color(uv) }
+    @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { linear.map { $0.eotfPremultiplied(to.color(uv)) } ?? to.color(uv) }
 
     /// `segue_pixel`: the output pixel (column, row) that uv lies in; edges count for the pixel above / to the left.
     @inline(__always) func pixel(_ uv: SIMD2<Float>) -> SIMD2<Float> { (uv * resolution - 1.0 / 64).rounded(.down) }

@@ -1,0 +1,131 @@
+import Foundation
+import SegueCore
+
+/// The planner: what every output frame is. Both renderers draw this and decide nothing.
+extension Timeline {
+    /// What to draw for output frame `n` (0 ≤ n < frameCount): per video track, bottom first, the items covering
+    /// `t = n / frameRate` (`T ≤ t < T + D`; two during a transition inside the track) as one `CompositePass`.
+    ///
+    /// - A track's item that draws nothing at `t` (a gap, opacity 0, scale 0, outside the frame) makes no pass; the
+    ///   gap side of a transition is a transparent layer (the other item fades or moves in over what is below).
+    /// - The first pass covers the whole frame, over the background; each later pass changes only its `rect`: the
+    ///   bounding box of its layers' pictures, even-aligned (the whole frame when its transition moves the layers
+    ///   or is a gl-transitions shader, which may draw anywhere).
+    /// - A frame with nothing visible is one transparent layer: the background.
+    /// - Past the edit's end by rounding (the last frame may start after `duration`), the items that end the edit
+    ///   are held on their final instant.
+    public func plan(frame n: Int64) -> FramePlan {
+        let t = time(ofFrame: n)
+        var passes: [CompositePass] = []
+        for (k, members) in tracks.enumerated() {
+            var active = members.filter { !(t < placements[$0].start) && t < placements[$0].end }
+            if active.isEmpty, !(t < duration) {
+                // Past the last item's end by rounding: hold the items that end the edit.
+                active = members.filter { placements[$0].end == duration }.suffix(1)
+            }
+            guard let pass = self.pass(track: k, active: active.map { placements[$0] }, at: t, base: passes.isEmpty) else { continue }
+            passes.append(pass)
+        }
+        if passes.isEmpty {
+            // Nothing visible: one transparent layer, so the first pass draws the background.
+            var clear = LayerPlan(clipIndex: -1, sourceTime: .zero, outputToSource: .scale(1 / Double(renderSize.width), 1 / Double(renderSize.height)))
+            clear.content = .colour(.black, alpha: 0)
+            passes = [CompositePass(track: 0, from: clear, to: nil, transition: nil, progress: 0)]
+        }
+        return FramePlan(frame: n, time: t, renderSize: renderSize, passes: passes, colour: outputColour, background: background)
+    }
+
+    /// One track's pass at `t` from its `active` items (one, or two in a transition), nil when it draws nothing.
+    private func pass(track k: Int, active: [Placement], at t: MediaTime, base: Bool) -> CompositePass? {
+        guard let last = active.last else { return nil }
+        let frame = PixelRect(renderSize)
+        if active.count >= 2 {
+            let from = active[active.count - 2], to = last
+            let tr = to.spec.transition!
+            let p = tr.easing(MediaTime.ratio(t - to.start, tr.duration))
+            let a = layer(from, at: t) ?? transparent(from, at: t), b = layer(to, at: t) ?? transparent(to, at: t)
+            var rect: PixelRect? = nil
+            if !base, !tr.kind.traits.movesLayers, tr.kind != .glsl {
+                let r = [a, b].compactMap(\.bounds).reduce(PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }.evenAligned.intersection(frame)
+                if r.isEmpty { return nil }
+                rect = r == frame ? nil : r
+            }
+            return CompositePass(track: k, from: a, to: b, transition: tr, progress: p, rect: rect)
+        }
+        guard let l = layer(last, at: t), l.opacity > 0, let bounds = l.bounds, !bounds.isEmpty else { return nil }
+        let r = bounds.evenAligned.intersection(frame)
+        return CompositePass(track: k, from: l, to: nil, transition: nil, progress: 0, rect: base || r == frame ? nil : r)
+    }
+
+    /// The layer placement `p` draws at timeline time `t`, nil for a gap or when it draws nothing.
+    func layer(_ p: Placement, at t: MediaTime) -> LayerPlan? {
+        var local = t - p.start
+        if !(local < p.duration) { local = p.duration - MediaTime(value: 1, timescale: 1_000_000) }
+        if local < .zero { local = .zero }
+        let content: LayerPlan.Content
+        switch p.spec.content {
+        case .gap: return nil
+        case .fill(let c): content = .colour(c, alpha: 1)
+        case .file: content = .media
+        }
+        guard let g = p.layer(at: p.start + local, renderSize: renderSize) else { return nil }
+        var l = LayerPlan(clipIndex: p.index, sourceTime: p.sourceStart + local, outputToSource: g.outputToSource,
+                          moving: p.motion != nil || p.spec.layer.changesSize)
+        l.content = content
+        l.opacity = min(1, max(0, p.spec.layer.opacity.value(at: local)))
+        l.crop = g.crop
+        l.bounds = l.opacity > 0 ? g.bounds : PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+        return l
+    }
+
+    /// The transparent layer that stands for `p` in a transition where it draws nothing (a gap): the other layer
+    /// fades, wipes or moves in over what is below.
+    private func transparent(_ p: Placement, at t: MediaTime) -> LayerPlan {
+        var l = LayerPlan(clipIndex: p.index, sourceTime: .zero, outputToSource: .scale(1 / Double(renderSize.width), 1 / Double(renderSize.height)))
+        l.content = .colour(.black, alpha: 0)
+        l.bounds = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+        return l
+    }
+
+    /// `--verbose` lines: each item's track, kind, times, geometry and colour.
+    static func describe(_ placements: [Placement], audio: [Placement], edit: Edit, all: [ItemReference], outputColour: OutputColour) -> [String] {
+        var notes: [String] = []
+        let single = edit.tracks.count == 1 && edit.audioTracks.isEmpty
+        for p in placements {
+            let name = Timeline.name(p.spec)
+            let label = single ? "clip \(p.index) \(name)" : "track \(p.track) item \(p.item) \(name)"
+            var line = "\(label): roll \(p.roll == 0 ? "A" : "B"), "
+            switch p.spec.content {
+            case .gap: line += "gap"
+            case .fill: line += "solid colour"
+            case .file:
+                line += "\(p.source.isStill ? "still picture, " : "")\(p.source.codedSize) \(p.source.orientation)"
+                    + (p.source.orientationSource.map { " (\($0))" } ?? "")
+                    + (p.source.hasAlpha ? ", with alpha" : "")
+                    + (p.source.isInterlaced ? ", \(p.source.fieldOrder) (deinterlaced with bwdif, one picture per field)" : "")
+                    + (p.source.isStill ? ", shown \(fmt(p.duration)) s" : ", source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + p.duration)) s of \(fmt(p.source.duration)) s")
+            }
+            line += ", timeline \(fmt(p.start))–\(fmt(p.end)) s"
+                + (p.spec.transition.map { ", \($0.kind.rawValue) \(fmt($0.duration)) s in" } ?? "")
+                + (p.motion.map { ", motion \($0.description)" } ?? "")
+                + (p.spec.layer.isIdentity ? "" : ", layer \(p.spec.layer.description)")
+            if p.isMedia {
+                line += (p.source.audioTrackCount > 1 ? ", audio track \(p.audioTrack ?? 0) of \(p.source.audioTrackCount)"
+                         + (p.spec.audioTrack == nil ? " (the file's default)" : "") : "")
+                    + (p.source.colour.map { ", colour \($0.summary)" } ?? "")
+                    + (p.source.colourOverridden.isEmpty ? "" : " (\(p.source.colourOverridden.joined(separator: ", ")) from the edit)")
+            }
+            notes.append(line)
+            if p.isMedia, let c = p.source.colour, let stage = ColourStage(colour: c, output: outputColour) {
+                notes.append("\(label): \(stage.summary)")
+            }
+            if let dv = p.source.dolbyVision { notes.append("\(label): \(dv.summary)") }
+        }
+        for p in audio {
+            notes.append("audio track \(p.track) item \(p.item) \(Timeline.name(p.spec)): "
+                         + (p.isMedia ? "source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + p.duration)) s, " : "gap, ")
+                         + "timeline \(fmt(p.start))–\(fmt(p.end)) s" + (p.spec.volume == 1 ? "" : String(format: ", volume %g", p.spec.volume)))
+        }
+        return notes
+    }
+}
