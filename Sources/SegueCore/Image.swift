@@ -130,8 +130,11 @@ public struct TransitionParameters: Sendable {
     /// (`TransitionTraits.movesLayers`: push does), and the picture is 4:2:0 Y′CbCr, whose chroma grid is the
     /// output's: then every read lands on a stored sample. (4:2:2, 4:4:4 and RGBA pictures keep their filtered
     /// reads, which average the chroma the output's 4:2:0 has no room for.)
+    /// A 1×1 picture (a colour layer: a fill, a gap's transparency) is exact wherever it is drawn: every read is its
+    /// one texel.
     public static func isExact(_ pass: CompositePass, _ layer: LayerPlan, picture: VideoPicture) -> Bool {
-        picture.layout != .rgba && picture.chromaShiftX == 1 && picture.chromaShiftY == 1
+        if picture.width == 1 && picture.height == 1 { return true }
+        return picture.layout != .rgba && picture.chromaShiftX == 1 && picture.chromaShiftY == 1
             && pass.transition?.kind.traits.movesLayers != true && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: picture.size)
     }
 }

@@ -5,10 +5,6 @@ import SegueTestSupport
 
 /// The `segue` command as a user runs it: exit codes, messages, and nothing lost on failure.
 final class CLITests: EndToEndTestCase {
-    func segue(_ args: [String], env: [String: String]? = nil) throws -> TestSupport.ProcessResult {
-        try TestSupport.run(TestSupport.segueBinary, args, environment: env)
-    }
-
     func testMissingClipFailsNamingTheFileAndWritesNothing() throws {
         let a = try cornerClip("a.mp4")
         let out = path("out.mp4")

@@ -7,10 +7,6 @@ import SegueTestSupport
 
 /// Render-farm chunks: plan, render each chunk on its own, stitch, and compare with a single pass.
 final class ChunkTests: EndToEndTestCase {
-    func segue(_ args: [String], env: [String: String]? = nil) throws -> TestSupport.ProcessResult {
-        try TestSupport.run(TestSupport.segueBinary, args, environment: env)
-    }
-
     /// Three 1 s clips with audio (440/660/880 Hz) joined by a 0.6 s crossfade and a 0.3 s push: 63 frames at 30 fps.
     /// Split in 4 chunks ([0,15), [15,31), [31,47), [47,63)) the seam at 15 falls inside the crossfade [12, 30).
     func makeEdit(codec: String = "h264", crf: Int = 18) throws -> String {
@@ -27,28 +23,6 @@ final class ChunkTests: EndToEndTestCase {
          "output": {"codec": "\(codec)", "crf": \(crf), "preset": "medium"}}
         """.utf8).write(to: URL(fileURLWithPath: e))
         return e
-    }
-
-    /// Renders every chunk of `plan` through the CLI, the audio pass, and stitches.
-    func renderChunked(_ planPath: String, chunks dir: String, out: String, backend: String = "cpu") throws {
-        let plan = try ChunkPlanner.load(planPath)
-        for c in plan.chunks {
-            let r = try segue(["render", "--plan", planPath, "--chunk", "\(c.index)", "-o", dir, "--backend", backend])
-            XCTAssertEqual(r.status, 0, r.stderr)
-        }
-        if let a = plan.audio {
-            let r = try segue(["render-audio", "--plan", planPath, "-o", "\(dir)/\(a.file)"])
-            XCTAssertEqual(r.status, 0, r.stderr)
-        }
-        let r = try segue(["stitch", "--plan", planPath, dir, "-o", out])
-        XCTAssertEqual(r.status, 0, r.stderr)
-    }
-
-    /// `ffmpeg -f framemd5` lines of one stream (timestamps, durations, sizes and MD5 of every decoded frame).
-    func framemd5(_ file: String, _ stream: String) throws -> [String] {
-        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:\(stream)", "-f", "framemd5", "-"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
     }
 
     func assertIdentical(_ chunked: String, _ single: String, frames: Int, file: StaticString = #filePath, line: UInt = #line) throws {

@@ -54,4 +54,32 @@ class EndToEndTestCase: XCTestCase {
                                  extra: ["-g", "10"])
         return p
     }
+
+    /// Runs the `segue` command.
+    func segue(_ args: [String], env: [String: String]? = nil) throws -> TestSupport.ProcessResult {
+        try TestSupport.run(TestSupport.segueBinary, args, environment: env)
+    }
+
+    /// Renders every chunk of `plan` through the CLI, the audio pass, and stitches.
+    func renderChunked(_ planPath: String, chunks dir: String, out: String, backend: String = "cpu") throws {
+        let plan = try ChunkPlanner.load(planPath)
+        for c in plan.chunks {
+            let r = try segue(["render", "--plan", planPath, "--chunk", "\(c.index)", "-o", dir, "--backend", backend])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        if let a = plan.audio {
+            let r = try segue(["render-audio", "--plan", planPath, "-o", "\(dir)/\(a.file)"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        let r = try segue(["stitch", "--plan", planPath, dir, "-o", out])
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    /// `ffmpeg -f framemd5` lines of one stream (timestamps, durations, sizes and MD5 of every decoded frame).
+    func framemd5(_ file: String, _ stream: String) throws -> [String] {
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:\(stream)", "-f", "framemd5", "-"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+    }
+
 }

@@ -9,10 +9,6 @@ import SegueTestSupport
 /// Issue 15 #3: every error knows its exit status and whether a farm should retry it, set where it is thrown; the
 /// command line turns them into one message and one status; each command refuses options that do not apply to it.
 final class ErrorTests: EndToEndTestCase {
-    func segue(_ args: [String], env: [String: String]? = nil) throws -> TestSupport.ProcessResult {
-        try TestSupport.run(TestSupport.segueBinary, args, environment: env)
-    }
-
     func testEachErrorCarriesItsExitStatusAndWhetherToRetry() {
         let cases: [(SegueError, Int32, Bool)] = [
             (EditError("clips[0].duration", "must be > 0"), 2, false),

@@ -7,9 +7,6 @@ import SegueTestSupport
 
 /// The catalogue of hostile and odd inputs: each case's exit status, message and output file state.
 final class HostileInputTests: EndToEndTestCase {
-    func segue(_ args: [String], env: [String: String]? = nil) throws -> TestSupport.ProcessResult {
-        try TestSupport.run(TestSupport.segueBinary, args, environment: env)
-    }
     func leftovers(_ folder: String? = nil) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder ?? dir).filter { $0.contains(".segue-") }
     }

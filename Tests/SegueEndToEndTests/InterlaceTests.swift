@@ -17,8 +17,6 @@ import SegueTestSupport
 /// over the next three frames. So: every picture in between must be found progressive, and the multi-frame
 /// summary may count only those edge pictures plus three as interlaced.
 final class InterlaceTests: EndToEndTestCase {
-    func segue(_ args: [String]) throws -> TestSupport.ProcessResult { try TestSupport.run(TestSupport.segueBinary, args) }
-
     /// The input (`testsrc2` at 50 fps woven into 25 interlaced frames, flagged TFF or BFF) at `size`,
     /// `seconds` long; H.264 unless `codec` says otherwise (e.g. `["-c:v", "mpeg2video", "-q:v", "2"]`).
     func interlacedClip(_ name: String, size: String = "320x240", rate: String = "50", seconds: Int = 2, bottomFirst: Bool = false,

@@ -8,8 +8,6 @@ import SegueTestSupport
 
 /// `probe`, `plan`, `frame`, `sheet`, `compare` and progress output.
 final class PreviewTests: EndToEndTestCase {
-    func segue(_ args: [String]) throws -> TestSupport.ProcessResult { try TestSupport.run(TestSupport.segueBinary, args) }
-
     func testProbeReportsRotationSARRateColourAndAudio() throws {
         let stored = path("stored.mp4"), rotated = path("rotated.mp4")
         try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x90:r=25:d=1", "-f", "lavfi", "-i", "sine=f=440:r=44100:d=1",

@@ -10,8 +10,6 @@ import SegueTestSupport
 /// Stills through the whole pipeline (issue 12): decoded and uploaded once, reduced on the CPU when larger than the
 /// GPU takes, mixed with video and music, rendered in chunks.
 final class StillPipelineTests: EndToEndTestCase {
-    func segue(_ args: [String]) throws -> TestSupport.ProcessResult { try TestSupport.run(TestSupport.segueBinary, args) }
-
     func gpuRenderer() throws -> GPURenderer {
         do { return try GPURenderer() } catch {
             if TestSupport.inCI { XCTFail("GPU tests must run in CI (Mesa llvmpipe): \(error)") }
