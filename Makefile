@@ -6,7 +6,7 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo memory test example farm-test fixtures fuzz leakcheck bench gpu-check clean
+.PHONY: deps build release demo memory layers test example farm-test fixtures fuzz leakcheck bench gpu-check clean
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -35,6 +35,12 @@ demo: release fixtures
 memory: release fixtures
 	.build/release/segue render Fixtures/memory.json -o memory.mp4 --verbose
 
+# Renders Fixtures/layers.json (tracks: a clip crossfading into another; a phone clip sliding in as a
+# picture-in-picture, then a lower-third card; a PNG logo with alpha over everything; a voice-over on an audio track;
+# music ducked under it) to ./layers.mp4.
+layers: release fixtures
+	.build/release/segue render Fixtures/layers.json -o layers.mp4 --verbose
+
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
 # Then the library's example package (Examples/ThreeClips) and the real Slurm run (farm-test).
 test: deps
@@ -55,11 +61,11 @@ farm-test: build
 	Tests/Farm/farm-test.sh .build/debug/segue
 
 # Benchmark against FFmpeg's filtergraph and the codec floor (see bench/run.py for BENCH_* settings).
-# Two edits: issue 14's (3 clips x 4 s, one portrait, crossfade + push) and the demo edit's 4 x 3 s one (docs/performance.md) (with the memory
-# run and the 4K60 prefilter case).
+# Two edits: issue 14's (3 clips x 4 s, one portrait, crossfade + push; also with a logo over every frame, issue 19)
+# and the demo edit's 4 x 3 s one (docs/performance.md) (with the memory run and the 4K60 prefilter case).
 bench: release
 	BENCH_CLIPS=3 BENCH_CLIP_SECONDS=4 BENCH_LONG=0 BENCH_PREFILTER=0 python3 bench/run.py
-	BENCH_CLIPS=4 BENCH_CLIP_SECONDS=3 python3 bench/run.py
+	BENCH_CLIPS=4 BENCH_CLIP_SECONDS=3 BENCH_LOGO=0 python3 bench/run.py
 
 # On a machine with an NVIDIA GPU: EGL device platform on the NVIDIA driver (fails loudly on llvmpipe), CUDA
 # decoding, composite + readback frames/s at 1080p and 4K, end to end against FFmpeg, NVENC failing cleanly;
@@ -86,4 +92,4 @@ leakcheck: build fixtures
 	Tests/leakcheck.sh .build/debug/segue
 
 clean:
-	rm -rf .build Examples/ThreeClips/.build Fixtures/generated demo.mp4
+	rm -rf .build Examples/ThreeClips/.build Fixtures/generated demo.mp4 memory.mp4 layers.mp4

@@ -44,4 +44,6 @@ if [ ! -f "$out/g_photo.heic" ]; then
 fi
 # h: music, 15 s (a C-major arpeggio of sines).
 [ -f "$out/h_music.m4a" ] || ff -f lavfi -i "aevalsrc=0.2*sin(2*PI*t*(262+(mod(floor(t*4)\,3))*65)):s=48000:d=15" -c:a aac -b:a 128k "$out/h_music.m4a"
+# i: a voice-over for Fixtures/layers.json: three spoken-length tone bursts (a "voice") in 3 s, 48 kHz mono.
+[ -f "$out/i_voice.m4a" ] || ff -f lavfi -i "aevalsrc=0.3*sin(2*PI*t*520)*lt(mod(t\,1)\,0.7):s=48000:d=3" -c:a aac -b:a 96k "$out/i_voice.m4a"
 echo "fixtures in $out"

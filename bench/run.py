@@ -6,6 +6,8 @@ Environment (defaults follow the issue's spec):
   BENCH_CLIPS=10  BENCH_CLIP_SECONDS=3  BENCH_TRANSITION=1  BENCH_REPS=3  BENCH_PRESET=medium  BENCH_CRF=18
   BENCH_SIZE=1920x1080  BENCH_LONG=1 (also an edit 4x as long, for memory)  BENCH_BACKENDS=gpu,cpu
   BENCH_PREFILTER=1 (also the 4K60 clip into a 720 square)  BENCH_PREFILTER_ONLY=1 (only that case)
+  BENCH_LOGO=1 (also the same edit with a logo over every frame: `--overlay logo.png:0.92,0.9,0.1`, against FFmpeg's
+  graph with an `overlay` at the end; reports what the logo costs, segue with logo / segue without)
 """
 import json, os, statistics, subprocess, sys, time
 
@@ -81,6 +83,36 @@ def ffmpeg_graph(paths, w, h, out):
             "-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart", out]
 
 
+def make_logo():
+    """A 400x200 PNG logo with alpha (a soft-edged disc and a bar), as people overlay them."""
+    p = os.path.join(WORK, "logo.png")
+    if not os.path.exists(p):
+        ff("-f", "lavfi", "-i", "color=c=black:s=400x200:d=1:r=1,format=rgba,geq=r='200+X/8':g=90:b='40+Y/2':"
+           "a='if(lt(hypot(X-100,Y-100),90),255,if(between(Y,70,130)*between(X,180,390),200,0))'", "-frames:v", "1", p)
+    return p
+
+
+# Where `--overlay logo.png:0.92,0.9,0.1` puts the 400x200 logo in a WxH frame (the edit's fit, fill: scaled to cover
+# the frame, then 0.1 of that, centred at (0.92 W, 0.9 H)), for FFmpeg's overlay.
+def logo_box(w, h):
+    k = max(w / 400, h / 200) * 0.1
+    lw, lh = round(400 * k), round(200 * k)
+    return lw, lh, round(0.92 * w - lw / 2), round(0.9 * h - lh / 2)
+
+
+def with_logo(cmd, logo, w, h):
+    """`ffmpeg_graph`'s command with the logo overlaid on its video at the end."""
+    lw, lh, x, y = logo_box(w, h)
+    cmd = list(cmd)
+    i = cmd.index("-filter_complex")
+    n = sum(1 for a in cmd[:i] if a == "-i")
+    v = cmd[cmd.index("-map") + 1].strip("[]")
+    cmd[i + 1] += f";[{n}:v]scale={lw}:{lh}[logo];[{v}][logo]overlay={x}:{y}[logoed]"
+    cmd[cmd.index("-map") + 1] = "[logoed]"
+    cmd[i:i] = ["-i", logo]
+    return cmd
+
+
 def floor_cmds(paths, reference_output, out):
     """Codec floor: decode exactly the source ranges (all of each clip here) + encode an output of the same
     length, size and settings (the reference render re-encoded; includes one decode of that output)."""
@@ -121,6 +153,12 @@ def main():
         cases[f"segue-{b} {W}x{H}"] = [[SEGUE, "render", edit, "--size", f"{W}x{H}", "--backend", b, "--progress", "none", "-o", out(f"segue-{b}.mp4")]]
         cases[f"segue-{b} square"] = [[SEGUE, "render", edit, "--size", f"{sq}x{sq}", "--backend", b, "--progress", "none", "-o", out(f"segue-{b}-sq.mp4")]]
     cases[f"ffmpeg {W}x{H}"] = [ffmpeg_graph(paths, W, H, out("ffmpeg.mp4"))]
+    logo = make_logo() if env("BENCH_LOGO", "1") == "1" else None
+    if logo:
+        for b in BACKENDS:
+            cases[f"segue-{b} {W}x{H} logo"] = [[SEGUE, "render", edit, "--size", f"{W}x{H}", "--backend", b, "--overlay",
+                                                 f"{logo}:0.92,0.9,0.1", "--progress", "none", "-o", out(f"segue-{b}-logo.mp4")]]
+        cases[f"ffmpeg {W}x{H} logo"] = [with_logo(ffmpeg_graph(paths, W, H, out("ffmpeg-logo.mp4")), logo, W, H)]
     cases["ffmpeg square"] = [ffmpeg_graph(paths, sq, sq, out("ffmpeg-sq.mp4"))]
     # The floor re-encodes a reference of the right size: make them once (untimed).
     tag = f"{W}x{H}-{CLIPS}x{SECONDS}-{TRANS}-{PRESET}-{CRF}"
@@ -151,6 +189,15 @@ def main():
             r1, r2 = med[k] / med[ff_key], med[k] / med[fl_key]
             result["ratios"][k] = {"segue/ffmpeg": r1, "segue/floor": r2}
             print(f"{k:28} segue/ffmpeg {r1:5.2f}   segue/floor {r2:5.2f}")
+    if logo:
+        print()
+        for b in BACKENDS:
+            k = f"segue-{b} {W}x{H} logo"
+            r = {"logo cost (with/without)": med[k] / med[f"segue-{b} {W}x{H}"], "segue/ffmpeg": med[k] / med[f"ffmpeg {W}x{H} logo"],
+                 "segue/floor": med[k] / med[f"floor {W}x{H}"]}
+            result["ratios"][k] = r
+            print(f"{k:28} logo costs {100 * (r['logo cost (with/without)'] - 1):+5.1f} %   segue/ffmpeg {r['segue/ffmpeg']:5.2f}   "
+                  f"segue/floor {r['segue/floor']:5.2f}")
     if env("BENCH_LONG", "1") == "1":
         long_edit = edit_file(paths * 4, "edit-40.json")
         t10, m10 = run([[SEGUE, "render", edit, "--size", f"{sq}x{sq}", "--progress", "none", "-o", out("mem10.mp4")]])

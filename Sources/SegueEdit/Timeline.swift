@@ -26,7 +26,7 @@ public struct Timeline: Sendable {
         public let duration: MediaTime
         /// Start on the output timeline (`T`).
         public let start: MediaTime
-        /// How the item's picture is fitted to the render size: the edit's `fit`, `stretch` for a fill.
+        /// How the item's picture is fitted to the render size: the edit's `fit`; `fit` for a fill (its picture is the render frame, so only a crop changes its shape, which the fit keeps).
         public let fit: FitMode
         /// The audio track played (an index among the file's audio streams): `clips[].audioTrack`, else the
         /// file's default (`SourceInfo.defaultAudioTrack`); nil when the file has no audio.
@@ -217,7 +217,7 @@ public struct Timeline: Sendable {
         // Placements.
         func place(_ n: Int, index: Int) -> Placement {
             let ref = all[n], src = source(n)
-            let fit: FitMode = ref.spec.file == nil ? .stretch : edit.fit
+            let fit: FitMode = ref.spec.file == nil ? .fit : edit.fit
             var spec = ref.spec
             if spec.transition != nil, spec.transition?.blend == nil { spec.transition?.blend = edit.blending }
             // Audio items have no picture (an audio-only file's size is 0×0).

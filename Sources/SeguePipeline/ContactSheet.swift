@@ -39,6 +39,8 @@ public enum ContactSheet {
             if progress == nil && r.upperBound < timeline.frameCount { group.append((r.upperBound, "after \(name)")) }
             out.append(group)
         }
+        // In time order (the transitions of several tracks interleave).
+        out.sort { ($0.first?.0 ?? 0) < ($1.first?.0 ?? 0) }
         if out.isEmpty {
             let count = Int64(min(10, timeline.frameCount))
             out = [(0..<count).map { k in (k * timeline.frameCount / count, "") }]
