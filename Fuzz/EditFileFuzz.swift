@@ -9,7 +9,7 @@ public func editFileFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         let edit = try EditFile.parse(data: bytes, baseDirectory: "/fuzz")
         // Resolve against made-up sources too: timeline arithmetic must not trap on any parsed values.
-        let sources = edit.clips.map { _ in
+        let sources = Timeline.mediaItems(of: edit).map { _ in
             SourceInfo(codedSize: PixelSize(width: 640, height: 360), nominalFrameRate: 30, duration: MediaTime(value: 3, timescale: 1), hasAudio: true)
         }
         if let t = try? Timeline(edit: edit, sources: sources), t.frameCount > 0 {
