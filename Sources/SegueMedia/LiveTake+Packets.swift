@@ -8,6 +8,7 @@ private let microseconds = AVRational(num: 1, den: 1_000_000)
 extension LiveTake {
     /// Audio packets kept before the video's first keyframe (of the same source), to place once it comes.
     static let heldAudioLimit = 500
+    static let debug = ProcessInfo.processInfo.environment["SEGUE_RECORD_DEBUG"] != nil
 
     func handle(_ k: Int, _ p: Packet, arrival: UInt64) throws {
         let pkt = p.ptr
@@ -75,6 +76,7 @@ extension LiveTake {
             if video!.frameUS > 0 && d > video!.frameUS * 3 / 2 { sourceGaps += Int64((Double(d) / Double(video!.frameUS)).rounded()) - 1 }
         }
         video!.lastDTS = dtsUS
+        if LiveTake.debug { recording.log("debug: video us \(us) dts \(dtsUS) key \(pkt.pointee.flags & AV_PKT_FLAG_KEY) dur \(pkt.pointee.duration) frameUS \(video!.frameUS)") }
         if let w = startWall {
             let latency = Int64(arrival / 1000) - Int64(w / 1000) - us
             let least = min(minLatencyUS ?? latency, latency)
@@ -232,9 +234,15 @@ extension LiveTake {
         let pkt = p.ptr
         let tb = audio!.timeBase
         let (us, _) = place(pkt, input: k, tb: tb)
+        if LiveTake.debug { recording.log("debug: audio us \(us)") }
         if us < 0 { return }   // before the take's first frame
         if let d = settings.duration, us >= Int64(d * 1e6) { audio!.done = true; return }
         if audio!.copy {
+            if audio!.stripsADTS, pkt.pointee.size > 7, let d = pkt.pointee.data, d[0] == 0xff, d[1] & 0xf0 == 0xf0 {
+                let header: Int32 = d[1] & 1 == 1 ? 7 : 9   // protection_absent: no CRC
+                pkt.pointee.data += Int(header)
+                pkt.pointee.size -= header
+            }
             let end = us + av_rescale_q(pkt.pointee.duration, tb, microseconds)
             try segmenter.writeAudio(pkt, stream: audioStreamIndex, tb: tb, us: us)
             audioPackets += 1

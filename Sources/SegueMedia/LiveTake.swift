@@ -74,6 +74,19 @@ final class LiveTake {
         var done = false
         var codecID: AVCodecID
         var held: [(Packet, UInt64)] = []
+        /// AAC in ADTS frames, copied: each packet's ADTS header is removed (`aac_adtstoasc`'s work).
+        var stripsADTS = false
+    }
+
+    /// MPEG-4 AudioSpecificConfig (ISO/IEC 14496-3 §1.6.2.1: object type, sampling frequency index, channel
+    /// configuration) for an AAC stream's parameters; nil for a rate outside the index table.
+    static func audioSpecificConfig(_ p: AVCodecParameters) -> [UInt8]? {
+        let rates: [Int32] = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+        guard let index = rates.firstIndex(of: p.sample_rate) else { return nil }
+        let objectType = p.profile >= 0 && p.profile < 31 ? Int(p.profile) + 1 : 2   // FF_PROFILE_AAC_LOW (1) is object type 2
+        let channels = Int(min(7, max(1, p.ch_layout.nb_channels)))
+        let bits = objectType << 11 | index << 7 | channels << 3
+        return [UInt8(bits >> 8), UInt8(bits & 0xff)]
     }
 
     static let copyableVideo: Set<AVCodecID> = [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC, AV_CODEC_ID_AV1, AV_CODEC_ID_VP9]
@@ -134,7 +147,22 @@ final class LiveTake {
             let copy = LiveTake.copyableAudio.contains(par.pointee.codec_id) && par.pointee.sample_rate > 0
             var state = AudioState(stream: ai, timeBase: st.pointee.time_base, copy: copy, codecID: par.pointee.codec_id)
             if copy {
-                templates.append(TakeStream(parameters: par, timeBase: st.pointee.time_base, frameRate: AVRational(num: 0, den: 1), displayMatrix: nil))
+                var parameters = par
+                if par.pointee.codec_id == AV_CODEC_ID_AAC && par.pointee.extradata_size == 0 {
+                    // ADTS (MPEG-TS, raw AAC): MP4 wants the AudioSpecificConfig up front and the frames bare.
+                    parameters = avcodec_parameters_alloc()!
+                    ownedParameters.append(parameters)
+                    try FF.check(avcodec_parameters_copy(parameters, par), "avcodec_parameters_copy", path: path)
+                    guard let asc = LiveTake.audioSpecificConfig(par.pointee) else {
+                        throw MediaError(path: inputs[k].source.spec, function: nil, message: "AAC at \(par.pointee.sample_rate) Hz cannot be described for MP4")
+                    }
+                    parameters.pointee.extradata = av_mallocz(asc.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)).assumingMemoryBound(to: UInt8.self)
+                    parameters.pointee.extradata.update(from: asc, count: asc.count)
+                    parameters.pointee.extradata_size = Int32(asc.count)
+                    state.stripsADTS = true
+                }
+                if parameters.pointee.frame_size == 0 && par.pointee.codec_id == AV_CODEC_ID_AAC { parameters.pointee.frame_size = 1024 }
+                templates.append(TakeStream(parameters: parameters, timeBase: st.pointee.time_base, frameRate: AVRational(num: 0, den: 1), displayMatrix: nil))
             } else {
                 let dec = try Decoder(stream: st, path: inputs[k].source.spec, threads: 1)
                 let rate = dec.ctx.pointee.sample_rate > 0 ? dec.ctx.pointee.sample_rate : 48000

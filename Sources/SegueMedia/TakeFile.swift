@@ -60,7 +60,7 @@ final class TakeFile {
         output.ctx.pointee.pb = pb
         output.ioOpen = true
         var opts: OpaquePointer? = nil
-        av_dict_set(&opts, "movflags", "+frag_keyframe+empty_moov+default_base_moof", 0)
+        av_dict_set(&opts, "movflags", "+frag_keyframe+empty_moov+delay_moov+default_base_moof", 0)
         av_dict_set(&opts, "frag_duration", String(TakeFile.fragmentMicroseconds), 0)
         // Each complete fragment goes to the file at once (not when libavformat's buffer fills).
         av_dict_set(&opts, "flush_packets", "1", 0)
