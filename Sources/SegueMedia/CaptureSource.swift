@@ -10,6 +10,7 @@ import SegueCore
 /// | `x11grab::0.0` | `x11grab` (an X11 screen) | `:0.0` |
 /// | `kmsgrab` (or `kmsgrab:DEVICE`) | `kmsgrab` (the console's screen, through DRM/KMS) | `-` (or DEVICE) |
 /// | `lavfi:testsrc2` | `lavfi` (a libavfilter graph: demos and tests; paced to real time) | `testsrc2` |
+/// | `http(s)://…` | probed (an HLS playlist, or a media file: paced to real time) | the URL |
 /// | `rtsp://`, `srt://`, `udp://`, `rtp://`, `rtmp://`, `tcp://`, `http(s)://….m3u8` | probed by libavformat | the URL |
 ///
 /// Listening instead of calling: `srt://:PORT?mode=listener`, `tcp://:PORT?listen=1` and `udp://` (which always
@@ -74,7 +75,12 @@ public struct CaptureSource: Sendable, Equatable, CustomStringConvertible {
 
     /// A network stream (what `--reconnect` reopens).
     public var isNetwork: Bool { format == nil }
-    /// A libavfilter graph: it produces frames as fast as they are read, so the reader paces it to its timestamps.
-    public var isGenerator: Bool { format == "lavfi" }
+    /// Read at the pace of its timestamps rather than as fast as it comes: a libavfilter graph (which produces frames
+    /// as fast as they are read) and HTTP(S) (a file or an HLS playlist a server hands over as fast as the network
+    /// goes; a live playlist's segments come in bursts, which this smooths), so that they are recorded as a live
+    /// source would be.
+    public var isPaced: Bool {
+        format == "lavfi" || spec.lowercased().hasPrefix("http://") || spec.lowercased().hasPrefix("https://")
+    }
     public var description: String { spec }
 }

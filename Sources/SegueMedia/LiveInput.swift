@@ -22,7 +22,7 @@ final class InterruptState: Sendable {
 }
 
 /// One opened live source: its demuxer (`AVFormatContext`, closed in deinit), the best video and audio streams, and
-/// blocking reads that `InterruptState` can stop. Generators (`lavfi`) are paced to real time at their timestamps.
+/// blocking reads that `InterruptState` can stop. Paced sources (`CaptureSource.isPaced`) are read in real time at their timestamps.
 final class LiveInput {
     let source: CaptureSource
     let ctx: UnsafeMutablePointer<AVFormatContext>
@@ -117,14 +117,14 @@ final class LiveInput {
             if rc < 0 { return rc }
             let i = packet.pointee.stream_index
             if i == videoIndex || i == audioIndex {
-                if source.isGenerator { pace(packet) }
+                if source.isPaced { pace(packet) }
                 return 0
             }
             av_packet_unref(packet)
         }
     }
 
-    /// Sleeps until a generator's packet is due (its time since the first packet, in real time).
+    /// Sleeps until a paced source's packet is due (its time since the first packet, in real time).
     private func pace(_ packet: UnsafeMutablePointer<AVPacket>) {
         let ts = packet.pointee.pts != FF.noPTS ? packet.pointee.pts : packet.pointee.dts
         guard ts != FF.noPTS else { return }

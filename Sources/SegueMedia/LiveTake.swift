@@ -81,10 +81,15 @@ final class LiveTake {
     /// MPEG-4 AudioSpecificConfig (ISO/IEC 14496-3 §1.6.2.1: object type, sampling frequency index, channel
     /// configuration) for an AAC stream's parameters; nil for a rate outside the index table.
     static func audioSpecificConfig(_ p: AVCodecParameters) -> [UInt8]? {
+        audioSpecificConfig(sampleRate: p.sample_rate, channels: p.ch_layout.nb_channels, profile: p.profile)
+    }
+
+    /// `audioSpecificConfig` from the rate in Hz, the channel count and FFmpeg's AAC profile (`FF_PROFILE_AAC_*`).
+    static func audioSpecificConfig(sampleRate: Int32, channels count: Int32, profile: Int32) -> [UInt8]? {
         let rates: [Int32] = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
-        guard let index = rates.firstIndex(of: p.sample_rate) else { return nil }
-        let objectType = p.profile >= 0 && p.profile < 31 ? Int(p.profile) + 1 : 2   // FF_PROFILE_AAC_LOW (1) is object type 2
-        let channels = Int(min(7, max(1, p.ch_layout.nb_channels)))
+        guard let index = rates.firstIndex(of: sampleRate) else { return nil }
+        let objectType = profile >= 0 && profile < 31 ? Int(profile) + 1 : 2   // FF_PROFILE_AAC_LOW (1) is object type 2
+        let channels = Int(min(7, max(1, count)))
         let bits = objectType << 11 | index << 7 | channels << 3
         return [UInt8(bits >> 8), UInt8(bits & 0xff)]
     }
