@@ -267,8 +267,10 @@ final class LiveTake {
             reportProgress(stage: "record")
         }
         if failure == nil, startWall == nil {
-            let why = ended == .stopped ? "stopped before the first keyframe arrived: nothing was recorded" : "\(reason); nothing was recorded"
-            throw MediaError(path: recording.sources[videoInput ?? audioInput ?? 0].spec, function: nil, message: why)
+            let spec = recording.sources[videoInput ?? audioInput ?? 0].spec
+            let cause = reason.hasPrefix(spec + ": ") ? String(reason.dropFirst(spec.count + 2)) : reason
+            let why = ended == .stopped ? "stopped before the first keyframe arrived: nothing was recorded" : "\(cause); nothing was recorded"
+            throw MediaError(path: spec, function: nil, message: why)
         }
         do { try finish() } catch { if failure == nil { failure = error } }
         if let failure { throw failure }

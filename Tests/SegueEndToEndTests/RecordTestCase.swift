@@ -29,7 +29,7 @@ class RecordTestCase: EndToEndTestCase {
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = FileHandle.nullDevice
         if let e = stderrTo {
-            FileManager.default.createFile(atPath: e, contents: nil)
+            _ = FileManager.default.createFile(atPath: e, contents: nil)
             p.standardError = FileHandle(forWritingAtPath: e)
         } else {
             p.standardError = FileHandle.nullDevice
@@ -47,7 +47,7 @@ class RecordTestCase: EndToEndTestCase {
     /// for `seconds`; `tee` also keeps what was sent in a file.
     @discardableResult
     func sender(_ url: String, format: String = "mpegts", seconds: Double = 12, gop: Int = 15, video: String = flashVideo,
-                extra: [String] = [], tee: String? = nil) throws -> Process {
+                extra: [String] = [], tee: String? = nil, delay: Double = 0) throws -> Process {
         var args = ["-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", video, "-f", "lavfi", "-i", RecordTestCase.beepAudio,
                     "-t", String(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-g", String(gop), "-pix_fmt", "yuv420p",
                     "-c:a", "aac", "-b:a", "96k"] + extra
@@ -55,6 +55,10 @@ class RecordTestCase: EndToEndTestCase {
             args += ["-map", "0:v", "-map", "1:a", "-f", "tee", "[f=\(format)]\(url)|[f=mpegts]\(tee)"]
         } else {
             args += ["-f", format, url]
+        }
+        if delay > 0 {
+            // `sleep` then `exec ffmpeg`: the same process, so tearDown's terminate reaches FFmpeg.
+            return try background("/bin/sh", ["-c", "sleep \(delay); exec ffmpeg \"$@\"", "sh"] + args)
         }
         return try background("ffmpeg", args)
     }
