@@ -8,7 +8,6 @@ private let microseconds = AVRational(num: 1, den: 1_000_000)
 extension LiveTake {
     /// Audio packets kept before the video's first keyframe (of the same source), to place once it comes.
     static let heldAudioLimit = 500
-    static let debug = ProcessInfo.processInfo.environment["SEGUE_RECORD_DEBUG"] != nil
 
     func handle(_ k: Int, _ p: Packet, arrival: UInt64) throws {
         let pkt = p.ptr
@@ -26,7 +25,8 @@ extension LiveTake {
                 // Join at a keyframe: nothing before it decodes.
                 guard pkt.pointee.flags & AV_PKT_FLAG_KEY != 0 else { return }
                 // Time 0, or straight after what was recorded before the source was lost.
-                let resume = startWall == nil ? 0 : lastTakeUS + max(0, video!.frameUS)
+                let resume = startWall == nil ? 0 : lastTakeUS   // the end of the last frame written
+                minLatencyUS = nil   // lateness is measured afresh from a reconnection (the time away is not lateness)
                 clocks[k].join(sourceUS: us, takeUS: resume)
                 if startWall == nil { startWall = arrival }
                 try handleVideo(k, p, arrival: arrival)
@@ -76,7 +76,6 @@ extension LiveTake {
             if video!.frameUS > 0 && d > video!.frameUS * 3 / 2 { sourceGaps += Int64((Double(d) / Double(video!.frameUS)).rounded()) - 1 }
         }
         video!.lastDTS = dtsUS
-        if LiveTake.debug { recording.log("debug: video us \(us) dts \(dtsUS) key \(pkt.pointee.flags & AV_PKT_FLAG_KEY) dur \(pkt.pointee.duration) frameUS \(video!.frameUS)") }
         if let w = startWall {
             let latency = Int64(arrival / 1000) - Int64(w / 1000) - us
             let least = min(minLatencyUS ?? latency, latency)
@@ -203,6 +202,9 @@ extension LiveTake {
             video!.nextKeyUS = b
         }
         frame.ptr.pointee.pts = pts
+        // The take reaches the end of this frame now, though the encoder hands its packet back a few frames later.
+        let frameUS = settings.frameRate.map { Int64((1e6 / $0.framesPerSecond).rounded()) } ?? max(0, video!.frameUS)
+        lastTakeUS = max(lastTakeUS, us + frameUS)
         try video!.encoder!.encode(frame.ptr, keyframe: key) { try writeEncodedVideo($0) }
     }
 
@@ -234,7 +236,6 @@ extension LiveTake {
         let pkt = p.ptr
         let tb = audio!.timeBase
         let (us, _) = place(pkt, input: k, tb: tb)
-        if LiveTake.debug { recording.log("debug: audio us \(us)") }
         if us < 0 { return }   // before the take's first frame
         if let d = settings.duration, us >= Int64(d * 1e6) { audio!.done = true; return }
         if audio!.copy {

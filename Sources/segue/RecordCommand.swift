@@ -38,8 +38,10 @@ func recordCommand(_ a: Arguments) throws {
     let printer = recordProgressPrinter(a.progress ?? defaultProgressStyle())
     let r = try waitFor { try await session.start(progress: printer) }
     let files = r.files.count == 1 ? r.files[0] : "\(r.files.count) files (\(r.files.first ?? "") … \(r.files.last ?? ""))"
+    let videoWay = r.videoFrames == 0 ? "no video" : r.videoCopied ? "copied" : "re-encoded"
+    let audioWay = r.audioPackets == 0 ? "no audio" : r.audioCopied ? "copied" : "re-encoded"
     say(String(format: "segue: wrote %@: %.3f s, %lld video frames (%@), %lld audio packets (%@); dropped %lld (missing in the source %lld, behind %lld, undecodable or repeated %lld), late %lld; %@",
-               files, r.seconds, r.videoFrames, r.videoCopied ? "copied" : "re-encoded", r.audioPackets, r.audioCopied ? "copied" : "re-encoded",
+               files, r.seconds, r.videoFrames, videoWay, r.audioPackets, audioWay,
                r.dropped, r.sourceGaps, r.droppedBehind, r.droppedInvalid, r.late, r.endReason)
         + (r.timestampJumps > 0 ? ", \(r.timestampJumps) timestamp jump(s) smoothed" : "")
         + (r.reconnects > 0 ? ", reconnected \(r.reconnects) time(s)" : "")

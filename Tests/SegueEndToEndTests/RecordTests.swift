@@ -156,6 +156,26 @@ final class RecordTests: RecordTestCase {
         try assertPlaysInBrowsers(out)
     }
 
+    /// `--reconnect`: the SRT sender goes away after 3 s and another starts on the same port; the take goes on from
+    /// the frame after the last one (continuous timestamps, every frame decodable) to its duration.
+    func testReconnectContinuesTheTake() throws {
+        let p = port(8)
+        let send = "ffmpeg -nostdin -v error -re -f lavfi -i testsrc2=s=160x120:r=30 -f lavfi -i sine=r=48000 -t $1 -c:v libx264 -preset ultrafast -g 15 -c:a aac -f mpegts 'srt://127.0.0.1:\(p)?mode=listener'"
+        try background("/bin/sh", ["-c", "send() { \(send.replacingOccurrences(of: "$1", with: "\"$1\"")); }; send 3; sleep 0.5; exec \(send.replacingOccurrences(of: "$1", with: "4"))"])
+        Thread.sleep(forTimeInterval: 0.5)
+        let out = path("reconnected.mp4")
+        let r = try record(["srt://127.0.0.1:\(p)", "-o", out, "--reconnect", "--duration", "5", "--timeout", "5"], limit: 30)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("reconnected 1 time"), r.stderr)
+        XCTAssertEqual(try probe(out, "duration") ?? 0, 5, accuracy: 0.05)
+        XCTAssertEqual(try probe(out, "nb_read_frames", count: true) ?? 0, 150, accuracy: 2)
+        let decode = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-f", "null", "-"])
+        XCTAssertEqual(decode.stderr, "")
+        let pts = try TestSupport.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", out]).text
+            .split(separator: "\n").compactMap { Double($0) }
+        XCTAssertEqual(zip(pts.dropFirst(), pts).map { $0 - $1 }.max() ?? 1, 1.0 / 30, accuracy: 0.002, "no gap where the source came back")
+    }
+
     /// A source that never sends: exit 1 with a message within `--timeout`, and no file.
     func testSourceNeverSendingFailsWithinTheTimeout() throws {
         let out = path("never.mp4")
