@@ -123,7 +123,7 @@ final class LiveTake {
             if copy {
                 var matrix: [Int32]?
                 if let m = segue_stream_display_matrix(st) { matrix = Array(UnsafeBufferPointer(start: m, count: 9)) }
-                templates.append(TakeStream(parameters: par, timeBase: st.pointee.time_base, frameRate: st.pointee.avg_frame_rate, displayMatrix: matrix))
+                templates.append(TakeStream(parameters: try ownedCopy(par), timeBase: st.pointee.time_base, frameRate: st.pointee.avg_frame_rate, displayMatrix: matrix))
             } else {
                 guard size.width >= 2, size.height >= 2 else { throw MediaError(path: inputs[k].source.spec, function: nil, message: "the video stream has no picture size") }
                 let tb = settings.frameRate.map { AVRational(num: $0.denominator, den: $0.numerator) } ?? st.pointee.time_base
@@ -152,12 +152,9 @@ final class LiveTake {
             let copy = LiveTake.copyableAudio.contains(par.pointee.codec_id) && par.pointee.sample_rate > 0
             var state = AudioState(stream: ai, timeBase: st.pointee.time_base, copy: copy, codecID: par.pointee.codec_id)
             if copy {
-                var parameters = par
+                let parameters = try ownedCopy(par)
                 if par.pointee.codec_id == AV_CODEC_ID_AAC && par.pointee.extradata_size == 0 {
                     // ADTS (MPEG-TS, raw AAC): MP4 wants the AudioSpecificConfig up front and the frames bare.
-                    parameters = avcodec_parameters_alloc()!
-                    ownedParameters.append(parameters)
-                    try FF.check(avcodec_parameters_copy(parameters, par), "avcodec_parameters_copy", path: path)
                     guard let asc = LiveTake.audioSpecificConfig(par.pointee) else {
                         throw MediaError(path: inputs[k].source.spec, function: nil, message: "AAC at \(par.pointee.sample_rate) Hz cannot be described for MP4")
                     }
@@ -196,6 +193,15 @@ final class LiveTake {
         }
     }
 
+    /// A copy of an input stream's parameters owned by the take: the input may be closed and reopened
+    /// (`--reconnect`) while later files of the take are still made from them.
+    func ownedCopy(_ par: UnsafeMutablePointer<AVCodecParameters>) throws -> UnsafeMutablePointer<AVCodecParameters> {
+        guard let copy = avcodec_parameters_alloc() else { throw MediaError(path: recording.output, function: "avcodec_parameters_alloc", message: "out of memory") }
+        ownedParameters.append(copy)
+        try FF.check(avcodec_parameters_copy(copy, par), "avcodec_parameters_copy", path: recording.output)
+        return copy
+    }
+
     /// The stream's picture as `SourceInfo` (coded size, sample aspect ratio, rotation from its display matrix, rate).
     static func sourceInfo(_ st: UnsafeMutablePointer<AVStream>) -> SourceInfo {
         let par = st.pointee.codecpar.pointee
@@ -221,6 +227,7 @@ final class LiveTake {
         var reason = "stopped"
         var failure: Error?
         var open = Set([videoInput, audioInput].compactMap { $0 })
+        var stopSeen: UInt64?
         loop: while true {
             let event = recording.queue.pop(timeout: 0.2)
             if let event {
@@ -250,8 +257,11 @@ final class LiveTake {
                     recording.stop()
                     break loop
                 }
-            } else if recording.stopRequested.load(ordering: .relaxed) && open.isEmpty {
-                break
+            } else if recording.stopRequested.load(ordering: .relaxed) {
+                // Every reader has ended; or one is stuck in a read that does not poll the interrupt (some devices):
+                // the take does not wait for it more than a few seconds.
+                stopSeen = stopSeen ?? DispatchTime.now().uptimeNanoseconds
+                if open.isEmpty || DispatchTime.now().uptimeNanoseconds > stopSeen! + 3_000_000_000 { break }
             }
             if (video?.done ?? true) && (audio?.done ?? true) && (video != nil || audio != nil) {
                 ended = .duration
