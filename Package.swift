@@ -14,7 +14,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
+                       providers: [.apt(["libavformat-dev", "libavdevice-dev", "libavcodec-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
         .systemLibrary(name: "CEGL", path: "Sources/CEGL", pkgConfig: "libdrm",
                        providers: [.apt(["libegl-dev", "libgles-dev", "libgbm-dev", "libdrm-dev"])]),
         .systemLibrary(name: "CStillImage", path: "Sources/CStillImage", pkgConfig: "libheif",

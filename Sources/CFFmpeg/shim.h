@@ -1,6 +1,7 @@
 #ifndef SEGUE_CFFMPEG_SHIM_H
 #define SEGUE_CFFMPEG_SHIM_H
 #include <libavformat/avformat.h>
+#include <libavdevice/avdevice.h>
 #include <libavcodec/avcodec.h>
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersrc.h>
@@ -57,4 +58,7 @@ static inline int segue_set_stereo_layout(AVChannelLayout *layout) {
     AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
     return av_channel_layout_copy(layout, &stereo);
 }
+// AVERROR_EXIT: what an I/O call returns when the interrupt callback stopped it.
+static inline int segue_averror_exit(void) { return AVERROR_EXIT; }
+static inline int segue_averror(int e) { return AVERROR(e); }
 #endif

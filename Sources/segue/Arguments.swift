@@ -30,6 +30,8 @@ struct Arguments {
     /// `--overlay FILE[:x,y,scale[,opacity]]`, in order: each a track above the edit.
     var overlays: [Overlay] = []
     struct Overlay { var path: String; var x = 0.5, y = 0.5, scale = 1.0, opacity = 1.0 }
+    // Recording.
+    var duration: Double?, segment: Double?, preview: String?, reconnect = false, timeout: Double?
     // Render farms.
     var chunks: Int?, plan: String?, chunk: String?, audioPath: String?
     var farm = FarmOptions(), dryRun = false
@@ -160,6 +162,11 @@ struct Arguments {
                 }
             case "--duck": duck = true
             case "--overlay": overlays.append(try Arguments.parseOverlay(try value(a)))
+            case "--duration": duration = try Arguments.seconds(a, try number(a))
+            case "--segment": segment = try Arguments.seconds(a, try number(a))
+            case "--timeout": timeout = try Arguments.seconds(a, try number(a))
+            case "--preview": preview = try value(a)
+            case "--reconnect": reconnect = true
             case "--chunks": chunks = try Arguments.count(a, try value(a), min: 1)
             case "--plan": plan = try value(a)
             case "--chunk": chunk = try value(a)
@@ -192,6 +199,12 @@ struct Arguments {
 
     /// Other spellings of options.
     static let canonical = ["--output": "-o", "-v": "--verbose", "-h": "--help"]
+
+    /// A number of seconds > 0 (and at most a day) for option `name`.
+    static func seconds(_ name: String, _ v: Double) throws -> Double {
+        guard v > 0, v <= 86_400 else { throw UsageError("\(name) must be seconds > 0 (got \(v))") }
+        return v
+    }
 
     /// A whole number ≥ `min` for option `name`.
     static func count(_ name: String, _ v: String, min: Int) throws -> Int {

@@ -26,6 +26,8 @@ enum CommandOptions {
         case "sheet": own = Set(["-o", "--cols", "--tile-width", "--at-progress"]).union(picture).union(gpu)
         case "transitions": own = ["--json"]
         case "compare": own = Set(["--min-psnr", "--json", "--backends", "--dynamic-range"]).union(picture).union(gpu)
+        case "record": own = Set(["-o", "--duration", "--segment", "--square", "--size", "--fps", "--preset", "--preview", "--reconnect",
+                                  "--timeout", "--progress"]).union(gpu)
         case "bench-composite": own = Set(["--size", "--frames", "--transition", "--json"]).union(gpu)
         case "farm":
             switch sub {

@@ -13,6 +13,8 @@ usage:
   segue render EDIT.json -o OUT.mp4 [options]
   segue render CLIP CLIP... [--transition TYPE:SECONDS[:DIRECTION]]... [--square | --size WxH]
                [--fit fill|fit|stretch] [--fps RATE] [--background COLOUR] -o OUT.mp4 [options]
+  segue record SOURCE... -o take.mp4 [--duration SECONDS] [--segment SECONDS] [--square | --size WxH] [--fps N]
+               [--preset high|medium|low] [--preview preview.jpg] [--reconnect] [--timeout SECONDS] [--progress ...]
   segue probe FILE... [--json] [--tone-map CURVE]
   segue plan EDIT.json [--json]
   segue plan EDIT.json --chunks N [-o plan.json] [--no-audio]
@@ -50,6 +52,9 @@ render options:
   --verbose                    say what was chosen (EGL platform, GL_RENDERER, size, rate, clips); FFmpeg's warnings
 exit status: 0 done, 1 failed, 2 invalid edit or command line (each command takes only its own options);
 render farms (see docs/farms.md): chunk exit status 75 = transient (retry), 2 = invalid, 1 = other
+record: SOURCE is v4l2:/dev/video0, alsa:default, pulse:default, x11grab::0.0, kmsgrab, lavfi:testsrc2 or a stream URL
+  (rtsp://, srt://, udp://, rtmp://, http(s)://....m3u8); a video and an audio source may be given together. Ends at
+  --duration, SIGINT/SIGTERM (exit 0: the take is finished) or the source's end; --timeout (default 10 s) without data: exit 1
 transitions: `segue transitions` lists every built-in with its parameters and directions
 """
 
@@ -60,7 +65,7 @@ let commands: [String: (Arguments) throws -> Void] = [
     "render": renderCommand, "probe": probeCommand, "plan": planCommand,
     "frame": frameCommand, "sheet": sheetCommand, "compare": compareCommand,
     "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand, "transitions": transitionsCommand,
-    "bench-composite": benchCompositeCommand,
+    "bench-composite": benchCompositeCommand, "record": recordCommand,
 ]
 if ["-h", "--help", "help"].contains(command) { print(usage); exit(0) }
 guard let run = commands[command] else { say("segue: unknown command \(command)\n\(usage)"); exit(ExitStatus.invalid) }
