@@ -245,14 +245,16 @@ public enum EditFile {
             }
             spec = ClipSpec.fill(c)
         case "path"?:
-            try checkKeys(o, f, audio ? ["path", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack"]
-                                      : ["path", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer"])
+            try checkKeys(o, f, audio ? ["path", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack", "speed", "reverse", "pitch"]
+                                      : ["path", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer",
+                                         "speed", "reverse", "freeze", "frameBlend", "pitch"])
             let path = try string(o["path"]!, "\(f).path")
             if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
             spec = ClipSpec(path: resolved(path, base: base))
         default:
-            try checkKeys(o, f, audio ? ["path", "gap", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack"]
-                                      : ["path", "gap", "fill", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer"])
+            try checkKeys(o, f, audio ? ["path", "gap", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack", "speed", "reverse", "pitch"]
+                                      : ["path", "gap", "fill", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion",
+                                         "layer", "speed", "reverse", "freeze", "frameBlend", "pitch"])
             throw EditError("\(f).path", audio ? "is required (or \"gap\": SECONDS)" : "is required (or \"gap\": SECONDS, or \"fill\": COLOUR)")
         }
         if let s = o["start"] {
@@ -276,6 +278,7 @@ public enum EditFile {
         if let c = o["colour"], !(c is NSNull) { spec.colour = try colour(c, "\(f).colour") }
         if let m = o["motion"], !(m is NSNull) { spec.motion = try motion(m, "\(f).motion") }
         if let l = o["layer"], !(l is NSNull) { spec.layer = try layer(l, "\(f).layer") }
+        try time(o, f, &spec)
         try timing(o, f, &spec, first: first, base: base, audio: audio)
         return spec
     }

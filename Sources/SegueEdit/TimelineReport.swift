@@ -38,6 +38,9 @@ public struct TimelineReport: Codable, Sendable {
         public var fill: String? = nil
         /// The item's audio gain, when not 1.
         public var volume: Double? = nil
+        /// How the source is timed when it does not simply play: "2×", "0.5×, blended", "ramp 1×@0s → 4×@1s",
+        /// "reverse", "frozen at 1.250 s"; nil for none.
+        public var time: String? = nil
     }
     public struct Transition: Codable, Sendable {
         public let type: String
@@ -85,7 +88,7 @@ public struct TimelineReport: Codable, Sendable {
             case .file: kind = audio ? "audio" : p.source.isStill ? "still" : "video"
             }
             var c = Clip(index: p.index, path: p.spec.path, kind: kind, track: p.track, item: p.item, roll: p.roll == 0 ? "A" : "B",
-                         sourceStart: p.sourceStart.seconds, sourceEnd: (p.sourceStart + p.duration).seconds,
+                         sourceStart: p.sourceStart.seconds, sourceEnd: (p.sourceStart + (p.timeMap.isIdentity ? p.duration : p.sourceDuration)).seconds,
                          start: p.start.seconds, end: p.end.seconds,
                          firstFrame: t.firstFrame(atOrAfter: p.start), endFrame: min(t.frameCount, t.firstFrame(atOrAfter: p.end)),
                          rotation: p.source.orientation.rotationDegrees, mirrored: p.source.orientation.isMirrored,
@@ -100,6 +103,7 @@ public struct TimelineReport: Codable, Sendable {
             c.layer = p.spec.layer.isIdentity ? nil : p.spec.layer.description
             if case .fill(let colour) = p.spec.content { c.fill = colour.description }
             c.volume = p.spec.volume == 1 ? nil : p.spec.volume
+            c.time = Timeline.timeDescription(p)
             return c
         }
         clips = t.placements.map { clip($0, audio: false) }
@@ -139,7 +143,7 @@ public struct TimelineReport: Codable, Sendable {
                       c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")"
                           + (c.orientationSource.map { " (\($0))" } ?? "") : "",
                       c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)",
-                      c.motion.map { ", motion \($0)" } ?? "", c.layer.map { ", layer \($0)" } ?? "",
+                      (c.time.map { ", \($0)" } ?? "") + (c.motion.map { ", motion \($0)" } ?? ""), c.layer.map { ", layer \($0)" } ?? "",
                       c.volume.map { String(format: ", volume %g", $0) } ?? "")
     }
 }

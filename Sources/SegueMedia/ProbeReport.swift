@@ -66,6 +66,10 @@ public struct ProbeReport: Codable, Sendable {
         public var orientationSource: String?
         /// Whether the picture has an alpha channel (drawn over the tracks below it, or the edit's background).
         public var alpha: Bool = false
+        /// The rate the camera captured at, when the file says (`com.android.capture.fps`), frames per second.
+        public var captureRate: Double? = nil
+        /// The rate its frames are stamped at (`"speed": "capture"` plays them at the edit's rate over this), e.g. "240/1".
+        public var streamRate: String? = nil
     }
     public struct Audio: Codable, Sendable {
         /// The audio track number `clips[].audioTrack` takes: audio streams counted from 0 in file order.
@@ -166,6 +170,8 @@ public struct ProbeReport: Codable, Sendable {
                 colourStage: ColourStage(colour: used, output: OutputColour(dynamicRange: .sdr, toneMap: toneMap))?.summary,
                 dolbyVision: info.dolbyVision, dolbyVisionNote: info.dolbyVision?.summary,
                 still: info.isStill, exifOrientation: info.exifOrientation, orientationSource: info.orientationSource, alpha: info.hasAlpha)
+            video?.captureRate = info.captureRate
+            video?.streamRate = info.streamRate?.description
             if info.isStill { duration = info.duration.seconds }   // FFmpeg's image demuxers say one frame at 25 fps
         }
     }
@@ -188,6 +194,10 @@ public struct ProbeReport: Codable, Sendable {
                             v.averageFrameRate.map { String(format: "%.3f", $0) } ?? "?", v.baseFrameRate.map { String(format: "%.3f", $0) } ?? "?",
                             v.variableFrameRate ? " (variable)" : "", v.duration, v.firstPTS)
                 if v.alpha { s += "    alpha: pictures drawn over the tracks below (premultiplied)\n" }
+                if let c = v.captureRate {
+                    s += String(format: "    captured at %g fps (com.android.capture.fps), frames stamped at %@ fps%@\n", c, v.streamRate ?? "?",
+                                (v.averageFrameRate ?? c) < c * 0.9 ? ": already slowed down in the file" : "")
+                }
             }
             s += "    colour tags: matrix \(v.colorMatrix), range \(v.colorRange), primaries \(v.colorPrimaries), transfer \(v.colorTransfer)\n"
             s += "    colour used: matrix \(v.matrixUsed), range \(v.rangeUsed), primaries \(v.primariesUsed), transfer \(v.transferUsed)"

@@ -43,7 +43,7 @@ public final class VideoReader {
     let timeBase: AVRational
     let decoder: Decoder!
     let packet = Packet()
-    private(set) var current: (rel: MediaTime, frame: Frame)?
+    var current: (rel: MediaTime, frame: Frame)?
     var pending: (rel: MediaTime, frame: Frame)?
     var ended = false
     var scaler: Scaler?
@@ -184,6 +184,16 @@ public final class VideoReader {
                 averageRate: st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : nil, baseRate: info.baseFrameRate)
         }
         info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
+        if !isStill {
+            let r = st.pointee.r_frame_rate, a = st.pointee.avg_frame_rate
+            if r.isValid, r.double <= 1000 { info.streamRate = FrameRate(r.num, r.den) } else if a.isValid { info.streamRate = FrameRate(a.num, a.den) }
+            for dict in [st.pointee.metadata, file.ctx.pointee.metadata] {
+                if let tag = av_dict_get(dict, "com.android.capture.fps", nil, 0), let v = Double(String(cString: tag.pointee.value)), v > 0, v.isFinite {
+                    info.captureRate = v
+                    break
+                }
+            }
+        }
         tolerance = info.timestampTolerance
         info.colour = colour(of: first.frame)
         if let o = colourOverride {
@@ -312,6 +322,12 @@ public final class VideoReader {
         }
         try seekBackward(to: sourceTime)
     }
+
+    /// ε of the frame rule (`SourceInfo.timestampTolerance`), for the readers of retimed clips.
+    var timestampSlack: MediaTime { tolerance }
+
+    /// `seekBackward` for a clip read backwards (`ReverseReader`).
+    func seekBackwardForReverse(to sourceTime: MediaTime) throws { try seekBackward(to: sourceTime); seekedTo = nil }
 
     private func seekBackward(to sourceTime: MediaTime) throws {
         // Deinterlacing a frame reads the frames before and after it: land at least one frame before the picture
