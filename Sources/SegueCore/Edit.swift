@@ -189,8 +189,36 @@ public struct Edit: Equatable, Sendable {
     public var background = RGBColour.black
     /// How transitions mix colours unless they say (`Transition.blend`).
     public var blending: Blending = .gamma
+    /// The edit asks to open inputs that pull in other files (`"allowIndirectInputs": true`: HLS and DASH playlists,
+    /// ffconcat lists, `concat:` paths; see `InputPolicy.allowIndirectInputs`). What they pull in still obeys the
+    /// render's `InputPolicy` (local regular files, inside its root).
+    public var allowIndirectInputs = false
 
     public init(clips: [ClipSpec]) { self.clips = clips }
+}
+
+extension Edit {
+    /// Every file the edit names, with the edit-file field that names it, in edit-file order: each clip's path
+    /// (`clips[2].path`), its transition's gl-transitions shader (`clips[2].transition.shader`) and image parameters
+    /// (`clips[2].transition.params.NAME`), and the music (`music.path`). `InputPolicy.check(_:)` checks each (a field
+    /// ending in `.shader` as a file Segue reads itself, the others as media); an item kind that names a file adds
+    /// it here, and the policy then covers it.
+    public var inputPaths: [(field: String, path: String)] {
+        var out: [(field: String, path: String)] = []
+        for (i, clip) in clips.enumerated() {
+            out.append(("clips[\(i)].path", clip.path))
+            guard let t = clip.transition else { continue }
+            if let shader = t.shader { out.append(("clips[\(i)].transition.shader", shader.path)) }
+            for (name, value) in t.params.sorted(by: { $0.key < $1.key }) {
+                if case .image(let path) = value, !path.isEmpty { out.append(("clips[\(i)].transition.params.\(name)", path)) }
+            }
+        }
+        if let m = music { out.append(("music.path", m.path)) }
+        return out
+    }
+
+    /// The media items the edit places (what `ResourceLimits.maxClips` counts): its clips.
+    public var mediaItemCount: Int { clips.count }
 }
 
 /// The shape of an audio crossfade over a transition's overlap, at progress `p` (0…1).

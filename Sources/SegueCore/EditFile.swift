@@ -3,20 +3,30 @@ import Foundation
 /// Reads the JSON edit file format (see README, "The edit file").
 ///
 /// Every field but `clips[].path` is optional; unknown fields and wrong types are errors naming the field.
-/// Relative clip paths are resolved against `baseDirectory` (the edit file's folder).
+/// Relative clip paths are resolved against `baseDirectory` (the edit file's folder); a path that starts with a URL
+/// scheme libavformat knows (`http:`, `concat:`, `file:`; `InputPolicy.urlScheme`) is kept as it is, for the input
+/// policy to judge.
+///
+/// The files the parser reads itself (gl-transitions shaders) are checked against `policy` first (a regular file,
+/// inside its root: `InputPolicy.checkFile`), and so are image parameters (`InputPolicy.checkInput`); the rest of
+/// the edit's paths are checked when it is resolved.
 public enum EditFile {
     /// Parses an edit from a file. Throws `EditError` (unreadable file, JSON syntax with line and column,
-    /// unknown field, wrong type, out-of-range value).
-    public static func load(path: String) throws -> Edit {
+    /// unknown field, wrong type, out-of-range value, a shader or image the policy refuses).
+    public static func load(path: String, policy: InputPolicy = .default) throws -> Edit {
+        var st = stat()
+        if stat(path, &st) == 0, let kind = InputPolicy.nonRegularKind(st.st_mode) {
+            throw EditError(path, "the edit file is \(kind), not a file")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw EditError(path, "cannot read the edit file (missing or not readable)")
         }
         let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try parse(data: data, baseDirectory: base)
+        return try parse(data: data, baseDirectory: base, policy: policy)
     }
 
     /// Parses an edit from JSON bytes. Throws `EditError`.
-    public static func parse(data: Data, baseDirectory: String) throws -> Edit {
+    public static func parse(data: Data, baseDirectory: String, policy: InputPolicy = .default) throws -> Edit {
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [])
@@ -25,15 +35,17 @@ public enum EditFile {
         }
         try StrictJSON.check(data)
         let obj = try object(root, "edit")
-        try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "output", "music", "audio", "background", "blending"])
+        try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "output", "music", "audio", "background", "blending",
+                                "allowIndirectInputs"])
         guard let rawClips = obj["clips"] else { throw EditError("clips", "is required: a list of at least one clip") }
         guard let clipList = rawClips as? [Any] else { throw EditError("clips", "must be a list of clips") }
         if clipList.isEmpty { throw EditError("clips", "needs at least one clip") }
         var clips: [ClipSpec] = []
         for (i, raw) in clipList.enumerated() {
-            clips.append(try clip(raw, index: i, base: baseDirectory))
+            clips.append(try clip(raw, index: i, base: baseDirectory, policy: policy))
         }
         var edit = Edit(clips: clips)
+        if let v = obj["allowIndirectInputs"] { edit.allowIndirectInputs = try bool(v, "allowIndirectInputs") }
         if let rs = obj["renderSize"] {
             let o = try object(rs, "renderSize")
             try checkKeys(o, "renderSize", ["width", "height"])
@@ -142,7 +154,7 @@ public enum EditFile {
         guard let p = o["path"] else { throw EditError("music.path", "is required") }
         let path = try string(p, "music.path")
         if path.isEmpty { throw EditError("music.path", "must not be empty") }
-        var m = MusicSpec(path: path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardized.path)
+        var m = MusicSpec(path: resolved(path, base: base))
         if let v = o["start"] {
             let s = try seconds(v, "music.start")
             guard s >= 0 else { throw EditError("music.start", "must be ≥ 0 seconds (got \(s))") }
@@ -189,14 +201,14 @@ public enum EditFile {
         return m
     }
 
-    static func clip(_ raw: Any, index i: Int, base: String) throws -> ClipSpec {
+    static func clip(_ raw: Any, index i: Int, base: String, policy: InputPolicy = .default) throws -> ClipSpec {
         let f = "clips[\(i)]"
         let o = try object(raw, f)
         try checkKeys(o, f, ["path", "start", "duration", "transition", "volume", "colour", "audioTrack", "motion"])
         guard let p = o["path"] else { throw EditError("\(f).path", "is required") }
         let path = try string(p, "\(f).path")
         if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
-        var spec = ClipSpec(path: path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardized.path)
+        var spec = ClipSpec(path: resolved(path, base: base))
         if let s = o["start"] {
             let v = try seconds(s, "\(f).start")
             guard v >= 0 else { throw EditError("\(f).start", "must be ≥ 0 seconds (got \(v))") }
@@ -217,7 +229,7 @@ public enum EditFile {
         if let m = o["motion"], !(m is NSNull) { spec.motion = try motion(m, "\(f).motion") }
         if let t = o["transition"], !(t is NSNull), !(try isCut(t, "\(f).transition")) {
             if i == 0 { throw EditError("\(f).transition", "the first clip cannot have a transition into it") }
-            spec.transition = try transition(t, field: "\(f).transition", base: base)
+            spec.transition = try transition(t, field: "\(f).transition", base: base, policy: policy)
         }
         return spec
     }

@@ -111,7 +111,7 @@ final class AudioMixer {
             let reader: AudioReader
             if let r = readers[i] { reader = r } else {
                 guard let r = try AudioReader(path: p.spec.path, videoOrigin: p.source.firstFrameTime, start: p.sourceStart,
-                                              sampleRate: rate, channels: channels, track: p.audioTrack) else { continue }
+                                              sampleRate: rate, channels: channels, track: p.audioTrack, policy: timeline.inputPolicy) else { continue }
                 // Position the reader at the first sample we need (normally the clip's first sample).
                 if a > starts[i] { _ = try r.read(Int(a - starts[i])) }
                 readers[i] = r
@@ -134,7 +134,8 @@ final class AudioMixer {
         var song: [Float] = []
         while song.count < count * channels && !musicEnded {
             if musicReader == nil {
-                musicReader = try AudioReader(path: m.path, videoOrigin: .zero, start: m.start, sampleRate: rate, channels: channels)
+                musicReader = try AudioReader(path: m.path, videoOrigin: .zero, start: m.start, sampleRate: rate, channels: channels,
+                                              policy: timeline.inputPolicy)
                 if musicReader == nil { musicEnded = true; break }
             }
             let got = try musicReader!.readAvailable(count - song.count / channels)
