@@ -165,7 +165,8 @@ public struct InputPolicy: Equatable, Sendable, Codable {
             if held > limits.maxPictureMemory {
                 let which = on.map { "clip \($0)" }.joined(separator: " and ")
                 throw LimitExceeded(.pictureMemory, field: on.count == 1 ? "clips[\(on[0])].path" : "clips",
-                                    detail: String(format: "at %.3f s %@ hold %@ of decoded pictures", e.time.seconds, which, ResourceLimits.mebibytes(held)),
+                                    detail: String(format: "at %.3f s %@ %@ %@ of decoded pictures", e.time.seconds, which, on.count == 1 ? "holds" : "hold",
+                                                   ResourceLimits.mebibytes(held)),
                                     allowed: ResourceLimits.mebibytes(limits.maxPictureMemory))
             }
         }
@@ -300,11 +301,8 @@ public struct ResourceLimits: Equatable, Sendable, Codable {
     /// than 8-bit 4:2:0 video's 1.5, less than 16-bit 4:4:4's 6).
     public static func pictureBytes(_ source: SourceInfo) -> Int { source.codedSize.width * source.codedSize.height * 4 }
 
-    static func megapixels(_ pixels: Int) -> String {
-        let mp = Double(pixels) / 1e6
-        return mp >= 10 ? String(format: "%.0f megapixels", mp) : String(format: "%.1f megapixels", mp)
-    }
-    static func mebibytes(_ bytes: Int) -> String { String(format: "%.0f MiB", Double(bytes) / Double(1 << 20)) }
+    static func megapixels(_ pixels: Int) -> String { String(format: "%.7g megapixels", Double(pixels) / 1e6) }
+    static func mebibytes(_ bytes: Int) -> String { String(format: "%.4g MiB", Double(bytes) / Double(1 << 20)) }
     static func seconds(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(format: "%.3f", s) }
 }
 

@@ -191,7 +191,7 @@ struct Arguments {
             case "--max-clips": inputPolicy.limits.maxClips = try Arguments.count(a, try value(a), min: 1)
             case "--max-picture-memory":
                 let v = try number(a)
-                guard v >= 1, v <= Double(1 << 30) else { throw UsageError("--max-picture-memory must be ≥ 1 MiB (got \(v))") }
+                guard v > 0, v <= Double(1 << 30) else { throw UsageError("--max-picture-memory must be > 0 MiB (got \(v))") }
                 inputPolicy.limits.maxPictureMemory = Int(v * Double(1 << 20))
             case "--frame-timeout":
                 let v = try number(a)
