@@ -82,8 +82,8 @@ struct ProbeFailed: SegueError {
 func planCommand(_ a: Arguments) throws {
     if a.chunks != nil { return try planChunksCommand(a) }
     if a.output != nil { throw UsageError("-o applies to a chunk plan: add --chunks N") }
-    let edit = try a.edit()
-    let timeline = try waitFor { try await resolve(edit) }
+    let edit = try a.edit(), policy = a.inputPolicy
+    let timeline = try waitFor { try await resolve(edit, policy: policy) }
     timeline.warnings.forEach { say("warning: \($0)") }
     let report = TimelineReport(timeline)
     if a.json { try printJSON(report) } else {
@@ -117,9 +117,10 @@ func frameCommand(_ a: Arguments) throws {
 
 func sheetCommand(_ a: Arguments) throws {
     let out = try a.requirePNGOutput()
-    let timeline = try RenderJob.resolve(try a.edit())
+    let timeline = try RenderJob.resolve(try a.edit(), policy: a.inputPolicy)
     let renderer = try RenderJob.makeRenderer(a.options, for: timeline)
-    let (image, tiles) = try ContactSheet.render(timeline, renderer: renderer, columns: a.columns, tileWidth: a.tileWidth, progress: a.sheetProgress)
+    let (image, tiles) = try ContactSheet.render(timeline, renderer: renderer, columns: a.columns, tileWidth: a.tileWidth, progress: a.sheetProgress,
+                                                 frameTimeout: a.options.frameTimeout)
     try StillImage.writePNG(image, to: out)
     say("segue: wrote \(out): \(image.width)x\(image.height), \(tiles.count) tiles")
 }
