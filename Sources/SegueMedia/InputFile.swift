@@ -26,9 +26,10 @@ final class InputFile {
     /// Asked by the context's `io_open`; must outlive the context (it is released after `deinit` closes it).
     private let inputGuard: InputGuard
 
-    /// Opens and probes a media file. Wraps `avformat_open_input` + `avformat_find_stream_info`.
+    /// Opens and probes a media file under `policy` (no default: every caller says which). Wraps `avformat_open_input`
+    /// + `avformat_find_stream_info`.
     /// - Throws: `InputRefused` (the policy refuses the file or what it pulls in), `MediaError` (it cannot be opened).
-    init(path: String, policy: InputPolicy = .default) throws {
+    init(path: String, policy: InputPolicy) throws {
         _ = FF.setup
         self.path = path
         self.policy = policy
@@ -169,6 +170,14 @@ enum MediaInput {
             throw InputRefused(path: path, message: e.message.hasPrefix(path + " ") ? String(e.message.dropFirst(path.count + 1)) : e.message)
         }
     }
+
+    /// The policy for the files Segue wrote itself and reads back by stream copy (chunks, audio passes): plain files
+    /// as always, but no picture-size limit (a chunk of a 16384×16384 render is 268 megapixels).
+    static let ownFiles: InputPolicy = {
+        var p = InputPolicy.default
+        p.limits.maxPicturePixels = Int(Int64.max)
+        return p
+    }()
 
     /// Demuxers that pull in other files or URLs, by name, with what a file they read is.
     static let indirectFormats: [String: String] = [
