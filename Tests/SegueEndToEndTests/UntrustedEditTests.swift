@@ -323,6 +323,35 @@ final class UntrustedEditTests: EndToEndTestCase {
         XCTAssertEqual(try leftovers(), [], "the temporary output was removed")
     }
 
+    // The library applies the same policy: `RenderOptions.inputPolicy`, `RenderJob.resolve(_:policy:)`, `probeSource`.
+    func testTheLibraryRefusesTheSame() throws {
+        let root = path("root")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let inside = root + "/in.mp4"
+        try TestSupport.makeClip(inside, video: "testsrc2=s=64x48:r=30:d=1")
+        let outside = try cornerClip("out.mp4")
+        var options = RenderOptions()
+        options.backend = .cpu
+        options.inputPolicy = InputPolicy(root: root)
+        XCTAssertThrowsError(try RenderJob.render(Edit(clips: [clip(inside), clip(outside)]), to: root + "/o.mp4", options: options)) { e in
+            XCTAssertEqual((e as? EditError)?.field, "clips[1].path", "\(e)")
+        }
+        XCTAssertEqual(try RenderJob.render(Edit(clips: [clip(inside)]), to: root + "/o.mp4", options: options).frames, 30)
+        let playlist = root + "/list.m3u8"
+        try Data("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:1.0,\n\(outside)\n#EXT-X-ENDLIST\n".utf8).write(to: URL(fileURLWithPath: playlist))
+        XCTAssertThrowsError(try RenderJob.resolve(Edit(clips: [clip(playlist)]))) { e in
+            XCTAssertEqual((e as? InputRefused)?.field, "clips[0].path", "\(e)")
+            XCTAssertEqual((e as? SegueError)?.exitStatus, 2)
+        }
+        XCTAssertEqual(try RenderJob.resolve(Edit(clips: [clip(playlist)]), policy: InputPolicy(allowIndirectInputs: true)).frameCount, 30)
+        var edit = Edit(clips: [clip(playlist)])
+        edit.allowIndirectInputs = true
+        XCTAssertEqual(try RenderJob.resolve(edit).frameCount, 30, "the edit's own opt-in")
+        XCTAssertThrowsError(try RenderJob.resolve(edit, policy: InputPolicy(root: root)), "what the playlist reads obeys the root") { e in
+            XCTAssertTrue("\(e)".contains("list.m3u8 is an HLS playlist that reads a file Segue may not open"), "\(e)")
+        }
+    }
+
     // Farm workers render under the plan's input policy: a clip turned into a symbolic link to an identical file
     // outside the root after planning is refused by the worker, and a worker cannot be given another root.
     func testChunkWorkersRenderUnderThePlansRoot() throws {
