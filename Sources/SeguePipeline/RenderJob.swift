@@ -236,6 +236,9 @@ public enum RenderJob {
             writer.keepFrames = Int64(range.count)
             range = range.lowerBound..<min(timeline.frameCount, range.upperBound + encoderLookahead)
         }
+        // Disarmed last, after the decode and encode threads have stopped (a stuck one is the watchdog's too).
+        var watch = FrameWatch(timeline: timeline, watchdog: watchdog)
+        defer { watchdog?.disarm() }
         let frames = FrameSource(timeline: timeline, hardware: options.hardwareDecoding, maxPictureSize: renderer.maxPictureSize)
         // Decoding runs ahead on its own thread (a few frames, bounded); `frames` is used only there until
         // `decoded.cancel()` has returned.
@@ -290,8 +293,6 @@ public enum RenderJob {
                 report(n + 1 - range.lowerBound, "render")
             }
         }
-        var watch = FrameWatch(timeline: timeline, watchdog: watchdog)
-        defer { watchdog?.disarm() }
         for n in range {
             try options.checkCancellation()
             watch.start(frame: n)

@@ -10,7 +10,7 @@ import SegueCore
 /// exit handler waits on the stuck thread).
 ///
 /// One monitor thread per process, started on first use, looks at the armed timers every 20 ms.
-public final class Watchdog: @unchecked Sendable {
+public final class Watchdog: Sendable {
     /// What a timer is watching: the deadline (`DispatchTime` nanoseconds) and the message when it passes.
     private struct Entry {
         var deadline: UInt64

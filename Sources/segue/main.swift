@@ -50,9 +50,12 @@ untrusted edits (docs/untrusted-edits.md): inputs must be regular local files; p
   --root DIR                   every file the edit names must lie inside DIR (after resolving .. and symbolic links)
   --output-root DIR            every file written must lie inside DIR
   --allow-indirect-inputs      open HLS/DASH playlists, ffconcat lists and concat: paths (what they read obeys --root)
-  --max-megapixels N           largest picture (default 200)      --max-duration SECONDS   longest edit (default 7200)
-  --max-clips N                most clips (default 1000)          --max-picture-memory MIB decoded pictures on screen at once (default 2048)
-  --frame-timeout SECONDS      a frame (or a shader's pre-flight, at most 3 s) that takes longer ends the render, exit 1 (default 120; 0: off)
+  --max-megapixels N           the largest picture (default 200)
+  --max-duration SECONDS       the longest edit (default 7200)
+  --max-clips N                the most clips (default 1000)
+  --max-picture-memory MIB     decoded pictures on screen at once, 4 bytes a pixel (default 2048)
+  --frame-timeout SECONDS      a frame that takes longer ends the render with exit status 1, the temporary file removed
+                               (default 120; 0: no watchdog); each glsl shader is tried first (pre-flight: 2 s once compiled)
 exit status: 0 done, 1 failed, 2 invalid edit or command line (each command takes only its own options);
 render farms (see README, "Render farms"): chunk exit status 75 = transient (retry), 2 = invalid, 1 = other
 transitions: `segue transitions` lists every built-in with its parameters and directions
