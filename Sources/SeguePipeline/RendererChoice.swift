@@ -19,7 +19,16 @@ extension RenderJob {
     public static func makeRenderer(_ options: RenderOptions, for timeline: Timeline? = nil) throws -> CompositeRenderer {
         let transitions = timeline?.placements.compactMap(\.spec.transition) ?? []
         let renderer = try makeRenderer(options, needsGPU: transitions.contains { $0.kind == .glsl }, renderSize: timeline?.renderSize)
-        try renderer.prepare(for: transitions, images: try images(of: transitions, policy: timeline?.inputPolicy ?? options.inputPolicy))
+        let images = try images(of: transitions, policy: timeline?.inputPolicy ?? options.inputPolicy)
+        // Compiling is timed too: Mesa takes minutes over a shader whose macros expand to thousands of statements.
+        let shaders = transitions.compactMap { $0.shader.map { "\($0.name) (\($0.field))" } }
+        if let seconds = options.frameTimeout, !shaders.isEmpty {
+            try Watchdog(seconds: seconds).guarding("compiling the shaders \(shaders.joined(separator: ", ")) before the render started") {
+                try renderer.prepare(for: transitions, images: images)
+            }
+        } else {
+            try renderer.prepare(for: transitions, images: images)
+        }
         if let seconds = options.frameTimeout, let gpu = renderer as? GPURenderer { try preflight(transitions, on: gpu, frameTimeout: seconds) }
         return renderer
     }

@@ -302,6 +302,18 @@ final class UntrustedEditTests: EndToEndTestCase {
         let seconds = try expect(["render", edit, "-o", path("out.mp4"), "--no-audio"], status: 1,
                                  mentions: ["clips[1].transition.shader: the shader endless.glsl", "before the render started", "the pre-flight"])
         XCTAssertLessThan(seconds, 15, "the pre-flight's deadline, not the 120 s frame timeout")
+        // Macros that expand to a thousand statements: Mesa compiles that for minutes. Compiling is timed too.
+        _ = try write("""
+        #define A x = sin(x + uv.x) * cos(x * 1.0001 + uv.y);
+        #define B A A A A A A A A A A
+        #define C B B B B B B B B B B
+        vec4 transition(vec2 uv) { float x = progress; C C C C C C C C C C return mix(getFromColor(uv), getToColor(uv), progress) + vec4(fract(x) * 0.01); }
+
+        """, "expanding.glsl")
+        let expanding = try write(#"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4", "transition": {"type": "glsl", "shader": "expanding.glsl", "duration": 0.5}}]}"#, "x.json")
+        let compiling = try expect(["render", expanding, "-o", path("out.mp4"), "--no-audio", "--frame-timeout", "3"], status: 1,
+                                   mentions: ["expanding.glsl", "before the render started", "took longer than 3 s"])
+        XCTAssertLessThan(compiling, 10)
     }
 
     // A shader that is slow only at some progress values passes the pre-flight; the frame watchdog stops the render
