@@ -158,6 +158,10 @@ public struct Edit: Equatable, Sendable {
     public var background = RGBColour.black
     /// How transitions mix colours unless they say (`Transition.blend`).
     public var blending: Blending = .gamma
+    /// The edit asks to open inputs that pull in other files (`"allowIndirectInputs": true`: HLS and DASH playlists,
+    /// ffconcat lists, `concat:` paths; see `InputPolicy.allowIndirectInputs`). What they pull in still obeys the
+    /// render's `InputPolicy` (local regular files, inside its root).
+    public var allowIndirectInputs = false
 
     /// An edit of one track.
     public init(clips: [ClipSpec]) { self.tracks = [VideoTrack(clips: clips)] }
@@ -165,7 +169,8 @@ public struct Edit: Equatable, Sendable {
 
     /// Every file the edit reads, with the field that names it (`tracks[1].clips[0].path`, `music.path`,
     /// `tracks[0].clips[2].transition.shader`, `….params.NAME`): media, shaders and images. In track order, each file as
-    /// often as it is named.
+    /// often as it is named. `InputPolicy.check(_:)` checks each (a field ending in `.shader` as a file Segue reads
+    /// itself, the others as media); an item kind that names a file adds it here, and the policy then covers it.
     public var inputPaths: [(field: String, path: String)] {
         var out: [(field: String, path: String)] = []
         let single = tracks.count == 1 && audioTracks.isEmpty
@@ -176,7 +181,7 @@ public struct Edit: Equatable, Sendable {
                 if let t = c.transition {
                     if let sh = t.shader { out.append(("\(f).transition.shader", sh.path)) }
                     for (name, v) in t.params.sorted(by: { $0.key < $1.key }) {
-                        if case .image(let p) = v { out.append(("\(f).transition.params.\(name)", p)) }
+                        if case .image(let p) = v, !p.isEmpty { out.append(("\(f).transition.params.\(name)", p)) }
                     }
                 }
             }
@@ -187,6 +192,10 @@ public struct Edit: Equatable, Sendable {
         if let m = music { out.append(("music.path", m.path)) }
         return out
     }
+
+    /// The media items the edit places (what `ResourceLimits.maxClips` counts): every item with a file, on every
+    /// track, video or audio.
+    public var mediaItemCount: Int { Timeline.mediaItems(of: self).count }
 }
 
 /// A linear gain ramp (`AVMutableAudioMixInputParameters.setVolumeRamp(fromStartVolume:toEndVolume:timeRange:)`).

@@ -96,6 +96,9 @@ public struct Timeline: Sendable {
     public let frameCount: Int64
     /// The edit's background colour (`Edit.background`), carried by every `FramePlan`.
     public let background: RGBColour
+    /// The input policy the edit was resolved under (`InputPolicy.applied(to:)`): every file the render opens later
+    /// (a clip's decoder, the music, image parameters) is opened under it too.
+    public var inputPolicy = InputPolicy.default
     /// The largest default render size along either axis: 16384 pixels, what libx264 takes (and the edit file's
     /// `renderSize` allows). A larger default (a 16400-pixel panorama) is scaled down to fit, keeping its aspect ratio.
     public static let maxRenderSide = 16384

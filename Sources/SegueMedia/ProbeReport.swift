@@ -91,13 +91,16 @@ public struct ProbeReport: Codable, Sendable {
     public var audio: [Audio]
 
     /// Probes `path` (decoding its first video frame); `colourOverride` is the edit's `clips[].colour`, if any;
-    /// `toneMap` the curve an HDR clip would be tone-mapped with. Throws `MediaError` when the file cannot be opened.
-    public init(path: String, colourOverride: ColourOverride? = nil, toneMap: ToneMapCurve = .default) throws {
+    /// `toneMap` the curve an HDR clip would be tone-mapped with; the file is opened under `policy`.
+    /// - Throws: `MediaError` when the file cannot be opened, `InputRefused` or `LimitExceeded` when `policy` refuses it
+    ///   (an HLS playlist named `holiday.mp4` is reported as what it is).
+    public init(path: String, colourOverride: ColourOverride? = nil, toneMap: ToneMapCurve = .default, policy: InputPolicy = .default) throws {
         _ = FF.setup
         self.path = path
+        try MediaInput.check(path, policy: policy)
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: read with libheif (FFmpeg 5.1 cannot); decoded as 8-bit R′G′B′A, transformations applied.
-            let reader = try VideoReader(path: path, colourOverride: colourOverride)
+            let reader = try VideoReader(path: path, colourOverride: colourOverride, policy: policy)
             let info = reader.info, heif = reader.heif!
             container = "heif (libheif, \(heif.mimeType))"
             duration = info.duration.seconds
@@ -112,7 +115,9 @@ public struct ProbeReport: Codable, Sendable {
                           still: true, exifOrientation: nil, orientationSource: info.orientationSource, alpha: info.hasAlpha)
             return
         }
-        let file = try InputFile(path: path)
+        _ = FFmpegLog.takeRefusedPictureSize()
+        let file: InputFile
+        do { file = try InputFile(path: path, policy: policy) } catch let e as MediaError { throw VideoReader.pictureLimit(path, policy) ?? e }
         container = String(cString: file.ctx.pointee.iformat.pointee.name)
         duration = file.ctx.pointee.duration > 0 ? Double(file.ctx.pointee.duration) / 1_000_000 : 0
         audio = []
@@ -129,7 +134,7 @@ public struct ProbeReport: Codable, Sendable {
         }
         video = nil
         if file.bestStream(AVMEDIA_TYPE_VIDEO) != nil {
-            let reader = try VideoReader(path: path, colourOverride: colourOverride)
+            let reader = try VideoReader(path: path, colourOverride: colourOverride, policy: policy)
             let info = reader.info
             let st = reader.file.stream(reader.streamIndex).pointee
             let f = reader.current!.frame.ptr.pointee

@@ -173,7 +173,7 @@ final class AudioMixer {
         // Varispeed at a constant speed S: the source resampled to rate / S and played at rate.
         let readerRate = follow && constant != nil ? Int32((Double(rate) / constant!).rounded()) : rate
         guard let base = try AudioReader(path: p.spec.path, videoOrigin: p.source.firstFrameTime, start: p.sourceStart,
-                                         sampleRate: readerRate, channels: channels, track: p.audioTrack) else { return nil }
+                                         sampleRate: readerRate, channels: channels, track: p.audioTrack, policy: timeline.inputPolicy) else { return nil }
         guard retimed else { return base }
         var source: SampleSource = base
         if p.spec.reverse {
@@ -204,7 +204,8 @@ final class AudioMixer {
         var song: [Float] = []
         while song.count < count * channels && !musicEnded {
             if musicReader == nil {
-                musicReader = try AudioReader(path: m.path, videoOrigin: .zero, start: m.start, sampleRate: rate, channels: channels)
+                musicReader = try AudioReader(path: m.path, videoOrigin: .zero, start: m.start, sampleRate: rate, channels: channels,
+                                              policy: timeline.inputPolicy)
                 if musicReader == nil { musicEnded = true; break }
             }
             let got = try musicReader!.readAvailable(count - song.count / channels)

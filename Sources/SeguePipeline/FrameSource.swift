@@ -55,7 +55,7 @@ final class FrameSource {
         let r: VideoReader
         if let existing = readers[layer.clipIndex] { r = existing } else {
             let p = timeline.placements[layer.clipIndex]
-            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware)
+            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, policy: timeline.inputPolicy)
             if let why = r.hardwareProblem { hardwareProblems.insert(why) }
             readers[layer.clipIndex] = r
         }
