@@ -4,28 +4,91 @@
 /// renderers would composite, because for such a layer they read each plane with exact texel fetches and an identity
 /// colour map (`LayerGeometry.isPixelExact`, `LayerColourMap`).
 ///
+/// A clip whose display matrix is a quarter turn, a half turn or a mirror is such a layer too once its planes are
+/// turned upright (`route` says which `Orientation`; `PictureTurner` in SegueMedia turns them with libavfilter's
+/// `transpose`/`hflip`/`vflip`; `uprighted` gives the plan for the turned picture): the renderers read a turned
+/// 4:2:0 picture as a permutation of each plane's samples, which is exactly what the filters write.
+///
 /// The same holds for the first pass of a frame with more: its planes are the frame's starting point (`basePlanes`),
 /// and only the passes above it are drawn, each inside its rectangle.
 public enum DirectFrame {
-    /// Where the output's top-left pixel sits in the stored picture (whole pixels, both even so that the 4:2:0
-    /// chroma samples line up), or nil when `pass` needs compositing: a transition (any kind, at any progress), an
-    /// HDR output (10-bit BT.2020), a picture in another format or colour or with alpha, a layer that is not opaque or
-    /// is cropped, rotation, mirroring, scaling, a sub-pixel or odd offset, or any part of the output outside the picture.
+    /// How a pass's picture becomes the output without compositing: turned by `turn` (stored pixel grid → upright
+    /// grid; `.identity` when the picture is shown as stored), then cropped at (`x`, `y`) in the turned picture
+    /// (whole pixels, both even so that the 4:2:0 chroma samples line up).
+    public struct Route: Equatable, Sendable {
+        /// The turn as the linear part of the map from turned (upright) pixel indices to stored ones: stored
+        /// `(a·X + c·Y, b·X + d·Y)` plus the offset that keeps it inside the picture (`Orientation` layout).
+        public let turn: Orientation
+        public let x: Int
+        public let y: Int
+        public init(turn: Orientation, x: Int, y: Int) { self.turn = turn; self.x = x; self.y = y }
+        /// Whether the picture has to be turned first.
+        public var turns: Bool { turn != .identity }
+    }
+
+    /// Where the output's top-left pixel sits in the stored picture, or nil when `pass` needs compositing or turning
+    /// (`route`, whose turn must be the identity).
     public static func cropOrigin(_ pass: CompositePass, picture: VideoPicture, plan: FramePlan) -> (x: Int, y: Int)? {
+        guard let r = route(pass, picture: picture, plan: plan), !r.turns else { return nil }
+        return (r.x, r.y)
+    }
+
+    /// How `pass` can be taken from its picture without compositing, or nil when it needs compositing: a transition
+    /// (any kind, at any progress), an HDR output (10-bit BT.2020), a picture in another format or colour or with
+    /// alpha, a layer that is not opaque or is cropped, rotation by other than quarter turns, scaling, a sub-pixel or
+    /// odd offset, any part of the output outside the picture, or a turned picture with an odd side (whose 4:2:0
+    /// chroma grid does not turn with its luma).
+    ///
+    /// The output pixel `(i, j)` shows stored pixel `L·(i, j) + e` (`L` the layer's map at scale 1, a signed
+    /// permutation; `e` where output pixel (0, 0) lands); turned upright by `L`, the stored picture is
+    /// `T(X, Y) = stored(L·(X, Y) + e₀)` (`e₀` the stored corner that becomes the top-left), and the output is `T`
+    /// cropped at `Lᵀ·(e − e₀)`.
+    public static func route(_ pass: CompositePass, picture: VideoPicture, plan: FramePlan) -> Route? {
         let renderSize = plan.renderSize
         guard pass.to == nil, pass.transition == nil, pass.from.isUntouched, pass.from.content == .media, plan.colour.dynamicRange == .sdr,
               picture.layout == .planar, picture.bitDepth == 8, picture.chromaShiftX == 1, picture.chromaShiftY == 1,
-              !picture.swapsChroma, picture.colour.matrix == .bt709, picture.colour.range == .limited,
+              !picture.swapsChroma, !picture.hasAlpha, picture.colour.matrix == .bt709, picture.colour.range == .limited,
               picture.colour.siting == .left, picture.colour.transfer == .sdr, picture.colour.primaries != .bt2020,
               renderSize.width % 2 == 0, renderSize.height % 2 == 0 else { return nil }
-        let m = pass.from.outputToSource.then(.scale(Double(picture.width), Double(picture.height)))
-        func near(_ v: Double, _ w: Double) -> Bool { abs(v - w) < 1e-9 }
-        guard near(m.a, 1), near(m.d, 1), near(m.b, 0), near(m.c, 0) else { return nil }
-        let x = m.tx.rounded(), y = m.ty.rounded()
-        guard near(m.tx, x), near(m.ty, y), x >= 0, y >= 0 else { return nil }
-        let ox = Int(x), oy = Int(y)
-        guard ox % 2 == 0, oy % 2 == 0, ox + renderSize.width <= picture.width, oy + renderSize.height <= picture.height else { return nil }
-        return (ox, oy)
+        let w = picture.width, h = picture.height
+        let m = pass.from.outputToSource.then(.scale(Double(w), Double(h)))
+        func near(_ v: Double, _ t: Double) -> Bool { abs(v - t) < 1e-9 }
+        func unit(_ v: Double) -> Int? { near(v, 0) ? 0 : near(v, 1) ? 1 : near(v, -1) ? -1 : nil }
+        guard let a = unit(m.a), let b = unit(m.b), let c = unit(m.c), let d = unit(m.d), abs(a * d - b * c) == 1 else { return nil }
+        // The stored pixel index output pixel (0, 0) shows: its centre (0.5, 0.5) mapped, less the half pixel.
+        let (cx, cy) = m.apply(0.5, 0.5)
+        let ex = (cx - 0.5).rounded(), ey = (cy - 0.5).rounded()
+        guard near(cx - 0.5, ex), near(cy - 0.5, ey) else { return nil }
+        let turn = Orientation(a: a, b: b, c: c, d: d)
+        if turn != .identity && (w % 2 != 0 || h % 2 != 0) { return nil }
+        // The stored corner that becomes the turned picture's top-left: the far side of each axis read backwards.
+        let e0x = (a < 0 || c < 0) ? w - 1 : 0, e0y = (b < 0 || d < 0) ? h - 1 : 0
+        let (tw, th) = turn.swapsAxes ? (h, w) : (w, h)
+        let dx = Int(ex) - e0x, dy = Int(ey) - e0y
+        let ox = a * dx + b * dy, oy = c * dx + d * dy
+        guard ox >= 0, oy >= 0, ox % 2 == 0, oy % 2 == 0, ox + renderSize.width <= tw, oy + renderSize.height <= th else { return nil }
+        return Route(turn: turn, x: ox, y: oy)
+    }
+
+    /// `plan` with its first layer looking at `picture` turned by `turn` (`route(...).turn`) rather than as stored:
+    /// the same output, now a crop of an upright picture (`route` of the result has the identity turn). Other
+    /// layers are unchanged.
+    public static func uprighted(_ plan: FramePlan, turn: Orientation, picture: VideoPicture) -> FramePlan {
+        let w = picture.width, h = picture.height
+        let (a, b, c, d) = (turn.a, turn.b, turn.c, turn.d)
+        let e0x = (a < 0 || c < 0) ? w - 1 : 0, e0y = (b < 0 || d < 0) ? h - 1 : 0
+        let (tw, th) = turn.swapsAxes ? (h, w) : (w, h)
+        // Stored pixel position p ↦ turned position Lᵀ·(p − ½ − e₀) + ½, normalized by the turned size.
+        let storedToTurned = Affine2D.translation(-0.5 - Double(e0x), -0.5 - Double(e0y))
+            .then(Affine2D(a: Double(a), b: Double(c), c: Double(b), d: Double(d), tx: 0, ty: 0))
+            .then(.translation(0.5, 0.5))
+            .then(.scale(1 / Double(tw), 1 / Double(th)))
+        var out = plan
+        let first = plan.passes[0]
+        let layer = first.from.replacingGeometry(first.from.outputToSource.then(.scale(Double(w), Double(h))).then(storedToTurned))
+        out.passes[0] = CompositePass(track: first.track, from: layer, to: first.to, transition: first.transition,
+                                      progress: first.progress, rect: first.rect)
+        return out
     }
 
     /// The output frame taken straight from the picture's planes when `plan` is one pass that needs no compositing
@@ -55,5 +118,14 @@ public enum DirectFrame {
         }
         return YUV420Image(width: w, height: h, y: crop(picture.planes[0], ox, oy, w, h),
                            cb: crop(picture.planes[1], ox / 2, oy / 2, w / 2, h / 2), cr: crop(picture.planes[2], ox / 2, oy / 2, w / 2, h / 2))
+    }
+}
+
+extension LayerPlan {
+    /// The same layer with another map from output pixels to its picture (the picture turned upright: `DirectFrame`).
+    func replacingGeometry(_ outputToSource: Affine2D) -> LayerPlan {
+        var l = LayerPlan(clipIndex: clipIndex, sourceTime: sourceTime, outputToSource: outputToSource, moving: moving)
+        l.content = content; l.opacity = opacity; l.crop = crop; l.bounds = bounds; l.reversed = reversed; l.frameBlend = frameBlend
+        return l
     }
 }

@@ -145,6 +145,9 @@ public final class DirectFramePipeline: YUV420Pipeline {
     let inner: YUV420Pipeline
     /// Frames that took the direct path so far.
     public private(set) var directFrames: Int64 = 0
+    /// Frames of several passes whose first pass the renderer takes as planes (`DirectFrame.basePlanes`), drawing only
+    /// the passes above it.
+    public private(set) var basePlaneFrames: Int64 = 0
     private var innerBusy = false
     public init(inner: YUV420Pipeline) { self.inner = inner }
     public func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image] {
@@ -155,6 +158,7 @@ public final class DirectFramePipeline: YUV420Pipeline {
             return earlier + [image]
         }
         innerBusy = true
+        if plan.passes.count > 1 && DirectFrame.cropOrigin(plan.passes[0], picture: pictures[0], plan: plan) != nil { basePlaneFrames += 1 }
         return try inner.submit(plan, pictures: pictures)
     }
     public func finish() throws -> [YUV420Image] {

@@ -40,6 +40,35 @@ final class FrameSource {
         return pictures
     }
 
+    /// Whether a first layer shown at scale 1 through a quarter turn, half turn or mirror (a phone clip's display
+    /// matrix) is turned upright here, on the decode thread, when that lets its frame skip compositing
+    /// (`DirectFrame.route`): `framePictures(for:)` then hands on the turned picture and the plan for it.
+    var uprights = false
+    private let turner = PictureTurner()
+    /// The last picture turned for each placement: the stored picture's identity and the turned one.
+    private var turnedPictures: [Int: (stored: UInt64, turned: VideoPicture)] = [:]
+    /// Frames whose first layer was turned upright by `turner` rather than drawn.
+    private(set) var uprightFrames = 0
+
+    /// The plan and pictures for a frame: `pictures(for:)`, and with `uprights`, a first layer that a turn of its
+    /// planes makes direct replaced by the turned picture, the plan changed to match (`DirectFrame.uprighted`: the
+    /// same output). Throws `MediaError`.
+    func framePictures(for plan: FramePlan) throws -> (plan: FramePlan, pictures: [VideoPicture]) {
+        var pictures = try pictures(for: plan)
+        guard uprights, let route = DirectFrame.route(plan.passes[0], picture: pictures[0], plan: plan), route.turns else { return (plan, pictures) }
+        let stored = pictures[0], clip = plan.passes[0].from.clipIndex
+        if stored.identity != 0, let held = turnedPictures[clip], held.stored == stored.identity {
+            pictures[0] = held.turned
+        } else {
+            var turned = try turner.turned(stored, by: route.turn)
+            turned.identity = VideoPicture.newIdentity()
+            turnedPictures[clip] = (stored.identity, turned)
+            pictures[0] = turned
+        }
+        uprightFrames += 1
+        return (DirectFrame.uprighted(plan, turn: route.turn, picture: stored), pictures)
+    }
+
     /// The 1×1 pictures of colour layers, made once each (one identity: the GPU uploads each once).
     private var colours: [String: VideoPicture] = [:]
 
@@ -83,6 +112,7 @@ final class FrameSource {
 
     private func close(_ i: Int) {
         reversed[i] = nil
+        turnedPictures[i] = nil
         guard let r = readers.removeValue(forKey: i) else { return }
         closedDecoded += r.decodedFrames
         hardwareFrames += r.hardwareFrames

@@ -244,11 +244,11 @@ public enum RenderJob {
         var watch = FrameWatch(timeline: timeline, watchdog: watchdog)
         defer { watchdog?.disarm() }
         let frames = FrameSource(timeline: timeline, hardware: options.hardwareDecoding, maxPictureSize: renderer.maxPictureSize)
+        frames.uprights = options.directFrames
         // Decoding runs ahead on its own thread (a few frames, bounded); `frames` is used only there until
         // `decoded.cancel()` has returned.
         let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth) { n in
-            let plan = timeline.plan(frame: n)
-            return (plan: plan, pictures: try frames.pictures(for: plan))
+            try frames.framePictures(for: timeline.plan(frame: n))
         }
         defer { decoded.cancel() }
         // The writer is used only on the encode thread from here until `encoder.finish()`.
@@ -314,6 +314,8 @@ public enum RenderJob {
         report(Int64(range.count), "done")
         if options.verbose {
             options.log("segue: \(direct?.directFrames ?? 0) of \(range.count) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0): their planes went to the encoder directly")
+            options.log("segue: \(direct?.basePlaneFrames ?? 0) more had their first layer taken as planes in the same way, only the layers above it drawn (each inside its rectangle)")
+            options.log("segue: \(frames.uprightFrames) frames' first layer (a quarter turn, half turn or mirror at scale 1) was turned upright by libavfilter (transpose/hflip/vflip) instead of being drawn")
             options.log(String(format: "segue: time: decoding %.2f s on the decode thread (overlapped); on the render thread: waiting "
                                + "for decoded pictures %.2f s, compositing %.2f s (GPU: upload, draw, and waiting for the previous "
                                + "frame's readback), waiting for the encoder %.2f s, audio %.2f s",

@@ -48,6 +48,51 @@ final class DirectFrameTests: EndToEndTestCase {
         return Int(line.split(separator: " ")[1])
     }
 
+    /// `--verbose`'s count of frames whose first layer was turned upright by libavfilter.
+    func uprightCount(_ log: [String]) -> Int? {
+        guard let line = log.first(where: { $0.contains("was turned upright") }) else { return nil }
+        return Int(line.split(separator: " ")[1])
+    }
+
+    /// Phone clips (display matrices of −90°, 90° and 180°) shown at scale 1 as a centred square: every frame is
+    /// turned upright by libavfilter and sent to the encoder without compositing, byte-identical to the composited
+    /// file on both backends, and equal to FFmpeg's own autorotate + crop (the oracle), frame for frame.
+    func testRotatedClipsAtScaleOneAreDirectAndEqualFFmpegsAutorotate() throws {
+        var clips: [String] = []
+        for (k, degrees) in [-90, 90, 180].enumerated() {
+            let stored = try bt709Clip("stored\(k).mp4", size: "64x48", source: ["testsrc2", "smptebars", "rgbtestsrc"][k])
+            let rotated = path("rot\(k).mp4")
+            try TestSupport.rotated(stored, degrees: degrees, to: rotated)
+            clips.append(rotated)
+            // FFmpeg's oracle: autorotate (transpose/hflip/vflip) then the centred 48×48 crop, decoded to yuv420p.
+            let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", rotated, "-vf", "crop=48:48", "-pix_fmt", "yuv420p", "-f", "framemd5", "-"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            var one = Edit(clips: [clip(rotated)])
+            one.renderSize = PixelSize(width: 48, height: 48)
+            one.frameRate = FrameRate(30)
+            one.output.codec = .ffv1
+            let (_, log) = try render(one, backend: .cpu, direct: true, name: "one\(k).mkv")
+            XCTAssertEqual(directCount(log), 30, "\(degrees)°: \(log)")
+            XCTAssertEqual(uprightCount(log), 30, "\(degrees)°: \(log)")
+            func md5s(_ text: String) -> [String] { text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) } }
+            let ours = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path("one\(k).mkv"), "-pix_fmt", "yuv420p", "-f", "framemd5", "-"])
+            XCTAssertEqual(md5s(ours.text).count, 30)
+            XCTAssertEqual(md5s(ours.text), md5s(r.text), "\(degrees)°: Segue's direct frames against FFmpeg's autorotate + crop")
+        }
+        var edit = Edit(clips: clips.map { clip($0) })
+        edit.renderSize = PixelSize(width: 48, height: 48)
+        edit.frameRate = FrameRate(30)
+        edit.output.codec = .ffv1
+        for backend in [Backend.cpu, .gpu] {
+            let (composited, plainLog) = try render(edit, backend: backend, direct: false, name: "rot-composited-\(backend).mkv")
+            let (direct, log) = try render(edit, backend: backend, direct: true, name: "rot-direct-\(backend).mkv")
+            XCTAssertEqual(uprightCount(plainLog), 0)
+            XCTAssertEqual(directCount(log), 90, "\(backend): \(log)")
+            XCTAssertEqual(uprightCount(log), 90, "\(backend): \(log)")
+            XCTAssertTrue(direct == composited, "\(backend): turned direct frames must be byte-identical to composited ones")
+        }
+    }
+
     func testDirectFramesAreByteIdenticalToCompositing() throws {
         // 64×64 square edit at 30 fps: clip a 64×64 untouched (frames 0–29, the last 10 in the crossfade),
         // clip b 96×64 cropped to its centre at scale 1 (x offset 16), clip c 98×64 (odd offset 17: composited),
@@ -63,7 +108,8 @@ final class DirectFrameTests: EndToEndTestCase {
         edit.frameRate = FrameRate(30)
         // Frames: a 0–29, b from 20 (a transition of 1/3 s is 333 333 µs, so b's start lands 0.3 µs past frame 20 and
         // moves onto it: within the clips' timestamp tolerance, `Timeline.clipStarts`), c from 40, d from 60: a alone
-        // 0–19 (20 frames), b alone 30–39 (10), c alone 50–59 (odd crop: composited), d alone 70–89 (rotated: composited).
+        // 0–19 (20 frames), b alone 30–39 (10), c alone 50–59 (odd crop: composited), d alone 70–89 (turned upright,
+        // 64×64 at scale 1: direct, issue 25).
         for codec in [OutputSettings.Codec.ffv1, .h264] {
             edit.output.codec = codec
             let ext = codec == .ffv1 ? "mkv" : "mp4"
@@ -71,7 +117,8 @@ final class DirectFrameTests: EndToEndTestCase {
                 let (composited, plainLog) = try render(edit, backend: backend, direct: false, name: "composited-\(backend).\(ext)")
                 let (direct, log) = try render(edit, backend: backend, direct: true, name: "direct-\(backend).\(ext)")
                 XCTAssertEqual(directCount(plainLog), 0)
-                XCTAssertEqual(directCount(log), 20 + 10, "\(codec) \(backend): clip a alone (20) and clip b alone (10); \(log)")
+                XCTAssertEqual(directCount(log), 20 + 10 + 20, "\(codec) \(backend): clip a alone (20), clip b alone (10), clip d alone (20); \(log)")
+                XCTAssertEqual(uprightCount(log), 20, "\(codec) \(backend): \(log)")
                 XCTAssertGreaterThan(direct.count, 1000, "\(codec) \(backend)")
                 XCTAssertTrue(direct == composited, "\(codec) \(backend): direct frames must be byte-identical to composited ones")
             }
@@ -111,5 +158,27 @@ final class DirectFrameTests: EndToEndTestCase {
         let frames = try TestSupport.decodeFrames(path("hlg.mkv"), width: 64, height: 64, pixFmt: "yuv420p10le")
         XCTAssertEqual(frames.count, 15)
         for f in frames { XCTAssertEqual(YUV420Image.sample(f, 64 * 32 + 32, bitDepth: 10), 721) }
+    }
+
+    /// A real phone clip (an iPhone 4S's 568×320 H.264, display matrix −90°, BT.709) as the square of its upright
+    /// picture: every frame turned upright and direct, equal to FFmpeg's autorotate + crop frame for frame.
+    func testARealPortraitPhoneClipIsTurnedNotComposited() throws {
+        guard let media = TestSupport.sharedMedia else { throw XCTSkip("../shared/media is absent") }
+        let phone = "\(media)/iphone4s_rot-90_audiofirst.mov"
+        var edit = Edit(clips: [clip(phone, duration: 0.5)])
+        edit.renderSize = PixelSize(width: 320, height: 320)
+        edit.frameRate = FrameRate(30)
+        edit.output.codec = .ffv1
+        let (_, log) = try render(edit, backend: .cpu, direct: true, name: "phone.mkv")
+        XCTAssertEqual(directCount(log), 15, "\(log)")
+        XCTAssertEqual(uprightCount(log), 15, "\(log)")
+        func md5s(_ args: [String]) throws -> [String] {
+            let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error"] + args + ["-map", "0:v:0", "-pix_fmt", "yuv420p", "-f", "framemd5", "-"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
+        }
+        let ours = try md5s(["-i", path("phone.mkv")])
+        XCTAssertEqual(ours.count, 15)
+        XCTAssertEqual(ours, try md5s(["-i", phone, "-vf", "crop=320:320", "-frames:v", "15"]), "against FFmpeg's autorotate + crop")
     }
 }
