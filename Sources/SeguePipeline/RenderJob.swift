@@ -32,6 +32,9 @@ public struct RenderOptions: Sendable {
     /// Hand frames that need no compositing (one untouched clip, or a whole-pixel crop of it, already in the output's
     /// format: `DirectFrame`) to the encoder without drawing them. Byte-identical either way; off only to compare.
     public var directFrames = true
+    /// Read a file cut several times through one open: a clip's reader, once the render has passed the clip, seeks to a
+    /// later cut of the same file (`FrameSource`). The same frames either way; off only to compare.
+    public var reuseReaders = true
     /// Decode with an FFmpeg hwaccel (`.cuda`: NVDEC) where the machine has one, pictures downloaded to system
     /// memory; software decoding where it has not (with a warning) and for codecs the hwaccel lacks.
     public var hardwareDecoding: HardwareDecoding = .none
@@ -245,6 +248,7 @@ public enum RenderJob {
         defer { watchdog?.disarm() }
         let frames = FrameSource(timeline: timeline, hardware: options.hardwareDecoding, maxPictureSize: renderer.maxPictureSize)
         frames.uprights = options.directFrames
+        frames.reusesReaders = options.reuseReaders
         // Decoding runs ahead on its own thread (a few frames, bounded); `frames` is used only there until
         // `decoded.cancel()` has returned.
         let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth) { n in
@@ -322,6 +326,9 @@ public enum RenderJob {
                                decoded.busySeconds, stage.pictures, stage.composite, stage.video, stage.audio))
         }
         let warnings = frames.finishAll()
+        if options.verbose {
+            options.log("segue: clips read through \(frames.opens) file open(s); \(frames.reuses) clip(s) reused the reader of an earlier cut of the same file")
+        }
         for why in frames.hardwareProblems.sorted() { options.log("warning: \(options.hardwareDecoding.rawValue) decoding is not available (\(why)); decoded in software") }
         if options.verbose && options.hardwareDecoding != .none {
             options.log("segue: \(frames.hardwareFrames) of \(frames.decodedFrames) source frames decoded with \(options.hardwareDecoding.rawValue) (downloaded to system memory)")
