@@ -72,8 +72,10 @@ public enum Farm {
         let layout = FarmLayout(work: work)
         if let k = options.maxParallel, k < 1 { throw UsageError("--max-parallel must be ≥ 1 (got \(k))") }
         if options.retries < 0 { throw UsageError("--retries must be ≥ 0 (got \(options.retries))") }
-        try checkShared([work, (output as NSString).deletingLastPathComponent], nodes: dryRun ? 0 : engine.nodeCount(),
-                        allowLocal: options.allowLocal, log: log)
+        if !engine.runsHere {
+            try checkShared([work, (output as NSString).deletingLastPathComponent], nodes: dryRun ? 0 : engine.nodeCount(),
+                            allowLocal: options.allowLocal, log: log)
+        }
         for d in [work, layout.chunks, layout.logs] {
             do { try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) } catch {
                 throw FarmError("--work-dir: cannot create \(d): \(error.localizedDescription)")
@@ -135,21 +137,21 @@ public enum Farm {
             state.submissions.append(.init(kind: .chunks, jobID: id, indices: chunkIndices, submitted: now))
             try save(state, layout)
             ok.append(id)
-            log("segue: submitted chunks \(compactRanges(chunkIndices)) as job \(id)")
+            log("segue: \(engine.runsHere ? "started" : "submitted") chunks \(compactRanges(chunkIndices)) as job \(id)")
         }
         if audio {
             let id = try engine.submit(.audio, chunks: nil, after: [], afterAny: [], job: job())
             state.submissions.append(.init(kind: .audio, jobID: id, indices: nil, submitted: now))
             try save(state, layout)
             ok.append(id)
-            log("segue: submitted the audio pass as job \(id)")
+            log("segue: \(engine.runsHere ? "started" : "submitted") the audio pass as job \(id)")
         }
         let id = try engine.submit(.stitch, chunks: nil, after: ok, afterAny: waitFor, job: job())
         state.submissions.append(.init(kind: .stitch, jobID: id, indices: nil, submitted: now))
         try save(state, layout)
         let deps = (ok.isEmpty ? [] : ["after \(ok.joined(separator: ", ")) succeed"]) + (waitFor.isEmpty ? [] : ["after \(waitFor.joined(separator: ", ")) finish"])
-        log("segue: submitted the stitch as job \(id)" + (deps.isEmpty ? "" : " (\(deps.joined(separator: "; ")))"))
-        log("segue: follow it with `segue farm status \(shellQuoted(layout.work))`")
+        log("segue: \(engine.runsHere ? "ran" : "submitted") the stitch as job \(id)" + (deps.isEmpty ? "" : " (\(deps.joined(separator: "; ")))"))
+        if !engine.runsHere { log("segue: follow it with `segue farm status \(shellQuoted(layout.work))`") }
     }
 
     static func save(_ state: FarmState, _ layout: FarmLayout) throws {
@@ -177,6 +179,18 @@ public enum Farm {
             throw UsageError("\(layout.state) was written for the \(name) engine, which this segue does not know")
         }
         return (state, try ChunkPlanner.load(layout.plan), layout, engine)
+    }
+
+    /// What `farm.json` in `work` says (its `engine` is nil in work folders written before engines had names: Slurm).
+    /// - Throws: `UsageError` if `work` is not a farm work folder, `FarmError` if its state is unreadable.
+    public static func savedState(_ work: String) throws -> FarmState {
+        let layout = FarmLayout(work: URL(fileURLWithPath: work).standardizedFileURL.path)
+        guard let data = FileManager.default.contents(atPath: layout.state) else {
+            throw UsageError("\(layout.state) not found: give the work folder of a `segue farm` run")
+        }
+        let d = JSONDecoder()
+        d.dateDecodingStrategy = .iso8601
+        do { return try d.decode(FarmState.self, from: data) } catch { throw FarmError("\(layout.state) is unreadable: \(error)") }
     }
 
     /// "0-3,5,7-8".

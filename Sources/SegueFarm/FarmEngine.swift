@@ -13,6 +13,9 @@ public protocol FarmEngine: Sendable {
     var chunkIndexVariable: String { get }
     /// How many nodes the cluster has (0 when unknown), for the shared-filesystem check.
     func nodeCount() -> Int
+    /// Whether every job runs on this machine, and `submit` of the stitch returns once the work is over (no shared
+    /// filesystem to check, nothing to follow with `farm status`).
+    var runsHere: Bool { get }
     /// Writes the engine's job scripts (chunks, audio pass when the plan has one, stitch) into the work folder.
     /// - Throws: `FarmError` (the folder cannot be written).
     func writeScripts(_ job: FarmJob) throws
@@ -25,8 +28,19 @@ public protocol FarmEngine: Sendable {
     func manualSubmitCommands(_ job: FarmJob) -> [String]
     /// Jobs and array tasks the scheduler still lists (finished ones may stay listed a while with their final state).
     func queue() -> [QueueEntry]
+    /// `queue()` for the farm render whose work folder is `layout` (an engine that keeps its queue there reads it;
+    /// by default the scheduler's whole queue).
+    func queue(_ layout: FarmLayout) -> [QueueEntry]
     /// Cancels jobs. Throws `FarmError`.
     func cancel(_ jobIDs: [String]) throws
+    /// `cancel` for the farm render whose work folder is `layout` (by default `cancel(jobIDs)`).
+    func cancel(_ jobIDs: [String], _ layout: FarmLayout) throws
+}
+
+extension FarmEngine {
+    public var runsHere: Bool { false }
+    public func queue(_ layout: FarmLayout) -> [QueueEntry] { queue() }
+    public func cancel(_ jobIDs: [String], _ layout: FarmLayout) throws { try cancel(jobIDs) }
 }
 
 /// The three kinds of job a farm render submits.
@@ -73,7 +87,7 @@ public struct FarmJob: Sendable {
 
 /// The engines Segue knows.
 public enum FarmEngines {
-    public static let all: [FarmEngine] = [SlurmEngine()]
+    public static let all: [FarmEngine] = [LocalEngine(), SlurmEngine()]
     /// The engine called `name`, or nil.
     public static func named(_ name: String) -> FarmEngine? { all.first { $0.name == name } }
     /// The variables `--chunk auto` reads, in order: every engine's, and Kubernetes Indexed Jobs'

@@ -45,7 +45,7 @@ extension Farm {
     /// - Throws: `UsageError` if `work` is not a farm work folder.
     public static func status(_ work: String, engine: FarmEngine? = nil) throws -> FarmStatus {
         let (state, plan, layout, named) = try load(work, engine: engine)
-        return status(state, plan, layout, queue: named.queue())
+        return status(state, plan, layout, queue: named.queue(layout))
     }
 
     static func status(_ state: FarmState, _ plan: ChunkPlan, _ layout: FarmLayout, queue: [QueueEntry]) -> FarmStatus {
@@ -120,7 +120,7 @@ extension Farm {
     @discardableResult
     public static func resume(_ work: String, engine: FarmEngine? = nil, log: (String) -> Void) throws -> FarmStatus {
         var (state, plan, layout, engine) = try load(work, engine: engine)
-        let q = engine.queue()
+        let q = engine.queue(layout)
         let st = status(state, plan, layout, queue: q)
         if st.done { log("segue: \(state.options.output) is already written; nothing to resume"); return st }
         let redo = st.items.filter { $0.kind == "chunk" && ["failed", "not submitted"].contains($0.state) }.compactMap(\.index)
@@ -132,7 +132,7 @@ extension Farm {
             return st
         }
         // A new stitch replaces the old one.
-        try engine.cancel(stitchJobs)
+        try engine.cancel(stitchJobs, layout)
         let waitFor = state.submissions.filter { $0.kind != .stitch && activeJobs.contains($0.jobID) }.map(\.jobID)
         try submitJobs(&state, engine: engine, layout: layout, plan: plan, chunkIndices: redo, audio: audio, waitFor: waitFor, log: log)
         return st

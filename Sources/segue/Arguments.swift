@@ -183,7 +183,7 @@ struct Arguments {
             case "--partition": farm.partition = try value(a)
             case "--gres": farm.gres = try value(a)
             case "--time": farm.time = try value(a)
-            case "--max-parallel": farm.maxParallel = try Arguments.count(a, try value(a), min: 1)
+            case "--max-parallel", "--jobs": farm.maxParallel = try Arguments.count(a, try value(a), min: 1)
             case "--retries": farm.retries = try Arguments.count(a, try value(a), min: 0)
             case "--retry-delay": farm.retryDelay = try Arguments.count(a, try value(a), min: 0)
             case "--allow-local": farm.allowLocal = true

@@ -38,6 +38,9 @@ enum CommandOptions {
             switch sub {
             case "status": own = ["--json"]
             case "resume": own = []
+            // One machine: no queue, partition, resources or time limit; --jobs is its --max-parallel.
+            case "local": own = farm.subtracting(["--partition", "--gres", "--time", "--max-parallel", "--allow-local"]).union(["--jobs"])
+                .union(picture).union(encoding).union(audio).union(gpu).union(inputs).union(writing)
             default: own = farm.union(picture).union(encoding).union(audio).union(gpu).union(inputs).union(writing)
             }
         default: own = []

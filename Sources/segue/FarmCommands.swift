@@ -80,16 +80,20 @@ func stitchCommand(_ a: Arguments) throws {
     say(String(format: "segue: wrote %@: %lld frames (%.3f s) from %d chunks, audio %.3f s", r.path, r.frames, r.seconds, plan.chunks.count, r.audioSeconds))
 }
 
-/// `segue farm slurm|status|resume ...`.
+/// `segue farm [local]|slurm|status|resume ...`: without an engine, an edit file runs on this machine (`local`).
 func farmCommand(_ a: Arguments) throws {
     let engines = FarmEngines.all.map(\.name).joined(separator: ", ")
-    guard let sub = a.positional.first else { throw UsageError("farm needs an engine (\(engines)), status or resume") }
-    try CommandOptions.check(a.given, command: "farm", sub: sub)
+    guard let first = a.positional.first else { throw UsageError("farm needs an engine (\(engines)), status or resume") }
     var rest = a
-    rest.positional.removeFirst()
+    let sub: String
+    if first.lowercased().hasSuffix(".json") && FarmEngines.named(first) == nil { sub = "local" } else {
+        sub = first
+        rest.positional.removeFirst()
+    }
+    try CommandOptions.check(a.given, command: "farm", sub: sub)
     switch sub {
     case let name where FarmEngines.named(name) != nil:
-        let engine = FarmEngines.named(name)!
+        let engine: FarmEngine = name == "local" ? LocalEngine(jobs: rest.farm.maxParallel, log: { say($0) }) : FarmEngines.named(name)!
         guard let n = rest.chunks else { throw UsageError("farm \(name) needs --chunks N") }
         let out = try rest.requireOutput()
         guard OutputFormat.forFileName(out) != nil else {
@@ -101,8 +105,15 @@ func farmCommand(_ a: Arguments) throws {
         options.output = URL(fileURLWithPath: out).standardizedFileURL.path
         options.audio = rest.options.audio
         options.renderArguments = rest.renderArgumentsForChunks()
-        try Farm.submit(try rest.edit(), editPath: editPath, editArguments: rest.editOverrides, options: options, engine: engine,
-                        segue: executablePath(), dryRun: rest.dryRun, policy: rest.inputPolicy, log: say)
+        let state = try Farm.submit(try rest.edit(), editPath: editPath, editArguments: rest.editOverrides, options: options, engine: engine,
+                                    segue: executablePath(), dryRun: rest.dryRun, policy: rest.inputPolicy, log: say)
+        // On this machine the work is over when `submit` returns: say how it went, and exit as `farm status` would.
+        if name == "local" && !rest.dryRun {
+            let st = try Farm.status(options.workDir ?? options.output + ".segue-farm", engine: engine)
+            say(st.text)
+            if st.done { say("segue: wrote \(state.options.output) with \((engine as! LocalEngine).jobs) chunk process(es) at once") }
+            exit(st.exitStatus)
+        }
     case "status":
         guard rest.positional.count == 1 else { throw UsageError("farm status takes the work folder") }
         let st = try Farm.status(rest.positional[0])
@@ -111,12 +122,23 @@ func farmCommand(_ a: Arguments) throws {
     case "resume":
         guard rest.positional.count == 1 else { throw UsageError("farm resume takes the work folder") }
         // A plan the edit no longer matches would fail every chunk again: say so instead of resubmitting.
-        let plan = try ChunkPlanner.load(URL(fileURLWithPath: rest.positional[0]).appendingPathComponent("plan.json").path)
+        let work = rest.positional[0]
+        let saved = try? Farm.savedState(work)
+        let engineName = saved?.engine ?? "slurm"
+        let plan = try ChunkPlanner.load(URL(fileURLWithPath: work).appendingPathComponent("plan.json").path)
         do { try ChunkPlanner.check(plan, matches: try RenderJob.resolve(try Arguments([]).planEdit(plan), policy: plan.inputPolicy ?? .default)) } catch var e as PlanMismatch {
-            e.remedy = "run `segue farm slurm` again (resume would fail the same way)"
+            e.remedy = "run `segue farm \(engineName)` again (resume would fail the same way)"
             throw e
         }
-        try Farm.resume(rest.positional[0], log: say)
+        if engineName == "local" {
+            // This process runs what failed, the stitch last; then it is over.
+            let engine = LocalEngine(jobs: saved?.options.maxParallel, log: { say($0) })
+            try Farm.resume(work, engine: engine, log: say)
+            let st = try Farm.status(work, engine: engine)
+            say(st.text)
+            exit(st.exitStatus)
+        }
+        try Farm.resume(work, log: say)
     default:
         throw UsageError("farm needs an engine (\(engines)), status or resume (got \(sub))")
     }

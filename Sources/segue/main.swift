@@ -21,6 +21,8 @@ usage:
   segue render [EDIT.json] --plan plan.json --chunk I|auto -o DIR [--backend ...]
   segue render-audio EDIT.json -o audio.m4a
   segue stitch --plan plan.json DIR -o OUT.mp4 [--audio audio.m4a]
+  segue farm [local] EDIT.json --chunks N -o OUT.mp4 [--jobs J] [--work-dir DIR] [--retries R] [--retry-delay SECONDS]
+               [--dry-run]   (chunks as processes on this machine, J at once; the default engine)
   segue farm slurm EDIT.json --chunks N -o OUT.mp4 [--work-dir DIR] [--partition P] [--gres gpu:1]
                [--time T] [--max-parallel K] [--retries R] [--retry-delay SECONDS] [--dry-run] [--allow-local]
   segue farm status WORK_DIR [--json]

@@ -90,8 +90,10 @@ final class FarmEngineTests: EndToEndTestCase {
     }
 
     func testChunkIndexVariables() {
-        XCTAssertEqual(FarmEngines.chunkIndexVariables, ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"])
+        XCTAssertEqual(FarmEngines.chunkIndexVariables, ["SEGUE_CHUNK_INDEX", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"])
         XCTAssertEqual(FarmEngines.named("slurm")?.name, "slurm")
+        XCTAssertEqual(FarmEngines.named("local")?.runsHere, true)
+        XCTAssertEqual(FarmEngines.named("slurm")?.runsHere, false)
         XCTAssertNil(FarmEngines.named("condor"))
     }
 }
