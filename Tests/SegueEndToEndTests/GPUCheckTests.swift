@@ -8,10 +8,14 @@ import SegueTestSupport
 final class GPUCheckTests: EndToEndTestCase {
     func runCheck(allowSoftware: Bool) throws -> TestSupport.ProcessResult {
         var env = ["SEGUE_BINARY": TestSupport.segueBinary, "GPU_CHECK_CLIP_SIZE": "160x90", "GPU_CHECK_SECONDS": "2.5",
-                   "GPU_CHECK_SIZES": "96x64,160x90", "GPU_CHECK_FRAMES": "6", "GPU_CHECK_REPS": "1"]
+                   "GPU_CHECK_SIZES": "96x64,160x90", "GPU_CHECK_FRAMES": "6", "GPU_CHECK_REPS": "1",
+                   "GPU_CHECK_FARM_JOBS": "1,2"]
         if allowSoftware { env["GPU_CHECK_ALLOW_SOFTWARE"] = "1" }
         return try TestSupport.run("python3", [TestSupport.packageRoot + "/bench/gpu_check.py"], environment: env)
     }
+
+    /// A file the check wrote in the benchmark's work folder.
+    func benchOutput(_ name: String) -> String { TestSupport.packageRoot + "/.build/bench/" + name }
 
     func testRefusesSoftwareRenderersAndReportsEveryStep() throws {
         let refused = try runCheck(allowSoftware: false)
@@ -32,9 +36,31 @@ final class GPUCheckTests: EndToEndTestCase {
             XCTAssertEqual(Set(byTransition.keys), ["crossfade", "push", "wipe"])
             XCTAssertTrue(byTransition.values.allSatisfy { $0 > 0 })
         }
-        let e2e = try XCTUnwrap(json["end_to_end"] as? [String: Any])
-        XCTAssertGreaterThan(e2e["segue_s"] as? Double ?? 0, 0)
-        XCTAssertGreaterThan(e2e["ffmpeg_s"] as? Double ?? 0, 0)
+        // Each encoder alone and end to end, libx264 and libx265 (no NVENC here), with Segue's stage times.
+        let encode = try XCTUnwrap(json["encode_fps"] as? [String: Double])
+        XCTAssertEqual(Set(encode.keys), ["libx264", "libx265"])
+        XCTAssertTrue(encode.values.allSatisfy { $0 > 0 }, "\(encode)")
+        let e2e = try XCTUnwrap(json["end_to_end"] as? [String: [String: Any]])
+        XCTAssertEqual(Set(e2e.keys), ["libx264", "libx265"])
+        for (enc, r) in e2e {
+            XCTAssertGreaterThan(r["segue_s"] as? Double ?? 0, 0, enc)
+            XCTAssertGreaterThan(r["ffmpeg_s"] as? Double ?? 0, 0, enc)
+            // 3 clips of 2.5 s at 30 fps less two 1 s transitions.
+            XCTAssertEqual(r["frames"] as? Int, 165, enc)
+            let stages = try XCTUnwrap(r["segue_stages"] as? [String: Any], enc)
+            XCTAssertEqual(stages["frames"] as? Int, 165, enc)
+            XCTAssertGreaterThan(stages["decode_fps"] as? Double ?? 0, 0, enc)
+            // The two transitions (60 frames) at least are composited (and the portrait clip, scaled into the frame).
+            XCTAssertGreaterThanOrEqual(stages["composited_frames"] as? Int ?? 0, 60, enc)
+            XCTAssertGreaterThan(stages["composite_fps"] as? Double ?? 0, 0, enc)
+        }
+        XCTAssertEqual(try TestSupport.ffprobe(benchOutput("gpu-check-segue-libx265.mp4"), "stream=codec_name")["codec_name"], "hevc")
+        let farm = try XCTUnwrap(json["farm_local"] as? [String: Any])
+        for j in [1, 2] {
+            let r = try XCTUnwrap(farm["jobs=\(j)"] as? [String: Any])
+            XCTAssertEqual(r["chunks"] as? Int, 2 * j)
+            XCTAssertGreaterThan(r["seconds"] as? Double ?? 0, 0)
+        }
         // No NVIDIA driver here: CUDA decoding falls back (the render still succeeds), NVENC fails cleanly.
         let cuda = try XCTUnwrap(json["cuda_decode"] as? [String: Any])
         XCTAssertEqual(cuda["exit"] as? Int, 0)
