@@ -181,4 +181,31 @@ final class DirectFrameTests: EndToEndTestCase {
         XCTAssertEqual(ours.count, 15)
         XCTAssertEqual(ours, try md5s(["-i", phone, "-vf", "crop=320:320", "-frames:v", "15"]), "against FFmpeg's autorotate + crop")
     }
+
+    /// A logo over a phone clip shown at scale 1 (issue 19's layers and issue 25's upright planes): every frame's first
+    /// layer is turned and taken as planes, only the logo's rectangle drawn; `--verbose` counts both, on both
+    /// backends, and the two backends' files differ by at most a code (the logo's blend).
+    func testALogoOverATurnedClipBlendsOnlyTheLogo() throws {
+        let stored = try bt709Clip("stored.mp4", size: "64x48")
+        let phone = path("phone.mp4")
+        try TestSupport.rotated(stored, degrees: -90, to: phone)
+        let logo = path("logo.png")
+        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "color=c=red@0.5:s=16x16,format=rgba", "-frames:v", "1", logo])
+        var frames: [[[UInt8]]] = []
+        for backend in ["cpu", "gpu"] {
+            let out = path("logo-\(backend).mkv")
+            let r = try segue(["render", phone, "--overlay", "\(logo):0.75,0.25,0.25", "--size", "48x48", "--codec", "ffv1", "--no-audio",
+                               "--backend", backend, "--verbose", "--progress", "none", "-o", out])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let log = r.stderr.split(separator: "\n").map(String.init)
+            XCTAssertEqual(directCount(log), 0, r.stderr)
+            XCTAssertEqual(uprightCount(log), 30, r.stderr)
+            XCTAssertTrue(r.stderr.contains("segue: 30 more had their first layer taken as planes"), r.stderr)
+            frames.append(try TestSupport.decodeFrames(out, width: 48, height: 48, pixFmt: "yuv420p"))
+        }
+        XCTAssertEqual(frames[0].count, 30)
+        for (a, b) in zip(frames[0], frames[1]) {
+            XCTAssertLessThanOrEqual(zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 99, 1)
+        }
+    }
 }
