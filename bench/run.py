@@ -4,7 +4,8 @@ run alternately in one process run, several repetitions each. Prints medians, ra
 
 Environment (defaults follow the issue's spec):
   BENCH_CLIPS=10  BENCH_CLIP_SECONDS=3  BENCH_TRANSITION=1  BENCH_REPS=3  BENCH_PRESET=medium  BENCH_CRF=18
-  BENCH_SIZE=1920x1080  BENCH_LONG=1 (also an edit 4x as long, for memory)  BENCH_BACKENDS=gpu,cpu
+  BENCH_SIZE=1920x1080  BENCH_LONG=1 (also an edit 4x as long, for memory)  BENCH_BACKENDS=auto,gpu,cpu (auto: llvmpipe with
+  crossfades and wipes of untouched layers drawn on the planes by the CPU, what `segue render` does by default here)
   BENCH_PREFILTER=1 (also the 4K60 clip into a 720 square)  BENCH_PREFILTER_ONLY=1 (only that case)
   BENCH_LOGO=1 (also the same edit with a logo over every frame: `--overlay logo.png:0.92,0.9,0.1`, against FFmpeg's
   graph with an `overlay` at the end; reports what the logo costs, segue with logo / segue without)
@@ -18,7 +19,7 @@ SEGUE = env("SEGUE_BINARY", os.path.join(ROOT, ".build", "release", "segue"))
 CLIPS, SECONDS, TRANS = int(env("BENCH_CLIPS", "10")), float(env("BENCH_CLIP_SECONDS", "3")), float(env("BENCH_TRANSITION", "1"))
 REPS, PRESET, CRF = int(env("BENCH_REPS", "3")), env("BENCH_PRESET", "medium"), env("BENCH_CRF", "18")
 W, H = map(int, env("BENCH_SIZE", "1920x1080").split("x"))
-BACKENDS = env("BENCH_BACKENDS", "gpu,cpu").split(",")
+BACKENDS = env("BENCH_BACKENDS", "auto,gpu,cpu").split(",")
 KINDS = ["crossfade", "push", "wipe"]
 XFADE = {"crossfade": "fade", "push": "slideleft", "wipe": "wipetl"}   # wipe down-right reveals B from the top-left
 

@@ -44,14 +44,20 @@ public enum DirectFrame {
     /// `T(X, Y) = stored(L·(X, Y) + e₀)` (`e₀` the stored corner that becomes the top-left), and the output is `T`
     /// cropped at `Lᵀ·(e − e₀)`.
     public static func route(_ pass: CompositePass, picture: VideoPicture, plan: FramePlan) -> Route? {
+        guard pass.to == nil, pass.transition == nil else { return nil }
+        return route(pass.from, picture: picture, plan: plan)
+    }
+
+    /// `route` of one layer, whatever its pass does (a transition's two layers: `PlaneTransitions`).
+    public static func route(_ layer: LayerPlan, picture: VideoPicture, plan: FramePlan) -> Route? {
         let renderSize = plan.renderSize
-        guard pass.to == nil, pass.transition == nil, pass.from.isUntouched, pass.from.content == .media, plan.colour.dynamicRange == .sdr,
+        guard layer.isUntouched, layer.content == .media, plan.colour.dynamicRange == .sdr,
               picture.layout == .planar, picture.bitDepth == 8, picture.chromaShiftX == 1, picture.chromaShiftY == 1,
               !picture.swapsChroma, !picture.hasAlpha, picture.colour.matrix == .bt709, picture.colour.range == .limited,
               picture.colour.siting == .left, picture.colour.transfer == .sdr, picture.colour.primaries != .bt2020,
               renderSize.width % 2 == 0, renderSize.height % 2 == 0 else { return nil }
         let w = picture.width, h = picture.height
-        let m = pass.from.outputToSource.then(.scale(Double(w), Double(h)))
+        let m = layer.outputToSource.then(.scale(Double(w), Double(h)))
         func near(_ v: Double, _ t: Double) -> Bool { abs(v - t) < 1e-9 }
         func unit(_ v: Double) -> Int? { near(v, 0) ? 0 : near(v, 1) ? 1 : near(v, -1) ? -1 : nil }
         guard let a = unit(m.a), let b = unit(m.b), let c = unit(m.c), let d = unit(m.d), abs(a * d - b * c) == 1 else { return nil }
@@ -103,7 +109,13 @@ public enum DirectFrame {
     /// pass needs no compositing (`cropOrigin`); nil otherwise. The passes above it are then blended into these.
     public static func basePlanes(_ plan: FramePlan, picture: VideoPicture) -> YUV420Image? {
         guard let (ox, oy) = cropOrigin(plan.passes[0], picture: picture, plan: plan) else { return nil }
-        let w = plan.renderSize.width, h = plan.renderSize.height
+        return cropped(picture, x: ox, y: oy, size: plan.renderSize)
+    }
+
+    /// The `size` window of an 8-bit 4:2:0 picture's planes at (`x`, `y`) (even), as an output image: the planes
+    /// themselves when the window is the whole picture (no copy), else the visible rows copied once.
+    public static func cropped(_ picture: VideoPicture, x ox: Int, y oy: Int, size: PixelSize) -> YUV420Image {
+        let w = size.width, h = size.height
         func crop(_ plane: PicturePlane, _ x0: Int, _ y0: Int, _ cw: Int, _ ch: Int) -> [UInt8] {
             if x0 == 0 && y0 == 0 && cw == plane.width && ch == plane.height { return plane.bytes }
             var out = [UInt8](repeating: 0, count: cw * ch)

@@ -141,6 +141,8 @@ public struct TransitionParameters: Sendable {
 
 /// A pipeline that hands frames needing no compositing (`DirectFrame`) straight on and renders the others with
 /// `inner`, keeping submission order: before a direct frame, the frames still in `inner`'s flight are finished.
+/// With `planeTransitions`, the transition frames `PlaneTransitions` draws (a crossfade or wipe between two direct
+/// layers) are drawn on the planes by the CPU too (`auto` on a software rasteriser).
 public final class DirectFramePipeline: YUV420Pipeline {
     let inner: YUV420Pipeline
     /// Frames that took the direct path so far.
@@ -148,11 +150,22 @@ public final class DirectFramePipeline: YUV420Pipeline {
     /// Frames of several passes whose first pass the renderer takes as planes (`DirectFrame.basePlanes`), drawing only
     /// the passes above it.
     public private(set) var basePlaneFrames: Int64 = 0
+    /// Whether `PlaneTransitions` draws the transition frames it can, and on how many threads.
+    public var planeTransitions = false
+    public var planeThreads = 2
+    /// Transition frames drawn by `PlaneTransitions` so far.
+    public private(set) var planeFrames: Int64 = 0
     private var innerBusy = false
     public init(inner: YUV420Pipeline) { self.inner = inner }
     public func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image] {
-        if let image = DirectFrame.image(plan, pictures: pictures) {
+        var image = DirectFrame.image(plan, pictures: pictures)
+        if image != nil {
             directFrames += 1
+        } else if planeTransitions, let drawn = PlaneTransitions.image(plan, pictures: pictures, threads: planeThreads) {
+            planeFrames += 1
+            image = drawn
+        }
+        if let image {
             let earlier = innerBusy ? try inner.finish() : []
             innerBusy = false
             return earlier + [image]

@@ -16,6 +16,11 @@ import SegueShaders
 public final class GPURenderer: CompositeRenderer {
     public let session: EGLSession
     public var name: String { "gpu (\(session.renderer), EGL \(session.platformDescription))" }
+    /// Whether `GL_RENDERER` is a software rasteriser (Mesa's llvmpipe, softpipe or swrast): the "GPU" is the CPU.
+    public var isSoftwareRasteriser: Bool {
+        let r = session.renderer.lowercased()
+        return ["llvmpipe", "softpipe", "swrast", "software"].contains { r.contains($0) }
+    }
     private struct ProgramKey: Hashable {
         let transition: String
         let from: ShaderLibrary.LayerVariant, to: ShaderLibrary.LayerVariant

@@ -282,6 +282,11 @@ public enum RenderJob {
         // Frames come back from the renderer's pipeline in order, possibly a frame late (GPU readback).
         let composited = renderer.makeYUV420Pipeline()
         let direct = options.directFrames ? DirectFramePipeline(inner: composited) : nil
+        // `auto` on a machine whose OpenGL is a software rasteriser (or with no GPU context at all): the transition frames
+        // the CPU draws faster on the planes (`PlaneTransitions`) are drawn there.
+        let planePath = options.backend == .auto && RenderJob.drawsTransitionsOnPlanes(renderer)
+        direct?.planeTransitions = planePath
+        direct?.planeThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let pipeline: YUV420Pipeline = direct ?? composited
         var drawn = range.lowerBound
         func emit(_ images: [YUV420Image]) throws {
@@ -319,6 +324,9 @@ public enum RenderJob {
         if options.verbose {
             options.log("segue: \(direct?.directFrames ?? 0) of \(range.count) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0): their planes went to the encoder directly")
             options.log("segue: \(direct?.basePlaneFrames ?? 0) more had their first layer taken as planes in the same way, only the layers above it drawn (each inside its rectangle)")
+            if planePath {
+                options.log("segue: backend auto: \(renderer is GPURenderer ? "GL_RENDERER is a software rasteriser" : "no GPU") here, so the CPU draws \(direct?.planeFrames ?? 0) transition frames (\(PlaneTransitions.kinds.map(\.rawValue).sorted().joined(separator: ", ")) between untouched layers) on the planes, faster; the others: \(renderer.name)")
+            }
             options.log("segue: \(frames.uprightFrames) frames' first layer (a quarter turn, half turn or mirror at scale 1) was turned upright by libavfilter (transpose/hflip/vflip) instead of being drawn")
             options.log(String(format: "segue: time: decoding %.2f s on the decode thread (overlapped); on the render thread: waiting "
                                + "for decoded pictures %.2f s, compositing %.2f s (GPU: upload, draw, and waiting for the previous "
@@ -338,6 +346,13 @@ public enum RenderJob {
 }
 
 extension RenderJob {
+    /// Whether `auto` has the CPU draw the transition frames `PlaneTransitions` can: where `renderer` is a software
+    /// rasteriser (llvmpipe: 30–40 ms for a 1080p crossfade frame against about 3 on the planes) or the CPU reference.
+    static func drawsTransitionsOnPlanes(_ renderer: CompositeRenderer) -> Bool {
+        if let gpu = renderer as? GPURenderer { return gpu.isSoftwareRasteriser }
+        return renderer is ReferenceRenderer
+    }
+
     /// Renders only the given output frames (in any order; rendered in ascending order), seeking each clip
     /// to the keyframe before the first picture it needs. For previews (`segue frame`, `segue sheet`).
     /// - Returns: the pictures in the order of `frames`, and how many source frames were decoded.

@@ -208,4 +208,28 @@ final class DirectFrameTests: EndToEndTestCase {
             XCTAssertLessThanOrEqual(zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 99, 1)
         }
     }
+
+    /// `auto` on llvmpipe (issue 25): crossfade and wipe frames between untouched BT.709 clips are drawn on the planes
+    /// by the CPU (`PlaneTransitions`), `--verbose` says so and counts them, and the file is within a code of the one
+    /// `--backend gpu` draws (llvmpipe for every transition frame).
+    func testAutoDrawsCrossfadesAndWipesOnThePlanes() throws {
+        let a = try bt709Clip("a.mp4", size: "64x48"), b = try bt709Clip("b.mp4", size: "64x48", source: "smptebars")
+        let c = try bt709Clip("c.mp4", size: "64x48", source: "rgbtestsrc")
+        var edit = Edit(clips: [clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.wipe, 1.0 / 3, .downRight))])
+        edit.renderSize = PixelSize(width: 64, height: 48)
+        edit.frameRate = FrameRate(30)
+        edit.output.codec = .ffv1
+        let (_, gpuLog) = try render(edit, backend: .gpu, direct: true, name: "gpu.mkv")
+        let (_, log) = try render(edit, backend: .auto, direct: true, name: "auto.mkv")
+        XCTAssertFalse(gpuLog.contains { $0.contains("backend auto") }, "\(gpuLog)")
+        let line = try XCTUnwrap(log.first { $0.contains("segue: backend auto:") }, "\(log)")
+        XCTAssertTrue(line.contains("the CPU draws 20 transition frames"), line)
+        XCTAssertEqual(directCount(log), 50, "\(log)")
+        let x = try TestSupport.decodeFrames(path("auto.mkv"), width: 64, height: 48), y = try TestSupport.decodeFrames(path("gpu.mkv"), width: 64, height: 48)
+        XCTAssertEqual(x.count, 70)
+        XCTAssertEqual(x.count, y.count)
+        var worst = 0
+        for (f, g) in zip(x, y) { for i in f.indices { worst = max(worst, abs(Int(f[i]) - Int(g[i]))) } }
+        XCTAssertLessThanOrEqual(worst, 1)
+    }
 }

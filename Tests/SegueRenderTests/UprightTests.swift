@@ -19,7 +19,7 @@ final class UprightTests: RendererTestCase {
     func single(_ p: VideoPicture, size: PixelSize, orientation: Orientation) -> FramePlan {
         FramePlan(frame: 0, time: .zero, from: LayerPlan(clipIndex: 0, sourceTime: .zero, outputToSource:
             LayerGeometry.outputToSource(codedSize: p.size, sar: 1, orientation: orientation, renderSize: size, fit: .fill)),
-                  to: nil, transition: nil, progress: 0)
+                  to: nil, transition: nil, progress: 0, renderSize: size)
     }
 
     func assertSame(_ a: YUV420Image, _ b: YUV420Image, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
