@@ -61,11 +61,12 @@ farm-test: build
 	Tests/Farm/farm-test.sh .build/debug/segue
 
 # Benchmark against FFmpeg's filtergraph and the codec floor (see bench/run.py for BENCH_* settings).
-# Two edits: issue 14's (3 clips x 4 s, one portrait, crossfade + push; also with a logo over every frame, issue 19)
+# Three edits: issue 14's (3 clips x 4 s, one portrait, crossfade + push; also with a logo over every frame, issue 19),
+# the peers' edit (6 x 4 s at 720p, five transitions, one a gl-transitions shader, against FFmpeg's xfade graph: issue 25)
 # and the demo edit's 4 x 3 s one (docs/performance.md) (with the memory run and the 4K60 prefilter case).
 bench: release
 	BENCH_CLIPS=3 BENCH_CLIP_SECONDS=4 BENCH_LONG=0 BENCH_PREFILTER=0 python3 bench/run.py
-	BENCH_CLIPS=4 BENCH_CLIP_SECONDS=3 BENCH_LOGO=0 python3 bench/run.py
+	BENCH_CLIPS=4 BENCH_CLIP_SECONDS=3 BENCH_LOGO=0 BENCH_PEERS=0 python3 bench/run.py
 
 # On a machine with an NVIDIA GPU: EGL device platform on the NVIDIA driver (fails loudly on llvmpipe), CUDA
 # decoding, composite + readback frames/s at 1080p and 4K, end to end against FFmpeg, NVENC failing cleanly;

@@ -7,6 +7,8 @@ Environment (defaults follow the issue's spec):
   BENCH_SIZE=1920x1080  BENCH_LONG=1 (also an edit 4x as long, for memory)  BENCH_BACKENDS=auto,gpu,cpu (auto: llvmpipe with
   crossfades and wipes of untouched layers drawn on the planes by the CPU, what `segue render` does by default here)
   BENCH_PREFILTER=1 (also the 4K60 clip into a 720 square)  BENCH_PREFILTER_ONLY=1 (only that case)
+  BENCH_PEERS=1 (also the peers' edit: six 4 s clips at 1280x720, crossfade, wipe, push, circleopen and the gl-transitions
+  shader directionalwipe, 1 s each, against FFmpeg's xfade graph with diagtl in the shader's place; BENCH_PEERS_ONLY=1: only it)
   BENCH_LOGO=1 (also the same edit with a logo over every frame: `--overlay logo.png:0.92,0.9,0.1`, against FFmpeg's
   graph with an `overlay` at the end; reports what the logo costs, segue with logo / segue without)
 """
@@ -207,10 +209,82 @@ def main():
         print(f"\nmemory: {CLIPS} clips {m10} MB ({t10:.0f} s), {4 * CLIPS} clips {m40} MB ({t40:.0f} s): {100 * (m40 - m10) / m10:+.1f} %")
     if env("BENCH_PREFILTER", "1") == "1":
         result["prefilter"] = prefilter_case()
+    if env("BENCH_PEERS", "1") == "1":
+        result["peers"] = peers_case()
     name = f"results-{CLIPS}x{SECONDS:g}.json"
     with open(out(name), "w") as fh:
         json.dump(result, fh, indent=2)
     print(f"\nwrote {out(name)}")
+
+
+PEERS = [("crossfade", "fade"), ("wipe", "wipeleft"), ("push", "slideleft"), ("circleopen", "circleopen"),
+         ("directionalwipe", "diagtl")]
+
+
+def peers_case():
+    """The edit of the issue's side-by-side table (docs/performance.md): six 4 s clips at 1280x720 (H.264 + AAC),
+    five 1 s transitions (crossfade, wipe, push, circleopen and the gl-transitions shader directionalwipe from
+    ../shared/gl-transitions), x264 medium CRF 18, AAC; Segue (auto: what `segue render` picks here, and gpu) against
+    FFmpeg's xfade graph (fade, wipeleft, slideleft, circleopen, and diagtl in the shader's place), alternating."""
+    shader = os.path.join(os.path.dirname(ROOT), "shared", "gl-transitions", "directionalwipe.glsl")
+    if not os.path.exists(shader):
+        print("peers case: ../shared/gl-transitions not present, skipped")
+        return None
+    os.makedirs(WORK, exist_ok=True)
+    out = lambda n: os.path.join(WORK, n)
+    w, h, seconds, n = 1280, 720, 4, 6
+    paths = []
+    for i in range(n):
+        p = out(f"peers{i}_{w}x{h}.mp4")
+        if not os.path.exists(p):
+            src = ["testsrc2", "smptehdbars", "mandelbrot", "rgbtestsrc", "testsrc", "cellauto"][i]
+            video = f"{src}=s={w}x{h}:r=30" + ("" if src in ("mandelbrot", "cellauto") else f":d={seconds}")
+            ff("-f", "lavfi", "-i", f"{video},trim=duration={seconds},hue=h={i * 50}", "-f", "lavfi", "-i",
+               f"sine=f={200 + 50 * i}:r=48000:d={seconds}", "-shortest", "-c:v", "libx264", "-preset", "veryfast", "-crf", "20",
+               "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-c:a", "aac", p + ".tmp.mp4")
+            os.rename(p + ".tmp.mp4", p)
+        paths.append(p)
+    def transition(kind):
+        if kind == "directionalwipe":
+            return {"type": "glsl", "shader": shader, "duration": 1}
+        t = {"type": kind, "duration": 1}
+        if kind in ("push", "wipe"):
+            t["direction"] = "left"
+        return t
+    clips = [{"path": paths[0]}] + [{"path": p, "transition": transition(PEERS[i - 1][0])} for i, p in enumerate(paths) if i > 0]
+    edit = out("peers.json")
+    with open(edit, "w") as fh:
+        json.dump({"frameRate": 30, "renderSize": {"width": w, "height": h}, "clips": clips,
+                   "output": {"codec": "h264", "crf": int(CRF), "preset": PRESET}}, fh)
+    args = [a for p in paths for a in ("-i", p)]
+    parts, v, a, offset = [], "v0", "0:a", seconds - 1
+    for i in range(n):
+        parts.append(f"[{i}:v]fps=30,format=yuv420p,setsar=1[v{i}]")
+    for i in range(1, n):
+        parts.append(f"[{v}][v{i}]xfade=transition={PEERS[i - 1][1]}:duration=1:offset={offset}[x{i}]")
+        parts.append(f"[{a}][{i}:a]acrossfade=d=1:c1=tri:c2=tri[y{i}]")
+        v, a, offset = f"x{i}", f"y{i}", offset + seconds - 1
+    ffmpeg = ["ffmpeg", "-nostdin", "-v", "error", "-y", *args, "-filter_complex", ";".join(parts), "-map", f"[{v}]", "-map", f"[{a}]",
+              "-c:v", "libx264", "-preset", PRESET, "-crf", CRF, "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "192k",
+              "-movflags", "+faststart", out("peers-ffmpeg.mp4")]
+    cases = {f"segue-{b} peers": [[SEGUE, "render", edit, "--backend", b, "--progress", "none", "-o", out(f"peers-segue-{b}.mp4")]]
+             for b in BACKENDS if b != "cpu"}
+    cases["ffmpeg xfade peers"] = [ffmpeg]
+    times = {k: [] for k in cases}
+    rss = {k: 0 for k in cases}
+    for rep in range(REPS):
+        for k in (list(cases) if rep % 2 == 0 else list(cases)[::-1]):
+            t, m = run(cases[k])
+            times[k].append(t); rss[k] = max(rss[k], m)
+            print(f"  rep {rep + 1}/{REPS} {k}: {t:.1f} s, {m} MB", flush=True)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    ratios = {k: med[k] / med["ffmpeg xfade peers"] for k in cases if k.startswith("segue")}
+    print("\npeers' edit (6 x 4 s 1280x720, crossfade, wipe, push, circleopen, directionalwipe):")
+    for k in cases:
+        print(f"  {k:28} {med[k]:6.2f} s {rss[k]:6d} MB")
+    for k, r in ratios.items():
+        print(f"  {k:28} segue/ffmpeg {r:5.2f}")
+    return {"median_seconds": med, "peak_rss_mb": rss, "segue/ffmpeg": ratios, "runs": times}
 
 
 def prefilter_case():
@@ -264,5 +338,7 @@ def prefilter_case():
 if __name__ == "__main__":
     if env("BENCH_PREFILTER_ONLY") == "1":
         prefilter_case()
+    elif env("BENCH_PEERS_ONLY") == "1":
+        print(json.dumps(peers_case(), indent=2))
     else:
         main()
