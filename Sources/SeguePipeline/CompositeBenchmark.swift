@@ -34,9 +34,12 @@ public enum CompositeBenchmark {
         return (a, b)
     }
 
-    /// Draws `frames` frames of `transition` (progress 0 → 1) at `size` and times them.
+    /// Draws `frames` frames of `transition` (progress 0 → 1) at `size` and times them. With `planes`, the frames
+    /// `PlaneTransitions` draws (a crossfade or wipe: both pictures are direct) are drawn on the planes by the CPU
+    /// (`auto` on a software rasteriser), on up to four threads, the others by `renderer`.
     /// - Throws: what the renderer throws (`GPUError`).
-    public static func run(renderer: CompositeRenderer, size: PixelSize, transition: Transition, frames: Int) throws -> Result {
+    public static func run(renderer: CompositeRenderer, size: PixelSize, transition: Transition, frames: Int,
+                           planes: Bool = false) throws -> Result {
         let (a, b) = pictures(size)
         let map = LayerGeometry.outputToSource(codedSize: size, sar: 1, orientation: .identity, renderSize: size, fit: .fill)
         let rate = FrameRate(30)
@@ -46,7 +49,18 @@ public enum CompositeBenchmark {
                                              to: LayerPlan(clipIndex: 1, sourceTime: .zero, outputToSource: map),
                                              transition: transition, progress: Double(n) / Double(max(1, frames)))])
         }
-        let pipeline = renderer.makeYUV420Pipeline()
+        let inner = renderer.makeYUV420Pipeline()
+        let pipeline: YUV420Pipeline
+        var name = renderer.name
+        if planes {
+            let direct = DirectFramePipeline(inner: inner)
+            direct.planeTransitions = true
+            direct.planeThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+            pipeline = direct
+            if PlaneTransitions.image(plan(1), pictures: [a, b]) != nil { name = "cpu planes (\(direct.planeThreads) threads)" }
+        } else {
+            pipeline = inner
+        }
         for n in 0..<3 { _ = try pipeline.submit(plan(n), pictures: [a, b]) }   // compile, allocate
         _ = try pipeline.finish()
         let start = DispatchTime.now().uptimeNanoseconds
@@ -56,6 +70,6 @@ public enum CompositeBenchmark {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         precondition(done == frames, "the pipeline returned \(done) of \(frames) frames")
         return Result(transition: transition.kind.rawValue, width: size.width, height: size.height, frames: frames,
-                      seconds: seconds, framesPerSecond: Double(frames) / seconds, renderer: renderer.name)
+                      seconds: seconds, framesPerSecond: Double(frames) / seconds, renderer: name)
     }
 }

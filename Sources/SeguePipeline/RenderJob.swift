@@ -348,7 +348,7 @@ public enum RenderJob {
 extension RenderJob {
     /// Whether `auto` has the CPU draw the transition frames `PlaneTransitions` can: where `renderer` is a software
     /// rasteriser (llvmpipe: 30–40 ms for a 1080p crossfade frame against about 3 on the planes) or the CPU reference.
-    static func drawsTransitionsOnPlanes(_ renderer: CompositeRenderer) -> Bool {
+    public static func drawsTransitionsOnPlanes(_ renderer: CompositeRenderer) -> Bool {
         if let gpu = renderer as? GPURenderer { return gpu.isSoftwareRasteriser }
         return renderer is ReferenceRenderer
     }
