@@ -9,6 +9,8 @@ Environment (defaults follow the issue's spec):
   BENCH_PREFILTER=1 (also the 4K60 clip into a 720 square)  BENCH_PREFILTER_ONLY=1 (only that case)
   BENCH_PEERS=1 (also the peers' edit: six 4 s clips at 1280x720, crossfade, wipe, push, circleopen and the gl-transitions
   shader directionalwipe, 1 s each, against FFmpeg's xfade graph with diagtl in the shader's place; BENCH_PEERS_ONLY=1: only it)
+  BENCH_FARM=1 (default on machines of 8 cores or more: the edit through `segue farm local` with one chunk process and
+  with one per 8 cores, its scaling)
   BENCH_LOGO=1 (also the same edit with a logo over every frame: `--overlay logo.png:0.92,0.9,0.1`, against FFmpeg's
   graph with an `overlay` at the end; reports what the logo costs, segue with logo / segue without)
 """
@@ -130,9 +132,14 @@ def floor_cmds(paths, reference_output, out):
     return [dec, enc]
 
 
+CPU = {}   # CPU seconds (user + system) of the last run() of each command list, by id
+
+
 def run(cmds):
-    """Runs commands one after another; returns (seconds, peak RSS in MB of the largest process)."""
-    total, peak = 0.0, 0
+    """Runs commands one after another; returns (seconds, peak RSS in MB of the largest process). The CPU seconds they
+    used (user + system, every thread) are kept in CPU[id(cmds)]: on a machine others load too, wall time says as much
+    about them as about the command, CPU time mostly about the command."""
+    total, peak, cpu = 0.0, 0, 0.0
     for c in cmds:
         t = time.monotonic()
         p = subprocess.Popen(c, stdout=subprocess.DEVNULL)
@@ -141,6 +148,8 @@ def run(cmds):
         if os.waitstatus_to_exitcode(status) != 0:
             raise SystemExit(f"failed: {' '.join(c)}")
         peak = max(peak, usage.ru_maxrss // 1024)
+        cpu += usage.ru_utime + usage.ru_stime
+    CPU[id(cmds)] = cpu
     return total, peak
 
 
@@ -172,35 +181,43 @@ def main():
     cases[f"floor {W}x{H}"] = floor_cmds(paths, ref, out("floor.mp4"))
     cases["floor square"] = floor_cmds(paths, ref_sq, out("floor-sq.mp4"))
     times = {k: [] for k in cases}
+    cpus = {k: [] for k in cases}
     rss = {k: 0 for k in cases}
     order = list(cases)
+    load = [os.getloadavg()[0]]
     for rep in range(REPS):
         for k in (order if rep % 2 == 0 else order[::-1]):   # alternate, so drift hits every case alike
             t, m = run(cases[k])
-            times[k].append(t); rss[k] = max(rss[k], m)
-            print(f"  rep {rep + 1}/{REPS} {k}: {t:.1f} s, {m} MB", flush=True)
+            times[k].append(t); rss[k] = max(rss[k], m); cpus[k].append(CPU[id(cases[k])])
+            print(f"  rep {rep + 1}/{REPS} {k}: {t:.1f} s, {cpus[k][-1]:.1f} CPU s, {m} MB", flush=True)
+        load.append(os.getloadavg()[0])
     med = {k: statistics.median(v) for k, v in times.items()}
+    cpu = {k: statistics.median(v) for k, v in cpus.items()}
     result = {"machine": f"{os.cpu_count()} cores", "clips": CLIPS, "clip_seconds": SECONDS, "transition": TRANS, "preset": PRESET,
-              "crf": CRF, "reps": REPS, "median_seconds": med, "peak_rss_mb": rss, "ratios": {}}
-    print(f"\n{'case':28} {'median s':>9} {'peak MB':>8}")
+              "crf": CRF, "reps": REPS, "median_seconds": med, "median_cpu_seconds": cpu, "peak_rss_mb": rss, "ratios": {},
+              "load_average_1min": load, "runs": times}
+    print(f"\nload average (1 min) before and after each round: {' '.join(f'{x:.1f}' for x in load)}"
+          + ("  (the machine was busy: compare CPU seconds)" if max(load) > 1.5 * (os.cpu_count() or 1) / 2 else ""))
+    print(f"\n{'case':28} {'median s':>9} {'CPU s':>7} {'peak MB':>8}")
     for k in order:
-        print(f"{k:28} {med[k]:9.2f} {rss[k]:8d}")
+        print(f"{k:28} {med[k]:9.2f} {cpu[k]:7.1f} {rss[k]:8d}")
     print()
     for b in BACKENDS:
         for shape, ff_key, fl_key in [(f"{W}x{H}", f"ffmpeg {W}x{H}", f"floor {W}x{H}"), ("square", "ffmpeg square", "floor square")]:
             k = f"segue-{b} {shape}"
             r1, r2 = med[k] / med[ff_key], med[k] / med[fl_key]
-            result["ratios"][k] = {"segue/ffmpeg": r1, "segue/floor": r2}
-            print(f"{k:28} segue/ffmpeg {r1:5.2f}   segue/floor {r2:5.2f}")
+            c1, c2 = cpu[k] / cpu[ff_key], cpu[k] / cpu[fl_key]
+            result["ratios"][k] = {"segue/ffmpeg": r1, "segue/floor": r2, "cpu segue/ffmpeg": c1, "cpu segue/floor": c2}
+            print(f"{k:28} segue/ffmpeg {r1:5.2f}   segue/floor {r2:5.2f}   CPU: segue/ffmpeg {c1:5.2f}   segue/floor {c2:5.2f}")
     if logo:
         print()
         for b in BACKENDS:
             k = f"segue-{b} {W}x{H} logo"
             r = {"logo cost (with/without)": med[k] / med[f"segue-{b} {W}x{H}"], "segue/ffmpeg": med[k] / med[f"ffmpeg {W}x{H} logo"],
-                 "segue/floor": med[k] / med[f"floor {W}x{H}"]}
+                 "segue/floor": med[k] / med[f"floor {W}x{H}"], "cpu logo cost": cpu[k] / cpu[f"segue-{b} {W}x{H}"]}
             result["ratios"][k] = r
-            print(f"{k:28} logo costs {100 * (r['logo cost (with/without)'] - 1):+5.1f} %   segue/ffmpeg {r['segue/ffmpeg']:5.2f}   "
-                  f"segue/floor {r['segue/floor']:5.2f}")
+            print(f"{k:28} logo costs {100 * (r['logo cost (with/without)'] - 1):+5.1f} % (CPU {100 * (r['cpu logo cost'] - 1):+5.1f} %)   "
+                  f"segue/ffmpeg {r['segue/ffmpeg']:5.2f}   segue/floor {r['segue/floor']:5.2f}")
     if env("BENCH_LONG", "1") == "1":
         long_edit = edit_file(paths * 4, "edit-40.json")
         t10, m10 = run([[SEGUE, "render", edit, "--size", f"{sq}x{sq}", "--progress", "none", "-o", out("mem10.mp4")]])
@@ -211,10 +228,34 @@ def main():
         result["prefilter"] = prefilter_case()
     if env("BENCH_PEERS", "1") == "1":
         result["peers"] = peers_case()
+    if env("BENCH_FARM", "1" if (os.cpu_count() or 1) >= 8 else "0") == "1":
+        result["farm_local"] = farm_case(edit)
     name = f"results-{CLIPS}x{SECONDS:g}.json"
     with open(out(name), "w") as fh:
         json.dump(result, fh, indent=2)
     print(f"\nwrote {out(name)}")
+
+
+def farm_case(edit):
+    """`segue farm local` on this machine: the edit in 2J chunks with J = 1 and J = one chunk process per 8 cores,
+    alternating, against the single pass: how a big node's cores scale (on 2 cores it cannot win)."""
+    cores = os.cpu_count() or 1
+    jobs = sorted({1, max(2, cores // 8)})
+    out = lambda n: os.path.join(WORK, n)
+    cases = {"single pass": [[SEGUE, "render", edit, "--size", f"{W}x{H}", "--progress", "none", "-o", out("farm-single.mp4")]]}
+    for j in jobs:
+        cases[f"farm local --jobs {j}"] = [["rm", "-rf", out(f"farm-{j}.mp4.segue-farm"), out(f"farm-{j}.mp4")],
+                                           [SEGUE, "farm", "local", edit, "--chunks", str(2 * j), "--jobs", str(j), "--size", f"{W}x{H}",
+                                            "-o", out(f"farm-{j}.mp4")]]
+    times = {k: [] for k in cases}
+    for rep in range(REPS):
+        for k in (list(cases) if rep % 2 == 0 else list(cases)[::-1]):
+            times[k].append(run(cases[k])[0])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"\nfarm local on {cores} cores:")
+    for k in cases:
+        print(f"  {k:28} {med[k]:6.2f} s  speed-up {med['single pass'] / med[k]:4.2f}")
+    return {"cores": cores, "median_seconds": med}
 
 
 PEERS = [("crossfade", "fade"), ("wipe", "wipeleft"), ("push", "slideleft"), ("circleopen", "circleopen"),
@@ -271,20 +312,27 @@ def peers_case():
              for b in BACKENDS if b != "cpu"}
     cases["ffmpeg xfade peers"] = [ffmpeg]
     times = {k: [] for k in cases}
+    cpus = {k: [] for k in cases}
     rss = {k: 0 for k in cases}
+    load = [os.getloadavg()[0]]
     for rep in range(REPS):
         for k in (list(cases) if rep % 2 == 0 else list(cases)[::-1]):
             t, m = run(cases[k])
-            times[k].append(t); rss[k] = max(rss[k], m)
-            print(f"  rep {rep + 1}/{REPS} {k}: {t:.1f} s, {m} MB", flush=True)
+            times[k].append(t); rss[k] = max(rss[k], m); cpus[k].append(CPU[id(cases[k])])
+            print(f"  rep {rep + 1}/{REPS} {k}: {t:.1f} s, {cpus[k][-1]:.1f} CPU s, {m} MB", flush=True)
+        load.append(os.getloadavg()[0])
     med = {k: statistics.median(v) for k, v in times.items()}
+    cpu = {k: statistics.median(v) for k, v in cpus.items()}
     ratios = {k: med[k] / med["ffmpeg xfade peers"] for k in cases if k.startswith("segue")}
+    cpu_ratios = {k: cpu[k] / cpu["ffmpeg xfade peers"] for k in cases if k.startswith("segue")}
     print("\npeers' edit (6 x 4 s 1280x720, crossfade, wipe, push, circleopen, directionalwipe):")
+    print(f"  load average (1 min) before and after each round: {' '.join(f'{x:.1f}' for x in load)}")
     for k in cases:
-        print(f"  {k:28} {med[k]:6.2f} s {rss[k]:6d} MB")
+        print(f"  {k:28} {med[k]:6.2f} s {cpu[k]:6.1f} CPU s {rss[k]:6d} MB")
     for k, r in ratios.items():
-        print(f"  {k:28} segue/ffmpeg {r:5.2f}")
-    return {"median_seconds": med, "peak_rss_mb": rss, "segue/ffmpeg": ratios, "runs": times}
+        print(f"  {k:28} segue/ffmpeg {r:5.2f}   CPU {cpu_ratios[k]:5.2f}")
+    return {"median_seconds": med, "median_cpu_seconds": cpu, "peak_rss_mb": rss, "segue/ffmpeg": ratios,
+            "cpu segue/ffmpeg": cpu_ratios, "runs": times, "cpu_runs": cpus, "load_average_1min": load}
 
 
 def prefilter_case():

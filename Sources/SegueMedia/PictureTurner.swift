@@ -20,6 +20,12 @@ public final class PictureTurner {
     public init() {}
     deinit { avfilter_graph_free(&graph) }
 
+    /// Frees the filter graph now (the next `turned` makes another).
+    public func release() {
+        avfilter_graph_free(&graph)
+        key = nil
+    }
+
     /// The filters that turn a picture by `turn` (the linear part of the map from turned pixel indices to stored ones,
     /// `DirectFrame.Route.turn`), as a libavfilter chain: "" for the identity.
     /// `transpose` directions (libavfilter's `vf_transpose.c`): 0 `out(X, Y) = in(Y, X)`, 1 (clock)

@@ -23,7 +23,11 @@ final class DecodeAhead<Item>: @unchecked Sendable {
     private var finished = false
     private let depth: Int
     private var remaining: Int64
-    private let produce: (Int64) throws -> Item
+    /// Dropped by the thread before it says it has finished, so that what it captures (the render's `FrameSource`, its
+    /// decoders and filter graphs) is released by the consumer, not by this thread after the render has returned: a
+    /// `Thread` lets go of its closure (and so of this queue) only some time after its last line, possibly while the
+    /// process is exiting.
+    private var produce: ((Int64) throws -> Item)?
 
     /// The most items ever in flight (queued or being produced), for tests: never more than `depth`.
     private(set) var peakInFlight = 0
@@ -77,7 +81,7 @@ final class DecodeAhead<Item>: @unchecked Sendable {
             peakInFlight = max(peakInFlight, inFlight)
             condition.unlock()
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let result = Result { try produce(n) }
+            let result = Result { try produce!(n) }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
             condition.lock()
             busySeconds += seconds
@@ -88,6 +92,7 @@ final class DecodeAhead<Item>: @unchecked Sendable {
         }
         DecodeThreads.ended()
         condition.lock()
+        produce = nil
         finished = true
         condition.broadcast()
         condition.unlock()

@@ -194,6 +194,8 @@ final class FrameSource {
     func finishAll() -> [String] {
         for i in readers.keys.sorted() { close(i) }
         spare.removeAll()
+        turnedPictures.removeAll()
+        turner.release()
         return warnings
     }
 }
