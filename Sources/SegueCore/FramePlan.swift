@@ -12,6 +12,9 @@ public struct LayerPlan: Equatable, Sendable {
         /// One colour over the whole of the layer's frame, premultiplied by `alpha` (a fill: 1; the gap side of a
         /// transition: 0, transparent).
         case colour(RGBColour, alpha: Double)
+        /// Black over the whole of the layer's frame with this text across its middle (`BitmapFont`, white): the
+        /// stand-in for a missing file (`ItemContent.slate`).
+        case slate(String)
     }
     /// The placement (`Timeline.placements`) this layer shows.
     public let clipIndex: Int

@@ -96,6 +96,12 @@ public struct Timeline: Sendable {
     public let frameCount: Int64
     /// The edit's background colour (`Edit.background`), carried by every `FramePlan`.
     public let background: RGBColour
+    /// The edit's markers (`Edit.markers`), listed by `segue plan`.
+    public let markers: [EditMarker]
+    /// The timecode of the first frame (`Edit.globalStartTime`), shown by `segue plan`; the output starts at 0.
+    public let globalStartTime: MediaTime?
+    /// The rate the source counts timecode frames in (`Edit.timecodeRate`).
+    public let timecodeRate: FrameRate?
     /// The input policy the edit was resolved under (`InputPolicy.applied(to:)`): every file the render opens later
     /// (a clip's decoder, the music, image parameters) is opened under it too.
     public var inputPolicy = InputPolicy.default
@@ -147,7 +153,7 @@ public struct Timeline: Sendable {
     ///   item before or after it, transitions that overlap each other inside one item, an item whose `at` falls
     ///   before the item before it ends (naming both), an edit of nothing but fills and gaps without a render size.
     public init(edit: Edit, sources: [SourceInfo]) throws {
-        let all = Timeline.items(of: edit)
+        var all = Timeline.items(of: edit)
         let media = all.filter { $0.spec.file != nil }
         precondition(media.count == sources.count, "one SourceInfo per media item")
         if edit.tracks.isEmpty || edit.tracks.contains(where: \.clips.isEmpty) {
@@ -203,10 +209,16 @@ public struct Timeline: Sendable {
             rate = best.1
             let ref = all[best.0]
             notes.append("frame rate \(rate): the highest clip rate\(which), from \(ref.label) (\(Timeline.name(ref.spec))): \(best.2)")
+        } else if let r = edit.fallbackFrameRate {
+            rate = r
+            notes.append("frame rate \(r): no clip reports a frame rate; the timeline's own rate")
         } else {
             rate = FrameRate(30)
             notes.append("frame rate 30: no clip reports a frame rate")
         }
+        // Transitions read from OpenTimelineIO: shortened where the media lacks the handles they use.
+        let fitted = Timeline.fitHandles(all, sourceOf: sourceOf, rate: rate)
+        all = fitted.items
 
         // Each item's source: its media's, or for a fill or a gap a stand-in the size of the render frame.
         var stand = SourceInfo(codedSize: size, nominalFrameRate: nil, duration: .zero, hasAudio: false)
@@ -276,6 +288,9 @@ public struct Timeline: Sendable {
         self.music = edit.music
         self.audio = edit.audio
         self.background = edit.background
+        self.markers = edit.markers
+        self.globalStartTime = edit.globalStartTime
+        self.timecodeRate = edit.timecodeRate
         self.duration = (placements + audioPlacements).map(\.end).max() ?? .zero
         self.frameCount = duration.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
         if frameCount < 1 {
@@ -291,7 +306,7 @@ public struct Timeline: Sendable {
         }
         notes += Timeline.describe(placements, audio: audioPlacements, edit: edit, all: all, outputColour: Timeline.outputColour(edit.output))
         self.notes = notes
-        var warnings: [String] = []
+        var warnings = edit.warnings + fitted.warnings
         for (k, r) in (music?.ramps ?? []).enumerated() {
             let start = r.start < .zero ? duration + r.start : r.start
             if !(start < duration) || !(MediaTime.zero < start + r.duration) {
@@ -306,6 +321,7 @@ public struct Timeline: Sendable {
         switch spec.content {
         case .file(let p): return p.split(separator: "/").last.map(String.init) ?? p
         case .fill(let c): return "fill \(c)"
+        case .slate(let name): return "slate \(name)"
         case .gap: return "gap"
         }
     }
@@ -327,7 +343,7 @@ public struct Timeline: Sendable {
         case .gap:
             let d = spec.duration ?? .zero
             return (d, d, .identity)
-        case .fill:
+        case .fill, .slate:
             let d = spec.duration ?? SourceInfo.defaultStillDuration
             return (d, d, .identity)
         case .file:
@@ -338,7 +354,7 @@ public struct Timeline: Sendable {
             }
             if src.isStill {
                 // A still shows one picture for as long as the edit says: there is no source time to start from.
-                if MediaTime.zero < spec.start {
+                if MediaTime.zero < spec.start, !spec.interchange {
                     throw EditError("\(f).start", "\(name) is a still picture: it has no time to start from; leave start out and give its duration (default \(fmt(SourceInfo.defaultStillDuration)) s)")
                 }
                 let d = spec.duration ?? SourceInfo.defaultStillDuration

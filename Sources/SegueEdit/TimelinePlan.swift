@@ -66,6 +66,7 @@ extension Timeline {
         switch p.spec.content {
         case .gap: return nil
         case .fill(let c): content = .colour(c, alpha: 1)
+        case .slate(let text): content = .slate(text)
         case .file: content = .media
         }
         guard let g = p.layer(at: p.start + local, renderSize: renderSize) else { return nil }
@@ -114,6 +115,7 @@ extension Timeline {
             switch p.spec.content {
             case .gap: line += "gap"
             case .fill: line += "solid colour"
+            case .slate: line += "slate (missing media)"
             case .file:
                 line += "\(p.source.isStill ? "still picture, " : "")\(p.source.codedSize) \(p.source.orientation)"
                     + (p.source.orientationSource.map { " (\($0))" } ?? "")

@@ -42,6 +42,8 @@ final class FrameSource {
 
     /// The 1×1 pictures of colour layers, made once each (one identity: the GPU uploads each once).
     private var colours: [String: VideoPicture] = [:]
+    /// The render-size pictures of slates (missing media), by text, made once each.
+    private var slates: [String: VideoPicture] = [:]
 
     func picture(_ layer: LayerPlan) throws -> VideoPicture {
         if case .colour(let c, let alpha) = layer.content {
@@ -50,6 +52,13 @@ final class FrameSource {
             var picture = VideoPicture.colour(c, alpha: alpha)
             picture.identity = VideoPicture.newIdentity()
             colours[key] = picture
+            return picture
+        }
+        if case .slate(let text) = layer.content {
+            if let known = slates[text] { return known }
+            var picture = VideoPicture(BitmapFont.slate(text, width: timeline.renderSize.width, height: timeline.renderSize.height))
+            picture.identity = VideoPicture.newIdentity()
+            slates[text] = picture
             return picture
         }
         let r: VideoReader
