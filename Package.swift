@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers (dependencies point one way):
 // SegueCore ← SegueEdit (the edit model, edit file, timeline/planner)
-// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff), SegueReference, SegueGL (CEGL, SegueShaders)
+// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff; CZip: libzip), SegueReference, SegueGL (CEGL, SegueShaders)
 //   ← SeguePipeline ← Segue (the library product) ← segue (the command, also using SegueFarm ← SeguePipeline)
 let package = Package(
     name: "Segue",
@@ -19,10 +19,12 @@ let package = Package(
                        providers: [.apt(["libegl-dev", "libgles-dev", "libgbm-dev", "libdrm-dev"])]),
         .systemLibrary(name: "CStillImage", path: "Sources/CStillImage", pkgConfig: "libheif",
                        providers: [.apt(["libheif-dev", "libexif-dev", "libtiff-dev"])]),
+        // libzip: .otioz bundles (OpenTimelineIO timelines with their media in a zip), read by SegueMedia's ZipArchive.
+        .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .target(name: "SegueCore"),
         // The edit model, its file format and the timeline (the planner that makes each frame's FramePlan).
         .target(name: "SegueEdit", dependencies: ["SegueCore"]),
-        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage"]),
+        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage", "CZip"]),
         .target(name: "SegueReference", dependencies: ["SegueCore"]),
         // The whole shader folder is embedded; the plugin indexes it by file name (a new .frag needs no listing here).
         .executableTarget(name: "EmbedShaderFolderTool", path: "Plugins/EmbedShaderFolderTool"),

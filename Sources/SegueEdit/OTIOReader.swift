@@ -361,7 +361,7 @@ struct OTIOReader {
         case "GeneratorReference":
             let kind = ref["generator_kind"] as? String ?? ""
             switch kind.lowercased() {
-            case "black", "slug", "blackvideo", "black video":
+            case "black", "blackvideo", "black video":
                 return .fill(.black)
             case "solidcolor", "solid_color", "solidcolour", "colour", "color":
                 return .fill(try generatorColour(ref))
