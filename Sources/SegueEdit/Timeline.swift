@@ -373,7 +373,10 @@ public struct Timeline: Sendable {
             }
             let avail = src.duration - spec.start
             let d = spec.duration ?? avail
-            if avail < d, !spec.lastsUntilEditEnd {
+            // An interchange timeline's range may end where its media does, by the media's own clock (OTIO's 150
+            // frames at 24 fps) while the container's rounding makes the file a millisecond shorter.
+            let slack = spec.interchange ? src.timestampTolerance : .zero
+            if avail + slack < d, !spec.lastsUntilEditEnd {
                 throw EditError("\(f).duration", "\(name): start \(fmt(spec.start)) s + duration \(fmt(d)) s runs past the clip's end (\(fmt(src.duration)) s)")
             }
             let map: TimeMap

@@ -85,8 +85,9 @@ extension Timeline {
         guard let speed = handleSpeed(spec, source: source), let source, let duration = spec.duration else { return .zero }
         // Source seconds missing before the range (start < 0) or after it (end > the file's duration).
         let before = spec.start < .zero ? MediaTime.zero - spec.start : .zero
-        let end = spec.start + duration
-        let after = source.duration < end ? end - source.duration : .zero
+        // The media ends at its duration, give or take its timestamps' rounding (a Matroska file's whole milliseconds).
+        let end = spec.start + duration, mediaEnd = source.duration + source.timestampTolerance
+        let after = mediaEnd < end ? end - mediaEnd : .zero
         let missing = atStart != spec.reverse ? before : after
         return missing.scaled(by: speed.den, speed.num)
     }
