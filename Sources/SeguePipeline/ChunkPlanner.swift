@@ -66,7 +66,10 @@ public enum ChunkPlanner {
             + "\n" + String(describing: t.music)
         // An .otioz bundle is extracted afresh by every process, into a folder of its own: paths inside it count
         // relative to it (the extracted files keep the bundle's modification times, so their fingerprints agree).
-        for folder in t.inputPolicy.bundleFolders { text = text.replacingOccurrences(of: folder, with: "<bundle>") }
+        // (JSON writes the folder with its slashes escaped.)
+        for folder in t.inputPolicy.bundleFolders {
+            text = text.replacingOccurrences(of: folder, with: "<bundle>").replacingOccurrences(of: folder.replacingOccurrences(of: "/", with: "\\/"), with: "<bundle>")
+        }
         return Digest.sha256(text)
     }
 

@@ -121,6 +121,14 @@ def media_id(c):
     return None, None
 
 
+def available(c):
+    """The media's available range; without one (an EDL's clips), the counter clip's own: frames 0 to 150."""
+    try:
+        return c.available_range()
+    except otio.exceptions.CannotComputeAvailableRangeError:
+        return TR(R(0, RATE), R(MEDIA_FRAMES, RATE))
+
+
 def scalar_of(c):
     s = 1.0
     freeze = False
@@ -153,11 +161,11 @@ class Oracle:
         if isinstance(b, otio.schema.Clip) and media_id(b)[0] is not None:
             s = abs(scalar_of(b))
             if s > 0:
-                have_in = min(want_in, (frames(b.trimmed_range().start_time) - frames(b.available_range().start_time)) / Fraction(s))
+                have_in = min(want_in, (frames(b.trimmed_range().start_time) - frames(available(b).start_time)) / Fraction(s))
         if isinstance(a, otio.schema.Clip) and media_id(a)[0] is not None:
             s = abs(scalar_of(a))
             if s > 0:
-                end = frames(a.available_range().end_time_exclusive())
+                end = frames(available(a).end_time_exclusive())
                 used = frames(a.trimmed_range().start_time) + frames(a.trimmed_range().duration) * Fraction(s)
                 have_out = min(want_out, (end - used) / Fraction(s))
         if have_in + have_out < 1:
@@ -167,7 +175,7 @@ class Oracle:
     def media_frame(self, c, local):
         """The media frame clip `c` shows `local` frames (track time) after its range's start (negative: in its handle)."""
         s = scalar_of(c)
-        start = frames(c.trimmed_range().start_time) - frames(c.available_range().start_time)
+        start = frames(c.trimmed_range().start_time) - frames(available(c).start_time)
         if s == 0:
             return int(start)
         if s < 0:
