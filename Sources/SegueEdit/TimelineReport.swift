@@ -84,8 +84,8 @@ public struct TimelineReport: Codable, Sendable {
     /// The edit's background colour, "#rrggbb".
     public let background: String
     public let notes: [String]
-    /// The edit's markers, in time order.
-    public let markers: [Marker]
+    /// The edit's markers, in time order; nil when it has none.
+    public let markers: [Marker]?
     /// The timecode of the first frame (an OTIO timeline's `global_start_time`), seconds; nil for none. The output
     /// starts at 0 whatever it is.
     public let globalStartTime: Double?
@@ -101,7 +101,7 @@ public struct TimelineReport: Codable, Sendable {
         notes = t.notes
         background = t.background.description
         tracks = t.tracks.count
-        markers = t.markers.sorted { $0.start < $1.start }.map {
+        markers = t.markers.isEmpty ? nil : t.markers.sorted { $0.start < $1.start }.map {
             Marker(name: $0.name, start: $0.start.seconds, duration: $0.duration.seconds, frame: $0.start.floored(toUnitsOf: Int64(t.frameRate.numerator), per: Int64(t.frameRate.denominator)),
                    colour: $0.colour, comment: $0.comment, on: $0.on)
         }
@@ -159,7 +159,7 @@ public struct TimelineReport: Codable, Sendable {
             if let t = c.transition { s += String(format: "  audio crossfade %.3f s\n", t.duration) }
             s += line(c, label: "audio track \(c.track) item \(c.item)")
         }
-        for m in markers {
+        for m in markers ?? [] {
             s += String(format: "marker \"%@\" at %.3f s (frame %lld)%@%@, on %@%@\n", m.name, m.start, m.frame,
                         m.duration > 0 ? String(format: " for %.3f s", m.duration) : "", m.colour.map { ", \($0)" } ?? "", m.on,
                         m.comment.isEmpty ? "" : ": \(m.comment)")

@@ -229,4 +229,44 @@ final class OTIOInterchangeTests: OTIOTestCase {
         XCTAssertEqual(sheet.status, 0, sheet.stderr)
         XCTAssert(FileManager.default.fileExists(atPath: path("s.png")))
     }
+
+    /// OTIO's video tracks carry pictures and its audio tracks sound: a clip on a video track is silent, the same file
+    /// on an audio track is heard; `export-otio` gives a clip's sound an audio track of its own, so the round trip
+    /// sounds as the edit does.
+    func testAudioTracksAreHeardVideoTracksAreSilent() throws {
+        let python = try oraclePython()
+        let clip = path("sound.mkv")
+        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=24:d=2", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2",
+                                "-c:v", "ffv1", "-c:a", "pcm_s16le", clip])
+        let made = try TestSupport.run(python, ["-c", """
+            import sys, opentimelineio as otio
+            R, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
+            def c(): return otio.schema.Clip(name="s", media_reference=otio.schema.ExternalReference(target_url=sys.argv[1]), source_range=TR(R(0, 24), R(24, 24)))
+            for name, kinds in (("v", ["Video"]), ("va", ["Video", "Audio"])):
+                tl = otio.schema.Timeline()
+                for k in kinds:
+                    t = otio.schema.Track(kind=k); t.append(c()); tl.tracks.append(t)
+                otio.adapters.write_to_file(tl, sys.argv[2] + "/" + name + ".otio")
+            """, clip, dir])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        func meanVolume(_ file: String) throws -> Double {
+            let r = try TestSupport.run("ffmpeg", ["-nostdin", "-i", file, "-map", "0:a", "-af", "volumedetect", "-f", "null", "-"])
+            let line = try XCTUnwrap(r.stderr.split(separator: "\n").first { $0.contains("mean_volume") })
+            return Double(line.split(separator: ":").last!.replacingOccurrences(of: "dB", with: "").trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        for name in ["v", "va"] {
+            let r = try segue(["render", "\(dir)/\(name).otio", "-o", path("\(name).mp4"), "--backend", "cpu"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        XCTAssertLessThan(try meanVolume(path("v.mp4")), -80, "a video track's clip is silent")
+        XCTAssertGreaterThan(try meanVolume(path("va.mp4")), -25, "the audio track's clip is heard")
+        // export-otio: the clip's sound on an audio track; the round trip sounds the same.
+        try #"{"clips": [{"path": "\#(clip)", "duration": 1.5, "volume": 0.5}]}"#.write(toFile: path("s.json"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try segue(["export-otio", path("s.json"), "-o", path("s.otio")]).status, 0)
+        let tracks = try TestSupport.run(python, ["-c", "import sys, opentimelineio as otio; t = otio.adapters.read_from_file(sys.argv[1]); print(len(t.video_tracks()), len(t.audio_tracks()))", path("s.otio")])
+        XCTAssertEqual(tracks.text.trimmingCharacters(in: .whitespacesAndNewlines), "1 1")
+        XCTAssertEqual(try segue(["render", path("s.json"), "-o", path("json.mp4"), "--backend", "cpu"]).status, 0)
+        XCTAssertEqual(try segue(["render", path("s.otio"), "-o", path("otio.mp4"), "--backend", "cpu"]).status, 0)
+        XCTAssertEqual(try meanVolume(path("otio.mp4")), try meanVolume(path("json.mp4")), accuracy: 0.2, "the gain (0.5) goes with the sound")
+    }
 }
