@@ -17,6 +17,8 @@ struct OTIODraft {
         var transition: OTIOTransition?
         /// A stand-in of no length at a track's start or end, for a transition from or to nothing.
         var synthesized = false
+        /// The place of a nested stack on its track (its tracks are drawn above).
+        var nested = false
     }
     var entries: [Entry] = []
     /// The OTIO track's `metadata.segue` (an audio track's `duck`).
@@ -116,7 +118,7 @@ extension OTIOReader {
             case .gap:
                 own.gap(length)
             case .composition(let nested):
-                own.gap(length)
+                own.entries.append(OTIODraft.Entry(content: .gap, length: length, nested: true))
                 let sub = nested.kind == .stack ? layStack(nested, video: video, window: (trim, trim + length), at: offset + p)
                     : layTrack(nested, video: video, window: (trim, trim + length), at: offset + p)
                 for (j, d) in sub.enumerated() {
@@ -156,6 +158,9 @@ extension OTIOReader {
             if own.entries[index].transition != nil {
                 warnings.append("\(t.path): a second transition at one cut: ignored")
                 continue
+            }
+            if own.entries[index].nested || own.entries[index - 1].nested {
+                warnings.append("\(t.path): transition \"\(t.name)\" joins a nested stack, whose tracks are flattened above this one: drawn as a fade to or from transparent")
             }
             own.entries[index].transition = t
         }

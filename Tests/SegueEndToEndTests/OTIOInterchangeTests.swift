@@ -230,6 +230,30 @@ final class OTIOInterchangeTests: OTIOTestCase {
         XCTAssert(FileManager.default.fileExists(atPath: path("s.png")))
     }
 
+    /// OTIO has no output size, rate or colour: the timeline's `metadata.segue` gives them, the command line overrides
+    /// them (as it does an edit file's), Segue's rules give the rest.
+    func testOutputPropertiesFromMetadataThenTheCommandLine() throws {
+        let (_, timelines) = try generated()
+        var tl = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(timelines)/cuts.otio"))) as? [String: Any])
+        tl["metadata"] = ["segue": ["renderSize": ["width": 96, "height": 64], "frameRate": 12, "background": "white"]]
+        try JSONSerialization.data(withJSONObject: tl).write(to: URL(fileURLWithPath: path("meta.otio")))
+        func report(_ extra: [String]) throws -> TimelineReport {
+            let r = try segue(["plan", path("meta.otio"), "--json"] + extra)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return try JSONDecoder().decode(TimelineReport.self, from: r.stdout)
+        }
+        let meta = try report([])
+        XCTAssertEqual([meta.width, meta.height], [96, 64])
+        XCTAssertEqual(meta.frameRate, "12")
+        XCTAssertEqual(meta.frameCount, 20, "40 frames at 24 fps: 20 at 12")
+        XCTAssertEqual(meta.background, "#ffffff")
+        let cli = try report(["--size", "32x24", "--fps", "48"])
+        XCTAssertEqual([cli.width, cli.height], [32, 24])
+        XCTAssertEqual(cli.frameRate, "48")
+        let rules = try JSONDecoder().decode(TimelineReport.self, from: try segue(["plan", "\(timelines)/cuts.otio", "--json"]).stdout)
+        XCTAssertEqual([rules.width, rules.height, Int(rules.frameRate) ?? 0], [64, 48, 24], "without metadata.segue: the clips' size and rate")
+    }
+
     /// OTIO's video tracks carry pictures and its audio tracks sound: a clip on a video track is silent, the same file
     /// on an audio track is heard; `export-otio` gives a clip's sound an audio track of its own, so the round trip
     /// sounds as the edit does.
