@@ -97,6 +97,8 @@ def scenarios(m):
     missing = out["missing"]
     missing.tracks[0][0].media_reference = otio.schema.ExternalReference(target_url="file://" + os.path.join(m, "gone.mov"))
     missing.tracks[1][1].media_reference = otio.schema.MissingReference()
+    # Written in the old schemas afterwards (`downgrade`): Sequence.1 tracks, Clip.1 clips with one media_reference.
+    out["old_schema"] = timeline("old_schema", track(clip(m, "c", 5, 14), dissolve(3, 3), clip(m, "d", 9, 10), gap(5), clip(m, "e", 0, 6)))
     disabled = timeline("disabled", track(clip(m, "a", 0, 10), clip(m, "b", 0, 10), clip(m, "c", 0, 10)))
     disabled.tracks[0][1].enabled = False
     out["disabled"] = disabled
@@ -248,12 +250,33 @@ class Oracle:
         return {"duration": float(total), "clips": self.clips, "frames": out}
 
 
+def downgrade(o):
+    """The JSON of a timeline in the schemas of the first OTIO releases: Sequence.1 for Track.1, Clip.1 (one
+    media_reference) for Clip.2."""
+    if isinstance(o, list):
+        return [downgrade(x) for x in o]
+    if not isinstance(o, dict):
+        return o
+    o = {k: downgrade(v) for k, v in o.items()}
+    if o.get("OTIO_SCHEMA") == "Track.1":
+        o["OTIO_SCHEMA"] = "Sequence.1"
+    if o.get("OTIO_SCHEMA") == "Clip.2":
+        o["OTIO_SCHEMA"] = "Clip.1"
+        o["media_reference"] = o.pop("media_references")[o.pop("active_media_reference_key")]
+    return o
+
+
 def main():
     if sys.argv[1] == "make":
         media, out_dir = sys.argv[2], sys.argv[3]
         for name, tl in scenarios(media).items():
             path = os.path.join(out_dir, name + ".otio")
             otio.adapters.write_to_file(tl, path)
+            if name == "old_schema":
+                with open(path) as f:
+                    old = downgrade(json.load(f))
+                with open(path, "w") as f:
+                    json.dump(old, f, indent=4)
             with open(os.path.join(out_dir, name + ".expected.json"), "w") as f:
                 json.dump(Oracle(otio.adapters.read_from_file(path)).expected(), f)
     elif sys.argv[1] == "expect":

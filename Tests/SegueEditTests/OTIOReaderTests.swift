@@ -257,6 +257,30 @@ final class OTIOReaderTests: XCTestCase {
         }
     }
 
+    /// A gl-transitions file as the transition type (relative to the timeline, read under the input policy), and
+    /// `EditFile.load` dispatching on the extension.
+    func testShaderTransitionAndEditFileLoad() throws {
+        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/gl-transitions/BookFlip.glsl").path
+        if FileManager.default.fileExists(atPath: shared) {
+            try FileManager.default.copyItem(atPath: shared, toPath: "\(dir)/flip.glsl")
+            let file = try read([track([clip("a", start: 10, duration: 12), dissolve(3, 3, type: "flip.glsl"), clip("b", start: 10, duration: 12)])])
+            XCTAssertEqual(file.edit.clips[1].transition?.kind, .glsl)
+            XCTAssertEqual(file.edit.clips[1].transition?.shader?.path, "\(dir)/flip.glsl")
+            XCTAssertEqual(file.edit.inputPaths.map(\.field), ["clips[0].path", "clips[1].path", "clips[1].transition.shader"])
+        }
+        let otio = try JSONSerialization.data(withJSONObject: ["OTIO_SCHEMA": "Timeline.1", "tracks": stack([track([clip("a", start: 0, duration: 24)])])])
+        try otio.write(to: URL(fileURLWithPath: "\(dir)/t.otio"))
+        XCTAssertEqual(try EditFile.load(path: "\(dir)/t.otio").clips.first?.file, "\(dir)/a.mkv")
+        XCTAssertThrowsError(try EditFile.load(path: "\(dir)/t.otioz")) { e in XCTAssert("\(e)".contains("EditDocument"), "\(e)") }
+        try FileManager.default.createDirectory(atPath: "\(dir)/root", withIntermediateDirectories: true)
+        var outside = InputPolicy()
+        outside.root = "\(dir)/root"
+        XCTAssertThrowsError(try OTIOFile.load(path: "\(dir)/t.otio", options: OTIOReadOptions(missingMedia: .black, policy: outside))) { e in
+            XCTAssert((e as? EditError)?.message.contains("outside the root") == true, "media outside --root are refused, not missing: \(e)")
+        }
+    }
+
     func testBundleReferencesStayInsideTheBundle() throws {
         let reader = OTIOReader(options: OTIOReadOptions(bundleFolder: dir), base: dir)
         XCTAssertEqual(try reader.localPath("media/a.mkv", field: "f"), "\(dir)/media/a.mkv")

@@ -16,7 +16,7 @@ final class OTIOTests: OTIOTestCase {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let made = try TestSupport.run(python, [OTIOTestCase.oracleScript, "make", media, out])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let names = ["cuts", "tracks", "nested", "handles", "short_handles", "warps", "resolve", "cmx", "missing", "disabled"]
+        let names = ["cuts", "tracks", "nested", "handles", "short_handles", "warps", "resolve", "cmx", "old_schema", "missing", "disabled"]
         for name in names {
             let timeline = "\(out)/\(name).otio"
             let expected = try JSONDecoder().decode(Expected.self, from: Data(contentsOf: URL(fileURLWithPath: "\(out)/\(name).expected.json")))
@@ -42,6 +42,10 @@ final class OTIOTests: OTIOTestCase {
                 let dissolves = report.clips.compactMap(\.transition)
                 XCTAssertEqual(dissolves.map { $0.endFrame - $0.firstFrame }, [12, 10])
                 XCTAssertEqual(dissolves.map(\.firstFrame), [24, 48], "in_offset 0: the dissolve starts at the cut")
+            case "old_schema":
+                let text = try String(contentsOfFile: timeline, encoding: .utf8)
+                XCTAssert(text.contains("\"Sequence.1\"") && text.contains("\"Clip.1\"") && !text.contains("Clip.2"), "written in the old schemas")
+                XCTAssertEqual(report.clips.compactMap(\.transition).map { $0.endFrame - $0.firstFrame }, [6])
             case "warps":
                 let times = report.clips.compactMap(\.time)
                 XCTAssertEqual(times.count, 5, "\(times)")
