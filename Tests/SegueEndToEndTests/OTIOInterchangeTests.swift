@@ -141,6 +141,9 @@ final class OTIOInterchangeTests: OTIOTestCase {
         XCTAssertEqual(s.status, 0, s.stderr)
         XCTAssertEqual(try framemd5(path("stitched.mkv"), "v:0"), try framemd5(path("bundle.mkv"), "v:0"))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp), [])
+        // Under --root (the bundle inside it), the extracted media pass: they come from the bundle.
+        let rooted = try segue(["plan", bundle, "--root", dir], env: env)
+        XCTAssertEqual(rooted.status, 0, rooted.stderr)
     }
 
     /// Hostile bundles are refused before anything lands outside their folder: members named `../…` or with an
@@ -219,10 +222,14 @@ final class OTIOInterchangeTests: OTIOTestCase {
         edit.output.codec = .ffv1
         let result = try await ExportSession(edit: edit, outputPath: path("library.mkv"), options: options).export()
         XCTAssertEqual(result.frames, 40)
+        // The library's export: the bundle's edit as a timeline of its own, which plans as the bundle does.
+        let warnings = try await exportOTIO(edit, to: path("library.otio"))
+        XCTAssertEqual(warnings, [])
         document = nil
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder), "released with its document")
         let expected = try JSONDecoder().decode(Expected.self, from: Data(contentsOf: URL(fileURLWithPath: "\(timelines)/cuts.expected.json")))
         try assertFramesAgree(path("library.mkv"), expected, label: "library")
+        XCTAssertEqual(try segue(["plan", path("library.otio")]).status, 1, "its media were the bundle's, gone with it: missing")
         let frame = try segue(["frame", "\(timelines)/nested.otio", "--frame", "14", "-o", path("f.png"), "--backend", "cpu"])
         XCTAssertEqual(frame.status, 0, frame.stderr)
         let sheet = try segue(["sheet", "\(timelines)/warps.otio", "-o", path("s.png"), "--backend", "cpu", "--cols", "3"])
