@@ -6,7 +6,7 @@ import SegueFarm
 
 // segue: a thin command line: a client of the Segue library (render, probe, frame, plan) and of SegueFarm (chunks).
 // Exit status: 0 success, 1 a render (or comparison) failed, 2 invalid edit or command line (or stitch refused),
-// 75 a chunk render failed in a way worth retrying (GPU/EGL start-up, output I/O).
+// 3 (`farm status` only) the farm's work is still queued or running, 75 a chunk render failed in a way worth retrying (GPU/EGL start-up, output I/O).
 
 let usage = """
 usage:
