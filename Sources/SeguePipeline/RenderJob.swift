@@ -4,6 +4,7 @@ import SegueEdit
 import SegueMedia
 import SegueReference
 import SegueGL
+import SegueText
 
 /// Which renderer draws the frames.
 public enum Backend: String, CaseIterable, Sendable {
@@ -139,7 +140,9 @@ public enum RenderJob {
             }
             infos.append(info)
         }
-        return try Timeline(edit: edit, sources: infos)
+        // Text items and captions are shaped (and caption files read) by the text module, only when there are some.
+        let hasText = edit.captions != nil || edit.tracks.contains { $0.clips.contains { $0.text != nil } }
+        return try Timeline(edit: edit, sources: infos, text: hasText ? try TextEngine() : nil)
     }
 
     /// Renders `edit` to `outputPath`.
