@@ -20,7 +20,8 @@ public enum CaptionFiles {
             throw EditError("captions.path", "cannot read the caption file \(path) (missing or not readable)")
         }
         let name = (path as NSString).lastPathComponent
-        let text = try decode(data, name: name)
+        // Line ends: "\r\n" is one Character in Swift; make every line end "\n" first.
+        let text = try decode(data, name: name).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         let ext = (path as NSString).pathExtension.lowercased()
         let first = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let format: CaptionFile.Format
@@ -31,7 +32,7 @@ public enum CaptionFiles {
         default:
             format = first.hasPrefix("WEBVTT") ? .webvtt : first.trimmingCharacters(in: .whitespaces).lowercased() == "[script info]" ? .ass : .srt
         }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let cues: [CaptionCue]
         switch format {
         case .srt: cues = try subRip(lines, name: name)

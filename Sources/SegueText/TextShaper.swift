@@ -150,8 +150,8 @@ final class TextShaper {
     }
 
     /// The fonts of a paragraph by runs of UTF-8 bytes: each grapheme cluster's font (`FontFallback.font`), then
-    /// spaces and punctuation that fell to the primary font take the font of the text before them (else after them)
-    /// when it has them, so that the spaces between Arabic words are the Arabic font's.
+    /// spaces and punctuation that fell to the primary font take the font of the text before them (or after them, at the
+    /// start) when it has them, so that the spaces between Arabic words are the Arabic font's.
     func fontRuns(_ para: String, fallback: FontFallback, primary: FontFace, size: Double) throws -> [FontRun] {
         var clusters: [(start: Int, end: Int, char: Character, face: FontFace)] = []
         var offset = 0
@@ -166,9 +166,7 @@ final class TextShaper {
         for i in clusters.indices where neutral(clusters[i].char) && clusters[i].face === primary {
             let before = clusters[..<i].last(where: { !neutral($0.char) })?.face
             let after = clusters[(i + 1)...].first(where: { !neutral($0.char) })?.face
-            for f in [before, after] {
-                if let f, f !== primary, clusters[i].char.unicodeScalars.allSatisfy(f.covers) { clusters[i].face = f; break }
-            }
+            if let f = before ?? after, f !== primary, clusters[i].char.unicodeScalars.allSatisfy(f.covers) { clusters[i].face = f }
         }
         var runs: [FontRun] = []
         for c in clusters {
