@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore", "SegueTestSupport"]),
         .testTarget(name: "SegueEditTests", dependencies: ["SegueEdit", "SegueCore", "SegueTestSupport"]),
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueCore", "SegueReference", "SegueGL", "SegueShaders", "SegueMedia", "SegueTestSupport"]),
-        .testTarget(name: "SegueEndToEndTests", dependencies: ["Segue", "SegueEdit", "SegueCore", "SeguePipeline", "SegueFarm", "SegueMedia", "SegueReference", "SegueTestSupport"]),
+        .testTarget(name: "SegueEndToEndTests", dependencies: ["Segue", "SegueEdit", "SegueCore", "SeguePipeline", "SegueFarm", "SegueMedia", "SegueReference", "SegueText", "SegueTestSupport"]),
         .testTarget(name: "SegueTextTests", dependencies: ["SegueText", "SegueEdit", "SegueCore", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
