@@ -166,7 +166,8 @@ final class TextShaper {
         for i in clusters.indices where neutral(clusters[i].char) && clusters[i].face === primary {
             let before = clusters[..<i].last(where: { !neutral($0.char) })?.face
             let after = clusters[(i + 1)...].first(where: { !neutral($0.char) })?.face
-            if let f = before ?? after, f !== primary, clusters[i].char.unicodeScalars.allSatisfy(f.covers) { clusters[i].face = f }
+            // Not a colour (emoji) font's: its spaces are as wide as its pictures.
+            if let f = before ?? after, f !== primary, !f.isColour, clusters[i].char.unicodeScalars.allSatisfy(f.covers) { clusters[i].face = f }
         }
         var runs: [FontRun] = []
         for c in clusters {
