@@ -113,6 +113,15 @@ extension Timeline {
         return (file, placements, tracks)
     }
 
+    /// The files the text reads: the caption file, and every font file a text item or the captions name.
+    public var textFiles: [String] {
+        var out: [String] = captions.map { [$0.path] } ?? []
+        for p in placements {
+            if case .file(let f)? = p.spec.text?.style.font, !out.contains(f) { out.append(f) }
+        }
+        return out
+    }
+
     /// The first 40 characters of `text` on one line, for messages.
     static func excerpt(_ text: String) -> String {
         let line = text.replacingOccurrences(of: "\n", with: " ⏎ ")

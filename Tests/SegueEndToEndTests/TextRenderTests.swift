@@ -239,6 +239,43 @@ final class TextRenderTests: EndToEndTestCase {
         XCTAssertEqual(identities.count, 1)
     }
 
+    /// An edit with a title and SubRip and ASS captions chunked in 3 (seams inside the title and a cue) is the single
+    /// pass exactly; editing the caption file invalidates the chunk plan.
+    func testChunkedTextIsTheSinglePass() throws {
+        try "1\n00:00:00,200 --> 00:00:00,900\nAcross a seam\n".write(toFile: path("subs.srt"), atomically: true, encoding: .utf8)
+        try """
+        [Script Info]
+        ScriptType: v4.00+
+        PlayResX: 160
+        PlayResY: 90
+
+        [Events]
+        Format: Layer, Start, End, Style, Text
+        Dialogue: 0,0:00:00.10,0:00:00.80,Default,{\\fad(200,0)}Fading in
+        """.write(toFile: path("subs.ass"), atomically: true, encoding: .utf8)
+        for subs in ["subs.srt", "subs.ass"] {
+            let e = path("text-\(subs).json")
+            try """
+            {"renderSize": {"width": 160, "height": 90}, "frameRate": 30, "output": {"codec": "ffv1"}, "captions": "\(subs)",
+             "tracks": [{"clips": [{"fill": "#203040", "duration": 1}]},
+                        {"clips": [{"text": "Title", "duration": 1, "style": {"size": 20},
+                                    "layer": {"opacity": {"keyframes": [{"time": 0, "value": 0}, {"time": 0.6, "value": 1}]}}}]}]}
+            """.write(toFile: e, atomically: true, encoding: .utf8)
+            let single = try segue(["render", e, "-o", path("single.mkv"), "--backend", "cpu", "--no-audio"])
+            XCTAssertEqual(single.status, 0, single.stderr)
+            let plan = path("plan-\(subs).json"), chunks = path("chunks-\(subs)")
+            let p = try segue(["plan", e, "--chunks", "3", "-o", plan, "--no-audio"])
+            XCTAssertEqual(p.status, 0, p.stderr)
+            try FileManager.default.createDirectory(atPath: chunks, withIntermediateDirectories: true)
+            try renderChunked(plan, chunks: chunks, out: path("chunked.mkv"))
+            XCTAssertEqual(try framemd5(path("chunked.mkv"), "v"), try framemd5(path("single.mkv"), "v"), subs)
+        }
+        try "1\n00:00:00,200 --> 00:00:00,900\nEdited\n".write(toFile: path("subs.srt"), atomically: true, encoding: .utf8)
+        let p = try segue(["plan", path("text-subs.srt.json"), "--chunks", "3", "-o", path("plan2.json"), "--no-audio"])
+        XCTAssertEqual(p.status, 0, p.stderr)
+        XCTAssertNotEqual(try ChunkPlanner.load(path("plan2.json")).editHash, try ChunkPlanner.load(path("plan-subs.srt.json")).editHash)
+    }
+
     /// The command line: `--title` and `--captions` on clips; `plan` lists the title and the cues; `sheet` shows them;
     /// a missing font is a warning naming it and the font used; a caption file that does not parse is an edit error
     /// (exit 2) with its line.
