@@ -77,11 +77,13 @@ extension EditFile {
             }
             s.align = al
         }
+        if o["maxWidth"] is NSNull { s.maxWidth = nil }
         if let v = o["maxWidth"], !(v is NSNull) {
             let n = try number(v, "\(f).maxWidth")
             guard n > 0 && n <= 1 else { throw EditError("\(f).maxWidth", "is a fraction of the render width: must be > 0 and ≤ 1 (got \(n))") }
             s.maxWidth = n
         }
+        if o["lineHeight"] is NSNull { s.lineHeight = nil }
         if let v = o["lineHeight"], !(v is NSNull) {
             let n = try number(v, "\(f).lineHeight")
             guard n >= 0.5 && n <= 5 else { throw EditError("\(f).lineHeight", "is a multiple of the font size: must be 0.5…5 (got \(n))") }

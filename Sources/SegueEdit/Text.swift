@@ -106,10 +106,12 @@ public struct TextStyle: Equatable, Sendable {
     public var box: TextBox?
     public init() {}
 
-    /// Captions' defaults: white with a black outline (`TextOutline()`), at 1/18 of the render height.
+    /// Captions' defaults: white with a black outline (`TextOutline()`), at 1/18 of the render height, lines wrapped
+    /// at 90 % of the render width.
     public static var caption: TextStyle {
         var s = TextStyle()
         s.outline = TextOutline()
+        s.maxWidth = 0.9
         return s
     }
 

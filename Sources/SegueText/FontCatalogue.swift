@@ -86,7 +86,8 @@ final class FontFallback {
             primary = FontFallback.reference(sorted.pattern(0))
             let generic = ["sans-serif", "sans", "serif", "monospace", "mono", "emoji", "system-ui", "cursive", "fantasy", "math"]
             let names = FontFallback.families(sorted.pattern(0)).map { $0.lowercased() }
-            if !generic.contains(family.lowercased()) && !names.contains(family.lowercased()) {
+            // The default family falls back to the system's sans quietly: only a family the edit names warns.
+            if !generic.contains(family.lowercased()) && !names.contains(family.lowercased()) && style.font != .standard {
                 warning = "font \"\(family)\" not found: using \(primary.family) (\(primary.path)) instead"
             } else {
                 warning = nil

@@ -39,8 +39,9 @@ struct FontRun {
 final class TextShaper {
     let config: FontConfiguration
     let faces: FaceCache
-    /// The largest picture side made (a texture of that size fits every GPU Segue runs on).
-    static let maxPictureSide = 8192
+    /// The largest picture side made (a texture of that size fits every GPU Segue runs on: OpenGL ES 3.0 asks for
+    /// 2048, Mesa and NVIDIA give 16384 and more).
+    static let maxPictureSide = 16384
     /// The largest font size rasterised, in picture pixels.
     static let maxPixelSize = 2048.0
 
@@ -49,18 +50,23 @@ final class TextShaper {
         _ = lineBreaking
     }
 
-    /// Lays `spec` out for `renderSize` at `scale` (the raster scale; lowered when the picture would pass
-    /// `maxPictureSide` or the font size `maxPixelSize`).
+    /// Lays `spec` out for `renderSize` at `scale` (the raster scale). A text scaled up (keyframed scale above 1)
+    /// whose picture would pass `maxPictureSide`, or its font `maxPixelSize`, is rasterised smaller, but never below
+    /// its size at layer scale 1 (or `scale`, when that is less).
+    /// - Throws: `EditError` naming `field` when even that picture would pass `maxPictureSide`.
     func layout(_ spec: TextSpec, renderSize: PixelSize, scale: Double, field: String) throws -> TextLayout {
         let size = spec.fontSize(renderSize: renderSize)
-        var s = min(scale, TextShaper.maxPixelSize / size)
-        for _ in 0..<4 {
+        let floor = min(scale, 1)
+        var s = max(floor, min(scale, TextShaper.maxPixelSize / size))
+        while true {
             let l = try layoutOnce(spec, fontSize: size, scale: s, renderSize: renderSize, field: field)
             let side = max(l.pictureSize.width, l.pictureSize.height)
             if side <= TextShaper.maxPictureSide { return l }
-            s *= Double(TextShaper.maxPictureSide) / Double(side) * 0.97
+            guard s > floor else {
+                throw EditError("\(field).text", "is too large to draw: its picture would be \(l.pictureSize) pixels, more than \(TextShaper.maxPictureSide) across (give a smaller size, or a maxWidth to wrap it)")
+            }
+            s = max(floor, s * Double(TextShaper.maxPictureSide) / Double(side) * 0.97)
         }
-        throw EditError("\(field).text", "is too large to draw: its picture would be more than \(TextShaper.maxPictureSide) pixels across (give a smaller size or a maxWidth)")
     }
 
     private func layoutOnce(_ spec: TextSpec, fontSize: Double, scale: Double, renderSize: PixelSize, field: String) throws -> TextLayout {
@@ -72,7 +78,13 @@ final class TextShaper {
         var calls = 0
         var lines: [(glyphs: [ShapedGlyph], width: Double)] = []
         let maxWidth = style.maxWidth.map { $0 * Double(renderSize.width) * scale }
-        let text = spec.text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        // Line ends as "\n"; a tab is a space; other control characters draw nothing (no font has glyphs for them).
+        var scalars = String.UnicodeScalarView()
+        for c in spec.text.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars {
+            if c == "\r" || c == "\n" { scalars.append("\n") } else if c == "\t" { scalars.append(" ") }
+            else if c.properties.generalCategory != .control { scalars.append(c) }
+        }
+        let text = String(scalars)
         for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
             let para = String(paragraph)
             let bytes = Array(para.utf8)

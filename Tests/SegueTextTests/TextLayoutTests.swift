@@ -112,6 +112,25 @@ final class TextLayoutTests: XCTestCase {
         XCTAssertEqual(two.anchorY, one.anchorY, accuracy: 0.02)
     }
 
+    /// Odd and hostile text lays out without a missing glyph or a trap: control characters (a tab is a space), a lone
+    /// combining mark, a lone joiner, direction marks, Hebrew with digits, Devanagari and Thai clusters; a text too long
+    /// for any picture is an edit error naming it; with `maxWidth` the same text wraps into many lines.
+    func testOddTextLaysOut() throws {
+        let e = try engine()
+        for text in ["a\tb\u{0}c\u{7}", "\u{301}", "\u{200D}", "\u{200F}abc\u{200E}", "שלום 123 עולם", "क्षत्रिय", "กรุงเทพฯ", "👩‍👩‍👧‍👦 🇫🇷 1️⃣"] {
+            let l = try e.layoutText(spec(text), renderSize: size)
+            XCTAssertFalse(l.glyphs.contains { $0.glyph == 0 && l.fonts[$0.font].family != "Noto Color Emoji" }, "a missing glyph in \(text.debugDescription)")
+            _ = try TextRasterizer().picture(l)
+        }
+        let long = String(repeating: "word ", count: 2000)
+        XCTAssertThrowsError(try e.layoutText(spec(long), renderSize: size, field: "clips[0]")) {
+            XCTAssertEqual(($0 as? EditError)?.field, "clips[0].text", "\($0)")
+        }
+        let wrapped = try e.layoutText(spec(long) { $0.size = 8; $0.maxWidth = 1 }, renderSize: size)
+        XCTAssertGreaterThan(wrapped.lineCount, 100)
+        XCTAssertLessThanOrEqual(wrapped.pictureSize.width, 324)
+    }
+
     /// The picture: white glyphs (premultiplied, opaque where fully covered), a box plate of its colour around them at
     /// its padding, an outline in its colour at the glyphs' edges, transparent outside.
     func testBoxAndOutlinePicture() throws {
