@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "SegueGL", dependencies: ["SegueCore", "SegueShaders", "CEGL"]),
         .target(name: "SeguePipeline", dependencies: ["SegueCore", "SegueEdit", "SegueMedia", "SegueReference", "SegueGL", "SegueText"]),
         .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueEdit", "SegueCore"]),
-        .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueEdit", "SegueText", "SegueCore"]),
+        .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueEdit", "SegueCore"]),
         .executableTarget(name: "segue", dependencies: ["Segue", "SegueFarm", "SeguePipeline", "SegueEdit", "SegueCore"]),
         .target(name: "SegueTestSupport", dependencies: ["SegueCore"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore", "SegueTestSupport"]),

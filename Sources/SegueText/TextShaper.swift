@@ -72,7 +72,7 @@ final class TextShaper {
     private func layoutOnce(_ spec: TextSpec, fontSize: Double, scale: Double, renderSize: PixelSize, field: String) throws -> TextLayout {
         let px = fontSize * scale
         let style = spec.style
-        let fallback = try FontFallback(config: config, faces: faces, style: style, field: field)
+        let fallback = try self.fallback(for: style, field: field)
         let primary = try faces.face(fallback.primary)
         try primary.setSize(px)
         var calls = 0
@@ -159,6 +159,17 @@ final class TextShaper {
                           outlineWidth: outline, shadowOffset: (shadow?.x ?? 0, shadow?.y ?? 0), shadowBlur: shadow?.blur ?? 0,
                           box: plate.map { ($0.x0 - ox, $0.y0 - oy, $0.x1 - ox, $0.y1 - oy) }, boxRadius: (style.box?.radius ?? 0) * scale,
                           warnings: fallback.warning.map { [$0] } ?? [])
+    }
+
+    /// The fonts of each style (font, weight, slant) met so far: fontconfig's sorted list is made once per style,
+    /// not once per text (a caption file's cues share one).
+    private var fallbacks: [String: FontFallback] = [:]
+    func fallback(for style: TextStyle, field: String) throws -> FontFallback {
+        let key = "\(style.font == .standard ? "" : String(reflecting: style.font))|\(style.weight)|\(style.italic)"
+        if let known = fallbacks[key] { return known }
+        let f = try FontFallback(config: config, faces: faces, style: style, field: field)
+        fallbacks[key] = f
+        return f
     }
 
     /// The fonts of a paragraph by runs of UTF-8 bytes: each grapheme cluster's font (`FontFallback.font`), then
