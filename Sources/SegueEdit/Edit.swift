@@ -133,8 +133,8 @@ public struct Edit: Equatable, Sendable {
     public init(tracks: [VideoTrack], audioTracks: [AudioTrack] = []) { self.tracks = tracks; self.audioTracks = audioTracks }
 
     /// Every file the edit reads, with the field that names it (`tracks[1].clips[0].path`, `music.path`,
-    /// `tracks[0].clips[2].transition.shader`, `….params.NAME`): media, shaders, images, font files (`….style.font`) and the caption file (`captions.path`). In track order, each file as
-    /// often as it is named.
+    /// `tracks[0].clips[2].transition.shader`, `….params.NAME`, `….style.font`, `captions.path`): media, shaders,
+    /// images, font files and the caption file. In track order, each file as often as it is named.
     public var inputPaths: [(field: String, path: String)] {
         var out: [(field: String, path: String)] = []
         let single = tracks.count == 1 && audioTracks.isEmpty

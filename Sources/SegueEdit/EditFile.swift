@@ -222,7 +222,8 @@ public enum EditFile {
         return try list.enumerated().map { i, item in try clip(item, field: "\(field)[\(i)]", first: i == 0, base: base, audio: audio) }
     }
 
-    /// One item: a clip (`path`), a gap (`{"gap": SECONDS}`) or a solid colour (`{"fill": COLOUR, "duration": SECONDS}`),
+    /// One item: a clip (`path`), a gap (`{"gap": SECONDS}`), a solid colour (`{"fill": COLOUR, "duration": SECONDS}`)
+    /// or a text (`{"text": WORDS, "style": {…}}`, docs/text.md),
     /// with its timing, transition, audio and layer. On an audio track (`audio`): audio clips and gaps, no picture fields.
     static func clip(_ raw: Any, field f: String, first: Bool, base: String, audio: Bool) throws -> ClipSpec {
         let o = try object(raw, f)
