@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
                 libavformat-dev libavdevice-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3 \
-                libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl \
+                libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl time \
                 libraqm-dev libharfbuzz-dev libfribidi-dev libfreetype-dev libfontconfig-dev libunibreak-dev libass-dev \
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
                 tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin
@@ -87,16 +87,18 @@ bench: release
 gpu-check: release
 	python3 bench/gpu_check.py
 
-# Fuzzes the edit-file parser with libFuzzer for FUZZ_SECONDS (default 60). A crash leaves fuzz-crash-* here:
-# turn it into a test in Tests/SegueEditTests/EditFileFuzzRegressionTests.swift.
-FUZZ_SECONDS ?= 60
+# Fuzzes the edit-file parser and the input policy (paths, URLs, --root, limits; corpus entries with the fields of
+# track-based edits: tracks, layer, text, fonts, captions) with libFuzzer for FUZZ_SECONDS (default 180), with the
+# dictionary Fuzz/editfile.dict. A crash leaves fuzz-crash-* here: turn it into a test in
+# Tests/SegueEditTests/EditFileFuzzRegressionTests.swift.
+FUZZ_SECONDS ?= 180
 fuzz: deps
 	rm -rf .build/fuzz-src && mkdir -p .build .build/fuzz-corpus .build/fuzz-src
 	# SegueCore and SegueEdit compiled as one module (their imports of each other dropped), with the fuzz entry point.
 	for f in Sources/SegueCore/*.swift Sources/SegueEdit/*.swift; do sed '/^import SegueCore$$/d' "$$f" > ".build/fuzz-src/$$(basename "$$(dirname "$$f")")-$$(basename "$$f")"; done
 	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SegueEdit .build/fuzz-src/*.swift Fuzz/EditFileFuzz.swift -o .build/fuzz-editfile
 	cp Fuzz/corpus/* .build/fuzz-corpus/
-	.build/fuzz-editfile -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=fuzz- .build/fuzz-corpus
+	.build/fuzz-editfile -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -dict=Fuzz/editfile.dict -artifact_prefix=fuzz- .build/fuzz-corpus
 
 # Renders under valgrind's memcheck: a small edit, and the failing paths (an encoder that cannot open, an EGL
 # platform that fails, a corrupt clip with and without --verbose, a probe of files some of which cannot be read, an

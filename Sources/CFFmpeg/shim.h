@@ -7,6 +7,7 @@
 #include <libavfilter/buffersrc.h>
 #include <libavfilter/buffersink.h>
 #include <libavutil/avutil.h>
+#include <libavutil/avstring.h>
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
@@ -61,4 +62,26 @@ static inline int segue_set_stereo_layout(AVChannelLayout *layout) {
 // AVERROR_EXIT: what an I/O call returns when the interrupt callback stopped it.
 static inline int segue_averror_exit(void) { return AVERROR_EXIT; }
 static inline int segue_averror(int e) { return AVERROR(e); }
+// The input guard (SegueMedia's InputFile): libavformat opens every file of a demuxer through the context's io_open
+// (the main input, an HLS playlist's segments, image2's pictures); this one asks `allow` first (0: open it, a
+// negative AVERROR: refuse) and then calls the io_open the context had. The guard lives in the context's `opaque`.
+typedef int (*segue_io_open_fn)(struct AVFormatContext *s, AVIOContext **pb, const char *url, int flags, AVDictionary **options);
+typedef struct SegueIOGuard {
+    segue_io_open_fn default_open;
+    int (*allow)(void *context, const char *url);
+    void *context;
+} SegueIOGuard;
+static inline int segue_guarded_io_open(struct AVFormatContext *s, AVIOContext **pb, const char *url, int flags, AVDictionary **options) {
+    SegueIOGuard *g = (SegueIOGuard *)s->opaque;
+    if (!g || !g->default_open || !g->allow) return AVERROR(EPERM);
+    int r = g->allow(g->context, url);
+    if (r < 0) return r;
+    return g->default_open(s, pb, url, flags, options);
+}
+static inline void segue_install_io_guard(AVFormatContext *s, SegueIOGuard *g) {
+    g->default_open = s->io_open;
+    s->opaque = g;
+    s->io_open = segue_guarded_io_open;
+}
+static inline int segue_averror_eperm(void) { return AVERROR(EPERM); }
 #endif

@@ -38,6 +38,8 @@ public typealias SignalCleanup = SeguePipeline.SignalCleanup
 /// Whether renders repeat byte for byte inside one process (on by default: a render gives the bytes a fresh `segue`
 /// process gives, at some memory cost); set before the first render.
 public typealias HeapPolicy = SegueMedia.HeapPolicy
+/// Ends the process when a render's frame runs past `ExportOptions.frameTimeout` (a GL draw cannot be interrupted).
+public typealias Watchdog = SeguePipeline.Watchdog
 
 /// How a render (or a frame) is made. `Sendable`: it may be built on one task and used on another.
 public struct ExportOptions: Sendable {
@@ -54,7 +56,16 @@ public struct ExportOptions: Sendable {
     /// Where messages go, one line each: warnings (a clip's concealed damage, a fallback to the CPU) and, with
     /// `verbose`, what was chosen. Default: nowhere (a server decides); the `segue` command passes standard error.
     public var log: @Sendable (String) -> Void = { _ in }
-    /// The defaults: `.auto`, audio on, software decoding, quiet.
+    /// What the edit may read and how much it may ask for (`InputPolicy`: plain local files only, indirect inputs
+    /// such as HLS playlists refused, an optional root folder for inputs and one for outputs, resource limits).
+    /// Default: `InputPolicy.default`. See docs/untrusted-edits.md.
+    public var inputPolicy = InputPolicy.default
+    /// Seconds a frame may take before the watchdog ends the process (exit status 1, the temporary file removed, a
+    /// message on standard error naming the clip or shader): a GL draw cannot be interrupted, so a process that must
+    /// survive a hostile shader renders in a child process (the `segue` command). Also bounds the pre-flight each
+    /// gl-transitions shader gets before the render starts. Default 120; nil: no watchdog.
+    public var frameTimeout: Double? = 120
+    /// The defaults: `.auto`, audio on, software decoding, quiet, `InputPolicy.default`, a 120 s frame timeout.
     public init() {}
 
     var renderOptions: RenderOptions {
@@ -65,29 +76,33 @@ public struct ExportOptions: Sendable {
         o.hardwareDecoding = hardwareDecoding
         o.verbose = verbose
         o.log = log
+        o.inputPolicy = inputPolicy
+        o.frameTimeout = frameTimeout
         return o
     }
 }
 
-/// Opens and probes every clip (and the music) of `edit` and resolves it: the render size, frame rate, each clip's
-/// place on the timeline, every transition's frames (`TimelineReport(timeline)` says it in words or JSON). Nothing
-/// is rendered.
-/// - Throws: `EditError` (invalid edit: names the clip and field), `MediaError` (a clip cannot be read, or is Dolby
+/// Opens and probes every clip (and the music) of `edit` under `policy` and resolves it: the render size, frame rate,
+/// each clip's place on the timeline, every transition's frames (`TimelineReport(timeline)` says it in words or JSON).
+/// Nothing is rendered.
+/// - Throws: `EditError` (invalid edit, or a path `policy` refuses: names the clip and field), `InputRefused` and
+///   `LimitExceeded` (the policy refuses a file or the edit's size), `MediaError` (a clip cannot be read, or is Dolby
 ///   Vision without a compatible base layer).
-public func resolve(_ edit: Edit) async throws -> Timeline {
-    try await onOwnThread { try RenderJob.resolve(edit) }
+public func resolve(_ edit: Edit, policy: InputPolicy = .default) async throws -> Timeline {
+    try await onOwnThread { try RenderJob.resolve(edit, policy: policy) }
 }
 
-/// What Segue sees in the media file at `path` (`segue probe`).
+/// What Segue sees in the media file at `path` (`segue probe`), opened under `policy`.
 /// - Parameter toneMap: the curve an HDR file would be tone-mapped with in an SDR edit (reported, not applied).
-/// - Throws: `MediaError` (the file is missing or cannot be read; names it).
-public func probe(_ path: String, toneMap: ToneMapCurve = .default) async throws -> ProbeReport {
+/// - Throws: `MediaError` (the file is missing or cannot be read; names it), `InputRefused` (`policy` refuses it: a
+///   FIFO, a file outside the root, an HLS playlist named like a video, which it names), `LimitExceeded`.
+public func probe(_ path: String, toneMap: ToneMapCurve = .default, policy: InputPolicy = .default) async throws -> ProbeReport {
     try await onOwnThread {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+        var st = stat()
+        guard InputPolicy.urlScheme(of: path) != nil || stat(path, &st) == 0 else {
             throw MediaError(path: path, function: nil, message: "file not found")
         }
-        return try ProbeReport(path: path, toneMap: toneMap)
+        return try ProbeReport(path: path, toneMap: toneMap, policy: policy)
     }
 }
 
@@ -120,14 +135,15 @@ public enum FramePosition: Sendable {
 public func renderFrame(_ edit: Edit, _ position: FramePosition, options: ExportOptions = ExportOptions()) async throws -> RenderedFrame {
     try Task.checkCancellation()
     return try await onOwnThread {
-        let timeline = try RenderJob.resolve(edit)
+        let watchdog = options.frameTimeout.map { Watchdog(seconds: $0) }
+        let timeline = try RenderJob.resolve(edit, policy: options.inputPolicy, watchdog: watchdog)
         let n: Int64
         switch position {
         case .frame(let f): n = f
         case .time(let t): n = t.floored(toUnitsOf: Int64(timeline.frameRate.numerator), per: Int64(timeline.frameRate.denominator))
         }
         let renderer = try RenderJob.makeRenderer(options.renderOptions, for: timeline)
-        let (images, decoded) = try RenderJob.renderFrames(timeline, frames: [n], renderer: renderer)
+        let (images, decoded) = try RenderJob.renderFrames(timeline, frames: [n], renderer: renderer, watchdog: watchdog)
         return RenderedFrame(image: images[0], frame: n, timeline: timeline, decodedFrames: decoded, renderer: renderer.name)
     }
 }

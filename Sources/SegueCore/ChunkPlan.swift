@@ -60,16 +60,20 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
     public let chunks: [Chunk]
     /// nil when the edit has no audio.
     public let audio: AudioPass?
+    /// The input policy the plan was made under (`--root`, `--allow-indirect-inputs`, the limits): every worker, the
+    /// audio pass and `farm resume` open the edit's files under it. Nil in plans written before it was recorded.
+    public let inputPolicy: InputPolicy?
 
     public init(edit: String, editArguments: [String] = [], inputs: [String] = [], editHash: String, settings: String, settingsHash: String,
-                format: OutputSettings.Codec, width: Int, height: Int, frameRate: FrameRate, totalFrames: Int64, chunks: [Chunk], audio: AudioPass?) {
+                format: OutputSettings.Codec, width: Int, height: Int, frameRate: FrameRate, totalFrames: Int64, chunks: [Chunk], audio: AudioPass?,
+                inputPolicy: InputPolicy? = nil) {
         version = ChunkPlan.formatVersion
         self.format = format
         self.edit = edit; self.editArguments = editArguments; self.inputs = inputs; self.editHash = editHash; self.settings = settings; self.settingsHash = settingsHash
         self.width = width; self.height = height; self.frameRate = frameRate.description
         self.totalFrames = totalFrames
         duration = MediaTime(frame: totalFrames, rate: frameRate).seconds
-        self.chunks = chunks; self.audio = audio
+        self.chunks = chunks; self.audio = audio; self.inputPolicy = inputPolicy
     }
 
     /// Splits `[0, total)` into `count` contiguous ranges as equal as whole frames allow: chunk `i` starts at

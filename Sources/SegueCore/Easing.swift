@@ -56,6 +56,34 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `∫₀ˣ easing(u) du` for x in 0…1, in closed form: `x²/2` for linear; for a cubic Bézier `∫₀ᵗ Y(q)·X′(q) dq`
+    /// (a polynomial of degree 5 in the curve's parameter t, with X(t) = x: the area under the curve, since
+    /// dx = X′(q) dq); for steps the sum of the whole steps and the part of the last. What a speed ramp's source time
+    /// is made of (`TimeMap`): the integral of an eased speed, never a sum over frames.
+    public func integral(_ x: Double) -> Double {
+        let x = min(1, max(0, x))
+        switch self {
+        case .linear:
+            return x * x / 2
+        case let .cubicBezier(x1, y1, x2, y2):
+            if x <= 0 { return 0 }
+            let t = x >= 1 ? 1 : Easing.solve(x, x1, x2)
+            // Y(q) = a1·q + a2·q² + a3·q³, X′(q) = b0 + b1·q + b2·q².
+            let a = [0, 3 * y1, -6 * y1 + 3 * y2, 3 * y1 - 3 * y2 + 1]
+            let b = [3 * x1, 2 * (-6 * x1 + 3 * x2), 3 * (3 * x1 - 3 * x2 + 1)]
+            var sum = 0.0
+            for i in 1...3 { for j in 0...2 { let k = Double(i + j + 1); sum += a[i] * b[j] * pow(t, k) / k } }
+            return sum
+        case let .steps(n, _):
+            // The value is constant on each [k/n, (k+1)/n).
+            let whole = min(n, Int((x * Double(n)).rounded(.down)))
+            var sum = 0.0
+            for k in 0..<whole { sum += self((Double(k) + 0.5) / Double(n)) / Double(n) }
+            if whole < n { sum += self((Double(whole) + 0.5) / Double(n)) * (x - Double(whole) / Double(n)) }
+            return sum
+        }
+    }
+
     /// One coordinate of the Bézier curve from 0 to 1 with control values `c1`, `c2`:
     /// `3(1 − t)²t·c1 + 3(1 − t)t²·c2 + t³`.
     static func bezier(_ t: Double, _ c1: Double, _ c2: Double) -> Double {

@@ -37,6 +37,11 @@ public struct LayerPlan: Equatable, Sendable {
     public var crop: NormalizedRect = .unit
     /// The output pixels the layer's picture can reach (the bounding box of its visible part), or nil for anywhere.
     public var bounds: PixelRect?
+    /// The clip plays backwards: its source times decrease from frame to frame (the pipeline reads it by GOPs).
+    public var reversed = false
+    /// The picture is the two source frames around `sourceTime` mixed by their distance (smooth slow motion), not the
+    /// frame at or before it; the pipeline makes it, so both renderers get the same picture.
+    public var frameBlend = false
 
     public init(clipIndex: Int, sourceTime: MediaTime, outputToSource: Affine2D, moving: Bool = false) {
         self.clipIndex = clipIndex; self.sourceTime = sourceTime; self.outputToSource = outputToSource; self.moving = moving

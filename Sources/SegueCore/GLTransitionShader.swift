@@ -32,11 +32,22 @@ public struct GLTransitionShader: Hashable, Sendable {
     /// Reads and parses `path`. `name` is the path as the edit gives it; `field` names the edit-file field in errors.
     /// - Throws: `EditError` if the file cannot be read or a uniform's default cannot be understood.
     public init(path: String, name: String, field: String) throws {
+        // Checked before reading: a FIFO would block, a device or a huge file would fill the memory.
+        var st = stat()
+        if stat(path, &st) == 0 {
+            if let kind = InputPolicy.nonRegularKind(st.st_mode) { throw EditError(field, "the shader \(name) (\(path)) is \(kind), not a file") }
+            if st.st_size > GLTransitionShader.maxFileSize {
+                throw EditError(field, "the shader \(name) is \(st.st_size) bytes: a gl-transitions shader is a few kilobytes (at most \(GLTransitionShader.maxFileSize) bytes are read)")
+            }
+        }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw EditError(field, "cannot read the shader \(name) (\(path)): missing, unreadable or not UTF-8 text")
         }
         try self.init(source: text, path: path, name: name, field: field)
     }
+
+    /// The largest shader file read (1 MiB; the 125 shaders of the gl-transitions collection are 0.3…8 KB).
+    public static let maxFileSize = 1 << 20
 
     /// Parses `source` (the text of `path`). Throws `EditError` naming `field`.
     public init(source: String, path: String, name: String, field: String) throws {

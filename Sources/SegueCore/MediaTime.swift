@@ -79,6 +79,10 @@ public struct MediaTime: Hashable, Comparable, CustomStringConvertible, Sendable
              Int128(a.timescale) * Int128(b.timescale))
     }
     public static func * (a: MediaTime, k: Int64) -> MediaTime { make(Int128(a.value) * Int128(k), Int128(a.timescale)) }
+    /// `self × num / den`, exact (a time scaled by a rational speed). `den` must be non-zero.
+    public func scaled(by num: Int64, _ den: Int64) -> MediaTime {
+        MediaTime.make(Int128(value) * Int128(num), Int128(timescale) * Int128(den))
+    }
     public static func < (a: MediaTime, b: MediaTime) -> Bool {
         Int128(a.value) * Int128(b.timescale) < Int128(b.value) * Int128(a.timescale)
     }

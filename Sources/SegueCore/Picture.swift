@@ -221,6 +221,39 @@ public struct VideoPicture: Sendable {
         return picture
     }
 
+    /// This picture mixed with `other` (same size, layout and sample format) by `weight` (0 = this, 1 = other): each
+    /// sample `round(a + weight·(b − a))`, 8-bit or 16-bit little-endian alike; the colour description is this one's.
+    /// Nil when the two differ in shape. What frame blending (`frameBlend`) shows between two source frames.
+    public func blended(with other: VideoPicture, weight: Double) -> VideoPicture? {
+        guard other.width == width, other.height == height, other.layout == layout, other.bitDepth == bitDepth,
+              other.chromaShiftX == chromaShiftX, other.chromaShiftY == chromaShiftY, other.swapsChroma == swapsChroma,
+              other.planes.count == planes.count, zip(planes, other.planes).allSatisfy({ $0.bytes.count == $1.bytes.count }) else { return nil }
+        let w = Float(min(1, max(0, weight)))
+        let planes = zip(self.planes, other.planes).map { a, b -> PicturePlane in
+            var out = [UInt8](repeating: 0, count: a.bytes.count)
+            a.bytes.withUnsafeBufferPointer { pa in
+                b.bytes.withUnsafeBufferPointer { pb in
+                    out.withUnsafeMutableBufferPointer { o in
+                        if bitDepth > 8 {
+                            for i in stride(from: 0, to: o.count, by: 2) {
+                                let x = Float(UInt16(pa[i]) | UInt16(pa[i + 1]) << 8), y = Float(UInt16(pb[i]) | UInt16(pb[i + 1]) << 8)
+                                let v = UInt16((x + w * (y - x)).rounded())
+                                o[i] = UInt8(v & 255); o[i + 1] = UInt8(v >> 8)
+                            }
+                        } else {
+                            for i in 0..<o.count { let x = Float(pa[i]); o[i] = UInt8((x + w * (Float(pb[i]) - x)).rounded()) }
+                        }
+                    }
+                }
+            }
+            return PicturePlane(width: a.width, height: a.height, channels: a.channels, bytes: out)
+        }
+        var p = VideoPicture(width: width, height: height, layout: layout, chromaShiftX: chromaShiftX, chromaShiftY: chromaShiftY,
+                             bitDepth: bitDepth, swapsChroma: swapsChroma, planes: planes, colour: colour)
+        p.hasAlpha = hasAlpha || other.hasAlpha
+        return p
+    }
+
     /// Width and height of a chroma plane: `ceil(width / 2^chromaShiftX)` × `ceil(height / 2^chromaShiftY)`.
     public var chromaSize: PixelSize {
         PixelSize(width: -((-width) >> chromaShiftX), height: -((-height) >> chromaShiftY))

@@ -135,6 +135,14 @@ public struct SourceInfo: Equatable, Sendable {
         guard isInterlaced, let r = nominalFrameRate, r.isFinite, r > 0 else { return nil }
         return 2 * r
     }
+    /// The rate the stream's frames are spaced at, exactly (`r_frame_rate`, or `avg_frame_rate` when that is
+    /// implausible: above 1000 fps or unknown); nil for a still or an unknown rate. A 240 fps phone recording
+    /// stamped in real time says 240; one the phone already slowed to 30 fps says 30.
+    public var streamRate: FrameRate?
+    /// The rate the camera captured at, when the file says (`com.android.capture.fps`); nil otherwise. When it is
+    /// above `streamRate` the file's frames are already slowed down (a phone's exported slow motion).
+    public var captureRate: Double?
+
     /// The stream's Dolby Vision configuration record, if it has one.
     public var dolbyVision: DolbyVisionConfiguration?
 

@@ -35,6 +35,7 @@ public enum CutFade {
     /// and audio track, and `next` starting in the source exactly (rational time) where `previous` ends.
     public static func continues(_ previous: Timeline.Placement, _ next: Timeline.Placement) -> Bool {
         next.spec.transition == nil && previous.spec.file != nil && previous.spec.file == next.spec.file && previous.audioTrack == next.audioTrack
+            && previous.timeMap.isIdentity && next.timeMap.isIdentity && !previous.spec.reverse && !next.spec.reverse
             && previous.sourceStart + previous.duration == next.sourceStart
     }
 }

@@ -58,6 +58,20 @@ public struct ClipSpec: Equatable, Sendable {
     /// Where and how the item is drawn over the tracks below it: position, scale, rotation, opacity, crop, each a
     /// value or keyframes (`LayerSpec`); the default draws the picture fitted to the render size.
     public var layer = LayerSpec()
+    /// How fast the source plays (`"speed"`): a constant factor, a ramp of keyframes, or `capture`; `start` and
+    /// `duration` stay in source seconds and the item lasts `duration / speed` on its track (`TimeMap`).
+    public var speed: Speed = .constant(1)
+    /// Plays the source backwards: the item's frame k shows source frame N − 1 − k (its audio reversed too).
+    public var reverse = false
+    /// Holds the source frame at this time (seconds from the clip's first frame) for `duration`: a still made from a
+    /// video, silent. Nil: the clip plays.
+    public var freeze: MediaTime?
+    /// In slow motion, mixes the two source frames around each output frame's source time by their distance (as
+    /// FFmpeg's `framerate` filter does) instead of repeating the frame at or before it.
+    public var frameBlend = false
+    /// What a retimed clip's audio does: `keep` its pitch (time-stretched; the default), `follow` the speed
+    /// (varispeed), or `mute`.
+    public var pitch: Pitch = .keep
     /// The item lasts until the edit's end (as the other tracks and the audio tracks make it): a still, a fill or a
     /// gap for all of that time, a video for as much of it as its file has. Used for `--overlay`; `duration` is
     /// then ignored.
@@ -75,6 +89,32 @@ public struct ClipSpec: Equatable, Sendable {
     public static func gap(_ duration: MediaTime) -> ClipSpec { ClipSpec(content: .gap, duration: duration) }
     /// A solid `colour` for `duration` (nil: `SourceInfo.defaultStillDuration`).
     public static func fill(_ colour: RGBColour, duration: MediaTime? = nil) -> ClipSpec { ClipSpec(content: .fill(colour), duration: duration) }
+}
+
+/// How fast an item's source plays.
+public enum Speed: Equatable, Sendable {
+    /// A constant factor: 2 plays twice as fast, 0.5 half as fast (1/32…32, AVFoundation's `scaleTimeRange` range).
+    case constant(Double)
+    /// A speed ramp: speeds as keyframes over the item's time on its track (seconds from its first instant), held
+    /// before the first and after the last, eased between; source time is their integral (`TimeMap`).
+    case ramp([Keyframe])
+    /// A high-frame-rate clip's every captured frame, once, at the edit's rate: speed = edit rate / the rate its frames
+    /// are stamped at (`SourceInfo.streamRate`: a 240 fps recording stamped in real time plays at 30/240 in a 30 fps
+    /// edit; one a phone already slowed, stamped at 30 fps whatever its `com.android.capture.fps`, at 1).
+    case capture
+
+    /// Whether the source plays at its own pace.
+    public var isNormal: Bool { self == .constant(1) }
+}
+
+/// A retimed clip's audio.
+public enum Pitch: String, CaseIterable, Sendable {
+    /// Time-stretched to the new length, its pitch kept (libavfilter's `atempo`).
+    case keep
+    /// Resampled to the new length, its pitch following the speed (varispeed: twice as fast, an octave up).
+    case follow
+    /// Silent.
+    case mute
 }
 
 /// A video track: a sequence of items (`ClipSpec`), each after the one before it (cuts, or transitions on an A/B
@@ -127,6 +167,10 @@ public struct Edit: Equatable, Sendable {
     public var blending: Blending = .gamma
     /// Captions over the whole edit (`"captions"`, `--captions`): drawn above every track.
     public var captions: CaptionSpec?
+    /// The edit asks to open inputs that pull in other files (`"allowIndirectInputs": true`: HLS and DASH playlists,
+    /// ffconcat lists, `concat:` paths; see `InputPolicy.allowIndirectInputs`). What they pull in still obeys the
+    /// render's `InputPolicy` (local regular files, inside its root).
+    public var allowIndirectInputs = false
 
     /// An edit of one track.
     public init(clips: [ClipSpec]) { self.tracks = [VideoTrack(clips: clips)] }
@@ -135,6 +179,8 @@ public struct Edit: Equatable, Sendable {
     /// Every file the edit reads, with the field that names it (`tracks[1].clips[0].path`, `music.path`,
     /// `tracks[0].clips[2].transition.shader`, `….params.NAME`, `….style.font`, `captions.path`): media, shaders,
     /// images, font files and the caption file. In track order, each file as often as it is named.
+    /// `InputPolicy.check(_:)` checks each (a shader, a font file or the caption file as a file Segue reads itself, the
+    /// others as media); an item kind that names a file adds it here, and the policy then covers it.
     public var inputPaths: [(field: String, path: String)] {
         var out: [(field: String, path: String)] = []
         let single = tracks.count == 1 && audioTracks.isEmpty
@@ -146,7 +192,7 @@ public struct Edit: Equatable, Sendable {
                 if let t = c.transition {
                     if let sh = t.shader { out.append(("\(f).transition.shader", sh.path)) }
                     for (name, v) in t.params.sorted(by: { $0.key < $1.key }) {
-                        if case .image(let p) = v { out.append(("\(f).transition.params.\(name)", p)) }
+                        if case .image(let p) = v, !p.isEmpty { out.append(("\(f).transition.params.\(name)", p)) }
                     }
                 }
             }
@@ -161,6 +207,10 @@ public struct Edit: Equatable, Sendable {
         }
         return out
     }
+
+    /// The media items the edit places (what `ResourceLimits.maxClips` counts): every item with a file, on every
+    /// track, video or audio.
+    public var mediaItemCount: Int { Timeline.mediaItems(of: self).count }
 }
 
 /// A linear gain ramp (`AVMutableAudioMixInputParameters.setVolumeRamp(fromStartVolume:toEndVolume:timeRange:)`).

@@ -4,20 +4,30 @@ import SegueCore
 /// Reads the JSON edit file format (see docs/edit-file.md).
 ///
 /// Every field but `clips[].path` is optional; unknown fields and wrong types are errors naming the field.
-/// Relative clip paths are resolved against `baseDirectory` (the edit file's folder).
+/// Relative clip paths are resolved against `baseDirectory` (the edit file's folder); a path that starts with a URL
+/// scheme libavformat knows (`http:`, `concat:`, `file:`; `InputPolicy.urlScheme`) is kept as it is, for the input
+/// policy to judge.
+///
+/// The files the parser reads itself (gl-transitions shaders) are checked against `policy` first (a regular file,
+/// inside its root: `InputPolicy.checkFile`), and so are image parameters (`InputPolicy.checkInput`); the rest of
+/// the edit's paths are checked when it is resolved.
 public enum EditFile {
     /// Parses an edit from a file. Throws `EditError` (unreadable file, JSON syntax with line and column,
-    /// unknown field, wrong type, out-of-range value).
-    public static func load(path: String) throws -> Edit {
+    /// unknown field, wrong type, out-of-range value, a shader or image the policy refuses).
+    public static func load(path: String, policy: InputPolicy = .default) throws -> Edit {
+        var st = stat()
+        if stat(path, &st) == 0, let kind = InputPolicy.nonRegularKind(st.st_mode) {
+            throw EditError(path, "the edit file is \(kind), not a file")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw EditError(path, "cannot read the edit file (missing or not readable)")
         }
         let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try parse(data: data, baseDirectory: base)
+        return try parse(data: data, baseDirectory: base, policy: policy)
     }
 
     /// Parses an edit from JSON bytes. Throws `EditError`.
-    public static func parse(data: Data, baseDirectory: String) throws -> Edit {
+    public static func parse(data: Data, baseDirectory: String, policy: InputPolicy = .default) throws -> Edit {
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [])
@@ -27,12 +37,12 @@ public enum EditFile {
         try StrictJSON.check(data)
         let obj = try object(root, "edit")
         try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "tracks", "audioTracks", "output", "music", "audio",
-                                "background", "blending", "captions"])
+                                "background", "blending", "allowIndirectInputs", "captions"])
         var edit: Edit
         switch (obj["clips"], obj["tracks"]) {
         case (nil, nil): throw EditError("clips", "is required: a list of at least one clip (or \"tracks\": a list of tracks, bottom first)")
         case (_?, _?): throw EditError("tracks", "give the clips of one track (\"clips\") or a list of tracks (\"tracks\"), not both")
-        case (let raw?, nil): edit = Edit(clips: try items(raw, field: "clips", base: baseDirectory, audio: false))
+        case (let raw?, nil): edit = Edit(clips: try items(raw, field: "clips", base: baseDirectory, audio: false, policy: policy))
         case (nil, let raw?):
             guard let list = raw as? [Any] else { throw EditError("tracks", "must be a list of tracks, bottom first, each {\"clips\": [...]}") }
             if list.isEmpty { throw EditError("tracks", "needs at least one track") }
@@ -41,7 +51,7 @@ public enum EditFile {
                 let o = try object(t, f)
                 try checkKeys(o, f, ["clips"])
                 guard let c = o["clips"] else { throw EditError("\(f).clips", "is required: the track's items") }
-                return VideoTrack(clips: try items(c, field: "\(f).clips", base: baseDirectory, audio: false))
+                return VideoTrack(clips: try items(c, field: "\(f).clips", base: baseDirectory, audio: false, policy: policy))
             })
         }
         if let raw = obj["audioTracks"] {
@@ -51,11 +61,12 @@ public enum EditFile {
                 let o = try object(t, f)
                 try checkKeys(o, f, ["clips", "duck"])
                 guard let c = o["clips"] else { throw EditError("\(f).clips", "is required: the track's audio items") }
-                var track = AudioTrack(clips: try items(c, field: "\(f).clips", base: baseDirectory, audio: true))
+                var track = AudioTrack(clips: try items(c, field: "\(f).clips", base: baseDirectory, audio: true, policy: policy))
                 if let d = o["duck"] { track.duck = try bool(d, "\(f).duck") }
                 return track
             }
         }
+        if let v = obj["allowIndirectInputs"] { edit.allowIndirectInputs = try bool(v, "allowIndirectInputs") }
         if let rs = obj["renderSize"] {
             let o = try object(rs, "renderSize")
             try checkKeys(o, "renderSize", ["width", "height"])
@@ -165,7 +176,7 @@ public enum EditFile {
         guard let p = o["path"] else { throw EditError("music.path", "is required") }
         let path = try string(p, "music.path")
         if path.isEmpty { throw EditError("music.path", "must not be empty") }
-        var m = MusicSpec(path: path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardized.path)
+        var m = MusicSpec(path: resolved(path, base: base))
         if let v = o["start"] {
             let s = try seconds(v, "music.start")
             guard s >= 0 else { throw EditError("music.start", "must be ≥ 0 seconds (got \(s))") }
@@ -216,16 +227,16 @@ public enum EditFile {
     }
 
     /// A track's items (`clips`, `tracks[k].clips`, `audioTracks[k].clips`): a non-empty list.
-    static func items(_ raw: Any, field: String, base: String, audio: Bool) throws -> [ClipSpec] {
+    static func items(_ raw: Any, field: String, base: String, audio: Bool, policy: InputPolicy = .default) throws -> [ClipSpec] {
         guard let list = raw as? [Any] else { throw EditError(field, "must be a list of clips") }
         if list.isEmpty { throw EditError(field, "needs at least one clip") }
-        return try list.enumerated().map { i, item in try clip(item, field: "\(field)[\(i)]", first: i == 0, base: base, audio: audio) }
+        return try list.enumerated().map { i, item in try clip(item, field: "\(field)[\(i)]", first: i == 0, base: base, audio: audio, policy: policy) }
     }
 
     /// One item: a clip (`path`), a gap (`{"gap": SECONDS}`), a solid colour (`{"fill": COLOUR, "duration": SECONDS}`)
     /// or a text (`{"text": WORDS, "style": {…}}`, docs/text.md),
     /// with its timing, transition, audio and layer. On an audio track (`audio`): audio clips and gaps, no picture fields.
-    static func clip(_ raw: Any, field f: String, first: Bool, base: String, audio: Bool) throws -> ClipSpec {
+    static func clip(_ raw: Any, field f: String, first: Bool, base: String, audio: Bool, policy: InputPolicy = .default) throws -> ClipSpec {
         let o = try object(raw, f)
         let kinds = ["path", "gap", "fill", "text"].filter { o[$0] != nil }
         if kinds.count > 1 { throw EditError(f, "an item is a clip (path), a gap, a fill or a text: give one of \(kinds.joined(separator: ", "))") }
@@ -236,7 +247,7 @@ public enum EditFile {
             let v = try seconds(o["gap"]!, "\(f).gap")
             guard v > 0 else { throw EditError("\(f).gap", "is the gap's length: must be > 0 seconds (got \(v))") }
             spec = ClipSpec.gap(MediaTime(seconds: v))
-            try timing(o, f, &spec, first: first, base: base, audio: audio)
+            try timing(o, f, &spec, first: first, base: base, audio: audio, policy: policy)
             return spec
         case "fill"?:
             if audio { throw EditError("\(f).fill", "an audio track holds audio clips and gaps; a fill goes on a video track") }
@@ -251,14 +262,16 @@ public enum EditFile {
             try checkKeys(o, f, ["text", "style", "duration", "at", "transition", "layer"])
             spec = ClipSpec(content: .text(try textItem(o, f, base: base)))
         case "path"?:
-            try checkKeys(o, f, audio ? ["path", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack"]
-                                      : ["path", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer"])
+            try checkKeys(o, f, audio ? ["path", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack", "speed", "reverse", "pitch"]
+                                      : ["path", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer",
+                                         "speed", "reverse", "freeze", "frameBlend", "pitch"])
             let path = try string(o["path"]!, "\(f).path")
             if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
             spec = ClipSpec(path: resolved(path, base: base))
         default:
-            try checkKeys(o, f, audio ? ["path", "gap", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack"]
-                                      : ["path", "gap", "fill", "text", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer"])
+            try checkKeys(o, f, audio ? ["path", "gap", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack", "speed", "reverse", "pitch"]
+                                      : ["path", "gap", "fill", "text", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion",
+                                         "layer", "speed", "reverse", "freeze", "frameBlend", "pitch"])
             throw EditError("\(f).path", audio ? "is required (or \"gap\": SECONDS)" : "is required (or \"gap\": SECONDS, \"fill\": COLOUR, or \"text\": WORDS)")
         }
         if let s = o["start"] {
@@ -282,12 +295,14 @@ public enum EditFile {
         if let c = o["colour"], !(c is NSNull) { spec.colour = try colour(c, "\(f).colour") }
         if let m = o["motion"], !(m is NSNull) { spec.motion = try motion(m, "\(f).motion") }
         if let l = o["layer"], !(l is NSNull) { spec.layer = try layer(l, "\(f).layer") }
-        try timing(o, f, &spec, first: first, base: base, audio: audio)
+        try time(o, f, &spec)
+        try timing(o, f, &spec, first: first, base: base, audio: audio, policy: policy)
         return spec
     }
 
     /// An item's `at` and `transition` (any kind of item).
-    static func timing(_ o: [String: Any], _ f: String, _ spec: inout ClipSpec, first: Bool, base: String, audio: Bool) throws {
+    static func timing(_ o: [String: Any], _ f: String, _ spec: inout ClipSpec, first: Bool, base: String, audio: Bool,
+                       policy: InputPolicy = .default) throws {
         if let v = o["at"], !(v is NSNull) {
             let s = try seconds(v, "\(f).at")
             guard s >= 0 else { throw EditError("\(f).at", "is a time on the timeline: must be ≥ 0 seconds (got \(s))") }
@@ -295,7 +310,8 @@ public enum EditFile {
         }
         if let t = o["transition"], !(t is NSNull), !(try isCut(t, "\(f).transition")) {
             if first { throw EditError("\(f).transition", "the first clip of a track cannot have a transition into it") }
-            spec.transition = audio ? try audioTransition(t, field: "\(f).transition") : try transition(t, field: "\(f).transition", base: base)
+            spec.transition = audio ? try audioTransition(t, field: "\(f).transition")
+                : try transition(t, field: "\(f).transition", base: base, policy: policy)
         }
     }
 

@@ -7,7 +7,7 @@ extension EditFile {
     /// A clip's `transition` object (not a cut: `isCut`): its type (`TransitionKind`, or `glsl` with its `shader`),
     /// duration (default 1 s), direction, audio curve, `params`, `blend`, `easing` and `audioEasing`. Throws
     /// `EditError` naming the field (`tf`, e.g. `clips[1].transition`); shader and image paths are relative to `base`.
-    static func transition(_ raw: Any, field tf: String, base: String) throws -> Transition {
+    static func transition(_ raw: Any, field tf: String, base: String, policy: InputPolicy = .default) throws -> Transition {
         let to = try object(raw, tf)
         try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve", "params", "easing", "audioEasing", "shader", "blend"])
         let kind: Transition.Kind
@@ -39,9 +39,11 @@ extension EditFile {
             guard let sh = to["shader"] else { throw EditError("\(tf).shader", "is required for a glsl transition: the path of a gl-transitions shader file") }
             let name = try string(sh, "\(tf).shader")
             guard !name.isEmpty else { throw EditError("\(tf).shader", "must name a shader file") }
-            let shader = try GLTransitionShader(path: resolved(name, base: base), name: name, field: "\(tf).shader")
+            let path = resolved(name, base: base)
+            try policy.checkFile(path: path, field: "\(tf).shader")
+            let shader = try GLTransitionShader(path: path, name: name, field: "\(tf).shader")
             transition.shader = shader
-            if let p = to["params"] { transition.params = try shaderParameters(p, shader: shader, base: base, field: "\(tf).params") }
+            if let p = to["params"] { transition.params = try shaderParameters(p, shader: shader, base: base, field: "\(tf).params", policy: policy) }
         } else {
             if to["shader"] != nil { throw EditError("\(tf).shader", "a shader file goes with \"type\": \"glsl\" (this transition is a \(kind.rawValue))") }
             if let p = to["params"] { transition.params = try builtInParameters(p, kind: kind, field: "\(tf).params") }
@@ -82,15 +84,17 @@ extension EditFile {
         return b
     }
 
-    /// A path from the edit file: absolute, or relative to the edit file's folder.
+    /// A path from the edit file: absolute, or relative to the edit file's folder; a URL (`InputPolicy.urlScheme`)
+    /// as it is.
     static func resolved(_ path: String, base: String) -> String {
-        path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardized.path
+        path.hasPrefix("/") || InputPolicy.urlScheme(of: path) != nil ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardized.path
     }
 
     /// `params` of a glsl transition: a value for each named uniform of the shader, of its type — a number for
     /// `float` (a whole one for `int`), true or false for `bool`, a list of 2…4 numbers (or booleans) for vectors,
     /// an image file (relative to the edit) for `sampler2D`.
-    static func shaderParameters(_ raw: Any, shader: GLTransitionShader, base: String, field: String) throws -> [String: TransitionParameterValue] {
+    static func shaderParameters(_ raw: Any, shader: GLTransitionShader, base: String, field: String,
+                                 policy: InputPolicy = .default) throws -> [String: TransitionParameterValue] {
         let o = try object(raw, field)
         if shader.uniforms.isEmpty, let key = o.keys.sorted().first {
             throw EditError("\(field).\(key)", "\(shader.name) declares no uniforms to set")
@@ -103,6 +107,7 @@ extension EditFile {
             switch u.type.base {
             case .sampler2D:
                 let path = resolved(try string(v, f), base: base)
+                try policy.checkInput(path: path, field: f)
                 var isDir: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
                     throw EditError(f, "the image for \(what) is not there: \(path)")

@@ -20,9 +20,27 @@ public struct Timeline: Sendable {
         public let spec: ClipSpec
         /// The media's description; for a fill or a gap, a stand-in (a still of the render size, no audio).
         public let source: SourceInfo
-        /// Offset into the source (seconds from its first frame).
+        /// Offset into the source (seconds from its first frame); for a frozen clip, the frame held.
         public let sourceStart: MediaTime
-        /// Length used (`D`).
+        /// The length of the source range used (`D`, seconds of the source; 0 for a frozen clip).
+        public var sourceDuration: MediaTime = .zero
+        /// How the source time follows the timeline's (speed, ramp, freeze; identity for most).
+        public var timeMap = TimeMap.identity
+        /// The source time shown at item-local time τ (seconds from the item's first instant): `sourceStart` plus
+        /// the time map's offset; played backwards, `sourceStart + D − offset − ½ frame` (so the frame picked "at or
+        /// before" is the one strictly before, and frame k shows source frame N − 1 − k).
+        public func sourceTime(atLocal tau: MediaTime) -> MediaTime {
+            let offset = timeMap.sourceOffset(at: tau)
+            guard spec.reverse else { return sourceStart + (sourceDuration < offset && sourceDuration > .zero ? sourceDuration : offset) }
+            let back = sourceStart + sourceDuration - offset - halfFrame
+            return back < sourceStart ? sourceStart : back
+        }
+        /// Half the source's nominal frame interval (1/60 s when it has no rate).
+        var halfFrame: MediaTime {
+            let fps = source.nominalFrameRate.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 30
+            return MediaTime(value: 1_000_000, timescale: Int64((2_000_000 * fps).rounded()))
+        }
+        /// Length on the timeline (the source range used, `sourceDuration`, through `timeMap`).
         public let duration: MediaTime
         /// Start on the output timeline (`T`).
         public let start: MediaTime
@@ -85,6 +103,9 @@ public struct Timeline: Sendable {
     public let frameCount: Int64
     /// The edit's background colour (`Edit.background`), carried by every `FramePlan`.
     public let background: RGBColour
+    /// The input policy the edit was resolved under (`InputPolicy.applied(to:)`): every file the render opens later
+    /// (a clip's decoder, the music, image parameters) is opened under it too.
+    public var inputPolicy = InputPolicy.default
     /// The largest default render size along either axis: 16384 pixels, what libx264 takes (and the edit file's
     /// `renderSize` allows). A larger default (a 16400-pixel panorama) is scaled down to fit, keeping its aspect ratio.
     public static let maxRenderSide = 16384
@@ -213,7 +234,8 @@ public struct Timeline: Sendable {
         func source(_ n: Int) -> SourceInfo { sourceOf[n] ?? blocks[n].map { Timeline.textSource($0) } ?? stand }
 
         // Durations, then each track's layout.
-        var durations = try all.indices.map { try Timeline.duration(all[$0], source($0)) }
+        let timings = try all.indices.map { try Timeline.timing(all[$0], source($0), rate: rate) }
+        var durations = timings.map(\.timeline)
         let groups: [(audio: Bool, track: Int, members: [Int])] =
             edit.tracks.indices.map { k in (false, k, all.indices.filter { !all[$0].audio && all[$0].track == k }) }
             + edit.audioTracks.indices.map { k in (true, k, all.indices.filter { all[$0].audio && all[$0].track == k }) }
@@ -245,8 +267,10 @@ public struct Timeline: Sendable {
                 : LayerGeometry.outputToSource(codedSize: src.codedSize, sar: src.sampleAspectRatio, orientation: src.orientation,
                                                renderSize: size, fit: fit)
             var p = Placement(index: index, track: ref.track, item: ref.item, spec: spec, source: src,
-                              sourceStart: ref.spec.file == nil ? .zero : ref.spec.start, duration: durations[n], start: starts[n],
+                              sourceStart: ref.spec.file == nil ? .zero : ref.spec.freeze ?? ref.spec.start, duration: durations[n], start: starts[n],
                               fit: fit, outputToSource: m)
+            p.sourceDuration = spec.lastsUntilEditEnd ? durations[n] : timings[n].source
+            p.timeMap = timings[n].map
             switch ref.audio ? nil : spec.motion {
             case .windows(let motion)?: p.motion = motion
             case .preset(let preset, let easing)?:
@@ -322,19 +346,29 @@ public struct Timeline: Sendable {
         }
     }
 
-    /// How long an item lasts before its track is laid out (`lastsUntilEditEnd` items are settled after).
+    /// How an item is timed before its track is laid out: its length on the timeline, the range of its source it
+    /// uses (seconds), and how the one follows the other (`TimeMap`). `lastsUntilEditEnd` items are settled after.
     /// - Throws: `EditError` for a start at or past a clip's end, a duration past it, a start on a still or a fill,
-    ///   an audio stream the file does not have.
-    static func duration(_ ref: ItemReference, _ src: SourceInfo) throws -> MediaTime {
+    ///   an audio stream the file does not have, a speed, `reverse` or `freeze` on something without time (a still,
+    ///   a fill, a gap), a freeze outside the clip, a `capture` speed outside 1/32…32.
+    static func timing(_ ref: ItemReference, _ src: SourceInfo, rate: FrameRate) throws -> (timeline: MediaTime, source: MediaTime, map: TimeMap) {
         let spec = ref.spec, f = ref.field
         let name = "\(f) (\(Timeline.name(spec)))"
+        let retimed = !spec.speed.isNormal || spec.reverse || spec.freeze != nil
+        if retimed && (spec.file == nil || src.isStill) {
+            let what = spec.freeze != nil ? "freeze" : spec.reverse ? "reverse" : "speed"
+            throw EditError("\(f).\(what)", "\(name) has no time to \(what == "speed" ? "play faster or slower" : what == "reverse" ? "play backwards" : "freeze"): only a video (or audio) clip has")
+        }
         switch spec.content {
         case .gap:
-            return spec.duration ?? .zero
+            let d = spec.duration ?? .zero
+            return (d, d, .identity)
         case .fill, .text:
-            return spec.duration ?? SourceInfo.defaultStillDuration
+            let d = spec.duration ?? SourceInfo.defaultStillDuration
+            return (d, d, .identity)
         case .subtitles:
-            return spec.duration ?? .zero
+            let d = spec.duration ?? .zero
+            return (d, d, .identity)
         case .file:
             if let n = spec.audioTrack, n >= src.audioTrackCount {
                 throw EditError("\(f).audioTrack", src.audioTrackCount == 0
@@ -346,7 +380,16 @@ public struct Timeline: Sendable {
                 if MediaTime.zero < spec.start {
                     throw EditError("\(f).start", "\(name) is a still picture: it has no time to start from; leave start out and give its duration (default \(fmt(SourceInfo.defaultStillDuration)) s)")
                 }
-                return spec.duration ?? SourceInfo.defaultStillDuration
+                let d = spec.duration ?? SourceInfo.defaultStillDuration
+                return (d, d, .identity)
+            }
+            if let at = spec.freeze {
+                // One frame of the clip, held: `duration` is how long (required by the edit file).
+                if !(at < src.duration) {
+                    throw EditError("\(f).freeze", "\(name): \(fmt(at)) s is at or beyond the clip's end (\(fmt(src.duration)) s)")
+                }
+                let d = spec.duration ?? SourceInfo.defaultStillDuration
+                return (d, .zero, .frozen())
             }
             if !(spec.start < src.duration) {
                 throw EditError("\(f).start", "\(name): start \(fmt(spec.start)) s is at or beyond the clip's end (\(fmt(src.duration)) s)")
@@ -356,7 +399,25 @@ public struct Timeline: Sendable {
             if avail < d, !spec.lastsUntilEditEnd {
                 throw EditError("\(f).duration", "\(name): start \(fmt(spec.start)) s + duration \(fmt(d)) s runs past the clip's end (\(fmt(src.duration)) s)")
             }
-            return d
+            let map: TimeMap
+            switch spec.speed {
+            case .constant(let s): map = s == 1 ? .identity : TimeMap(speed: s)
+            case .ramp(let keys): map = TimeMap(ramp: keys)
+            case .capture:
+                // Every frame the file holds, once: the edit's rate over the rate its frames are stamped at (a 240 fps
+                // recording stamped in real time: 30/240; one the phone already slowed to 30 fps, whatever its
+                // com.android.capture.fps says: 30/30).
+                guard let capture = src.streamRate else {
+                    throw EditError("\(f).speed", "\(name) says no frame rate: give the speed as a number")
+                }
+                let num = Int64(rate.numerator) * Int64(capture.denominator), den = Int64(rate.denominator) * Int64(capture.numerator)
+                let s = Double(num) / Double(den)
+                guard EditFile.speedRange.contains(s) else {
+                    throw EditError("\(f).speed", "\(name): the edit's \(rate) fps over the clip's \(capture) fps is a speed of \(String(format: "%g", s)), outside 1/32…32")
+                }
+                map = TimeMap(rational: num, den)
+            }
+            return (map.timelineDuration(source: d), d, map)
         }
     }
 

@@ -71,8 +71,10 @@ extension Timeline {
         case .subtitles: content = .subtitles
         }
         guard let g = p.layer(at: p.start + local, renderSize: renderSize) else { return nil }
-        var l = LayerPlan(clipIndex: p.index, sourceTime: p.sourceStart + local, outputToSource: g.outputToSource,
+        var l = LayerPlan(clipIndex: p.index, sourceTime: p.sourceTime(atLocal: local), outputToSource: g.outputToSource,
                           moving: p.motion != nil || p.spec.layer.changesSize)
+        l.reversed = p.spec.reverse
+        l.frameBlend = p.spec.frameBlend && p.spec.freeze == nil
         l.content = content
         l.opacity = min(1, max(0, p.spec.layer.opacity.value(at: local)))
         l.crop = g.crop
@@ -87,6 +89,20 @@ extension Timeline {
         l.content = .colour(.black, alpha: 0)
         l.bounds = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
         return l
+    }
+
+    /// How placement `p`'s source is timed, in words ("2×", "0.5×, blended", "ramp …", "reverse", "frozen at 1.250 s");
+    /// nil when it simply plays.
+    static func timeDescription(_ p: Placement) -> String? {
+        if p.spec.freeze != nil { return "frozen at \(String(format: "%.3f", p.sourceStart.seconds)) s" }
+        var parts: [String] = []
+        if !p.timeMap.isIdentity {
+            parts.append((p.spec.speed == .capture ? "capture speed " : "speed ") + p.timeMap.description)
+            if p.spec.frameBlend { parts.append("frames blended") }
+            if p.isMedia && p.source.hasAudio { parts.append("audio \(p.spec.pitch == .keep ? "pitch kept" : p.spec.pitch == .follow ? "pitch following" : "muted")") }
+        }
+        if p.spec.reverse { parts.append("reverse") }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     /// `--verbose` lines: each item's track, kind, times, geometry and colour.
@@ -107,8 +123,11 @@ extension Timeline {
                     + (p.source.orientationSource.map { " (\($0))" } ?? "")
                     + (p.source.hasAlpha ? ", with alpha" : "")
                     + (p.source.isInterlaced ? ", \(p.source.fieldOrder) (deinterlaced with bwdif, one picture per field)" : "")
-                    + (p.source.isStill ? ", shown \(fmt(p.duration)) s" : ", source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + p.duration)) s of \(fmt(p.source.duration)) s")
+                    + (p.source.isStill ? ", shown \(fmt(p.duration)) s"
+                       : ", source \(fmt(p.sourceStart))–\(fmt(p.sourceStart + (p.timeMap.isIdentity ? p.duration : p.sourceDuration))) s of \(fmt(p.source.duration)) s")
+                    + (p.source.captureRate.map { String(format: ", captured at %g fps", $0) } ?? "")
             }
+            if let time = timeDescription(p) { line += ", \(time)" }
             line += ", timeline \(fmt(p.start))–\(fmt(p.end)) s"
                 + (p.spec.transition.map { ", \($0.kind.rawValue) \(fmt($0.duration)) s in" } ?? "")
                 + (p.motion.map { ", motion \($0.description)" } ?? "")

@@ -42,6 +42,9 @@ public struct TimelineReport: Codable, Sendable {
         public var text: String? = nil
         /// A text item's fonts, size and style as shaped ("Noto Sans 40 px + Noto Sans Arabic, 1 line, picture 412x60").
         public var textStyle: String? = nil
+        /// How the source is timed when it does not simply play: "2×", "0.5×, blended", "ramp 1×@0s → 4×@1s",
+        /// "reverse", "frozen at 1.250 s"; nil for none.
+        public var time: String? = nil
     }
     /// One caption cue (`Edit.captions`) and the output frames `[firstFrame, endFrame)` it shows on.
     public struct Cue: Codable, Sendable {
@@ -107,7 +110,7 @@ public struct TimelineReport: Codable, Sendable {
             case .file: kind = audio ? "audio" : p.source.isStill ? "still" : "video"
             }
             var c = Clip(index: p.index, path: p.spec.path, kind: kind, track: p.track, item: p.item, roll: p.roll == 0 ? "A" : "B",
-                         sourceStart: p.sourceStart.seconds, sourceEnd: (p.sourceStart + p.duration).seconds,
+                         sourceStart: p.sourceStart.seconds, sourceEnd: (p.sourceStart + (p.timeMap.isIdentity ? p.duration : p.sourceDuration)).seconds,
                          start: p.start.seconds, end: p.end.seconds,
                          firstFrame: t.firstFrame(atOrAfter: p.start), endFrame: min(t.frameCount, t.firstFrame(atOrAfter: p.end)),
                          rotation: p.source.orientation.rotationDegrees, mirrored: p.source.orientation.isMirrored,
@@ -126,6 +129,7 @@ public struct TimelineReport: Codable, Sendable {
                 c.text = text.text
                 c.textStyle = (p.text?.summary ?? "") + ", picture \(p.source.codedSize)"
             }
+            c.time = Timeline.timeDescription(p)
             return c
         }
         clips = t.placements.filter { !t.captionTracks.contains($0.track) }.map { clip($0, audio: false) }
@@ -182,7 +186,7 @@ public struct TimelineReport: Codable, Sendable {
                       c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")"
                           + (c.orientationSource.map { " (\($0))" } ?? "") : "",
                       c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)",
-                      c.motion.map { ", motion \($0)" } ?? "", c.layer.map { ", layer \($0)" } ?? "",
+                      (c.time.map { ", \($0)" } ?? "") + (c.motion.map { ", motion \($0)" } ?? ""), c.layer.map { ", layer \($0)" } ?? "",
                       c.volume.map { String(format: ", volume %g", $0) } ?? "")
     }
 }

@@ -69,9 +69,10 @@ extension Timeline {
         if file.format == .ass {
             var item = ClipSpec(content: .subtitles(spec.path), duration: editEnd)
             item.at = .zero
-            let p = Placement(index: firstIndex, track: firstTrack, item: 0, spec: item, source: stand, sourceStart: .zero, duration: editEnd,
+            var p = Placement(index: firstIndex, track: firstTrack, item: 0, spec: item, source: stand, sourceStart: .zero, duration: editEnd,
                               start: .zero, fit: .fill,
                               outputToSource: LayerGeometry.outputToSource(codedSize: renderSize, sar: 1, orientation: .identity, renderSize: renderSize, fit: .fill))
+            p.sourceDuration = editEnd
             return (file, [p], [[firstIndex]])
         }
         var placements: [Placement] = []
@@ -102,6 +103,7 @@ extension Timeline {
                               duration: end - cue.start, start: cue.start, fit: .native,
                               outputToSource: LayerGeometry.outputToSource(codedSize: source.codedSize, sar: 1, orientation: .identity,
                                                                            renderSize: renderSize, fit: .native))
+            p.sourceDuration = end - cue.start
             p.text = block
             p.cue = cue
             tracks[k].append(index)

@@ -59,12 +59,14 @@ public enum Farm {
     /// - Parameters:
     ///   - editPath: the edit file (absolute paths of clips are resolved already in `edit`).
     ///   - segue: absolute path of the segue executable every node runs (it must be visible there).
+    ///   - policy: the input policy (`--root`, …) the edit is planned under; recorded in the plan, which every worker,
+    ///     the audio pass and `farm resume` open the edit's files under.
     /// - Returns: the state written to `farm.json`.
     /// - Throws: `EditError` (invalid edit), `UsageError` (invalid options, a node-local work folder on a cluster): exit 2;
     ///   `FarmError` (the scheduler failed, the work folder cannot be written), `MediaError`: exit 1.
     @discardableResult
     public static func submit(_ edit: Edit, editPath: String, editArguments: [String] = [], options: FarmOptions, engine: FarmEngine,
-                              segue: String, dryRun: Bool, log: (String) -> Void) throws -> FarmState {
+                              segue: String, dryRun: Bool, policy: InputPolicy = .default, log: (String) -> Void) throws -> FarmState {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         let work = URL(fileURLWithPath: options.workDir ?? output + ".segue-farm").standardizedFileURL.path
         let layout = FarmLayout(work: work)
@@ -77,8 +79,11 @@ public enum Farm {
                 throw FarmError("--work-dir: cannot create \(d): \(error.localizedDescription)")
             }
         }
+        try policy.checkOutput(path: output)
+        try policy.checkOutput(path: work + "/plan.json", option: "--work-dir")
         try RenderJob.refuseOverwriting(inputsOf: edit, with: output, others: [("the edit file", editPath)])
-        let plan = try ChunkPlanner.plan(edit, editPath: editPath, editArguments: editArguments, chunks: options.chunks, audio: options.audio)
+        let plan = try ChunkPlanner.plan(edit, editPath: editPath, editArguments: editArguments, chunks: options.chunks, audio: options.audio,
+                                         policy: policy)
         try ChunkPlanner.write(plan, to: layout.plan)
         var state = FarmState(engine: engine.name, edit: plan.edit, plan: layout.plan, chunkDir: layout.chunks, logDir: layout.logs,
                               segue: segue, options: options, submissions: [])

@@ -92,6 +92,23 @@ public final class GPURenderer: CompositeRenderer {
         }
     }
 
+    /// Draws `transition` once at `progress` on a `size` target (R′G′B′A) between two plain test pictures and reads the
+    /// result back, which waits for the draw to finish: the pre-flight that finds a shader that never finishes before
+    /// a render starts (`RenderJob.makeRenderer` runs it under a watchdog). Image parameters read what `prepare` uploaded.
+    /// - Throws: `GPUError`; `EditError` for a gl-transitions shader that does not compile.
+    public func preflight(_ transition: Transition, progress: Double, size: PixelSize = PixelSize(width: 16, height: 16)) throws {
+        let from = VideoPicture(RGBAImage(width: size.width, height: size.height, fill: (40, 80, 120)))
+        let to = VideoPicture(RGBAImage(width: size.width, height: size.height, fill: (220, 180, 60)))
+        let map = Affine2D.scale(1 / Double(size.width), 1 / Double(size.height))
+        let plan = FramePlan(frame: 0, time: .zero, renderSize: size,
+                             passes: [CompositePass(from: LayerPlan(clipIndex: 0, sourceTime: .zero, outputToSource: map),
+                                                    to: LayerPlan(clipIndex: 1, sourceTime: .zero, outputToSource: map), transition: transition,
+                                                    progress: progress)])
+        do { _ = try render(plan, pictures: [from, to]) } catch let e as GPUError where e.compilerLog != nil && transition.shader != nil {
+            throw GLTransitionPrograms.compileError(transition.shader!, log: e.compilerLog!)
+        }
+    }
+
     /// The program name of a transition: its shader stem, or the key of its gl-transitions shader.
     private func programName(_ t: Transition?) -> String {
         guard let t else { return "none" }

@@ -52,14 +52,14 @@ public final class AudioReader {
     /// Opens audio track `track` of `path` (an index among its audio streams; nil: the first stream flagged
     /// default, else the first), positioned at `start` seconds after `videoOrigin` (the absolute time of the
     /// clip's first video frame). Throws `MediaError` (also for a track the file does not have); returns nil if
-    /// the file has no audio.
+    /// the file has no audio. The file is opened under `policy` (`InputRefused` when it refuses it).
     public init?(path: String, videoOrigin: MediaTime, start: MediaTime, sampleRate: Int32 = 48000, channels: Int = 2,
-                 track: Int? = nil) throws {
+                 track: Int? = nil, policy: InputPolicy = .default) throws {
         _ = FF.setup
         self.path = path
         self.sampleRate = sampleRate
         self.channels = channels
-        file = try InputFile(path: path)
+        file = try InputFile(path: path, policy: policy)
         let streams = file.audioStreams
         guard let chosen = track ?? file.defaultAudioTrack else { return nil }
         guard streams.indices.contains(chosen) else {
@@ -218,9 +218,9 @@ public final class AudioReader {
 }
 
 /// The length of a media file as its container reports it (`AVFormatContext.duration`); nil if unknown.
-/// Throws `MediaError` if the file cannot be opened.
-public func mediaDuration(path: String) throws -> MediaTime? {
-    let file = try InputFile(path: path)
+/// Throws `MediaError` if the file cannot be opened, `InputRefused` if `policy` refuses it.
+public func mediaDuration(path: String, policy: InputPolicy = .default) throws -> MediaTime? {
+    let file = try InputFile(path: path, policy: policy)
     let d = file.ctx.pointee.duration
     return d > 0 ? MediaTime(value: d, timescale: 1_000_000) : nil
 }
@@ -229,10 +229,10 @@ public func mediaDuration(path: String) throws -> MediaTime? {
 /// that `start` counts from its first video frame, as the same clip's audio on a video track does); for an
 /// audio-only file (M4A, MP3, WAV, …), its audio: duration from the first audio sample, the audio streams, and the
 /// first sample's time as the origin. Throws `MediaError` (unreadable, or no audio stream: "has no audio stream").
-public func probeAudioSource(path: String) throws -> SourceInfo {
-    let file = try InputFile(path: path)
+public func probeAudioSource(path: String, policy: InputPolicy = .default) throws -> SourceInfo {
+    let file = try InputFile(path: path, policy: policy)
     guard !file.audioStreams.isEmpty else { throw MediaError(path: path, function: nil, message: "has no audio stream") }
-    if file.bestStream(AVMEDIA_TYPE_VIDEO) != nil, let info = try? probeSource(path: path) { return info }
+    if file.bestStream(AVMEDIA_TYPE_VIDEO) != nil, let info = try? probeSource(path: path, policy: policy) { return info }
     let track = file.defaultAudioTrack ?? 0
     let st = file.stream(file.audioStreams[track])
     let tb = st.pointee.time_base

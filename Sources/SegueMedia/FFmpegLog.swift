@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import SegueCore
 import Synchronization
 
 /// FFmpeg's own log lines (libavformat, libavcodec, libswscale, …), which it would print on standard error, routed to
@@ -43,16 +44,44 @@ public enum FFmpegLog {
     static func install() {
         av_log_set_level(AV_LOG_WARNING)
         av_log_set_callback { avcl, level, fmt, args in
-            guard level <= AV_LOG_WARNING, let fmt, let args, let deliver = FFmpegLog.handler.withLock({ $0 }) else { return }
+            guard level <= AV_LOG_WARNING, let fmt, let args else { return }
+            let deliver = FFmpegLog.handler.withLock({ $0 })
+            // Errors are read even without a handler: a picture size libavutil refused is remembered (`refusedPictureSize`).
+            guard deliver != nil || level <= AV_LOG_ERROR else { return }
             var buffer = [CChar](repeating: 0, count: 1024)
             var printPrefix: Int32 = 0
             av_log_format_line2(avcl, level, fmt, args, &buffer, Int32(buffer.count), &printPrefix)
             let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !message.isEmpty else { return }
+            if level <= AV_LOG_ERROR, let size = FFmpegLog.pictureSize(refusedIn: message) {
+                Thread.current.threadDictionary[FFmpegLog.refusedSizeKey] = [size.width, size.height]
+            }
+            guard let deliver else { return }
             let (file, component) = FFmpegLog.describe(avcl)
             deliver(Line(level: level <= AV_LOG_FATAL ? .fatal : level <= AV_LOG_ERROR ? .error : .warning,
                          file: file, component: component, message: message))
         }
+    }
+
+    private static let refusedSizeKey = "segue.ffmpeg-log.refused-picture-size"
+
+    /// The picture size in one of libavutil's refusals (`av_image_check_size2`: "Picture size 100000x100000 exceeds
+    /// specified max pixel count 200000000, …" or "Picture size 100000x100000 is invalid"), or nil for other lines.
+    static func pictureSize(refusedIn message: String) -> PixelSize? {
+        guard message.hasPrefix("Picture size "), message.contains(" exceeds specified max pixel count") || message.hasSuffix(" is invalid") else { return nil }
+        let dims = message.dropFirst("Picture size ".count).prefix { $0 != " " }.split(separator: "x")
+        guard dims.count == 2, let w = Int(dims[0]), let h = Int(dims[1]) else { return nil }
+        return PixelSize(width: w, height: h)
+    }
+
+    /// The last picture size libavutil refused on this thread since the last call (its log line, read whether or not
+    /// a handler is set), and forgets it. Decoders and `avformat_find_stream_info` log on the calling thread when they
+    /// run with one thread.
+    static func takeRefusedPictureSize() -> PixelSize? {
+        let d = Thread.current.threadDictionary
+        defer { d.removeObject(forKey: refusedSizeKey) }
+        guard let v = d[refusedSizeKey] as? [Int], v.count == 2 else { return nil }
+        return PixelSize(width: v[0], height: v[1])
     }
 
     /// A token for `path`, to be stored in a codec context's `opaque` (FFmpeg copies it into the contexts of its

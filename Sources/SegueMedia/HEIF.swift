@@ -17,7 +17,9 @@ enum HEIF {
     /// Whether libheif recognises `path` as a HEIF file (HEIC, AVIF, …) from its first bytes (`heif_check_filetype`),
     /// supported or not: such files are read with libheif, never with FFmpeg.
     static func isHEIF(path: String) -> Bool {
-        guard let h = FileHandle(forReadingAtPath: path) else { return false }
+        // Only a regular file is read (a FIFO would block): `MediaInput.check` refuses the others.
+        var st = stat()
+        guard stat(path, &st) == 0, InputPolicy.nonRegularKind(st.st_mode) == nil, let h = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? h.close() }
         let head = [UInt8]((try? h.read(upToCount: 64)) ?? Data())
         guard head.count >= 12 else { return false }

@@ -3,41 +3,6 @@ import SegueCore
 
 // One owner per C handle: each class frees its handle in deinit.
 
-final class InputFile {
-    let ctx: UnsafeMutablePointer<AVFormatContext>
-    let path: String
-
-    /// Opens and probes a media file. Wraps `avformat_open_input` + `avformat_find_stream_info`.
-    init(path: String) throws {
-        _ = FF.setup
-        self.path = path
-        var c: UnsafeMutablePointer<AVFormatContext>? = nil
-        let rc = FFmpegLog.reading(path) { avformat_open_input(&c, path, nil, nil) }
-        guard rc >= 0, let ctx = c else {
-            throw MediaError(path: path, function: "avformat_open_input", code: rc, message: "cannot open: \(FF.message(rc))")
-        }
-        self.ctx = ctx
-        try FF.check(FFmpegLog.reading(path) { avformat_find_stream_info(ctx, nil) }, "avformat_find_stream_info", path: path)
-    }
-    deinit {
-        var c: UnsafeMutablePointer<AVFormatContext>? = ctx
-        avformat_close_input(&c)
-    }
-    func stream(_ i: Int32) -> UnsafeMutablePointer<AVStream> { ctx.pointee.streams[Int(i)]! }
-
-    /// Reads the next packet into `packet`; FFmpeg's log lines meanwhile (its parsers') name this file. Wraps
-    /// `av_read_frame`: 0, or a negative AVERROR (`AVERROR_EOF` at the end).
-    func readPacket(_ packet: UnsafeMutablePointer<AVPacket>) -> Int32 {
-        FFmpegLog.reading(path) { av_read_frame(ctx, packet) }
-    }
-
-    /// Index of the best stream of `type`, or nil. Wraps `av_find_best_stream`.
-    func bestStream(_ type: AVMediaType) -> Int32? {
-        let i = av_find_best_stream(ctx, type, -1, -1, nil, 0)
-        return i >= 0 ? i : nil
-    }
-}
-
 final class Decoder {
     let ctx: UnsafeMutablePointer<AVCodecContext>
     let path: String
@@ -47,8 +12,10 @@ final class Decoder {
     /// A decoder for `stream`, using libavcodec's own threads, or the hwaccel of `hardware` where the codec has one
     /// (its frames then live on the device: `Frame.inSystemMemory`). `name` asks for a decoder by name (libvpx's, for
     /// VP9 with alpha), falling back to the codec's default when this FFmpeg has none of that name.
-    /// Wraps `avcodec_open2`.
-    init(stream: UnsafeMutablePointer<AVStream>, path: String, threads: Int32 = 0, hardware: HardwareDevice? = nil, name: String? = nil) throws {
+    /// `maxPixels`: libavcodec's `max_pixels`, the largest picture (width × height) it allocates; larger ones fail to
+    /// decode (`InputPolicy.limits.maxPicturePixels`). Wraps `avcodec_open2`.
+    init(stream: UnsafeMutablePointer<AVStream>, path: String, threads: Int32 = 0, hardware: HardwareDevice? = nil, name: String? = nil,
+         maxPixels: Int = ResourceLimits().maxPicturePixels) throws {
         self.path = path
         guard let codec = name.flatMap({ avcodec_find_decoder_by_name($0) }) ?? avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
@@ -63,6 +30,7 @@ final class Decoder {
         try FF.check(avcodec_parameters_to_context(c, stream.pointee.codecpar), "avcodec_parameters_to_context", path: path)
         c.pointee.pkt_timebase = stream.pointee.time_base
         c.pointee.thread_count = threads
+        c.pointee.max_pixels = Int64(maxPixels)
         if let h = hardware {
             c.pointee.hw_device_ctx = av_buffer_ref(h.ref)
             c.pointee.get_format = segue_get_format_cuda
@@ -194,21 +162,5 @@ final class Scaler {
     /// Converts `src` into `dst` (whose buffers must be allocated). Wraps `sws_scale_frame`.
     func scale(_ src: UnsafeMutablePointer<AVFrame>, into dst: UnsafeMutablePointer<AVFrame>) throws {
         try FF.check(sws_scale_frame(ctx, dst, src), "sws_scale_frame")
-    }
-}
-
-extension InputFile {
-    /// The file's audio streams in file order (stream indices): Segue's audio track `n` is `audioStreams[n]`.
-    var audioStreams: [Int32] {
-        (0..<Int32(ctx.pointee.nb_streams)).filter { stream($0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
-    }
-
-    /// The audio track used when the edit names none, as players choose: the first audio stream flagged default
-    /// (`AV_DISPOSITION_DEFAULT`: Matroska's FlagDefault, an enabled QuickTime/MP4 track), else the first audio
-    /// stream; nil when the file has no audio. An index into `audioStreams`.
-    var defaultAudioTrack: Int? {
-        let streams = audioStreams
-        if streams.isEmpty { return nil }
-        return streams.firstIndex { stream($0).pointee.disposition & AV_DISPOSITION_DEFAULT != 0 } ?? 0
     }
 }

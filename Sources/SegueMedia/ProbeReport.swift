@@ -66,6 +66,10 @@ public struct ProbeReport: Codable, Sendable {
         public var orientationSource: String?
         /// Whether the picture has an alpha channel (drawn over the tracks below it, or the edit's background).
         public var alpha: Bool = false
+        /// The rate the camera captured at, when the file says (`com.android.capture.fps`), frames per second.
+        public var captureRate: Double? = nil
+        /// The rate its frames are stamped at (`"speed": "capture"` plays them at the edit's rate over this), e.g. "240/1".
+        public var streamRate: String? = nil
     }
     public struct Audio: Codable, Sendable {
         /// The audio track number `clips[].audioTrack` takes: audio streams counted from 0 in file order.
@@ -87,13 +91,16 @@ public struct ProbeReport: Codable, Sendable {
     public var audio: [Audio]
 
     /// Probes `path` (decoding its first video frame); `colourOverride` is the edit's `clips[].colour`, if any;
-    /// `toneMap` the curve an HDR clip would be tone-mapped with. Throws `MediaError` when the file cannot be opened.
-    public init(path: String, colourOverride: ColourOverride? = nil, toneMap: ToneMapCurve = .default) throws {
+    /// `toneMap` the curve an HDR clip would be tone-mapped with; the file is opened under `policy`.
+    /// - Throws: `MediaError` when the file cannot be opened, `InputRefused` or `LimitExceeded` when `policy` refuses it
+    ///   (an HLS playlist named `holiday.mp4` is reported as what it is).
+    public init(path: String, colourOverride: ColourOverride? = nil, toneMap: ToneMapCurve = .default, policy: InputPolicy = .default) throws {
         _ = FF.setup
         self.path = path
+        try MediaInput.check(path, policy: policy)
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: read with libheif (FFmpeg 5.1 cannot); decoded as 8-bit R′G′B′A, transformations applied.
-            let reader = try VideoReader(path: path, colourOverride: colourOverride)
+            let reader = try VideoReader(path: path, colourOverride: colourOverride, policy: policy)
             let info = reader.info, heif = reader.heif!
             container = "heif (libheif, \(heif.mimeType))"
             duration = info.duration.seconds
@@ -108,7 +115,9 @@ public struct ProbeReport: Codable, Sendable {
                           still: true, exifOrientation: nil, orientationSource: info.orientationSource, alpha: info.hasAlpha)
             return
         }
-        let file = try InputFile(path: path)
+        _ = FFmpegLog.takeRefusedPictureSize()
+        let file: InputFile
+        do { file = try InputFile(path: path, policy: policy) } catch let e as MediaError { throw VideoReader.pictureLimit(path, policy) ?? e }
         container = String(cString: file.ctx.pointee.iformat.pointee.name)
         duration = file.ctx.pointee.duration > 0 ? Double(file.ctx.pointee.duration) / 1_000_000 : 0
         audio = []
@@ -125,7 +134,7 @@ public struct ProbeReport: Codable, Sendable {
         }
         video = nil
         if file.bestStream(AVMEDIA_TYPE_VIDEO) != nil {
-            let reader = try VideoReader(path: path, colourOverride: colourOverride)
+            let reader = try VideoReader(path: path, colourOverride: colourOverride, policy: policy)
             let info = reader.info
             let st = reader.file.stream(reader.streamIndex).pointee
             let f = reader.current!.frame.ptr.pointee
@@ -166,6 +175,8 @@ public struct ProbeReport: Codable, Sendable {
                 colourStage: ColourStage(colour: used, output: OutputColour(dynamicRange: .sdr, toneMap: toneMap))?.summary,
                 dolbyVision: info.dolbyVision, dolbyVisionNote: info.dolbyVision?.summary,
                 still: info.isStill, exifOrientation: info.exifOrientation, orientationSource: info.orientationSource, alpha: info.hasAlpha)
+            video?.captureRate = info.captureRate
+            video?.streamRate = info.streamRate?.description
             if info.isStill { duration = info.duration.seconds }   // FFmpeg's image demuxers say one frame at 25 fps
         }
     }
@@ -188,6 +199,10 @@ public struct ProbeReport: Codable, Sendable {
                             v.averageFrameRate.map { String(format: "%.3f", $0) } ?? "?", v.baseFrameRate.map { String(format: "%.3f", $0) } ?? "?",
                             v.variableFrameRate ? " (variable)" : "", v.duration, v.firstPTS)
                 if v.alpha { s += "    alpha: pictures drawn over the tracks below (premultiplied)\n" }
+                if let c = v.captureRate {
+                    s += String(format: "    captured at %g fps (com.android.capture.fps), frames stamped at %@ fps%@\n", c, v.streamRate ?? "?",
+                                (v.averageFrameRate ?? c) < c * 0.9 ? ": already slowed down in the file" : "")
+                }
             }
             s += "    colour tags: matrix \(v.colorMatrix), range \(v.colorRange), primaries \(v.colorPrimaries), transfer \(v.colorTransfer)\n"
             s += "    colour used: matrix \(v.matrixUsed), range \(v.rangeUsed), primaries \(v.primariesUsed), transfer \(v.transferUsed)"

@@ -4,10 +4,10 @@ import SegueCore
 
 /// Still pictures through libavcodec's PNG codec.
 public enum StillImage {
-    /// The (first) picture of an image file — PNG, JPEG, anything FFmpeg reads — as R′G′B′A, rows top first.
-    /// Throws `MediaError`.
-    public static func read(_ path: String) throws -> RGBAImage {
-        try VideoReader(path: path).frame(at: .zero)
+    /// The (first) picture of an image file — PNG, JPEG, anything FFmpeg reads — as R′G′B′A, rows top first, opened
+    /// under `policy`. Throws `MediaError` (`InputRefused`, `LimitExceeded` when the policy refuses it).
+    public static func read(_ path: String, policy: InputPolicy = .default) throws -> RGBAImage {
+        try VideoReader(path: path, policy: policy).frame(at: .zero)
     }
 
     /// Encodes `image` as an RGBA PNG and writes it to `path` (via a temporary file renamed on success).

@@ -22,7 +22,7 @@ public struct VideoPacketSummary: Sendable {
     /// - Parameter frameRate: the rate the video was written at (timestamps are checked in its frames).
     /// - Throws: `MediaError` if the file cannot be read or has no video stream.
     public init(path: String, frameRate: FrameRate) throws {
-        let file = try InputFile(path: path)
+        let file = try InputFile(path: path, policy: MediaInput.ownFiles)
         guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else {
             throw MediaError(path: path, function: nil, message: "no video stream")
         }
@@ -180,7 +180,7 @@ final class PieceReader {
 
     init(_ piece: StreamCopy.Piece, type: AVMediaType) throws {
         self.piece = piece
-        file = try InputFile(path: piece.path)
+        file = try InputFile(path: piece.path, policy: MediaInput.ownFiles)
         guard let i = file.bestStream(type) else {
             throw MediaError(path: piece.path, function: nil, message: type == AVMEDIA_TYPE_VIDEO ? "no video stream" : "no audio stream")
         }

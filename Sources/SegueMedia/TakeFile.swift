@@ -127,7 +127,7 @@ final class TakeFile {
     /// Copies every packet of `source` into a plain MP4 at `path` with `+faststart`, timestamps and the display matrix
     /// as they are.
     static func remux(_ source: String, to path: String) throws {
-        let input = try InputFile(path: source)
+        let input = try InputFile(path: source, policy: .default)   // the take Segue itself just wrote
         var c: UnsafeMutablePointer<AVFormatContext>? = nil
         try FF.check(avformat_alloc_output_context2(&c, nil, "mp4", path), "avformat_alloc_output_context2", path: path)
         let out = OutputFile(c!)

@@ -37,13 +37,16 @@ public final class VideoReader {
     private(set) var firstPTS: Int64 = 0
     /// ε of the frame rule (`SourceInfo.timestampTolerance`).
     private var tolerance: MediaTime = .zero
+    /// The rules the file (and whatever it pulls in) was opened under: its picture-size limit applies to every
+    /// picture decoded.
+    public let policy: InputPolicy
     /// The demuxer and decoder; nil for a HEIF file (read with libheif, decoded once in `init`).
     let file: InputFile!
     let streamIndex: Int32
     let timeBase: AVRational
     let decoder: Decoder!
     let packet = Packet()
-    private(set) var current: (rel: MediaTime, frame: Frame)?
+    var current: (rel: MediaTime, frame: Frame)?
     var pending: (rel: MediaTime, frame: Frame)?
     var ended = false
     var scaler: Scaler?
@@ -75,14 +78,21 @@ public final class VideoReader {
     /// (0: its own choice; 1 for a reader that only needs the first picture, which then decodes one frame rather than
     /// one per frame thread).
     public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none, deinterlace: Bool = true,
-                decoderThreads: Int32 = 0) throws {
+                decoderThreads: Int32 = 0, policy: InputPolicy = .default) throws {
         self.path = path
         self.colourOverride = colourOverride
         self.deinterlaces = deinterlace
+        self.policy = policy
+        // Before anything reads it (libheif's check reads its first bytes): a FIFO would block.
+        try MediaInput.check(path, policy: policy)
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: FFmpeg 5.1 cannot read it; libheif decodes the primary image once, transformations applied.
             _ = FF.setup
             let handle = try HEIFContext(path: path).primaryImage()
+            // The sizes libheif read from the file's boxes, checked before a pixel is decoded.
+            for size in [handle.size, handle.storedSize] where size.width * size.height > policy.limits.maxPicturePixels {
+                throw LimitExceeded.picture(path, size, policy.limits)
+            }
             let frame = try handle.decodeRGBA()
             file = nil; decoder = nil; streamIndex = -1; timeBase = AVRational(num: 1, den: 1)
             self.hardware = .none; hardwareProblem = nil
@@ -99,12 +109,18 @@ public final class VideoReader {
             info = still
             return
         }
-        file = try InputFile(path: path)
+        _ = FFmpegLog.takeRefusedPictureSize()
+        do { file = try InputFile(path: path, policy: policy) } catch let e as MediaError {
+            throw VideoReader.pictureLimit(path, policy) ?? e
+        }
         guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else {
-            throw MediaError(path: path, function: nil, message: "has no video stream")
+            throw VideoReader.pictureLimit(path, policy) ?? MediaError(path: path, function: nil, message: "has no video stream")
         }
         streamIndex = vi
         let st = file.stream(vi)
+        // The size the container or the stream's header declares, checked before any picture is decoded.
+        let declared = PixelSize(width: Int(st.pointee.codecpar.pointee.width), height: Int(st.pointee.codecpar.pointee.height))
+        if declared.width * declared.height > policy.limits.maxPicturePixels { throw LimitExceeded.picture(path, declared, policy.limits) }
         timeBase = st.pointee.time_base
         isStill = VideoReader.isImageDemuxer(String(cString: file.ctx.pointee.iformat.pointee.name))
         var device: HardwareDevice?
@@ -117,7 +133,8 @@ public final class VideoReader {
         }
         self.hardware = device == nil ? .none : hardware
         hardwareProblem = problem
-        decoder = try Decoder(stream: st, path: path, threads: decoderThreads, hardware: device, name: VideoReader.alphaDecoder(st))
+        decoder = try Decoder(stream: st, path: path, threads: decoderThreads, hardware: device, name: VideoReader.alphaDecoder(st),
+                              maxPixels: policy.limits.maxPicturePixels)
         // Discard other streams so that demuxing skips them cheaply.
         for i in 0..<Int32(file.ctx.pointee.nb_streams) where i != vi { file.stream(i).pointee.discard = AVDISCARD_ALL }
         fields.declared = FieldPictures.fieldOrder(st.pointee.codecpar.pointee.field_order)
@@ -126,7 +143,7 @@ public final class VideoReader {
         if avg.isValid { fields.seekMargin = MediaTime(value: 2 * Int64(avg.den), timescale: Int64(avg.num)) }
         // First frame: fixes the time origin and proves the stream decodes.
         guard let first = try decodeNext() else {
-            throw MediaError(path: path, function: nil, message: "no video frame could be decoded")
+            throw VideoReader.pictureLimit(path, policy) ?? MediaError(path: path, function: nil, message: "no video frame could be decoded")
         }
         firstPTS = first.pts
         current = (.zero, first.frame)
@@ -184,6 +201,16 @@ public final class VideoReader {
                 averageRate: st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : nil, baseRate: info.baseFrameRate)
         }
         info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
+        if !isStill {
+            let r = st.pointee.r_frame_rate, a = st.pointee.avg_frame_rate
+            if r.isValid, r.double <= 1000 { info.streamRate = FrameRate(r.num, r.den) } else if a.isValid { info.streamRate = FrameRate(a.num, a.den) }
+            for dict in [st.pointee.metadata, file.ctx.pointee.metadata] {
+                if let tag = av_dict_get(dict, "com.android.capture.fps", nil, 0), let v = Double(String(cString: tag.pointee.value)), v > 0, v.isFinite {
+                    info.captureRate = v
+                    break
+                }
+            }
+        }
         tolerance = info.timestampTolerance
         info.colour = colour(of: first.frame)
         if let o = colourOverride {
@@ -216,10 +243,21 @@ public final class VideoReader {
     }
 
     /// The end (PTS + duration) of the last video packet, found by seeking near the end of a second
-    /// instance of the file and reading on (so this reader's position is untouched). Nil if it cannot seek.
+    /// instance of the file and reading on (so this reader's position is untouched); where it cannot seek and the
+    /// container does not know its duration either (an ffconcat list), by reading every packet from the start. Nil
+    /// when it cannot seek and the container has a duration, or no packet has a time.
     private func lastPacketEnd() throws -> Int64? {
-        let probe = try InputFile(path: path)
-        guard av_seek_frame(probe.ctx, streamIndex, Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
+        let probe = try InputFile(path: path, policy: policy)
+        if av_seek_frame(probe.ctx, streamIndex, Int64.max / 4, AVSEEK_FLAG_BACKWARD) < 0 {
+            if probe.ctx.pointee.duration > 0 { return nil }
+            // The failed seek may have moved the demuxer: read the whole file again from its start.
+            let again = try InputFile(path: path, policy: policy)
+            return lastPacketEnd(reading: again)
+        }
+        return lastPacketEnd(reading: probe)
+    }
+
+    private func lastPacketEnd(reading probe: InputFile) -> Int64? {
         let pkt = Packet()
         var end: Int64?
         while probe.readPacket(pkt.ptr) >= 0 {
@@ -313,6 +351,12 @@ public final class VideoReader {
         try seekBackward(to: sourceTime)
     }
 
+    /// ε of the frame rule (`SourceInfo.timestampTolerance`), for the readers of retimed clips.
+    var timestampSlack: MediaTime { tolerance }
+
+    /// `seekBackward` for a clip read backwards (`ReverseReader`).
+    func seekBackwardForReverse(to sourceTime: MediaTime) throws { try seekBackward(to: sourceTime); seekedTo = nil }
+
     private func seekBackward(to sourceTime: MediaTime) throws {
         // Deinterlacing a frame reads the frames before and after it: land at least one frame before the picture
         // wanted, so that it comes out as in a render from the start (bwdif treats its first frame as an edge).
@@ -383,8 +427,18 @@ public final class VideoReader {
 
 }
 
-/// Reads what Segue needs to know about a media file (see `SourceInfo`), with the edit's colour override applied.
-/// Decodes the first picture only, on one thread. Throws `MediaError`.
-public func probeSource(path: String, colourOverride: ColourOverride? = nil) throws -> SourceInfo {
-    try VideoReader(path: path, colourOverride: colourOverride, decoderThreads: 1).info
+/// Reads what Segue needs to know about a media file (see `SourceInfo`), with the edit's colour override applied,
+/// opened under `policy`. Decodes the first picture only, on one thread.
+/// - Throws: `MediaError`, `InputRefused` or `LimitExceeded` (the policy refuses the file).
+public func probeSource(path: String, colourOverride: ColourOverride? = nil, policy: InputPolicy = .default) throws -> SourceInfo {
+    try VideoReader(path: path, colourOverride: colourOverride, decoderThreads: 1, policy: policy).info
+}
+
+extension VideoReader {
+    /// The picture-size limit's refusal when libavutil refused a picture larger than it while this thread opened or
+    /// decoded `path` (its log line: `FFmpegLog.takeRefusedPictureSize`); nil otherwise.
+    static func pictureLimit(_ path: String, _ policy: InputPolicy) -> LimitExceeded? {
+        guard let size = FFmpegLog.takeRefusedPictureSize(), size.width * size.height > policy.limits.maxPicturePixels else { return nil }
+        return LimitExceeded.picture(path, size, policy.limits)
+    }
 }

@@ -22,7 +22,11 @@ extension VideoReader {
     /// else converted to RGBA by libswscale (`frame(at:)`); a picture with alpha (`keepsAlpha`) as RGBA with its
     /// alpha premultiplied (`VideoPicture.premultiplied`).
     public func picture(at sourceTime: MediaTime) throws -> VideoPicture {
-        let f = try decodedFrame(at: sourceTime)
+        try picture(of: try decodedFrame(at: sourceTime))
+    }
+
+    /// `picture(at:)` of a decoded frame.
+    func picture(of f: Frame) throws -> VideoPicture {
         if let c = planar, c.frame === f { return c.picture }
         var picture = keepsAlpha ? nil : f.directPicture(colour: colour(of: f))
         if picture == nil { picture = try rgbaPicture(try rgbaImage(of: f), colour: colour(of: f)) }
@@ -50,8 +54,12 @@ extension VideoReader {
     /// the renderers take directly keep their pixel format, matrix, range and siting; the others (RGB, palette, a
     /// picture with alpha, …) are reduced as the RGBA picture `picture(at:)` gives (premultiplied). Throws `MediaError`.
     public func picture(at sourceTime: MediaTime, reducedTo size: PixelSize?) throws -> VideoPicture {
-        guard let size, size.width < info.codedSize.width || size.height < info.codedSize.height else { return try picture(at: sourceTime) }
-        let f = try decodedFrame(at: sourceTime)
+        try picture(of: try decodedFrame(at: sourceTime), reducedTo: size)
+    }
+
+    /// `picture(at:reducedTo:)` of a decoded frame.
+    func picture(of f: Frame, reducedTo size: PixelSize?) throws -> VideoPicture {
+        guard let size, size.width < info.codedSize.width || size.height < info.codedSize.height else { return try picture(of: f) }
         if let c = reduced, c.frame === f, c.picture.size == size { return c.picture }
         let src = f.ptr.pointee
         let format = AVPixelFormat(rawValue: src.format)

@@ -118,6 +118,11 @@ public enum SignalCleanup {
             }
         }
     }
+    /// Removes every registered temporary file now (what the signal handlers do; the watchdog's last act). Reads the
+    /// table without the lock, as the handlers do: it runs when another thread may be stuck holding anything.
+    static func removeAll() {
+        for i in 0..<slots { if let p = paths[i] { unlink(p) } }
+    }
     /// Registers `p`; returns its slot for `unregister` (nil when every slot is taken: then `p` is not removed on a
     /// signal, only by the render's own error handling).
     static func register(_ p: String) -> Int? {

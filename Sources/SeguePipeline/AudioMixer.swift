@@ -43,7 +43,7 @@ final class AudioMixer {
     let rate: Int32
     let channels: Int
     let voices: [Voice]
-    private var readers: [Int: AudioReader] = [:]
+    private var readers: [Int: SampleSource] = [:]
     private var finished = Set<Int>()
     /// Samples returned so far.
     private(set) var position: Int64 = 0
@@ -67,7 +67,9 @@ final class AudioMixer {
         var voices: [Voice] = []
         func sequence(_ items: [Timeline.Placement], ducks: Bool) {
             for (i, p) in items.enumerated() {
-                guard p.isMedia, p.source.hasAudio, p.spec.volume > 0 else { continue }
+                // Silent: no audio, volume 0, a frozen frame, or a retimed clip whose pitch is "mute".
+                guard p.isMedia, p.source.hasAudio, p.spec.volume > 0, p.spec.freeze == nil,
+                      p.spec.pitch != .mute || (p.timeMap.isIdentity && !p.spec.reverse) else { continue }
                 let start = samples(p.start), end = samples(p.end)
                 let previous = i > 0 ? items[i - 1] : nil, next = i + 1 < items.count ? items[i + 1] : nil
                 // A cut: the item before is a file ending exactly where this one starts, joined without a transition.
@@ -141,11 +143,9 @@ final class AudioMixer {
         var keyed = [Float](repeating: 0, count: count * channels)
         var other = voices.contains(where: { !$0.ducks }) ? [Float](repeating: 0, count: count * channels) : []
         for (i, v) in voices.enumerated() where v.start < b && a < v.end && !finished.contains(i) {
-            let p = v.placement
-            let reader: AudioReader
+            let reader: SampleSource
             if let r = readers[i] { reader = r } else {
-                guard let r = try AudioReader(path: p.spec.path, videoOrigin: p.source.firstFrameTime, start: p.sourceStart,
-                                              sampleRate: rate, channels: channels, track: p.audioTrack) else { finished.insert(i); continue }
+                guard let r = try open(v) else { finished.insert(i); continue }
                 // Position the reader at the first sample we need (normally the item's first sample).
                 if a > v.start { _ = try r.read(Int(a - v.start)) }
                 readers[i] = r
@@ -163,6 +163,34 @@ final class AudioMixer {
         return (keyed, other)
     }
 
+    /// The samples of voice `v` from its first, at the output's rate: its file's audio, retimed when the clip is
+    /// (`RetimedAudio`: speed, ramp, reverse; pitch kept or following), nil when the file has none.
+    private func open(_ v: Voice) throws -> SampleSource? {
+        let p = v.placement
+        let retimed = !p.timeMap.isIdentity || p.spec.reverse
+        let constant: Double? = p.timeMap.isConstant ? p.timeMap.speed(at: .zero) : nil
+        let follow = retimed && p.spec.pitch == .follow
+        // Varispeed at a constant speed S: the source resampled to rate / S and played at rate.
+        let readerRate = follow && constant != nil ? Int32((Double(rate) / constant!).rounded()) : rate
+        guard let base = try AudioReader(path: p.spec.path, videoOrigin: p.source.firstFrameTime, start: p.sourceStart,
+                                         sampleRate: readerRate, channels: channels, track: p.audioTrack, policy: timeline.inputPolicy) else { return nil }
+        guard retimed else { return base }
+        var source: SampleSource = base
+        if p.spec.reverse {
+            source = try BufferedSamples.reversed(base, frames: Int(p.sourceDuration.rounded(toUnitsOf: Int64(readerRate))), channels: channels)
+        }
+        let map = p.timeMap, r = Int64(rate)
+        let mapping: @Sendable (Int64) -> Int64
+        if follow && constant != nil {
+            mapping = { n in n }
+        } else {
+            mapping = { n in map.sourceOffset(at: MediaTime(value: n, timescale: r)).rounded(toUnitsOf: r) }
+        }
+        return try RetimedAudio(source: source, sampleRate: rate, channels: channels, total: v.end - v.start,
+                                mode: follow ? .follow : .keep, constantSpeed: constant, slowest: map.slowest, path: p.spec.path,
+                                sourceSample: mapping)
+    }
+
     private func add(_ samples: [Float], _ v: Voice, _ lo: Int64, _ hi: Int64, _ a: Int64, into out: inout [Float]) {
         for s in lo..<hi {
             let g = gain(v, sample: s)
@@ -176,7 +204,8 @@ final class AudioMixer {
         var song: [Float] = []
         while song.count < count * channels && !musicEnded {
             if musicReader == nil {
-                musicReader = try AudioReader(path: m.path, videoOrigin: .zero, start: m.start, sampleRate: rate, channels: channels)
+                musicReader = try AudioReader(path: m.path, videoOrigin: .zero, start: m.start, sampleRate: rate, channels: channels,
+                                              policy: timeline.inputPolicy)
                 if musicReader == nil { musicEnded = true; break }
             }
             let got = try musicReader!.readAvailable(count - song.count / channels)

@@ -11,8 +11,10 @@ public enum ChunkPlanner {
     ///   - audio: include the audio pass (false: the stitched file has video only).
     /// - Throws: `EditError` (invalid edit), `UsageError` (more chunks than frames), `MediaError` (a clip cannot be read).
     ///   - editArguments: command-line options applied to the edit file (recorded for the workers).
-    public static func plan(_ edit: Edit, editPath: String, editArguments: [String] = [], chunks count: Int, audio: Bool = true) throws -> ChunkPlan {
-        let timeline = try RenderJob.resolve(edit)
+    ///   - policy: the input policy the edit is resolved under, recorded for the workers (`ChunkPlan.inputPolicy`).
+    public static func plan(_ edit: Edit, editPath: String, editArguments: [String] = [], chunks count: Int, audio: Bool = true,
+                            policy: InputPolicy = .default) throws -> ChunkPlan {
+        let timeline = try RenderJob.resolve(edit, policy: policy)
         let ranges = try ChunkPlan.ranges(total: timeline.frameCount, count: count)
         let format = timeline.output.format
         let pass: ChunkPlan.AudioPass? = audio ? ChunkPlan.AudioPass(
@@ -28,7 +30,7 @@ public enum ChunkPlanner {
                          chunks: ranges.enumerated().map { i, r in
                              ChunkPlan.Chunk(index: i, start: r.lowerBound, end: r.upperBound, file: ChunkPlan.fileName(index: i, format: format))
                          },
-                         audio: pass)
+                         audio: pass, inputPolicy: policy)
     }
 
     /// The encoder settings every chunk must share, in words (hashed into `ChunkPlan.settingsHash`).

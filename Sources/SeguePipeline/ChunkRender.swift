@@ -39,7 +39,9 @@ extension RenderJob {
             throw UsageError("chunk \(index) is not in the plan (0…\(plan.chunks.count - 1))")
         }
         let chunk = plan.chunks[index]
-        let timeline = try resolve(edit)
+        try options.inputPolicy.checkOutput(path: directory + "/" + chunk.file)
+        let watchdog = options.frameTimeout.map { Watchdog(seconds: $0) }
+        let timeline = try resolve(edit, policy: options.inputPolicy, watchdog: watchdog)
         try ChunkPlanner.check(plan, matches: timeline)
         try ensureDirectory(directory)
         let video = "\(directory)/\(chunk.file)", sidecar = ChunkRender.sidecarPath(video)
@@ -54,7 +56,7 @@ extension RenderJob {
         o.audio = false
         let (result, summary) = try writeAtomically(to: video) { temp in
             let result = try encode(timeline, renderer: renderer, to: temp, options: o, frames: chunk.start..<chunk.end,
-                                    encoderLookahead: timeline.output.format.lookahead(for: timeline.output))
+                                    encoderLookahead: timeline.output.format.lookahead(for: timeline.output), watchdog: watchdog)
             // Check the file as stitch will, before it is put in place.
             let s = try VideoPacketSummary(path: temp, frameRate: timeline.frameRate)
             guard s.frames == chunk.frames, s.startsWithKeyframe, s.timestampsContinuous else {
@@ -82,6 +84,7 @@ extension RenderJob {
     ///   `MediaError`.
     @discardableResult
     public static func renderAudio(_ edit: Edit, to path: String, plan: ChunkPlan? = nil, options: RenderOptions = RenderOptions()) throws -> Int64 {
+        try options.inputPolicy.checkOutput(path: path)
         try refuseOverwriting(inputsOf: edit, with: path, others: plan.map { [("the edit file", $0.edit)] } ?? [])
         let format = edit.output.format
         guard OutputFormat.fileExtension(path) == format.audioPassExtension else {
@@ -90,7 +93,7 @@ extension RenderJob {
         if let plan, plan.audio == nil {
             throw UsageError("the plan has no audio pass (it was made with --no-audio): there is nothing to render")
         }
-        let timeline = try resolve(edit)
+        let timeline = try resolve(edit, policy: options.inputPolicy)
         if let plan { try ChunkPlanner.check(plan, matches: timeline) }
         try ensureDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         let rate = Int32(timeline.audio.sampleRate)

@@ -85,12 +85,14 @@ public enum ContactSheet {
 
     /// Renders the sheet. Tiles are `tileWidth` pixels wide (height from the render size's aspect), `columns` per row,
     /// on a dark background, with a caption band under each.
+    /// With `frameTimeout` (seconds), each frame is timed by a `Watchdog`, as in a render.
     /// - Returns: the sheet and where each tile went.
     public static func render(_ timeline: Timeline, renderer: CompositeRenderer, columns: Int = 5, tileWidth: Int = 192,
-                              progress: [Double]? = nil) throws -> (image: RGBAImage, tiles: [Tile]) {
+                              progress: [Double]? = nil, frameTimeout: Double? = nil) throws -> (image: RGBAImage, tiles: [Tile]) {
         let groups = groups(timeline, progress: progress)
         let list = groups.flatMap { $0 }
-        let (images, _) = try RenderJob.renderFrames(timeline, frames: list.map(\.frame), renderer: renderer)
+        let (images, _) = try RenderJob.renderFrames(timeline, frames: list.map(\.frame), renderer: renderer,
+                                                     watchdog: frameTimeout.map { Watchdog(seconds: $0) })
         let tw = tileWidth
         let th = max(2, Int((Double(tileWidth) * Double(timeline.renderSize.height) / Double(timeline.renderSize.width)).rounded()))
         let gap = 4, band = 2 * BitmapFont.glyphHeight + 6

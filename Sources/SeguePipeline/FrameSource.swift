@@ -10,6 +10,8 @@ final class FrameSource {
     /// The hwaccel asked for (`RenderOptions.hardwareDecoding`).
     let hardware: HardwareDecoding
     private var readers: [Int: VideoReader] = [:]
+    /// Clips played backwards, by placement: their readers read one stretch at a time (`ReverseReader`).
+    private var reversed: [Int: ReverseReader] = [:]
     /// Frames decoded on the GPU, and why hardware decoding asked for was not used (one line each).
     private(set) var hardwareFrames = 0
     private(set) var hardwareProblems: Set<String> = []
@@ -81,17 +83,23 @@ final class FrameSource {
         let r: VideoReader
         if let existing = readers[layer.clipIndex] { r = existing } else {
             let p = timeline.placements[layer.clipIndex]
-            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware)
+            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, policy: timeline.inputPolicy)
             if let why = r.hardwareProblem { hardwareProblems.insert(why) }
             readers[layer.clipIndex] = r
         }
-        try r.seek(to: layer.sourceTime)
         // Layers shown at less than half their size are reduced first with an area filter (no aliasing), and so are
         // pictures larger than the renderer takes (a 16400-pixel panorama on a GPU whose textures stop at 16384). A clip
         // that pans or zooms is reduced to power-of-two levels, so its scale can change every frame without a new
         // reduction (and, for a still, a new upload) each time.
-        return try r.picture(at: layer.sourceTime, reducedTo: LayerGeometry.reducedSize(layer.outputToSource, codedSize: r.info.codedSize,
-                                                                                         maxSide: maxPictureSize, levels: layer.moving))
+        let size = LayerGeometry.reducedSize(layer.outputToSource, codedSize: r.info.codedSize, maxSide: maxPictureSize, levels: layer.moving)
+        if layer.reversed {
+            let backwards = reversed[layer.clipIndex] ?? ReverseReader(reader: r)
+            reversed[layer.clipIndex] = backwards
+            return try backwards.picture(at: layer.sourceTime, reducedTo: size)
+        }
+        try r.seek(to: layer.sourceTime)
+        if layer.frameBlend { return try r.blendedPicture(at: layer.sourceTime, reducedTo: size) }
+        return try r.picture(at: layer.sourceTime, reducedTo: size)
     }
 
     func release(before t: MediaTime) {
@@ -104,6 +112,7 @@ final class FrameSource {
     private(set) var warnings: [String] = []
 
     private func close(_ i: Int) {
+        reversed[i] = nil
         guard let r = readers.removeValue(forKey: i) else { return }
         closedDecoded += r.decodedFrames
         hardwareFrames += r.hardwareFrames

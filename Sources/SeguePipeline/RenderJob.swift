@@ -39,6 +39,14 @@ public struct RenderOptions: Sendable {
     /// Asked before each frame (and before the renderer starts): true stops the render, which then throws
     /// `CancellationError` after removing its temporary file (the library's `Task` cancellation).
     public var isCancelled: (@Sendable () -> Bool)?
+    /// What the edit may read and how much it may ask for (`InputPolicy`: plain local files, `root`, `outputRoot`,
+    /// `limits`); the default refuses indirect inputs and applies the default limits.
+    public var inputPolicy = InputPolicy.default
+    /// Seconds one frame may take (opening a clip, decoding, drawing, encoding) before the watchdog ends the process
+    /// with exit status 1, naming the clip or shader and removing the temporary output (`Watchdog`: a GL draw
+    /// cannot be interrupted); also the most a gl-transitions shader's pre-flight may take (at most
+    /// `preflightSeconds`). Default 120; nil: no watchdog and no pre-flight.
+    public var frameTimeout: Double? = 120
     public init() {}
 
     /// Throws `CancellationError` when `isCancelled` says so.
@@ -86,39 +94,60 @@ public struct RenderResult: Sendable {
 /// draws each output frame with the chosen renderer and encodes it, writing to a temporary file beside the
 /// destination that is renamed into place only on success.
 public enum RenderJob {
-    /// Opens and probes every clip, then resolves the edit.
-    /// - Throws: `EditError` (invalid edit; names the clip and field) or `MediaError` (a clip cannot be read, or is
-    ///   Dolby Vision without a compatible base layer; names the file).
-    public static func resolve(_ edit: Edit) throws -> Timeline {
-        try resolve(edit, probe: { try probeSource(path: $0, colourOverride: $1) })
+    /// Checks the edit against `policy` (`InputPolicy.applied(to:)`: its clip count and every path it names, before
+    /// anything is opened), opens and probes every clip under it, resolves the edit, and checks the result against
+    /// the policy's limits. The timeline keeps the policy (`Timeline.inputPolicy`) for the files the render opens.
+    /// - Throws: `EditError` (invalid edit, or a path the policy refuses; names the clip and field), `InputRefused`
+    ///   or `LimitExceeded` (the policy refuses a file or the edit's size; names the field), `MediaError` (a clip
+    ///   cannot be read, or is Dolby Vision without a compatible base layer; names the file).
+    public static func resolve(_ edit: Edit, policy: InputPolicy = .default) throws -> Timeline {
+        try resolve(edit, policy: policy, watchdog: nil)
+    }
+
+    /// `resolve` with a watchdog armed while each file is opened ("opening clip 2 (c.mp4)").
+    public static func resolve(_ edit: Edit, policy: InputPolicy, watchdog: Watchdog?) throws -> Timeline {
+        try resolve(edit, policy: policy, watchdog: watchdog, probe: { try probeSource(path: $0, colourOverride: $1, policy: $2) })
     }
 
     /// `resolve` with the probe given (tests count the files it opens).
-    static func resolve(_ edit: Edit, probe: (String, ColourOverride?) throws -> SourceInfo,
-                        probeAudio: (String) throws -> SourceInfo = { try probeAudioSource(path: $0) }) throws -> Timeline {
+    static func resolve(_ edit: Edit, probe: (String, ColourOverride?) throws -> SourceInfo) throws -> Timeline {
+        try resolve(edit, policy: .default, watchdog: nil, probe: { path, colour, _ in try probe(path, colour) })
+    }
+
+    static func resolve(_ edit: Edit, policy given: InputPolicy, watchdog: Watchdog?,
+                        probe: (String, ColourOverride?, InputPolicy) throws -> SourceInfo,
+                        probeAudio: (String, InputPolicy) throws -> SourceInfo = { try probeAudioSource(path: $0, policy: $1) }) throws -> Timeline {
+        let policy = given.applied(to: edit)
+        try policy.check(edit)
+        defer { watchdog?.disarm() }
         var infos: [SourceInfo] = []
         var probed: [(path: String, colour: ColourOverride?, audio: Bool, info: SourceInfo)] = []
         if let m = edit.music {
+            watchdog?.arm("opening the music (\(m.path))")
             var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: m.path, isDirectory: &isDir), !isDir.boolValue else {
+            guard InputPolicy.urlScheme(of: m.path) != nil || FileManager.default.fileExists(atPath: m.path, isDirectory: &isDir), !isDir.boolValue else {
                 throw MediaError(path: m.path, function: nil, message: "music: file not found")
             }
             do {
-                guard try AudioReader(path: m.path, videoOrigin: .zero, start: .zero) != nil else {
+                guard try AudioReader(path: m.path, videoOrigin: .zero, start: .zero, policy: policy) != nil else {
                     throw MediaError(path: m.path, function: nil, message: "music: the file has no audio stream")
                 }
             } catch let e as MediaError where e.function != nil {
                 throw MediaError(path: m.path, function: e.function, code: e.code, message: "music: \(e.message)")
+            } catch var e as InputRefused {
+                e.field = "music.path"
+                throw e
             }
-            if let length = (try? mediaDuration(path: m.path)) ?? nil, !(m.start < length) {
+            if let length = (try? mediaDuration(path: m.path, policy: policy)) ?? nil, !(m.start < length) {
                 throw EditError("music.start", "\(m.start.seconds) s is at or past the end of the song (\(String(format: "%.3f", length.seconds)) s)")
             }
         }
         for item in Timeline.mediaItems(of: edit) {
             let path = item.spec.path
             let what = item.audio || edit.tracks.count > 1 ? item.field : "clip \(item.item)"
+            watchdog?.arm("opening \(what) (\(path))")
             var isDir: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+            if InputPolicy.urlScheme(of: path) == nil, !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
                 throw MediaError(path: path, function: nil, message: "\(what): file not found")
             }
             if isDir.boolValue { throw MediaError(path: path, function: nil, message: "\(what): is a directory, not a media file") }
@@ -128,11 +157,17 @@ public enum RenderJob {
                 if let known = probed.first(where: { $0.path == path && $0.colour == item.spec.colour && $0.audio == item.audio }) {
                     info = known.info
                 } else {
-                    info = item.audio ? try probeAudio(path) : try probe(path, item.spec.colour)
+                    info = item.audio ? try probeAudio(path, policy) : try probe(path, item.spec.colour, policy)
                     probed.append((path, item.spec.colour, item.audio, info))
                 }
             } catch let e as MediaError {
                 throw MediaError(path: path, function: e.function, code: e.code, message: "\(what): \(e.message)")
+            } catch var e as InputRefused {
+                e.field = "\(item.field).path"
+                throw e
+            } catch var e as LimitExceeded {
+                e.field = "\(item.field).path"
+                throw e
             }
             // Dolby Vision without a compatible base layer (profile 5) would show wrong colours: refuse it.
             if let dv = info.dolbyVision, case .unsupported(let why) = dv.decision {
@@ -142,7 +177,10 @@ public enum RenderJob {
         }
         // Text items and captions are shaped (and caption files read) by the text module, only when there are some.
         let hasText = edit.captions != nil || edit.tracks.contains { $0.clips.contains { $0.text != nil } }
-        return try Timeline(edit: edit, sources: infos, text: hasText ? try TextEngine() : nil)
+        var timeline = try Timeline(edit: edit, sources: infos, text: hasText ? try TextEngine() : nil)
+        try policy.check(timeline)
+        timeline.inputPolicy = policy
+        return timeline
     }
 
     /// Renders `edit` to `outputPath`.
@@ -151,6 +189,7 @@ public enum RenderJob {
     @discardableResult
     public static func render(_ edit: Edit, to outputPath: String, options: RenderOptions = RenderOptions()) throws -> RenderResult {
         let out = URL(fileURLWithPath: outputPath).standardizedFileURL
+        try options.inputPolicy.checkOutput(path: outputPath)
         try refuseOverwriting(inputsOf: edit, with: outputPath)
         var outIsDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: out.path, isDirectory: &outIsDir), outIsDir.boolValue {
@@ -162,7 +201,8 @@ public enum RenderJob {
         guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue else {
             throw MediaError(path: dir.path, function: nil, message: "the output folder does not exist")
         }
-        let timeline = try resolve(edit)
+        let watchdog = options.frameTimeout.map { Watchdog(seconds: $0) }
+        let timeline = try resolve(edit, policy: options.inputPolicy, watchdog: watchdog)
         if options.verbose {
             timeline.notes.forEach { options.log("segue: \($0)") }
             options.log("segue: output \(timeline.outputDescription), \(edit.output.format.videoEncoder(edit.output))")
@@ -173,7 +213,7 @@ public enum RenderJob {
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 
         let result = try writeAtomically(to: out.path) { temp in
-            try encode(timeline, renderer: renderer, to: temp, options: options)
+            try encode(timeline, renderer: renderer, to: temp, options: options, watchdog: watchdog)
         }
         result.warnings.forEach { options.log("warning: \($0)") }
         return RenderResult(path: out.path, frames: result.frames, audioSamples: result.samples, renderer: renderer.name,
@@ -187,9 +227,12 @@ public enum RenderJob {
     ///
     /// Three threads: decoding (`DecodeAhead`, up to `decodeAheadDepth` frames ahead), this one (all GL), and
     /// encoding (`EncodeQueue`); each clip's decoder and libx264 add their own threads.
+    ///
+    /// With `watchdog`, each frame is timed (`RenderOptions.frameTimeout`): one that takes longer ends the process,
+    /// naming the frame, its clips and the shaders being drawn (`FrameWatch`).
     static func encode(_ timeline: Timeline, renderer: CompositeRenderer, to path: String, options: RenderOptions,
                        frames wanted: Range<Int64>? = nil, encoderLookahead: Int64 = 0,
-                       decodeAheadDepth: Int = 3) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
+                       decodeAheadDepth: Int = 3, watchdog: Watchdog? = nil) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
         var range = wanted ?? 0..<timeline.frameCount
         let withAudio = options.audio && range.lowerBound == 0
         let sampleRate = Int32(timeline.audio.sampleRate)
@@ -200,6 +243,9 @@ public enum RenderJob {
             writer.keepFrames = Int64(range.count)
             range = range.lowerBound..<min(timeline.frameCount, range.upperBound + encoderLookahead)
         }
+        // Disarmed last, after the decode and encode threads have stopped (a stuck one is the watchdog's too).
+        var watch = FrameWatch(timeline: timeline, watchdog: watchdog)
+        defer { watchdog?.disarm() }
         let frames = FrameSource(timeline: timeline, hardware: options.hardwareDecoding, maxPictureSize: renderer.maxPictureSize)
         // Decoding runs ahead on its own thread (a few frames, bounded); `frames` is used only there until
         // `decoded.cancel()` has returned.
@@ -255,11 +301,13 @@ public enum RenderJob {
         }
         for n in range {
             try options.checkCancellation()
+            watch.start(frame: n)
             let (plan, pictures) = try timed(&stage.pictures) { try decoded.next() }
             let images = try timed(&stage.composite) { try pipeline.submit(plan, pictures: pictures) }
             if let onFrame = options.onFrame { onFrame(n, try renderer.render(plan, pictures: pictures)) }
             try emit(images)
         }
+        watch.finishing()
         try emit(try timed(&stage.composite) { try pipeline.finish() })
         precondition(drawn == range.upperBound, "the renderer's pipeline returned \(drawn - range.lowerBound) of \(range.count) frames")
         decoded.cancel()
@@ -287,13 +335,18 @@ extension RenderJob {
     /// Renders only the given output frames (in any order; rendered in ascending order), seeking each clip
     /// to the keyframe before the first picture it needs. For previews (`segue frame`, `segue sheet`).
     /// - Returns: the pictures in the order of `frames`, and how many source frames were decoded.
-    public static func renderFrames(_ timeline: Timeline, frames: [Int64], renderer: CompositeRenderer) throws -> (images: [RGBAImage], decodedFrames: Int) {
+    /// With `watchdog`, each frame is timed as in a render (`RenderOptions.frameTimeout`).
+    public static func renderFrames(_ timeline: Timeline, frames: [Int64], renderer: CompositeRenderer,
+                                    watchdog: Watchdog? = nil) throws -> (images: [RGBAImage], decodedFrames: Int) {
         let source = FrameSource(timeline: timeline, maxPictureSize: renderer.maxPictureSize)
         var byFrame: [Int64: RGBAImage] = [:]
+        var watch = FrameWatch(timeline: timeline, watchdog: watchdog)
+        defer { watchdog?.disarm() }
         for n in Set(frames).sorted() {
             guard n >= 0 && n < timeline.frameCount else {
                 throw UsageError("frame \(n) is outside the edit (0…\(timeline.frameCount - 1))")
             }
+            watch.start(frame: n)
             byFrame[n] = try source.render(frame: n, with: renderer)
         }
         return (frames.map { byFrame[$0]! }, source.decodedFrames)

@@ -14,20 +14,69 @@ extension RenderJob {
     /// (glsl). A render size (`timeline.renderSize`) larger than the GPU's maximum texture size (`maxPictureSize`)
     /// cannot be drawn there: `.auto` then takes the CPU with a warning, `.gpu` throws `GPUError`. (Pictures larger
     /// than the limit are not a reason: the pipeline reduces them on the CPU, `LayerGeometry.reducedSize`.)
+    ///
+    /// Then, with `options.frameTimeout`, each gl-transitions shader is tried on a tiny target before any frame is
+    /// rendered (`preflight`), so that one that never finishes fails in a second or two rather than after a frame timeout.
     public static func makeRenderer(_ options: RenderOptions, for timeline: Timeline? = nil) throws -> CompositeRenderer {
         let transitions = timeline?.placements.compactMap(\.spec.transition) ?? []
         let renderer = try makeRenderer(options, needsGPU: transitions.contains { $0.kind == .glsl }, renderSize: timeline?.renderSize)
-        try renderer.prepare(for: transitions, images: try images(of: transitions))
+        let images = try images(of: transitions, policy: timeline?.inputPolicy ?? options.inputPolicy)
+        // Compiling is timed too: Mesa takes minutes over a shader whose macros expand to thousands of statements.
+        let shaders = transitions.compactMap { $0.shader.map { "\($0.name) (\($0.field))" } }
+        if let seconds = options.frameTimeout, !shaders.isEmpty {
+            try Watchdog(seconds: seconds).guarding("compiling the shaders \(shaders.joined(separator: ", ")) before the render started") {
+                try renderer.prepare(for: transitions, images: images)
+            }
+        } else {
+            try renderer.prepare(for: transitions, images: images)
+        }
+        if let seconds = options.frameTimeout, let gpu = renderer as? GPURenderer { try preflight(transitions, on: gpu, frameTimeout: seconds) }
         return renderer
     }
 
-    /// The decoded image of every image parameter (`sampler2D` uniforms of glsl transitions), by path.
-    /// - Throws: `MediaError` naming a file that cannot be decoded.
-    static func images(of transitions: [Transition]) throws -> [String: RGBAImage] {
+    /// The most the first pre-flight draw of a shader may take (compiling it, and drawing one pixel), seconds.
+    public static let preflightCompileSeconds = 10.0
+    /// The most the pre-flight's test frames of a shader may take together, seconds (a gl-transitions shader draws
+    /// them in milliseconds once compiled).
+    public static let preflightSeconds = 2.0
+    /// The progress values the pre-flight draws each shader at.
+    public static let preflightProgress = [0, 0.25, 0.5, 0.75, 1]
+
+    /// Tries each glsl transition (each shader with its parameters once) before a frame is rendered: one pixel at
+    /// progress 0.5, which compiles it (Mesa compiles a shader at its first draw), within `preflightCompileSeconds`,
+    /// then a 16×16 frame at each of `preflightProgress`, all within `preflightSeconds` (the frame timeout where that is
+    /// shorter). A shader that does not finish ends the process with exit status 1 (`Watchdog`), naming the shader and
+    /// its field, before the render has written anything. On llvmpipe no loop runs more than 65535 times per pixel
+    /// (its loop limiter), so a shader "never ends" by doing too much per iteration, and the pre-flight catches that
+    /// in about 2 s; one that is slow only at other progress values is the frame timeout's to catch.
+    static func preflight(_ transitions: [Transition], on gpu: GPURenderer, frameTimeout: Double) throws {
+        var tried: [Transition] = []
+        for t in transitions where t.kind == .glsl && !tried.contains(t) {
+            tried.append(t)
+            guard let shader = t.shader else { continue }
+            let compile = min(frameTimeout, preflightCompileSeconds), frames = min(frameTimeout, preflightSeconds)
+            let name = "\(shader.field): the shader \(shader.name)"
+            try Watchdog(seconds: compile, limitName: "\(Watchdog.format(compile)) s (the pre-flight; --frame-timeout \(Watchdog.format(frameTimeout)) s)")
+                .guarding("\(name), compiled and drawn on one test pixel before the render started,") {
+                    try gpu.preflight(t, progress: 0.5, size: PixelSize(width: 1, height: 1))
+                }
+            let watchdog = Watchdog(seconds: frames, limitName: "\(Watchdog.format(frames)) s (the pre-flight; --frame-timeout \(Watchdog.format(frameTimeout)) s)")
+            defer { watchdog.disarm() }
+            for p in preflightProgress {
+                watchdog.describe("\(name), drawn on 16x16 test frames at progress \(preflightProgress.map { "\($0)" }.joined(separator: ", ")) before the render started (it was at \(p)),")
+                try gpu.preflight(t, progress: p)
+            }
+        }
+    }
+
+    /// The decoded image of every image parameter (`sampler2D` uniforms of glsl transitions), by path, each opened
+    /// under `policy`.
+    /// - Throws: `MediaError` naming a file that cannot be decoded; `InputRefused`, `LimitExceeded`.
+    static func images(of transitions: [Transition], policy: InputPolicy = .default) throws -> [String: RGBAImage] {
         var out: [String: RGBAImage] = [:]
         for t in transitions {
             for case .image(let path) in t.params.values where !path.isEmpty && out[path] == nil {
-                do { out[path] = try StillImage.read(path) } catch let e as MediaError {
+                do { out[path] = try StillImage.read(path, policy: policy) } catch let e as MediaError {
                     throw MediaError(path: path, function: e.function, code: e.code, message: "a transition's image parameter: \(e.message)", outputIO: e.isRetryable)
                 }
             }

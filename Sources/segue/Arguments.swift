@@ -45,6 +45,14 @@ struct Arguments {
     var editOverrides: [String] { editOverrideGroups.flatMap { $0 } }
     /// Every option given, by its canonical name (`-o` for `--output`, `--verbose` for `-v`), in order.
     var given: [String] = []
+    /// What the edit may read and how much it may ask for (`--root`, `--output-root`, `--allow-indirect-inputs`,
+    /// `--max-megapixels`, `--max-duration`, `--max-clips`, `--max-picture-memory`): also in `options.inputPolicy`.
+    var inputPolicy: InputPolicy {
+        get { options.inputPolicy }
+        set { options.inputPolicy = newValue }
+    }
+    /// The input-policy options given (a chunk render checks them against its plan's).
+    var policyOptionsGiven: Bool { given.contains { CommandOptions.inputs.contains($0) || $0 == "--output-root" } }
     /// The canonical names of the options that change the edit.
     static let editOverrideOptions: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--codec", "--crf", "--preset",
                                                    "--encoder", "--music", "--duck", "--tone-map", "--dynamic-range", "--overlay",
@@ -190,6 +198,26 @@ struct Arguments {
             case "--retry-delay": farm.retryDelay = try Arguments.count(a, try value(a), min: 0)
             case "--allow-local": farm.allowLocal = true
             case "--dry-run": dryRun = true
+            case "--root": inputPolicy.root = try Arguments.folder(a, try value(a))
+            case "--output-root": inputPolicy.outputRoot = try Arguments.folder(a, try value(a))
+            case "--allow-indirect-inputs": inputPolicy.allowIndirectInputs = true
+            case "--max-megapixels":
+                let v = try number(a)
+                guard v > 0, v <= 1e6 else { throw UsageError("--max-megapixels must be > 0 (megapixels per picture; got \(v))") }
+                inputPolicy.limits.maxPicturePixels = Int(v * 1e6)
+            case "--max-duration":
+                let v = try number(a)
+                guard v > 0, MediaTime.isRepresentable(seconds: v) else { throw UsageError("--max-duration must be > 0 seconds (got \(v))") }
+                inputPolicy.limits.maxDuration = v
+            case "--max-clips": inputPolicy.limits.maxClips = try Arguments.count(a, try value(a), min: 1)
+            case "--max-picture-memory":
+                let v = try number(a)
+                guard v > 0, v <= Double(1 << 30) else { throw UsageError("--max-picture-memory must be > 0 MiB (got \(v))") }
+                inputPolicy.limits.maxPictureMemory = Int(v * Double(1 << 20))
+            case "--frame-timeout":
+                let v = try number(a)
+                guard v >= 0, v <= 1e6 else { throw UsageError("--frame-timeout must be 0 (no watchdog) or more seconds (got \(v))") }
+                options.frameTimeout = v == 0 ? nil : v
             case "--progress":
                 let v = try value(a)
                 guard let p = ProgressStyle(rawValue: v) else { throw UsageError("--progress must be bar, plain, json or none (got \(v))") }
@@ -214,6 +242,16 @@ struct Arguments {
     static func seconds(_ name: String, _ v: Double) throws -> Double {
         guard v > 0, v <= 86_400 else { throw UsageError("\(name) must be seconds > 0 (got \(v))") }
         return v
+    }
+
+    /// The folder `v` given to option `name`, absolute with symbolic links resolved. Throws `UsageError` if it is not one.
+    static func folder(_ name: String, _ v: String) throws -> String {
+        var isDir: ObjCBool = false
+        let path = URL(fileURLWithPath: v).standardized.path
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue, let real = InputPolicy.realPath(path) else {
+            throw UsageError("\(name) needs an existing folder (got \(v))")
+        }
+        return real
     }
 
     /// A whole number ≥ `min` for option `name`.
@@ -291,12 +329,13 @@ struct Arguments {
         guard !positional.isEmpty else { throw UsageError("give an edit file or clips to join") }
         var edit: Edit
         if positional.count == 1 && positional[0].lowercased().hasSuffix(".json") {
-            edit = try EditFile.load(path: positional[0])
+            edit = try EditFile.load(path: positional[0], policy: inputPolicy)
             if !transitions.isEmpty { throw UsageError("--transition applies to clips on the command line, not to an edit file") }
         } else {
             let cwd = FileManager.default.currentDirectoryPath
             edit = Edit(clips: positional.enumerated().map { (k, p) in
-                let path = p.hasPrefix("/") ? p : URL(fileURLWithPath: cwd).appendingPathComponent(p).standardized.path
+                // A URL (concat:, http:) stays as it is, for the input policy to judge.
+                let path = p.hasPrefix("/") || InputPolicy.urlScheme(of: p) != nil ? p : URL(fileURLWithPath: cwd).appendingPathComponent(p).standardized.path
                 let t: Transition? = k == 0 || transitions.isEmpty ? nil : transitions[(k - 1) % transitions.count]
                 return ClipSpec(path: path, transition: t)
             })
@@ -323,7 +362,8 @@ struct Arguments {
         if let m = music {
             let cwd = FileManager.default.currentDirectoryPath
             var spec = edit.music ?? MusicSpec(path: "")
-            spec.path = m.path.hasPrefix("/") ? m.path : URL(fileURLWithPath: cwd).appendingPathComponent(m.path).standardized.path
+            spec.path = m.path.hasPrefix("/") || InputPolicy.urlScheme(of: m.path) != nil ? m.path
+                : URL(fileURLWithPath: cwd).appendingPathComponent(m.path).standardized.path
             if let v = m.volume { spec.volume = v }
             edit.music = spec
         }
@@ -366,12 +406,15 @@ struct Arguments {
         o.hardwareDecoding = options.hardwareDecoding
         o.verbose = options.verbose
         o.log = { say($0) }
+        o.inputPolicy = options.inputPolicy
+        o.frameTimeout = options.frameTimeout
         return o
     }
 
     func requireOutput() throws -> String {
         guard let o = output else { throw UsageError("missing -o OUTPUT") }
         guard !o.isEmpty else { throw UsageError("-o needs a file name") }
+        try inputPolicy.checkOutput(path: o)
         // Never write over the edit file itself.
         if positional.count == 1 && positional[0].lowercased().hasSuffix(".json"),
            URL(fileURLWithPath: positional[0]).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: o).standardizedFileURL.resolvingSymlinksInPath() {

@@ -10,6 +10,10 @@ enum CommandOptions {
     static let encoding: Set<String> = ["--codec", "--crf", "--preset", "--encoder", "--dynamic-range"]
     static let audio: Set<String> = ["--music", "--duck", "--no-audio"]
     static let gpu: Set<String> = ["--backend", "--egl-platform", "--gpu-device"]
+    /// What the edit may read and how much it may ask for (`InputPolicy`).
+    static let inputs: Set<String> = ["--root", "--allow-indirect-inputs", "--max-megapixels", "--max-duration", "--max-clips", "--max-picture-memory"]
+    /// Where outputs may go, and how long a frame may take.
+    static let writing: Set<String> = ["--output-root", "--frame-timeout"]
     static let farm: Set<String> = ["--chunks", "-o", "--work-dir", "--partition", "--gres", "--time", "--max-parallel", "--retries",
                                     "--retry-delay", "--dry-run", "--allow-local"]
 
@@ -19,14 +23,15 @@ enum CommandOptions {
         let own: Set<String>
         switch command {
         case "render": own = Set(["-o", "--hwaccel", "--progress", "--plan", "--chunk"]).union(picture).union(encoding).union(audio).union(gpu)
-        case "probe": own = ["--json", "--tone-map"]
-        case "plan": own = Set(["--json", "--chunks", "-o"]).union(picture).union(encoding).union(audio)
-        case "render-audio": own = Set(["-o", "--plan"]).union(picture).union(encoding).union(audio)
+            .union(inputs).union(writing)
+        case "probe": own = ["--json", "--tone-map", "--root", "--allow-indirect-inputs", "--max-megapixels"]
+        case "plan": own = Set(["--json", "--chunks", "-o", "--output-root"]).union(picture).union(encoding).union(audio).union(inputs)
+        case "render-audio": own = Set(["-o", "--plan", "--output-root"]).union(picture).union(encoding).union(audio).union(inputs)
         case "stitch": own = ["--plan", "-o", "--audio"]
-        case "frame": own = Set(["-o", "--at", "--frame"]).union(picture).union(gpu)
-        case "sheet": own = Set(["-o", "--cols", "--tile-width", "--at-progress"]).union(picture).union(gpu)
+        case "frame": own = Set(["-o", "--at", "--frame"]).union(picture).union(gpu).union(inputs).union(writing)
+        case "sheet": own = Set(["-o", "--cols", "--tile-width", "--at-progress"]).union(picture).union(gpu).union(inputs).union(writing)
         case "transitions": own = ["--json"]
-        case "compare": own = Set(["--min-psnr", "--json", "--backends", "--dynamic-range"]).union(picture).union(gpu)
+        case "compare": own = Set(["--min-psnr", "--json", "--backends", "--dynamic-range", "--frame-timeout"]).union(picture).union(gpu).union(inputs)
         case "record": own = Set(["-o", "--duration", "--segment", "--square", "--size", "--fps", "--preset", "--preview", "--reconnect",
                                   "--timeout", "--progress"]).union(gpu)
         case "bench-composite": own = Set(["--size", "--frames", "--transition", "--json"]).union(gpu)
@@ -34,7 +39,7 @@ enum CommandOptions {
             switch sub {
             case "status": own = ["--json"]
             case "resume": own = []
-            default: own = farm.union(picture).union(encoding).union(audio).union(gpu)
+            default: own = farm.union(picture).union(encoding).union(audio).union(gpu).union(inputs).union(writing)
             }
         default: own = []
         }

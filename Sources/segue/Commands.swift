@@ -49,35 +49,41 @@ func benchCompositeCommand(_ a: Arguments) throws {
 /// goes), and fails at the end (`ProbeFailed`, exit status 1) if any could not be read.
 func probeCommand(_ a: Arguments) throws {
     guard !a.positional.isEmpty else { throw UsageError("give one or more media files") }
-    var reports: [ProbeReport] = [], failures: [MediaError] = []
+    var reports: [ProbeReport] = [], failures: [(path: String, error: SegueError)] = []
     for p in a.positional {
         do {
-            let toneMap = a.toneMap ?? .default
-            let report = try waitFor { try await probe(p, toneMap: toneMap) }
+            let toneMap = a.toneMap ?? .default, policy = a.inputPolicy
+            let report = try waitFor { try await probe(p, toneMap: toneMap, policy: policy) }
             reports.append(report)
             if !a.json { print((reports.count > 1 ? "\n" : "") + report.text, terminator: "") }
         } catch let e as MediaError {
             say("segue: probe failed: \(e)")
-            failures.append(e)
+            failures.append((e.path ?? p, e))
+        } catch let e as InputRefused {
+            say("segue: probe refused: \(e)")
+            failures.append((p, e))
+        } catch let e as LimitExceeded {
+            say("segue: probe refused: \(p): \(e)")
+            failures.append((p, e))
         }
     }
     if a.json { try printJSON(reports) }
     if !failures.isEmpty { throw ProbeFailed(failures: failures, files: a.positional.count) }
 }
 
-/// Some of the files given to `probe` could not be read (each was reported as it failed). Exit status 1.
+/// Some of the files given to `probe` could not be read or were refused (each was reported as it failed). Exit status 1.
 struct ProbeFailed: SegueError {
-    let failures: [MediaError]
+    let failures: [(path: String, error: SegueError)]
     let files: Int
-    var description: String { "\(failures.count) of \(files) file(s) could not be read: \(failures.compactMap(\.path).joined(separator: ", "))" }
+    var description: String { "\(failures.count) of \(files) file(s) could not be read: \(failures.map(\.path).joined(separator: ", "))" }
     var exitStatus: Int32 { ExitStatus.failed }
 }
 
 func planCommand(_ a: Arguments) throws {
     if a.chunks != nil { return try planChunksCommand(a) }
     if a.output != nil { throw UsageError("-o applies to a chunk plan: add --chunks N") }
-    let edit = try a.edit()
-    let timeline = try waitFor { try await resolve(edit) }
+    let edit = try a.edit(), policy = a.inputPolicy
+    let timeline = try waitFor { try await resolve(edit, policy: policy) }
     timeline.warnings.forEach { say("warning: \($0)") }
     let report = TimelineReport(timeline)
     if a.json { try printJSON(report) } else {
@@ -111,9 +117,10 @@ func frameCommand(_ a: Arguments) throws {
 
 func sheetCommand(_ a: Arguments) throws {
     let out = try a.requirePNGOutput()
-    let timeline = try RenderJob.resolve(try a.edit())
+    let timeline = try RenderJob.resolve(try a.edit(), policy: a.inputPolicy)
     let renderer = try RenderJob.makeRenderer(a.options, for: timeline)
-    let (image, tiles) = try ContactSheet.render(timeline, renderer: renderer, columns: a.columns, tileWidth: a.tileWidth, progress: a.sheetProgress)
+    let (image, tiles) = try ContactSheet.render(timeline, renderer: renderer, columns: a.columns, tileWidth: a.tileWidth, progress: a.sheetProgress,
+                                                 frameTimeout: a.options.frameTimeout)
     try StillImage.writePNG(image, to: out)
     say("segue: wrote \(out): \(image.width)x\(image.height), \(tiles.count) tiles")
 }
@@ -138,6 +145,10 @@ func compareCommand(_ a: Arguments) throws {
         result = try VideoComparison(gpu, cpu)
     } else {
         guard a.positional.count == 2 else { throw UsageError("compare takes two videos (or --backends EDIT.json)") }
+        // Two finished videos: nothing is rendered, so options about rendering would be silently ignored.
+        if let bad = a.given.first(where: { !["--min-psnr", "--json", "--verbose", "--help"].contains($0) }) {
+            throw UsageError("segue compare A B takes only --min-psnr and --json; \(bad) is for compare --backends EDIT.json")
+        }
         for p in a.positional where !FileManager.default.fileExists(atPath: p) { throw MediaError(path: p, function: nil, message: "file not found") }
         result = try VideoComparison(a.positional[0], a.positional[1])
     }

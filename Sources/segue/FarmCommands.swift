@@ -8,9 +8,11 @@ import SegueFarm
 /// `segue plan EDIT.json --chunks N [-o plan.json]`.
 func planChunksCommand(_ a: Arguments) throws {
     let editPath = try a.editFile()
-    let plan = try ChunkPlanner.plan(try a.edit(), editPath: editPath, editArguments: a.editOverrides, chunks: a.chunks!, audio: a.options.audio)
+    let plan = try ChunkPlanner.plan(try a.edit(), editPath: editPath, editArguments: a.editOverrides, chunks: a.chunks!, audio: a.options.audio,
+                                     policy: a.inputPolicy)
     if let out = a.output {
         guard out.lowercased().hasSuffix(".json") else { throw UsageError("the plan is JSON: give -o a .json name (got \(out))") }
+        try a.inputPolicy.checkOutput(path: out)
         if URL(fileURLWithPath: out).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: editPath).standardizedFileURL.resolvingSymlinksInPath() {
             throw UsageError("the output path \(out) is the edit file; choose another output path")
         }
@@ -42,6 +44,7 @@ func renderChunkCommand(_ a: Arguments) throws {
     }
     let edit = try a.planEdit(plan)
     var options = a.options
+    options.inputPolicy = try a.policy(of: plan)
     options.progress = progressPrinter(a.progress ?? defaultProgressStyle())
     switch try RenderJob.renderChunk(edit, plan: plan, index: index, directory: dir, options: options) {
     case .alreadyDone(let r):
@@ -57,7 +60,9 @@ func renderAudioCommand(_ a: Arguments) throws {
     guard let out = a.output, !out.isEmpty else { throw UsageError("missing -o OUTPUT") }
     if !a.options.audio { throw UsageError("render-audio renders audio: drop --no-audio") }
     let plan = try a.plan.map { try ChunkPlanner.load($0) }
-    let samples = try RenderJob.renderAudio(try plan.map { try a.planEdit($0) } ?? a.edit(), to: out, plan: plan, options: a.options)
+    var options = a.options
+    if let plan { options.inputPolicy = try a.policy(of: plan) }
+    let samples = try RenderJob.renderAudio(try plan.map { try a.planEdit($0) } ?? a.edit(), to: out, plan: plan, options: options)
     say("segue: wrote \(out): \(samples) samples")
 }
 
@@ -67,6 +72,7 @@ func stitchCommand(_ a: Arguments) throws {
     guard a.positional.count == 1 else { throw UsageError("stitch takes one folder of chunks") }
     let out = try a.requireOutput()
     let plan = try ChunkPlanner.load(planPath)
+    try plan.inputPolicy?.checkOutput(path: out)
     let dir = URL(fileURLWithPath: a.positional[0]).standardizedFileURL.path
     let r = try Stitcher.stitch(plan, planPath: URL(fileURLWithPath: planPath).standardizedFileURL.path, directory: dir,
                                 audioPath: a.audioPath, to: out)
@@ -96,7 +102,7 @@ func farmCommand(_ a: Arguments) throws {
         options.audio = rest.options.audio
         options.renderArguments = rest.renderArgumentsForChunks()
         try Farm.submit(try rest.edit(), editPath: editPath, editArguments: rest.editOverrides, options: options, engine: engine,
-                        segue: executablePath(), dryRun: rest.dryRun, log: say)
+                        segue: executablePath(), dryRun: rest.dryRun, policy: rest.inputPolicy, log: say)
     case "status":
         guard rest.positional.count == 1 else { throw UsageError("farm status takes the work folder") }
         let st = try Farm.status(rest.positional[0])
@@ -106,7 +112,7 @@ func farmCommand(_ a: Arguments) throws {
         guard rest.positional.count == 1 else { throw UsageError("farm resume takes the work folder") }
         // A plan the edit no longer matches would fail every chunk again: say so instead of resubmitting.
         let plan = try ChunkPlanner.load(URL(fileURLWithPath: rest.positional[0]).appendingPathComponent("plan.json").path)
-        do { try ChunkPlanner.check(plan, matches: try RenderJob.resolve(try Arguments([]).planEdit(plan))) } catch var e as PlanMismatch {
+        do { try ChunkPlanner.check(plan, matches: try RenderJob.resolve(try Arguments([]).planEdit(plan), policy: plan.inputPolicy ?? .default)) } catch var e as PlanMismatch {
             e.remedy = "run `segue farm slurm` again (resume would fail the same way)"
             throw e
         }
@@ -139,10 +145,14 @@ extension Arguments {
         if !positional.isEmpty, (try? editFile()).map(resolved) != resolved(plan.edit) {
             throw UsageError("the plan was made from \(plan.edit), not \(positional.joined(separator: " "))")
         }
-        let planned = try Arguments([plan.edit] + plan.editArguments).edit()
-        let differing = editOverrideGroups.filter { group in
-            (try? Arguments([plan.edit] + plan.editArguments + group).edit()) != planned
+        let policy = try self.policy(of: plan)
+        func edit(_ extra: [String]) throws -> Edit {
+            var a = try Arguments([plan.edit] + plan.editArguments + extra)
+            a.inputPolicy = policy
+            return try a.edit()
         }
+        let planned = try edit([])
+        let differing = editOverrideGroups.filter { group in (try? edit(group)) != planned }
         if !differing.isEmpty {
             let fixed = plan.editArguments.isEmpty ? "" : " (\(plan.editArguments.joined(separator: " ")))"
             throw UsageError("the plan fixes the edit's settings\(fixed): \(differing.map { $0.joined(separator: " ") }.joined(separator: ", ")) would change them; drop it or make the plan again")
@@ -150,9 +160,21 @@ extension Arguments {
         return planned
     }
 
+    /// The input policy a worker of `plan` renders under: the plan's (`ChunkPlan.inputPolicy`: `--root` and the
+    /// other input options `plan --chunks` or `farm` were given), or, for a plan that records none, the command line's.
+    /// Throws `UsageError` when input options given here would change the plan's.
+    func policy(of plan: ChunkPlan) throws -> InputPolicy {
+        guard let recorded = plan.inputPolicy else { return inputPolicy }
+        if policyOptionsGiven && inputPolicy != recorded {
+            throw UsageError("the plan fixes what the edit may read (\(recorded.root.map { "--root \($0)" } ?? "no --root")\(recorded.allowIndirectInputs ? ", --allow-indirect-inputs" : ""), and its limits): drop the input options here or make the plan again")
+        }
+        return recorded
+    }
+
     /// The options every chunk render gets from `farm slurm`'s command line.
     func renderArgumentsForChunks() -> [String] {
         var r: [String] = []
+        if given.contains("--frame-timeout") { r += ["--frame-timeout", options.frameTimeout.map { "\($0)" } ?? "0"] }
         if options.backend != .auto { r += ["--backend", options.backend.rawValue] }
         if let p = options.egl.platform { r += ["--egl-platform", p.rawValue] }
         if let d = options.egl.device { r += ["--gpu-device", d] }

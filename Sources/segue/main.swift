@@ -6,7 +6,7 @@ import SegueFarm
 
 // segue: a thin command line: a client of the Segue library (render, probe, frame, plan) and of SegueFarm (chunks).
 // Exit status: 0 success, 1 a render (or comparison) failed, 2 invalid edit or command line (or stitch refused),
-// 75 a chunk render failed in a way worth retrying (GPU/EGL start-up, output I/O).
+// 3 (`farm status` only) the farm's work is still queued or running, 75 a chunk render failed in a way worth retrying (GPU/EGL start-up, output I/O).
 
 let usage = """
 usage:
@@ -52,6 +52,16 @@ render options:
   --duck                       lower the music while the clips' audio is present
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)
   --verbose                    say what was chosen (EGL platform, GL_RENDERER, size, rate, clips); FFmpeg's warnings
+untrusted edits (docs/untrusted-edits.md): inputs must be regular local files; playlists and URLs are refused
+  --root DIR                   every file the edit names must lie inside DIR (after resolving .. and symbolic links)
+  --output-root DIR            every file written must lie inside DIR
+  --allow-indirect-inputs      open HLS/DASH playlists, ffconcat lists and concat: paths (what they read obeys --root)
+  --max-megapixels N           the largest picture (default 200)
+  --max-duration SECONDS       the longest edit (default 7200)
+  --max-clips N                the most clips (default 1000)
+  --max-picture-memory MIB     decoded pictures on screen at once, 4 bytes a pixel (default 2048)
+  --frame-timeout SECONDS      a frame that takes longer ends the render with exit status 1, the temporary file removed
+                               (default 120; 0: no watchdog); each glsl shader is tried first (pre-flight: 2 s once compiled)
 exit status: 0 done, 1 failed, 2 invalid edit or command line (each command takes only its own options);
 render farms (see docs/farms.md): chunk exit status 75 = transient (retry), 2 = invalid, 1 = other
 record: SOURCE is v4l2:/dev/video0, alsa:default, pulse:default, x11grab::0.0, kmsgrab, lavfi:testsrc2 or a stream URL
@@ -96,6 +106,8 @@ func report(_ error: Error, command: String, chunkRender: Bool) -> Int32 {
     case _ where retry: say("segue: \(command) failed (transient, worth a retry): \(error)")
     case let e as UsageError: say("segue: \(e)\n(`segue --help` lists the commands and their options)")
     case let e as EditError: say("segue: invalid edit: \(e)")
+    case let e as InputRefused: say("segue: refused: \(e)")
+    case let e as LimitExceeded: say("segue: refused: \(e)")
     case let e as StitchRefused: say("segue: stitch refused: \(e)")
     case let e as GPUError: say("segue: GPU \(command) failed: \(e)")
     case let e as PlanMismatch: say("segue: \(e)")

@@ -2,7 +2,8 @@
 # A real Slurm run: brings up a single-node cluster, renders a small edit with `segue farm slurm` in 4 chunks
 # (chunk 1 forced to fail once: it must requeue itself and the output must still be right), compares the stitched
 # file frame by frame and sample by sample with a single-pass render, then makes a chunk fail for good: the stitch
-# must not happen, `segue stitch` must refuse naming the chunk, and `segue farm resume` must finish the job.
+# must not happen, `segue stitch` must refuse naming the chunk, and `segue farm resume` must finish the job. Last, a
+# run under the job's root (`--root`): an edit naming a file outside it is refused, one inside renders the same frames.
 # Usage: Tests/Farm/farm-test.sh [SEGUE_BINARY]   (run by `make farm-test`, part of `make test`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -107,4 +108,22 @@ wait_queue
 [ -f out2.mp4 ] || { cat run2/logs/slurm-stitch-*; fail "resume did not produce the output"; }
 [ "$(framemd5 out2.mp4 v)" = "$(framemd5 single.mp4 v)" ] || fail "resumed video differs from the single pass"
 [ "$(framemd5 out2.mp4 a)" = "$(framemd5 single.mp4 a)" ] || fail "resumed audio differs from the single pass"
+echo "farm-test: run 3: the job's root (--root): a clip outside it is refused before anything is submitted; inside, the workers render under it"
+mkdir -p job
+cp c0.mp4 c1.mp4 c2.mp4 edit.json job/
+sed 's/"c0.mp4"/"..\/c0.mp4"/' edit.json > job/escape.json
+set +e
+"$segue" farm slurm job/escape.json --chunks 2 -o job/escape.mp4 --work-dir job/escape --root job 2>escape.txt; rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q "clips\[0\].path: .*c0.mp4 is outside the root" escape.txt || { cat escape.txt; fail "farm slurm with a clip outside --root exited $rc"; }
+[ -f job/escape/farm.json ] && fail "a job was submitted for an edit naming a file outside --root"
+"$segue" farm slurm job/edit.json --chunks 2 -o job/out3.mp4 --work-dir job/run3 --root job --output-root job --backend gpu --frame-timeout 60
+wait_queue
+"$segue" farm status job/run3
+planned_root=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["inputPolicy"]["root"])' job/run3/plan.json)
+[ "$planned_root" = "$(realpath job)" ] || { cat job/run3/plan.json; fail "the plan records the root $planned_root"; }
+[ -f job/out3.mp4 ] || { cat job/run3/logs/*; fail "run 3 produced no output"; }
+[ "$(framemd5 job/out3.mp4 v)" = "$(framemd5 single.mp4 v)" ] || fail "run 3's video differs from the single pass"
+[ "$(framemd5 job/out3.mp4 a)" = "$(framemd5 single.mp4 a)" ] || fail "run 3's audio differs from the single pass"
+grep -q -- "--frame-timeout 60" job/run3/chunks.sbatch || fail "the chunk workers do not get --frame-timeout"
 echo "farm-test: OK"

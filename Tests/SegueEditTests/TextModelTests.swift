@@ -71,6 +71,19 @@ final class TextModelTests: XCTestCase {
         XCTAssertEqual(try parse(#"{"clips": [{"path": "a.mp4"}], "captions": "x.vtt"}"#).captions?.path, "/e/x.vtt")
     }
 
+    /// The input policy covers the files text reads (Segue's own reads, like shaders): a caption file that is a
+    /// device, a font file outside the root.
+    func testInputPolicyCoversCaptionAndFontFiles() throws {
+        var edit = Edit(clips: [.fill(.black, duration: MediaTime(seconds: 1))])
+        edit.captions = CaptionSpec(path: "/dev/zero")
+        XCTAssertThrowsError(try InputPolicy().check(edit)) { XCTAssertEqual(field($0), "captions.path", "\($0)") }
+        var spec = TextSpec(text: "Hi")
+        spec.style.font = .file("/etc/passwd")
+        edit = Edit(clips: [ClipSpec(content: .text(spec), duration: MediaTime(seconds: 1))])
+        XCTAssertNoThrow(try InputPolicy().check(edit))
+        XCTAssertThrowsError(try InputPolicy(root: "/tmp").check(edit)) { XCTAssertEqual(field($0), "clips[0].style.font", "\($0)") }
+    }
+
     func testBadTextNamesItsField() {
         let cases: [(String, String)] = [
             (#"{"clips": [{"text": "", "duration": 1}]}"#, "clips[0].text"),

@@ -31,7 +31,7 @@ final class HostileInputTests: EndToEndTestCase {
         let good = try cornerClip("good.mp4")
         try assertRenderFails([good, path("missing.mp4")], status: 1, mentions: ["missing.mp4", "clip 1", "not found"])
         try FileManager.default.createDirectory(atPath: path("folder.mp4"), withIntermediateDirectories: true)
-        try assertRenderFails([good, path("folder.mp4")], status: 1, mentions: ["folder.mp4", "directory"])
+        try assertRenderFails([good, path("folder.mp4")], status: 2, mentions: ["clips[1].path", "folder.mp4 is a directory, not a media file"])
         // Unreadable: root reads anything, so run as nobody.
         let locked = path("locked.mp4")
         try FileManager.default.copyItem(atPath: good, toPath: locked)
