@@ -46,6 +46,8 @@ render options:
   --no-audio                   write video only
   --overlay FILE[:x,y,scale[,opacity]]
                                a picture or clip over the whole edit (repeatable; a watermark: logo.png:0.92,0.9,0.1)
+  --title "TEXT"[:SECONDS]     a centred title from the start (default 4 s; repeatable: one after another)
+  --captions FILE              captions over the whole edit (.srt, .vtt, .ass, .ssa; docs/text.md)
   --music FILE[:VOLUME]        background music under the clips' audio (e.g. song.m4a:0.6)
   --duck                       lower the music while the clips' audio is present
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)
