@@ -28,7 +28,6 @@ public enum BitmapFont {
         "/": [0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x00], "%": [0x18, 0x19, 0x02, 0x04, 0x08, 0x13, 0x03],
         "(": [0x02, 0x04, 0x08, 0x08, 0x08, 0x04, 0x02], ")": [0x08, 0x04, 0x02, 0x02, 0x02, 0x04, 0x08],
         "#": [0x0A, 0x0A, 0x1F, 0x0A, 0x1F, 0x0A, 0x0A], "+": [0x00, 0x04, 0x04, 0x1F, 0x04, 0x04, 0x00],
-        "_": [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1F], ",": [0x00, 0x00, 0x00, 0x00, 0x0C, 0x04, 0x08],
     ]
 
     /// Width in pixels of `text` drawn at `scale`.
@@ -64,26 +63,5 @@ public enum BitmapFont {
             let src = (ty * tile.width + (x0 - x)) * 4, dst = (py * image.width + x0) * 4
             image.pixels.replaceSubrange(dst..<(dst + (x1 - x0) * 4), with: tile.pixels[src..<(src + (x1 - x0) * 4)])
         }
-    }
-
-    /// A slate: a `width`×`height` black picture with `text` in white across its middle, as large as fits (each
-    /// font pixel a square block, the text at most 90 % of the width and half the height), broken into lines of
-    /// equal length when it does not fit on one at scale 1. The stand-in for a missing file (`ItemContent.slate`).
-    public static func slate(_ text: String, width: Int, height: Int) -> RGBAImage {
-        var image = RGBAImage(width: width, height: height, fill: (0, 0, 0))
-        let chars = Array(text)
-        guard !chars.isEmpty, width >= glyphWidth, height >= glyphHeight else { return image }
-        let perLine = max(1, (width * 9 / 10 + 1) / advance)
-        let lineCount = (chars.count + perLine - 1) / perLine
-        let lines = (0..<lineCount).map { String(chars[($0 * perLine)..<min(chars.count, ($0 + 1) * perLine)]) }
-        let longest = lines.map { self.width(of: $0) }.max() ?? 1
-        let lineHeight = glyphHeight + 2
-        let scale = max(1, min(width * 9 / 10 / max(1, longest), height / 2 / max(1, lineCount * lineHeight)))
-        let total = (lineCount * lineHeight - 2) * scale
-        for (k, line) in lines.enumerated() {
-            let x = (width - self.width(of: line, scale: scale)) / 2, y = (height - total) / 2 + k * lineHeight * scale
-            draw(line, into: &image, x: x, y: y, scale: scale)
-        }
-        return image
     }
 }

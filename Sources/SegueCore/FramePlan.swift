@@ -12,9 +12,12 @@ public struct LayerPlan: Equatable, Sendable {
         /// One colour over the whole of the layer's frame, premultiplied by `alpha` (a fill: 1; the gap side of a
         /// transition: 0, transparent).
         case colour(RGBColour, alpha: Double)
-        /// Black over the whole of the layer's frame with this text across its middle (`BitmapFont`, white): the
-        /// stand-in for a missing file (`ItemContent.slate`).
-        case slate(String)
+        /// Placement `clipIndex`'s text: one premultiplied RGBA picture, shaped and rasterised once for the item's whole
+        /// time (the pipeline's text module makes it).
+        case text
+        /// The caption file of placement `clipIndex` (ASS/SSA, drawn by libass) at `sourceTime`: a premultiplied RGBA
+        /// picture of the render size, made for each frame whose captions differ from the frame before.
+        case subtitles
     }
     /// The placement (`Timeline.placements`) this layer shows.
     public let clipIndex: Int

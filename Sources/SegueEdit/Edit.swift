@@ -9,9 +9,11 @@ public enum ItemContent: Equatable, Sendable {
     case fill(RGBColour)
     /// Nothing for `duration`: transparent (the tracks below, or the edit's background, show) and silent.
     case gap
-    /// A stand-in for media that is missing (`MissingMediaPolicy.slate`): black filling the layer's frame with this
-    /// text (the missing file's name) across its middle in `BitmapFont`; silent.
-    case slate(String)
+    /// Words (a title, a lower third, a caption cue), shaped and rasterised once by the text module; silent.
+    case text(TextSpec)
+    /// An ASS/SSA caption file drawn by libass over the whole frame, frame by frame (the planner's caption track
+    /// only; an edit file's items never hold it).
+    case subtitles(String)
 }
 
 /// One item of a track (`tracks[].clips[]`, or the top-level `clips` of an edit with one track): a time range of a
@@ -25,8 +27,10 @@ public struct ClipSpec: Equatable, Sendable {
         get { if case .file(let p) = content { return p } else { return "" } }
         set { content = .file(newValue) }
     }
-    /// The media file's path, nil for a fill, a slate or a gap.
+    /// The media file's path, nil for a fill, a gap or text.
     public var file: String? { if case .file(let p) = content { return p } else { return nil } }
+    /// The text item's words and style, nil for other items.
+    public var text: TextSpec? { if case .text(let t) = content { return t } else { return nil } }
     /// Offset into the source, seconds; default 0. Must be 0 for a still picture, a fill and a gap.
     public var start: MediaTime
     /// Length used from the source; nil means to the end of the file (for a still or a fill:
@@ -171,6 +175,8 @@ public struct Edit: Equatable, Sendable {
     public var background = RGBColour.black
     /// How transitions mix colours unless they say (`Transition.blend`).
     public var blending: Blending = .gamma
+    /// Captions over the whole edit (`"captions"`, `--captions`): drawn above every track.
+    public var captions: CaptionSpec?
     /// The edit asks to open inputs that pull in other files (`"allowIndirectInputs": true`: HLS and DASH playlists,
     /// ffconcat lists, `concat:` paths; see `InputPolicy.allowIndirectInputs`). What they pull in still obeys the
     /// render's `InputPolicy` (local regular files, inside its root).
@@ -196,9 +202,10 @@ public struct Edit: Equatable, Sendable {
     public init(tracks: [VideoTrack], audioTracks: [AudioTrack] = []) { self.tracks = tracks; self.audioTracks = audioTracks }
 
     /// Every file the edit reads, with the field that names it (`tracks[1].clips[0].path`, `music.path`,
-    /// `tracks[0].clips[2].transition.shader`, `….params.NAME`): media, shaders and images. In track order, each file as
-    /// often as it is named. `InputPolicy.check(_:)` checks each (a field ending in `.shader` as a file Segue reads
-    /// itself, the others as media); an item kind that names a file adds it here, and the policy then covers it.
+    /// `tracks[0].clips[2].transition.shader`, `….params.NAME`, `….style.font`, `captions.path`): media, shaders,
+    /// images, font files and the caption file. In track order, each file as often as it is named.
+    /// `InputPolicy.check(_:)` checks each (a shader, a font file or the caption file as a file Segue reads itself, the
+    /// others as media); an item kind that names a file adds it here, and the policy then covers it.
     public var inputPaths: [(field: String, path: String)] {
         var out: [(field: String, path: String)] = []
         let single = tracks.count == 1 && audioTracks.isEmpty
@@ -206,6 +213,7 @@ public struct Edit: Equatable, Sendable {
             for (i, c) in track.clips.enumerated() {
                 let f = single ? "clips[\(i)]" : "tracks[\(k)].clips[\(i)]"
                 if let p = c.file { out.append(("\(f).path", p)) }
+                if case .file(let p)? = c.text?.style.font { out.append(("\(f).style.font", p)) }
                 if let t = c.transition {
                     if let sh = t.shader { out.append(("\(f).transition.shader", sh.path)) }
                     for (name, v) in t.params.sorted(by: { $0.key < $1.key }) {
@@ -218,6 +226,10 @@ public struct Edit: Equatable, Sendable {
             for (i, c) in track.clips.enumerated() { if let p = c.file { out.append(("audioTracks[\(k)].clips[\(i)].path", p)) } }
         }
         if let m = music { out.append(("music.path", m.path)) }
+        if let c = captions {
+            out.append(("captions.path", c.path))
+            if case .file(let p) = c.style.font { out.append(("captions.style.font", p)) }
+        }
         return out
     }
 

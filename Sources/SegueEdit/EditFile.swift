@@ -45,7 +45,7 @@ public enum EditFile {
         try StrictJSON.check(data)
         let obj = try object(root, "edit")
         try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "tracks", "audioTracks", "output", "music", "audio",
-                                "background", "blending", "allowIndirectInputs"])
+                                "background", "blending", "allowIndirectInputs", "captions"])
         var edit: Edit
         switch (obj["clips"], obj["tracks"]) {
         case (nil, nil): throw EditError("clips", "is required: a list of at least one clip (or \"tracks\": a list of tracks, bottom first)")
@@ -104,7 +104,7 @@ public enum EditFile {
         if let b = obj["blending"] { edit.blending = try blending(b, p + "blending") }
         if let f = obj["fit"] {
             let s = try string(f, p + "fit")
-            guard let m = FitMode(rawValue: s) else { throw EditError(p + "fit", "must be one of fill, fit, stretch (got \"\(s)\")") }
+            guard let m = FitMode(rawValue: s), FitMode.userModes.contains(m) else { throw EditError(p + "fit", "must be one of fill, fit, stretch (got \"\(s)\")") }
             edit.fit = m
         }
         if let r = obj["frameRate"] {
@@ -155,6 +155,7 @@ public enum EditFile {
             }
         }
         if let m = obj["music"], !(m is NSNull) { edit.music = try music(m, base: base, prefix: p) }
+        if let c = obj["captions"], !(c is NSNull) { edit.captions = try captions(c, base: base) }
         if let a = obj["audio"] {
             let o = try object(a, p + "audio")
             try checkKeys(o, p + "audio", ["sampleRate", "channels", "bitrate"])
@@ -247,12 +248,13 @@ public enum EditFile {
         return try list.enumerated().map { i, item in try clip(item, field: "\(field)[\(i)]", first: i == 0, base: base, audio: audio, policy: policy) }
     }
 
-    /// One item: a clip (`path`), a gap (`{"gap": SECONDS}`) or a solid colour (`{"fill": COLOUR, "duration": SECONDS}`),
+    /// One item: a clip (`path`), a gap (`{"gap": SECONDS}`), a solid colour (`{"fill": COLOUR, "duration": SECONDS}`)
+    /// or a text (`{"text": WORDS, "style": {…}}`, docs/text.md),
     /// with its timing, transition, audio and layer. On an audio track (`audio`): audio clips and gaps, no picture fields.
     static func clip(_ raw: Any, field f: String, first: Bool, base: String, audio: Bool, policy: InputPolicy = .default) throws -> ClipSpec {
         let o = try object(raw, f)
-        let kinds = ["path", "gap", "fill"].filter { o[$0] != nil }
-        if kinds.count > 1 { throw EditError(f, "an item is a clip (path), a gap or a fill: give one of \(kinds.joined(separator: ", "))") }
+        let kinds = ["path", "gap", "fill", "text"].filter { o[$0] != nil }
+        if kinds.count > 1 { throw EditError(f, "an item is a clip (path), a gap, a fill or a text: give one of \(kinds.joined(separator: ", "))") }
         var spec: ClipSpec
         switch kinds.first {
         case "gap"?:
@@ -270,6 +272,10 @@ public enum EditFile {
                 throw EditError("\(f).fill", "must be a colour as \"#rrggbb\", \"#rgb\" or a name (\(RGBColour.names.keys.sorted().joined(separator: ", "))) (got \"\(s)\")")
             }
             spec = ClipSpec.fill(c)
+        case "text"?:
+            if audio { throw EditError("\(f).text", "an audio track holds audio clips and gaps; a text goes on a video track") }
+            try checkKeys(o, f, ["text", "style", "duration", "at", "transition", "layer"])
+            spec = ClipSpec(content: .text(try textItem(o, f, base: base)))
         case "path"?:
             try checkKeys(o, f, audio ? ["path", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack", "speed", "reverse", "pitch"]
                                       : ["path", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer",
@@ -279,9 +285,9 @@ public enum EditFile {
             spec = ClipSpec(path: resolved(path, base: base))
         default:
             try checkKeys(o, f, audio ? ["path", "gap", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack", "speed", "reverse", "pitch"]
-                                      : ["path", "gap", "fill", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion",
+                                      : ["path", "gap", "fill", "text", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion",
                                          "layer", "speed", "reverse", "freeze", "frameBlend", "pitch"])
-            throw EditError("\(f).path", audio ? "is required (or \"gap\": SECONDS)" : "is required (or \"gap\": SECONDS, or \"fill\": COLOUR)")
+            throw EditError("\(f).path", audio ? "is required (or \"gap\": SECONDS)" : "is required (or \"gap\": SECONDS, \"fill\": COLOUR, or \"text\": WORDS)")
         }
         if let s = o["start"] {
             if case .fill = spec.content { throw EditError("\(f).start", "a fill has no time to start from; give its duration") }

@@ -17,14 +17,17 @@ extension InputPolicy {
     }
 
     /// Checks what can be checked before any file is opened: the number of clips (`ResourceLimits.maxClips`), then
-    /// every path the edit names (`Edit.inputPaths`; shader files as plain files, the rest as media inputs).
+    /// every path the edit names (`Edit.inputPaths`; shader, font and caption files as plain files, the rest as media
+    /// inputs).
     /// - Throws: `LimitExceeded`, `EditError`.
     public func check(_ edit: Edit) throws {
         if edit.mediaItemCount > limits.maxClips {
             throw LimitExceeded(.clips, field: "clips", detail: "the edit has \(edit.mediaItemCount) clips", allowed: "\(limits.maxClips)")
         }
         for input in edit.inputPaths {
-            if input.field.hasSuffix(".shader") { try checkFile(path: input.path, field: input.field) } else {
+            if input.field.hasSuffix(".shader") || input.field.hasSuffix(".style.font") || input.field == "captions.path" {
+                try checkFile(path: input.path, field: input.field)
+            } else {
                 try checkInput(path: input.path, field: input.field)
             }
         }

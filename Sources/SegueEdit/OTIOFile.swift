@@ -7,7 +7,8 @@ public enum MissingMediaPolicy: String, CaseIterable, Sendable {
     case error
     /// Black for the missing clip's time on the track (silence on an audio track).
     case black
-    /// Black with the missing file's name across the middle (`ItemContent.slate`; silence on an audio track).
+    /// Black with the missing file's name across the middle (a black fill, and a text item on a track right above it;
+    /// silence on an audio track).
     case slate
 }
 
@@ -107,12 +108,15 @@ public struct OTIOFile: Sendable {
         let audioDrafts = reader.layStack(stack, video: false, window: window, at: .zero)
         var tracks: [VideoTrack] = []
         for d in videoDrafts {
-            let items = try reader.expand(d, video: true)
+            var slates: [(start: MediaTime, length: MediaTime, name: String)] = []
+            let items = try reader.expand(d, video: true, slates: &slates)
             if !items.isEmpty { tracks.append(VideoTrack(clips: items)) }
+            if !slates.isEmpty { tracks.append(VideoTrack(clips: slates.map(OTIOFile.slateText))) }
         }
         var audioTracks: [AudioTrack] = []
         for d in audioDrafts {
-            let items = try reader.expand(d, video: false)
+            var none: [(start: MediaTime, length: MediaTime, name: String)] = []
+            let items = try reader.expand(d, video: false, slates: &none)
             guard items.contains(where: { $0.file != nil }) else { continue }   // silence only
             var track = AudioTrack(clips: items)
             if let duck = d.segue?["duck"] { track.duck = try EditFile.bool(duck, "metadata.segue.duck") }
@@ -137,6 +141,18 @@ public struct OTIOFile: Sendable {
         edit.markers = reader.markers.sorted { $0.start < $1.start }
         edit.warnings = reader.summary()
         return OTIOFile(edit: edit, name: timeline.name)
+    }
+}
+
+extension OTIOFile {
+    /// The text of a slate: the missing file's name, a title's default look (white, centred, 1/12 of the render
+    /// height), wrapped at 90 % of the width, at its place on the track (cut to cut) over the black that stands for the file.
+    static func slateText(_ slate: (start: MediaTime, length: MediaTime, name: String)) -> ClipSpec {
+        var style = TextStyle()
+        style.maxWidth = 0.9
+        var item = ClipSpec(content: .text(TextSpec(text: slate.name, style: style)), duration: slate.length)
+        item.at = slate.start
+        return item
     }
 }
 

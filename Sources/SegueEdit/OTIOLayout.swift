@@ -182,7 +182,10 @@ extension OTIOReader {
     /// `in + out` on it with its cut recorded (`ClipSpec.transitionCut`: the timeline shortens it where the media
     /// lacks the handles). Offsets that would make two transitions overlap inside an item, or reach past a track's
     /// ends, are shortened (with a warning where an item, not a track's end, is too short).
-    mutating func expand(_ draft: OTIODraft, video: Bool) throws -> [ClipSpec] {
+    ///
+    /// Missing media under `--missing-media slate` is black here; `slates` gets each one's name and its place, cut to
+    /// cut, for the text items drawn over it (`OTIOFile`).
+    mutating func expand(_ draft: OTIODraft, video: Bool, slates: inout [(start: MediaTime, length: MediaTime, name: String)]) throws -> [ClipSpec] {
         let e = draft.entries
         var ins = [MediaTime](repeating: .zero, count: e.count), outs = ins
         for i in e.indices {
@@ -196,7 +199,12 @@ extension OTIOReader {
             }
         }
         var items: [ClipSpec] = []
+        var cut = MediaTime.zero
         for i in e.indices {
+            defer { cut = cut + e[i].length }
+            if video, case .clip(let c, _) = e[i].content, case .slate(let name) = c.media, MediaTime.zero < e[i].length {
+                slates.append((cut, e[i].length, name))
+            }
             let startExtra = ins[i], endExtra = i + 1 < e.count ? outs[i + 1] : .zero
             let length = e[i].length + startExtra + endExtra
             guard MediaTime.zero < length else { continue }
@@ -223,7 +231,7 @@ extension OTIOReader {
         let path: String
         switch c.media {
         case .fill(let colour): return video ? .fill(colour, duration: length) : .gap(length)
-        case .slate(let text): return video ? ClipSpec(content: .slate(text), duration: length) : .gap(length)
+        case .slate: return video ? .fill(.black, duration: length) : .gap(length)
         case .file(let p): path = p
         }
         var spec = ClipSpec(path: path)

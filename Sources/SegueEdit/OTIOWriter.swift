@@ -48,12 +48,13 @@ public enum OTIOWriter {
 
         mutating func timeline(name: String) -> [String: Any] {
             var children: [[String: Any]] = []
-            for (k, members) in timeline.tracks.enumerated() {
+            for (k, members) in timeline.tracks.enumerated() where !timeline.captionTracks.contains(k) {
                 children.append(track(members.map { timeline.placements[$0] }, name: "Video \(k + 1)", video: true))
             }
+            if timeline.captions != nil { warnings.append("the captions are not written (OTIO has no captions)") }
             // OTIO's video tracks are silent: the sound of each video track's clips goes on an audio track of its own.
             var audioCount = 0
-            for members in timeline.tracks {
+            for (k, members) in timeline.tracks.enumerated() where !timeline.captionTracks.contains(k) {
                 let placements = members.map { timeline.placements[$0] }
                 guard placements.contains(where: audible) else { continue }
                 audioCount += 1
@@ -182,7 +183,10 @@ public enum OTIOWriter {
             let reference: [String: Any]
             switch p.spec.content {
             case .gap: return gap(length)
-            case .fill, .slate:
+            case .text, .subtitles:
+                warnings.append("\(label): text is not written (OTIO has no titles): a gap")
+                return gap(length)
+            case .fill:
                 var colour = RGBColour.black
                 if case .fill(let c) = p.spec.content { colour = c }
                 reference = ["OTIO_SCHEMA": "GeneratorReference.1", "name": "", "metadata": [String: Any](), "generator_kind": "SolidColor",

@@ -59,6 +59,11 @@ public struct Timeline: Sendable {
         public let outputToSource: Affine2D
         /// Pan and zoom over the clip's time on screen, resolved (presets fitted to this clip); nil for none.
         public var motion: Motion? = nil
+        /// A text item's (or caption cue's) shaped text: its picture's size (`source.codedSize`), raster scale and
+        /// anchor; nil for other items.
+        public var text: (any TextBlock)? = nil
+        /// The caption cue this placement shows (`Edit.captions`), nil for the edit's own items.
+        public var cue: CaptionCue? = nil
         /// The map at timeline time `t` with `motion` (without `layer`): the fit's, moved by `motion`'s window at
         /// `(t − start) / duration`.
         public func outputToSource(at t: MediaTime, renderSize: PixelSize, fit: FitMode) -> Affine2D {
@@ -70,9 +75,11 @@ public struct Timeline: Sendable {
         /// The item's geometry at timeline time `t`: fit, `motion`'s window and `layer` (its keyframes at `t − start`);
         /// nil when it draws nothing then (scale 0, a crop that removes everything).
         public func layer(at t: MediaTime, renderSize: PixelSize) -> LayerPlacement? {
-            let window = motion.map { $0.window(at: MediaTime.ratio(t - start, duration)) } ?? .fit
+            var window = motion.map { $0.window(at: MediaTime.ratio(t - start, duration)) } ?? .fit
+            var transform = spec.layer.transform(at: t - start)
+            if let block = text { (window, transform) = Timeline.textGeometry(block, transform, renderSize: renderSize) }
             return LayerGeometry.place(codedSize: source.codedSize, sar: source.sampleAspectRatio, orientation: source.orientation,
-                                       renderSize: renderSize, fit: fit, window: window, transform: spec.layer.transform(at: t - start))
+                                       renderSize: renderSize, fit: fit, window: window, transform: transform)
         }
     }
 
@@ -111,8 +118,14 @@ public struct Timeline: Sendable {
     /// Human-readable notes on derived values (for `--verbose`).
     public let notes: [String]
     /// Things in the edit that are allowed but probably not meant (always shown): e.g. a music ramp wholly outside
-    /// the edit, which then only sets the gain it ends at.
+    /// the edit, which then only sets the gain it ends at; a font not found (naming the family and the font used).
     public let warnings: [String]
+    /// The caption file as read (`Edit.captions`), nil without captions. SRT and WebVTT cues are placements of the
+    /// caption tracks (`captionTracks`); an ASS file is one placement drawn by libass over the whole edit.
+    public let captions: CaptionFile?
+    /// The indices into `tracks` of the caption tracks (above every track of the edit; overlapping cues take more
+    /// than one).
+    public let captionTracks: Range<Int>
 
     /// An item of the edit with its field name (`clips[2]` in an edit of one track, `tracks[1].clips[0]`,
     /// `audioTracks[0].clips[1]`).
@@ -148,11 +161,13 @@ public struct Timeline: Sendable {
     /// with a file (`ClipSpec.file`), as `items(of:)` lists them. For an edit of one track of clips, `edit.clips`.
     public static func mediaItems(of edit: Edit) -> [ItemReference] { items(of: edit).filter { $0.spec.file != nil } }
 
-    /// Resolves `edit` with `sources[i]` describing `mediaItems(of: edit)[i]`.
+    /// Resolves `edit` with `sources[i]` describing `mediaItems(of: edit)[i]`, its text items and captions shaped and
+    /// read by `text` (the text module's `TextEngine`; needed when the edit has text or captions).
     /// - Throws: `EditError` for a start beyond a clip's end, a duration past it, a transition longer than the
     ///   item before or after it, transitions that overlap each other inside one item, an item whose `at` falls
-    ///   before the item before it ends (naming both), an edit of nothing but fills and gaps without a render size.
-    public init(edit: Edit, sources: [SourceInfo]) throws {
+    ///   before the item before it ends (naming both), an edit of nothing but fills, gaps and text without a render
+    ///   size, a caption file that does not parse (its line), text without a `text` service.
+    public init(edit: Edit, sources: [SourceInfo], text: TextServices? = nil) throws {
         var all = Timeline.items(of: edit)
         let media = all.filter { $0.spec.file != nil }
         precondition(media.count == sources.count, "one SourceInfo per media item")
@@ -175,7 +190,7 @@ public struct Timeline: Sendable {
         if let rs = edit.renderSize {
             size = rs
         } else if deciding.isEmpty {
-            throw EditError("renderSize", "is required for an edit without video or picture clips (only fills and gaps): e.g. {\"width\": 1920, \"height\": 1080}")
+            throw EditError("renderSize", "is required for an edit without video or picture clips (only fills, gaps and text): e.g. {\"width\": 1920, \"height\": 1080}")
         } else if edit.square {
             // Each clip is cropped to a square of its short side; the edit's square is the largest of those, so
             // no clip is upscaled more than it must be (a 1920×1080 and a 1080×1920 clip give 1080, not 1920).
@@ -220,10 +235,15 @@ public struct Timeline: Sendable {
         let fitted = Timeline.fitHandles(all, sourceOf: sourceOf, rate: rate)
         all = fitted.items
 
-        // Each item's source: its media's, or for a fill or a gap a stand-in the size of the render frame.
+        // Text items are shaped now, for this render size (their pictures are made once, when first shown).
+        var warnings: [String] = edit.warnings + fitted.warnings
+        let blocks = try Timeline.shapeText(all, renderSize: size, services: text, captions: edit.captions != nil, warnings: &warnings)
+
+        // Each item's source: its media's; a text item's picture; for a fill or a gap a stand-in the size of the
+        // render frame.
         var stand = SourceInfo(codedSize: size, nominalFrameRate: nil, duration: .zero, hasAudio: false)
         stand.isStill = true
-        func source(_ n: Int) -> SourceInfo { sourceOf[n] ?? stand }
+        func source(_ n: Int) -> SourceInfo { sourceOf[n] ?? blocks[n].map { Timeline.textSource($0) } ?? stand }
 
         // Durations, then each track's layout.
         let timings = try all.indices.map { try Timeline.timing(all[$0], source($0), rate: rate) }
@@ -251,7 +271,7 @@ public struct Timeline: Sendable {
         // Placements.
         func place(_ n: Int, index: Int) -> Placement {
             let ref = all[n], src = source(n)
-            let fit: FitMode = ref.spec.file == nil ? .fit : edit.fit
+            let fit: FitMode = ref.spec.text != nil ? .native : ref.spec.file == nil ? .fit : edit.fit
             var spec = ref.spec
             if spec.transition != nil, spec.transition?.blend == nil { spec.transition?.blend = edit.blending }
             // Audio items have no picture (an audio-only file's size is 0×0).
@@ -272,14 +292,29 @@ public struct Timeline: Sendable {
                                          easing: easing)
             case nil: break
             }
+            p.text = blocks[n]
             return p
         }
         let videoOrder = all.indices.filter { !all[$0].audio }, audioOrder = all.indices.filter { all[$0].audio }
-        let video = videoOrder.enumerated().map { place($0.element, index: $0.offset) }
+        var video = videoOrder.enumerated().map { place($0.element, index: $0.offset) }
         let sound = audioOrder.enumerated().map { place($0.element, index: $0.offset) }
+        var trackList = edit.tracks.indices.map { k in video.indices.filter { video[$0].track == k } }
+        // Captions: above every track, over the edit's time (they never make it longer).
+        let editEnd = (video + sound).map(\.end).max() ?? .zero
+        if let spec = edit.captions {
+            let c = try Timeline.captionPlacements(spec, services: text!, renderSize: size, editEnd: editEnd, firstIndex: video.count,
+                                                   firstTrack: edit.tracks.count, warnings: &warnings)
+            captions = c.file
+            captionTracks = trackList.count..<(trackList.count + c.tracks.count)
+            video += c.placements
+            trackList += c.tracks
+        } else {
+            captions = nil
+            captionTracks = trackList.count..<trackList.count
+        }
         placements = video
         audioPlacements = sound
-        tracks = edit.tracks.indices.map { k in video.indices.filter { video[$0].track == k } }
+        tracks = trackList
         audioTracks = edit.audioTracks.enumerated().map { k, t in (sound.indices.filter { sound[$0].track == k }, t.duck) }
         self.renderSize = size
         self.frameRate = rate
@@ -291,7 +326,7 @@ public struct Timeline: Sendable {
         self.markers = edit.markers
         self.globalStartTime = edit.globalStartTime
         self.timecodeRate = edit.timecodeRate
-        self.duration = (placements + audioPlacements).map(\.end).max() ?? .zero
+        self.duration = editEnd
         self.frameCount = duration.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
         if frameCount < 1 {
             throw EditError(edit.tracks.count == 1 && edit.audioTracks.isEmpty ? "clips" : "tracks",
@@ -306,7 +341,6 @@ public struct Timeline: Sendable {
         }
         notes += Timeline.describe(placements, audio: audioPlacements, edit: edit, all: all, outputColour: Timeline.outputColour(edit.output))
         self.notes = notes
-        var warnings = edit.warnings + fitted.warnings
         for (k, r) in (music?.ramps ?? []).enumerated() {
             let start = r.start < .zero ? duration + r.start : r.start
             if !(start < duration) || !(MediaTime.zero < start + r.duration) {
@@ -321,8 +355,9 @@ public struct Timeline: Sendable {
         switch spec.content {
         case .file(let p): return p.split(separator: "/").last.map(String.init) ?? p
         case .fill(let c): return "fill \(c)"
-        case .slate(let name): return "slate \(name)"
         case .gap: return "gap"
+        case .text(let t): return "text \"\(Timeline.excerpt(t.text))\""
+        case .subtitles(let p): return p.split(separator: "/").last.map(String.init) ?? p
         }
     }
 
@@ -343,8 +378,11 @@ public struct Timeline: Sendable {
         case .gap:
             let d = spec.duration ?? .zero
             return (d, d, .identity)
-        case .fill, .slate:
+        case .fill, .text:
             let d = spec.duration ?? SourceInfo.defaultStillDuration
+            return (d, d, .identity)
+        case .subtitles:
+            let d = spec.duration ?? .zero
             return (d, d, .identity)
         case .file:
             if let n = spec.audioTrack, n >= src.audioTrackCount {

@@ -12,7 +12,7 @@ extension Timeline {
     /// what it has; where A's file ends (played backwards: starts) before A's extended range, `out` shrinks likewise.
     /// The trimmed item keeps its other end, so the cut and the track's length do not move. A transition left shorter
     /// than one frame becomes a cut (both items trimmed back to it). Each change is a warning naming the items, the
-    /// handles asked for and those found. Items that use no source time (gaps, fills, slates, stills, freezes) have
+    /// handles asked for and those found. Items that use no source time (gaps, fills, text, stills, freezes) have
     /// handles of any length; so do items of a changing speed (which OTIO cannot express).
     /// - Parameters:
     ///   - items: every item, as `Timeline.items(of:)` lists them; the adjusted list is returned.
@@ -72,7 +72,7 @@ extension Timeline {
     }
 
     /// The speed of `spec` as an exact fraction (source seconds per timeline second), nil when it changes (a ramp,
-    /// `capture`) or there is no source time (a freeze, a still, a fill, a gap, a slate).
+    /// `capture`) or there is no source time (a freeze, a still, a fill, a gap, text).
     static func handleSpeed(_ spec: ClipSpec, source: SourceInfo?) -> (num: Int64, den: Int64)? {
         guard spec.file != nil, spec.freeze == nil, let source, !source.isStill, case .constant(let s) = spec.speed else { return nil }
         let r = MediaTime(seconds: s)
@@ -93,7 +93,7 @@ extension Timeline {
     }
 
     /// Removes `amount` track seconds from `spec` at its start on the track (`atStart`) or at its end. A gap, a fill or
-    /// a slate just gets shorter; a clip loses source time at that end (the other end stays put in the source too);
+    /// text just gets shorter; a clip loses source time at that end (the other end stays put in the source too);
     /// a freeze holds for less.
     static func trim(_ spec: inout ClipSpec, by amount: MediaTime, atStart: Bool, source info: SourceInfo?) {
         guard MediaTime.zero < amount, let duration = spec.duration else { return }

@@ -66,8 +66,9 @@ extension Timeline {
         switch p.spec.content {
         case .gap: return nil
         case .fill(let c): content = .colour(c, alpha: 1)
-        case .slate(let text): content = .slate(text)
         case .file: content = .media
+        case .text: content = .text
+        case .subtitles: content = .subtitles
         }
         guard let g = p.layer(at: p.start + local, renderSize: renderSize) else { return nil }
         var l = LayerPlan(clipIndex: p.index, sourceTime: p.sourceTime(atLocal: local), outputToSource: g.outputToSource,
@@ -115,7 +116,8 @@ extension Timeline {
             switch p.spec.content {
             case .gap: line += "gap"
             case .fill: line += "solid colour"
-            case .slate: line += "slate (missing media)"
+            case .text: line += "text, \(p.text?.summary ?? "") (picture \(p.source.codedSize))" + (p.cue.map { ", caption cue \($0.index) (line \($0.line))" } ?? "")
+            case .subtitles: line += "captions drawn by libass, frame by frame"
             case .file:
                 line += "\(p.source.isStill ? "still picture, " : "")\(p.source.codedSize) \(p.source.orientation)"
                     + (p.source.orientationSource.map { " (\($0))" } ?? "")

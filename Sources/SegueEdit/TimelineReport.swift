@@ -6,7 +6,7 @@ public struct TimelineReport: Codable, Sendable {
         public let index: Int
         /// The media file; "" for a fill or a gap.
         public let path: String
-        /// "video", "still", "fill", "gap", or "audio" (an audio track's item).
+        /// "video", "still", "fill", "gap", "text", or "audio" (an audio track's item).
         public let kind: String
         /// The video track (or, for audio items, the audio track), 0 = the bottom one.
         public let track: Int
@@ -36,14 +36,32 @@ public struct TimelineReport: Codable, Sendable {
         public var layer: String? = nil
         /// The fill's colour, "#rrggbb".
         public var fill: String? = nil
-        /// A slate's text (the missing file it stands for).
-        public var slate: String? = nil
         /// The item's audio gain, when not 1.
         public var volume: Double? = nil
+        /// A text item's words.
+        public var text: String? = nil
+        /// A text item's fonts, size and style as shaped ("Noto Sans 40 px + Noto Sans Arabic, 1 line, picture 412x60").
+        public var textStyle: String? = nil
         /// How the source is timed when it does not simply play: "2×", "0.5×, blended", "ramp 1×@0s → 4×@1s",
         /// "reverse", "frozen at 1.250 s"; nil for none.
         public var time: String? = nil
     }
+    /// One caption cue (`Edit.captions`) and the output frames `[firstFrame, endFrame)` it shows on.
+    public struct Cue: Codable, Sendable {
+        /// 1-based, in file order.
+        public let index: Int
+        /// Its line in the caption file.
+        public let line: Int
+        /// Seconds on the timeline, as the file gives them (`end` clipped to the edit).
+        public let start: Double, end: Double
+        public let firstFrame: Int64, endFrame: Int64
+        /// The cue's text (markup removed; an ASS event's text as written).
+        public let text: String
+    }
+    /// The caption file and its format ("srt", "webvtt", "ass"), nil without captions.
+    public let captionFile: String?, captionFormat: String?
+    /// Every cue of the caption file; an ASS file's events, as libass reads them (drawn by libass).
+    public let captions: [Cue]
     public struct Transition: Codable, Sendable {
         public let type: String
         public let direction: String
@@ -113,7 +131,8 @@ public struct TimelineReport: Codable, Sendable {
             switch p.spec.content {
             case .gap: kind = "gap"
             case .fill: kind = "fill"
-            case .slate: kind = "slate"
+            case .text: kind = "text"
+            case .subtitles: kind = "captions"
             case .file: kind = audio ? "audio" : p.source.isStill ? "still" : "video"
             }
             var c = Clip(index: p.index, path: p.spec.path, kind: kind, track: p.track, item: p.item, roll: p.roll == 0 ? "A" : "B",
@@ -131,12 +150,23 @@ public struct TimelineReport: Codable, Sendable {
                          still: p.source.isStill && p.isMedia, orientationSource: p.source.orientationSource, motion: p.motion?.description)
             c.layer = p.spec.layer.isIdentity ? nil : p.spec.layer.description
             if case .fill(let colour) = p.spec.content { c.fill = colour.description }
-            if case .slate(let text) = p.spec.content { c.slate = text }
             c.volume = p.spec.volume == 1 ? nil : p.spec.volume
+            if let text = p.spec.text {
+                c.text = text.text
+                c.textStyle = (p.text?.summary ?? "") + ", picture \(p.source.codedSize)"
+            }
             c.time = Timeline.timeDescription(p)
             return c
         }
-        clips = t.placements.map { clip($0, audio: false) }
+        clips = t.placements.filter { !t.captionTracks.contains($0.track) }.map { clip($0, audio: false) }
+        captionFile = t.captions?.path
+        captionFormat = t.captions?.format.rawValue
+        captions = (t.captions?.cues ?? []).map { cue in
+            let end = t.duration < cue.end ? t.duration : cue.end
+            return Cue(index: cue.index, line: cue.line, start: cue.start.seconds, end: end.seconds,
+                       firstFrame: min(t.frameCount, t.firstFrame(atOrAfter: cue.start)), endFrame: min(t.frameCount, t.firstFrame(atOrAfter: end)),
+                       text: cue.text)
+        }
         audioClips = t.audioPlacements.map { clip($0, audio: true) }
     }
 
@@ -158,6 +188,14 @@ public struct TimelineReport: Codable, Sendable {
         for c in audioClips {
             if let t = c.transition { s += String(format: "  audio crossfade %.3f s\n", t.duration) }
             s += line(c, label: "audio track \(c.track) item \(c.item)")
+        }
+        if let format = captionFormat {
+            s += "captions \(captionFile.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "") (\(format)): \(captions.count) cue\(captions.count == 1 ? "" : "s")\(format == "ass" ? ", drawn by libass" : "")\n"
+            for c in captions {
+                let words = c.text.replacingOccurrences(of: "\n", with: " ⏎ ")
+                s += String(format: "  cue %d (line %d) %.3f–%.3f s, ", c.index, c.line, c.start, c.end)
+                    + (c.endFrame > c.firstFrame ? "frames \(c.firstFrame)–\(c.endFrame - 1)" : "no frames") + ": \(words)\n"
+            }
         }
         for m in markers ?? [] {
             s += String(format: "marker \"%@\" at %.3f s (frame %lld)%@%@, on %@%@\n", m.name, m.start, m.frame,
@@ -183,7 +221,7 @@ public struct TimelineReport: Codable, Sendable {
         switch c.kind {
         case "gap": what = "gap"
         case "fill": what = "fill \(c.fill ?? "")"
-        case "slate": what = "slate \"\(c.slate ?? "")\" (missing media)"
+        case "text": what = "text \"\((c.text ?? "").replacingOccurrences(of: "\n", with: " ⏎ "))\" (\(c.textStyle ?? ""))"
         case "still": what = String(format: "%@: still, shown %.3f s", name, c.end - c.start)
         default: what = String(format: "%@: source %.3f–%.3f s", name, c.sourceStart, c.sourceEnd)
         }

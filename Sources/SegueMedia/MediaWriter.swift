@@ -328,21 +328,15 @@ public final class MediaWriter {
     }
 
     func drain(_ enc: Encoder, _ st: UnsafeMutablePointer<AVStream>) throws {
-        while true {
-            let rc = avcodec_receive_packet(enc.ctx, packet.ptr)
-            if rc == FF.eagain || rc == FF.eof { return }
-            try FF.check(rc, "avcodec_receive_packet", path: path)
-            if let k = keepFrames, enc === video, packet.ptr.pointee.pts >= k {
-                av_packet_unref(packet.ptr)
-                continue
-            }
+        try FF.receivePackets(enc.ctx, into: packet.ptr, path: path) { packet in
+            if let k = keepFrames, enc === video, packet.pointee.pts >= k { return }
             // libx264 through libavcodec 5.1 leaves duration 0; the MP4 edit list would then drop the last frame.
-            if packet.ptr.pointee.duration == 0 {
-                packet.ptr.pointee.duration = enc.ctx.pointee.codec_type == AVMEDIA_TYPE_VIDEO ? 1 : Int64(enc.ctx.pointee.frame_size)
+            if packet.pointee.duration == 0 {
+                packet.pointee.duration = enc.ctx.pointee.codec_type == AVMEDIA_TYPE_VIDEO ? 1 : Int64(enc.ctx.pointee.frame_size)
             }
-            av_packet_rescale_ts(packet.ptr, enc.ctx.pointee.time_base, st.pointee.time_base)
-            packet.ptr.pointee.stream_index = st.pointee.index
-            try FF.check(av_interleaved_write_frame(oc, packet.ptr), "av_interleaved_write_frame", path: path, outputIO: true)
+            av_packet_rescale_ts(packet, enc.ctx.pointee.time_base, st.pointee.time_base)
+            packet.pointee.stream_index = st.pointee.index
+            try FF.check(av_interleaved_write_frame(oc, packet), "av_interleaved_write_frame", path: path, outputIO: true)
         }
     }
 

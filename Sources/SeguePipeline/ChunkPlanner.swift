@@ -47,8 +47,8 @@ public enum ChunkPlanner {
     /// parameters, easing, blending and shader text included), each of their files' fingerprint
     /// (`Digest.fingerprint`: size, modification time, SHA-256 of the first and last MiB), so chunks of two different
     /// versions of a clip are never stitched, and the SHA-256 of each transition's shader file and image parameters
-    /// (so that an edited shader or image invalidates the plan). Paths inside an extracted `.otioz` bundle count from
-    /// its folder.
+    /// (so that an edited shader or image invalidates the plan), and of the caption file and font files. Paths inside an
+    /// extracted `.otioz` bundle count from its folder.
     static func editHash(_ t: Timeline) -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
@@ -57,6 +57,8 @@ public enum ChunkPlanner {
         for p in t.mediaPaths + (t.music.map { [$0.path] } ?? []) {
             text += "\n\(p) \(Digest.fingerprint(file: p) ?? "unreadable")"
         }
+        // The caption file and font files: an edited caption file or font invalidates the plan.
+        for f in t.textFiles { text += "\n\(f) \(Digest.sha256(file: f) ?? "unreadable")" }
         for transition in t.placements.compactMap(\.spec.transition) {
             var files = transition.shader.map { [$0.path] } ?? []
             for case .image(let path) in transition.params.values.sorted(by: { "\($0)" < "\($1)" }) { files.append(path) }

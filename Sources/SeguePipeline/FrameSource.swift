@@ -1,6 +1,7 @@
 import SegueCore
 import SegueEdit
 import SegueMedia
+import SegueText
 
 /// Decoders for the clips visible now: opened (and seeked to the clip's start) when a clip appears,
 /// closed once the timeline has passed its end.
@@ -42,24 +43,42 @@ final class FrameSource {
 
     /// The 1×1 pictures of colour layers, made once each (one identity: the GPU uploads each once).
     private var colours: [String: VideoPicture] = [:]
-    /// The render-size pictures of slates (missing media), by text, made once each.
-    private var slates: [String: VideoPicture] = [:]
+
+    /// Text pictures by placement, each rasterised once when the item is first shown (and dropped after its end).
+    private var texts: [Int: VideoPicture] = [:]
+    private var rasterizer: TextRasterizer?
+    /// The ASS caption file's renderer (libass), made when its first frame is drawn.
+    private var subtitles: [Int: SubtitleRenderer] = [:]
+    /// Text pictures made so far (tests: once per item, never per frame).
+    private(set) var textPicturesMade = 0
 
     func picture(_ layer: LayerPlan) throws -> VideoPicture {
-        if case .colour(let c, let alpha) = layer.content {
+        switch layer.content {
+        case .colour(let c, let alpha):
             let key = "\(c) \(alpha)"
             if let known = colours[key] { return known }
             var picture = VideoPicture.colour(c, alpha: alpha)
             picture.identity = VideoPicture.newIdentity()
             colours[key] = picture
             return picture
-        }
-        if case .slate(let text) = layer.content {
-            if let known = slates[text] { return known }
-            var picture = VideoPicture(BitmapFont.slate(text, width: timeline.renderSize.width, height: timeline.renderSize.height))
-            picture.identity = VideoPicture.newIdentity()
-            slates[text] = picture
+        case .text:
+            if let known = texts[layer.clipIndex] { return known }
+            guard let layout = timeline.placements[layer.clipIndex].text as? TextLayout else {
+                preconditionFailure("a text placement without the text module's layout")
+            }
+            if rasterizer == nil { rasterizer = try TextRasterizer() }
+            let picture = try rasterizer!.picture(layout)
+            texts[layer.clipIndex] = picture
+            textPicturesMade += 1
             return picture
+        case .subtitles:
+            if subtitles[layer.clipIndex] == nil {
+                guard case .subtitles(let path) = timeline.placements[layer.clipIndex].spec.content else { preconditionFailure("not a caption file") }
+                subtitles[layer.clipIndex] = try SubtitleRenderer(path: path, renderSize: timeline.renderSize)
+            }
+            return try subtitles[layer.clipIndex]!.picture(at: layer.sourceTime)
+        case .media:
+            break
         }
         let r: VideoReader
         if let existing = readers[layer.clipIndex] { r = existing } else {
@@ -85,6 +104,8 @@ final class FrameSource {
 
     func release(before t: MediaTime) {
         for (i, _) in readers where !(t < timeline.placements[i].end) { close(i) }
+        for (i, _) in texts where !(t < timeline.placements[i].end) { texts[i] = nil }
+        for (i, _) in subtitles where !(t < timeline.placements[i].end) { subtitles[i] = nil }
     }
 
     /// Damage reports of closed clips.

@@ -4,6 +4,7 @@ import SegueEdit
 import SegueMedia
 import SegueReference
 import SegueGL
+import SegueText
 
 /// Which renderer draws the frames.
 public enum Backend: String, CaseIterable, Sendable {
@@ -174,7 +175,9 @@ public enum RenderJob {
             }
             infos.append(info)
         }
-        var timeline = try Timeline(edit: edit, sources: infos)
+        // Text items and captions are shaped (and caption files read) by the text module, only when there are some.
+        let hasText = edit.captions != nil || edit.tracks.contains { $0.clips.contains { $0.text != nil } }
+        var timeline = try Timeline(edit: edit, sources: infos, text: hasText ? try TextEngine() : nil)
         try policy.check(timeline)
         timeline.inputPolicy = policy
         return timeline

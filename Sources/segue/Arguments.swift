@@ -32,6 +32,10 @@ struct Arguments {
     /// `--overlay FILE[:x,y,scale[,opacity]]`, in order: each a track above the edit.
     var overlays: [Overlay] = []
     struct Overlay { var path: String; var x = 0.5, y = 0.5, scale = 1.0, opacity = 1.0 }
+    /// `--title "TEXT"[:SECONDS]`, in order: one after another on a track above the edit.
+    var titles: [(text: String, seconds: Double?)] = []
+    /// `--captions FILE`: the edit's captions (`Edit.captions`).
+    var captions: String?
     // Recording.
     var duration: Double?, segment: Double?, preview: String?, reconnect = false, timeout: Double?
     // Render farms.
@@ -53,7 +57,8 @@ struct Arguments {
     var policyOptionsGiven: Bool { given.contains { CommandOptions.inputs.contains($0) || $0 == "--output-root" } }
     /// The canonical names of the options that change the edit.
     static let editOverrideOptions: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--codec", "--crf", "--preset",
-                                                   "--encoder", "--music", "--duck", "--tone-map", "--dynamic-range", "--overlay", "--missing-media"]
+                                                   "--encoder", "--music", "--duck", "--tone-map", "--dynamic-range", "--overlay",
+                                                   "--title", "--captions", "--missing-media"]
 
     init(_ args: [String]) throws {
         var i = 0
@@ -119,7 +124,7 @@ struct Arguments {
                 size = s
             case "--fit":
                 let v = try value(a)
-                guard let f = FitMode(rawValue: v) else { throw UsageError("--fit must be fill, fit or stretch (got \(v))") }
+                guard let f = FitMode(rawValue: v), FitMode.userModes.contains(f) else { throw UsageError("--fit must be fill, fit or stretch (got \(v))") }
                 fit = f
             case "--background":
                 let v = try value(a)
@@ -176,6 +181,11 @@ struct Arguments {
                 guard let m = MissingMediaPolicy(rawValue: v) else { throw UsageError("--missing-media must be error, black or slate (got \(v))") }
                 missingMedia = m
             case "--overlay": overlays.append(try Arguments.parseOverlay(try value(a)))
+            case "--title": titles.append(try Arguments.parseTitle(try value(a)))
+            case "--captions":
+                let v = try value(a)
+                if v.isEmpty { throw UsageError("--captions needs a caption file (.srt, .vtt, .ass, .ssa)") }
+                captions = v
             case "--duration": duration = try Arguments.seconds(a, try number(a))
             case "--segment": segment = try Arguments.seconds(a, try number(a))
             case "--timeout": timeout = try Arguments.seconds(a, try number(a))
@@ -226,7 +236,7 @@ struct Arguments {
             i += 1
         }
         // Workers may run in another folder: record the music and overlay files by absolute path.
-        for (k, group) in editOverrideGroups.enumerated() where ["--music", "--overlay"].contains(group.first) && group.count == 2 && !group[1].hasPrefix("/") {
+        for (k, group) in editOverrideGroups.enumerated() where ["--music", "--overlay", "--captions"].contains(group.first) && group.count == 2 && !group[1].hasPrefix("/") {
             editOverrideGroups[k][1] = FileManager.default.currentDirectoryPath + "/" + group[1]
         }
     }
@@ -278,6 +288,18 @@ struct Arguments {
         }
         if s.isEmpty { throw UsageError("--overlay needs a file: FILE[:x,y,scale[,opacity]]") }
         return Overlay(path: s)
+    }
+
+    /// `TEXT[:SECONDS]`: a title, centred, for SECONDS (default `SourceInfo.defaultStillDuration`). Only a trailing
+    /// positive number after the last colon is the duration ("Part 2: the end" is all text).
+    static func parseTitle(_ s: String) throws -> (text: String, seconds: Double?) {
+        var text = s, seconds: Double?
+        if let colon = s.lastIndex(of: ":"), let d = Double(s[s.index(after: colon)...].trimmingCharacters(in: .whitespaces)) {
+            guard d > 0, d <= 86_400 else { throw UsageError("--title seconds must be > 0 (got \(d))") }
+            text = String(s[..<colon]); seconds = d
+        }
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw UsageError("--title needs some words: --title \"TEXT\"[:SECONDS]") }
+        return (text.replacingOccurrences(of: "\\n", with: "\n"), seconds)
     }
 
     /// `TYPE:SECONDS[:DIRECTION]`, or `cut`.
@@ -358,6 +380,19 @@ struct Arguments {
         if duck {
             guard edit.music != nil else { throw UsageError("--duck needs music (--music FILE or \"music\" in the edit)") }
             if edit.music?.duck == nil { edit.music?.duck = Ducking() }
+        }
+        if let c = captions {
+            let cwd = FileManager.default.currentDirectoryPath
+            let path = c.hasPrefix("/") ? c : URL(fileURLWithPath: cwd).appendingPathComponent(c).standardized.path
+            var spec = edit.captions ?? CaptionSpec(path: path)
+            spec.path = path
+            edit.captions = spec
+        }
+        if !titles.isEmpty {
+            // One track above the edit's: the titles one after another from the start, centred in the default style.
+            edit.tracks.append(VideoTrack(clips: titles.map { t in
+                ClipSpec(content: .text(TextSpec(text: t.text)), duration: t.seconds.map { MediaTime(seconds: $0) })
+            }))
         }
         for o in overlays {
             // A track above everything, its one item lasting until the edit's end.

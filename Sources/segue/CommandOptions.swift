@@ -5,8 +5,9 @@ import Segue
 enum CommandOptions {
     static let everywhere: Set<String> = ["--verbose", "--help"]
     /// What a picture shows: size, fitting, rate, background, tone mapping, transitions of clips on the command line,
-    /// what an OTIO timeline's missing media become.
-    static let picture: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--tone-map", "--transition", "--overlay", "--missing-media"]
+    /// titles and captions, what an OTIO timeline's missing media become.
+    static let picture: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--tone-map", "--transition", "--overlay",
+                                       "--title", "--captions", "--missing-media"]
     static let encoding: Set<String> = ["--codec", "--crf", "--preset", "--encoder", "--dynamic-range"]
     static let audio: Set<String> = ["--music", "--duck", "--no-audio"]
     static let gpu: Set<String> = ["--backend", "--egl-platform", "--gpu-device"]
@@ -56,12 +57,12 @@ enum CommandOptions {
         throw UsageError("segue \(name) does not take \(bad)" + (takes.isEmpty ? " (it takes no options)" : " (it takes \(takes.joined(separator: ", ")))"))
     }
 
-    /// Throws `UsageError` for an option given twice (only `--transition` and `--overlay` repeat: the transitions
-    /// cycle, the overlays stack), and for
+    /// Throws `UsageError` for an option given twice (only `--transition`, `--overlay` and `--title` repeat: the
+    /// transitions cycle, the overlays stack, the titles follow each other), and for
     /// `--at` with `--frame` (two answers to one question: the later would silently win).
     static func checkRepeats(_ given: [String]) throws {
         var seen: Set<String> = []
-        for o in given where o != "--transition" && o != "--overlay" {
+        for o in given where o != "--transition" && o != "--overlay" && o != "--title" {
             if !seen.insert(o).inserted { throw UsageError("\(o) is given twice; give it once") }
         }
         if seen.contains("--at") && seen.contains("--frame") { throw UsageError("give --at SECONDS or --frame N, not both") }

@@ -158,6 +158,10 @@ func compareCommand(_ a: Arguments) throws {
         result = try VideoComparison(gpu, cpu)
     } else {
         guard a.positional.count == 2 else { throw UsageError("compare takes two videos (or --backends EDIT.json)") }
+        // Two finished videos: nothing is rendered, so options about rendering would be silently ignored.
+        if let bad = a.given.first(where: { !["--min-psnr", "--json", "--verbose", "--help"].contains($0) }) {
+            throw UsageError("segue compare A B takes only --min-psnr and --json; \(bad) is for compare --backends EDIT.json")
+        }
         for p in a.positional where !FileManager.default.fileExists(atPath: p) { throw MediaError(path: p, function: nil, message: "file not found") }
         result = try VideoComparison(a.positional[0], a.positional[1])
     }

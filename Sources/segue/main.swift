@@ -6,7 +6,7 @@ import SegueFarm
 
 // segue: a thin command line: a client of the Segue library (render, probe, frame, plan) and of SegueFarm (chunks).
 // Exit status: 0 success, 1 a render (or comparison) failed, 2 invalid edit or command line (or stitch refused),
-// 75 a chunk render failed in a way worth retrying (GPU/EGL start-up, output I/O).
+// 3 (`farm status` only) the farm's work is still queued or running, 75 a chunk render failed in a way worth retrying (GPU/EGL start-up, output I/O).
 
 let usage = """
 usage:
@@ -48,6 +48,8 @@ render options:
   --no-audio                   write video only
   --overlay FILE[:x,y,scale[,opacity]]
                                a picture or clip over the whole edit (repeatable; a watermark: logo.png:0.92,0.9,0.1)
+  --title "TEXT"[:SECONDS]     a centred title from the start (default 4 s; repeatable: one after another)
+  --captions FILE              captions over the whole edit (.srt, .vtt, .ass, .ssa; docs/text.md)
   --music FILE[:VOLUME]        background music under the clips' audio (e.g. song.m4a:0.6)
   --duck                       lower the music while the clips' audio is present
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)

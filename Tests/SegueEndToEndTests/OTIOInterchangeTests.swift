@@ -188,15 +188,15 @@ final class OTIOInterchangeTests: OTIOTestCase {
         XCTAssert(refused.stderr.contains("2 missing media files"), refused.stderr)
         XCTAssert(refused.stderr.contains("gone.mov") && refused.stderr.contains("MissingReference"), refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("m.mkv")))
-        let slate = try segue(["render", timeline, "-o", path("slate.mkv"), "--codec", "ffv1", "--backend", "cpu", "--missing-media", "slate", "--size", "64x48"])
+        let slate = try segue(["render", timeline, "-o", path("slate.mkv"), "--codec", "ffv1", "--backend", "cpu", "--missing-media", "slate", "--size", "320x240"])
         XCTAssertEqual(slate.status, 0, slate.stderr)
-        let frames = try TestSupport.decodeFrames(path("slate.mkv"), width: 64, height: 48)
+        let frames = try TestSupport.decodeFrames(path("slate.mkv"), width: 320, height: 240)
         XCTAssertEqual(frames.count, 16, "the OTIO duration: 16 frames")
         // Frame 0 shows the slate of gone.mov (white text on black); frame 12 the MissingReference's, named by its clip.
         for n in [0, 12] {
-            let luma = frames[n][0..<(64 * 48)]
-            XCTAssertGreaterThan(luma.filter { $0 > 200 }.count, 30, "frame \(n): the slate's text")
-            XCTAssertGreaterThan(luma.filter { $0 < 20 }.count, 64 * 48 / 2, "frame \(n): on black")
+            let luma = frames[n][0..<(320 * 240)]
+            XCTAssertGreaterThan(luma.filter { $0 > 200 }.count, 60, "frame \(n): the slate's text")
+            XCTAssertGreaterThan(luma.filter { $0 < 20 }.count, 320 * 240 / 2, "frame \(n): on black")
         }
         XCTAssertNotEqual(frames[0], frames[12], "each slate names its own clip")
         let usage = try segue(["render", path("x.json"), "--missing-media", "black", "-o", path("x.mp4")])

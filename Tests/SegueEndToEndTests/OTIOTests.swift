@@ -109,12 +109,12 @@ final class OTIOTests: OTIOTestCase {
         XCTAssert(premiere.text.contains("marker \"My MArker 1\" at 3.767 s (frame 113), RED, on timeline: so, this happened"), premiere.text)
         // The old Sequence.1 file's SMPTEBars generator is missing media, with a warning naming it; a slate renders.
         let bars = try segue(["render", "\(shared)/generator_reference_test.otio", "-o", path("bars.mkv"), "--codec", "ffv1", "--backend", "cpu",
-                              "--missing-media", "slate", "--size", "64x48"])
+                              "--missing-media", "slate", "--size", "192x144"])
         XCTAssertEqual(bars.status, 0, bars.stderr)
         XCTAssert(bars.stderr.contains("generator \"SMPTEBars\""), bars.stderr)
-        let frames = try TestSupport.decodeFrames(path("bars.mkv"), width: 64, height: 48)
+        let frames = try TestSupport.decodeFrames(path("bars.mkv"), width: 192, height: 144)
         XCTAssertEqual(frames.count, 50, "50 frames at 24 fps, as OTIO says")
-        let lit = frames[0][0..<(64 * 48)].filter { $0 > 128 }.count
-        XCTAssertGreaterThan(lit, 20, "the slate's text (SMPTEBARS) is drawn")
+        let lit = frames[0][0..<(192 * 144)].filter { $0 > 128 }.count
+        XCTAssertGreaterThan(lit, 100, "the slate's text (SMPTEBars) is drawn")
     }
 }
