@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers (dependencies point one way):
 // SegueCore ← SegueEdit (the edit model, edit file, timeline/planner) ← SegueText (CTextShaping, CASS: titles, captions)
-// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff), SegueReference, SegueGL (CEGL, SegueShaders)
+// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff; CZip: libzip), SegueReference, SegueGL (CEGL, SegueShaders)
 //   ← SeguePipeline (also SegueText) ← Segue (the library product) ← segue (the command, also using SegueFarm ← SeguePipeline)
 let package = Package(
     name: "Segue",
@@ -19,6 +19,8 @@ let package = Package(
                        providers: [.apt(["libegl-dev", "libgles-dev", "libgbm-dev", "libdrm-dev"])]),
         .systemLibrary(name: "CStillImage", path: "Sources/CStillImage", pkgConfig: "libheif",
                        providers: [.apt(["libheif-dev", "libexif-dev", "libtiff-dev"])]),
+        // libzip: .otioz bundles (OpenTimelineIO timelines with their media in a zip), read by SegueMedia's ZipArchive.
+        .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         // Text shaping (libraqm over FriBidi and HarfBuzz, FreeType, fontconfig, libunibreak) and captions (libass),
         // imported by SegueText only.
         .systemLibrary(name: "CTextShaping", path: "Sources/CTextShaping", pkgConfig: "raqm",
@@ -27,7 +29,7 @@ let package = Package(
         .target(name: "SegueCore"),
         // The edit model, its file format and the timeline (the planner that makes each frame's FramePlan).
         .target(name: "SegueEdit", dependencies: ["SegueCore"]),
-        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage"]),
+        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage", "CZip"]),
         .target(name: "SegueReference", dependencies: ["SegueCore"]),
         // Titles and captions: text items shaped and rasterised once, caption files read (and ASS drawn by libass).
         .target(name: "SegueText", dependencies: ["SegueCore", "SegueEdit", "CTextShaping", "CASS"]),

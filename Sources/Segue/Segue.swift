@@ -41,6 +41,21 @@ public typealias HeapPolicy = SegueMedia.HeapPolicy
 /// Ends the process when a render's frame runs past `ExportOptions.frameTimeout` (a GL draw cannot be interrupted).
 public typealias Watchdog = SeguePipeline.Watchdog
 
+/// An edit read from its file for as long as it renders: a JSON edit file, an OpenTimelineIO timeline (`.otio`), or
+/// an `.otioz` bundle whose media are extracted into a temporary folder the document owns (`EditDocument.open`).
+public typealias EditDocument = SeguePipeline.EditDocument
+/// An `.otioz` bundle extracted into a temporary folder, removed when it is released.
+public typealias ExtractedBundle = SeguePipeline.ExtractedBundle
+
+/// Writes `edit` as an OpenTimelineIO timeline at `path` (a `.otio` file: tracks, clips, gaps, transitions as
+/// `SMPTE_Dissolve` or `Custom_Transition`, speeds as `LinearTimeWarp`; docs/otio.md), probing its clips under
+/// `policy` first. Returns what OTIO could not hold (layer transforms, pan and zoom, colour overrides), one line each.
+/// - Throws: `UsageError`, `EditError`, `MediaError`.
+@discardableResult
+public func exportOTIO(_ edit: Edit, to path: String, name: String = "", policy: InputPolicy = .default) async throws -> [String] {
+    try await onOwnThread { try RenderJob.exportOTIO(edit, to: path, name: name, policy: policy).warnings }
+}
+
 /// How a render (or a frame) is made. `Sendable`: it may be built on one task and used on another.
 public struct ExportOptions: Sendable {
     /// The renderer (default `.auto`).

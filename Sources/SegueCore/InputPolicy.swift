@@ -28,6 +28,12 @@ public struct InputPolicy: Equatable, Sendable, Codable {
     public var outputRoot: String?
     /// Resource limits (`--max-megapixels`, `--max-duration`, `--max-clips`, `--max-picture-memory`).
     public var limits = ResourceLimits()
+    /// Folders Segue extracted an edit's bundle into (an `.otioz`, itself checked against `root` when it was opened):
+    /// files inside them pass the root check. Set by `applied(to:)` from `Edit.bundleFolder`; not recorded in chunk
+    /// plans (each process extracts its own).
+    public var bundleFolders: [String] = []
+
+    enum CodingKeys: String, CodingKey { case allowIndirectInputs, root, outputRoot, limits }
 
     public init(allowIndirectInputs: Bool = false, root: String? = nil, outputRoot: String? = nil, limits: ResourceLimits = ResourceLimits()) {
         self.allowIndirectInputs = allowIndirectInputs; self.root = root; self.outputRoot = outputRoot; self.limits = limits
@@ -78,18 +84,21 @@ public struct InputPolicy: Equatable, Sendable, Codable {
         let path = InputPolicy.urlScheme(of: path) == "file" ? InputPolicy.filePath(ofURL: path) : path
         let lexical = URL(fileURLWithPath: path).standardized.path
         let root = try resolvedRoot()
-        if let root, !InputPolicy.isInside(lexical, root.given) && !InputPolicy.isInside(lexical, root.real) {
+        let bundled = bundleFolders.contains { InputPolicy.isInside(lexical, $0) }
+        if let root, !bundled, !InputPolicy.isInside(lexical, root.given) && !InputPolicy.isInside(lexical, root.real) {
             throw EditError(field, "\(path) is outside the root \(root.given) (--root): the edit may only name files inside it")
         }
         var st = stat()
         guard stat(lexical, &st) == 0 else {
             // Missing (or unreachable): the opener says so, but never about a place outside the root.
-            if let root, let real = InputPolicy.realPathOfExistingPart(lexical), !InputPolicy.isInside(real, root.real) {
+            if let root, let real = InputPolicy.realPathOfExistingPart(lexical), !InputPolicy.isInside(real, root.real),
+               !bundleFolders.contains(where: { InputPolicy.isInside(real, $0) }) {
                 throw EditError(field, "\(path) leads outside the root \(root.given) (--root) through a symbolic link")
             }
             return
         }
-        if let root, let real = InputPolicy.realPath(lexical), !InputPolicy.isInside(real, root.real) {
+        if let root, let real = InputPolicy.realPath(lexical), !InputPolicy.isInside(real, root.real),
+           !bundleFolders.contains(where: { InputPolicy.isInside(real, $0) }) {
             throw EditError(field, "\(path) leads outside the root \(root.given) (--root) through a symbolic link")
         }
         if let kind = InputPolicy.nonRegularKind(st.st_mode) {

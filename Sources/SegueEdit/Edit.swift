@@ -76,6 +76,16 @@ public struct ClipSpec: Equatable, Sendable {
     /// gap for all of that time, a video for as much of it as its file has. Used for `--overlay`; `duration` is
     /// then ignored.
     public var lastsUntilEditEnd = false
+    /// For a transition read from OpenTimelineIO (`OTIOFile`): where the cut lies inside `transition`, seconds from its
+    /// start (OTIO's `in_offset`; the rest of the transition is its `out_offset`). The item before was extended past
+    /// the cut by `out_offset` and this item starts `in_offset` before it, using media outside their source ranges
+    /// (handles). Where a file lacks them, `Timeline` shortens the transition on that side, keeping the cut, and warns
+    /// (`Timeline.fitHandles`). Nil: Segue's own transition (an overlap of two items that must both be long enough).
+    public var transitionCut: MediaTime?
+    /// The item was read from an interchange timeline (OpenTimelineIO): where its file turns out to be a still
+    /// picture, its `start` and time warp (OTIO gives stills a source range like any clip) are dropped instead of
+    /// refused.
+    public var interchange = false
 
     public init(path: String, start: MediaTime = .zero, duration: MediaTime? = nil, transition: Transition? = nil) {
         self.init(content: .file(path), start: start, duration: duration, transition: transition)
@@ -171,6 +181,21 @@ public struct Edit: Equatable, Sendable {
     /// ffconcat lists, `concat:` paths; see `InputPolicy.allowIndirectInputs`). What they pull in still obeys the
     /// render's `InputPolicy` (local regular files, inside its root).
     public var allowIndirectInputs = false
+    /// Points and ranges on the timeline that the edit's source marked (OTIO markers): listed by `segue plan`, not drawn.
+    public var markers: [EditMarker] = []
+    /// The timecode of the timeline's first frame (OTIO's `global_start_time`), shown by `segue plan`; nil for none. It
+    /// offsets nothing: the output starts at 0.
+    public var globalStartTime: MediaTime?
+    /// The rate `globalStartTime` counts frames in (its timecode's rate); nil: the output's.
+    public var timecodeRate: FrameRate?
+    /// The frame rate when neither the edit nor any clip gives one (an OTIO timeline's own rate); nil: 30.
+    public var fallbackFrameRate: FrameRate?
+    /// What the reader of the edit's file noticed and worked around (an OTIO timeline's unknown schemas, effects it
+    /// does not render, missing media stood in for): `Timeline.warnings` repeats them.
+    public var warnings: [String] = []
+    /// The folder an `.otioz` bundle was extracted into (`EditDocument`): its files pass the input policy's root
+    /// (`InputPolicy.applied(to:)`), and chunk plans hash paths inside it relative to it. Nil for other edits.
+    public var bundleFolder: String?
 
     /// An edit of one track.
     public init(clips: [ClipSpec]) { self.tracks = [VideoTrack(clips: clips)] }
@@ -211,6 +236,24 @@ public struct Edit: Equatable, Sendable {
     /// The media items the edit places (what `ResourceLimits.maxClips` counts): every item with a file, on every
     /// track, video or audio.
     public var mediaItemCount: Int { Timeline.mediaItems(of: self).count }
+}
+
+/// A point or range of the timeline marked in the edit's source (an OTIO `Marker`): a name, where, and its colour.
+public struct EditMarker: Equatable, Sendable {
+    public var name: String
+    /// Seconds from the output's start.
+    public var start: MediaTime
+    /// Length of the marked range (0 for a point).
+    public var duration: MediaTime
+    /// The marker's colour as its source names it ("RED"), or nil.
+    public var colour: String?
+    /// The marker's comment, or "".
+    public var comment: String
+    /// What it was attached to: "timeline", or the item's name ("clip A001.mov").
+    public var on: String
+    public init(name: String, start: MediaTime, duration: MediaTime = .zero, colour: String? = nil, comment: String = "", on: String = "timeline") {
+        self.name = name; self.start = start; self.duration = duration; self.colour = colour; self.comment = comment; self.on = on
+    }
 }
 
 /// A linear gain ramp (`AVMutableAudioMixInputParameters.setVolumeRamp(fromStartVolume:toEndVolume:timeRange:)`).

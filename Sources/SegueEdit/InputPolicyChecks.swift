@@ -5,10 +5,14 @@ import SegueCore
 /// opens files; these know the edit model).
 extension InputPolicy {
     /// This policy for `edit`: indirect inputs are allowed also where the edit itself asks for them
-    /// (`Edit.allowIndirectInputs`). What they pull in stays confined to `root`.
+    /// (`Edit.allowIndirectInputs`). What they pull in stays confined to `root`. The folder an `.otioz` bundle was
+    /// extracted into (`Edit.bundleFolder`, made by Segue from a bundle inside the root) is allowed besides the root.
     public func applied(to edit: Edit) -> InputPolicy {
         var p = self
         p.allowIndirectInputs = allowIndirectInputs || edit.allowIndirectInputs
+        if let folder = edit.bundleFolder, !p.bundleFolders.contains(folder) {
+            p.bundleFolders.append(InputPolicy.realPath(folder) ?? folder)
+        }
         return p
     }
 

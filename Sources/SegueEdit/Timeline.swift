@@ -103,6 +103,12 @@ public struct Timeline: Sendable {
     public let frameCount: Int64
     /// The edit's background colour (`Edit.background`), carried by every `FramePlan`.
     public let background: RGBColour
+    /// The edit's markers (`Edit.markers`), listed by `segue plan`.
+    public let markers: [EditMarker]
+    /// The timecode of the first frame (`Edit.globalStartTime`), shown by `segue plan`; the output starts at 0.
+    public let globalStartTime: MediaTime?
+    /// The rate the source counts timecode frames in (`Edit.timecodeRate`).
+    public let timecodeRate: FrameRate?
     /// The input policy the edit was resolved under (`InputPolicy.applied(to:)`): every file the render opens later
     /// (a clip's decoder, the music, image parameters) is opened under it too.
     public var inputPolicy = InputPolicy.default
@@ -162,7 +168,7 @@ public struct Timeline: Sendable {
     ///   before the item before it ends (naming both), an edit of nothing but fills, gaps and text without a render
     ///   size, a caption file that does not parse (its line), text without a `text` service.
     public init(edit: Edit, sources: [SourceInfo], text: TextServices? = nil) throws {
-        let all = Timeline.items(of: edit)
+        var all = Timeline.items(of: edit)
         let media = all.filter { $0.spec.file != nil }
         precondition(media.count == sources.count, "one SourceInfo per media item")
         if edit.tracks.isEmpty || edit.tracks.contains(where: \.clips.isEmpty) {
@@ -218,13 +224,19 @@ public struct Timeline: Sendable {
             rate = best.1
             let ref = all[best.0]
             notes.append("frame rate \(rate): the highest clip rate\(which), from \(ref.label) (\(Timeline.name(ref.spec))): \(best.2)")
+        } else if let r = edit.fallbackFrameRate {
+            rate = r
+            notes.append("frame rate \(r): no clip reports a frame rate; the timeline's own rate")
         } else {
             rate = FrameRate(30)
             notes.append("frame rate 30: no clip reports a frame rate")
         }
+        // Transitions read from OpenTimelineIO: shortened where the media lacks the handles they use.
+        let fitted = Timeline.fitHandles(all, sourceOf: sourceOf, rate: rate)
+        all = fitted.items
 
         // Text items are shaped now, for this render size (their pictures are made once, when first shown).
-        var warnings: [String] = []
+        var warnings: [String] = edit.warnings + fitted.warnings
         let blocks = try Timeline.shapeText(all, renderSize: size, services: text, captions: edit.captions != nil, warnings: &warnings)
 
         // Each item's source: its media's; a text item's picture; for a fill or a gap a stand-in the size of the
@@ -311,6 +323,9 @@ public struct Timeline: Sendable {
         self.music = edit.music
         self.audio = edit.audio
         self.background = edit.background
+        self.markers = edit.markers
+        self.globalStartTime = edit.globalStartTime
+        self.timecodeRate = edit.timecodeRate
         self.duration = editEnd
         self.frameCount = duration.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
         if frameCount < 1 {
@@ -377,7 +392,7 @@ public struct Timeline: Sendable {
             }
             if src.isStill {
                 // A still shows one picture for as long as the edit says: there is no source time to start from.
-                if MediaTime.zero < spec.start {
+                if MediaTime.zero < spec.start, !spec.interchange {
                     throw EditError("\(f).start", "\(name) is a still picture: it has no time to start from; leave start out and give its duration (default \(fmt(SourceInfo.defaultStillDuration)) s)")
                 }
                 let d = spec.duration ?? SourceInfo.defaultStillDuration
@@ -396,7 +411,10 @@ public struct Timeline: Sendable {
             }
             let avail = src.duration - spec.start
             let d = spec.duration ?? avail
-            if avail < d, !spec.lastsUntilEditEnd {
+            // An interchange timeline's range may end where its media does, by the media's own clock (OTIO's 150
+            // frames at 24 fps) while the container's rounding makes the file a millisecond shorter.
+            let slack = spec.interchange ? src.timestampTolerance : .zero
+            if avail + slack < d, !spec.lastsUntilEditEnd {
                 throw EditError("\(f).duration", "\(name): start \(fmt(spec.start)) s + duration \(fmt(d)) s runs past the clip's end (\(fmt(src.duration)) s)")
             }
             let map: TimeMap

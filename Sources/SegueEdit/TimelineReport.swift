@@ -76,6 +76,18 @@ public struct TimelineReport: Codable, Sendable {
         /// Output frames `[firstFrame, endFrame)`; `firstFrame` has p = 0.
         public let firstFrame: Int64, endFrame: Int64
     }
+    /// A marker of the edit's source (an OTIO marker): where it is on the output's timeline.
+    public struct Marker: Codable, Sendable {
+        public let name: String
+        /// Seconds from the output's start, and its length (0 for a point).
+        public let start: Double, duration: Double
+        /// The output frame showing its start.
+        public let frame: Int64
+        public let colour: String?
+        public let comment: String
+        /// What it was attached to: "timeline", or "clip NAME".
+        public let on: String
+    }
     public let width: Int, height: Int
     /// "30000/1001".
     public let frameRate: String
@@ -90,6 +102,14 @@ public struct TimelineReport: Codable, Sendable {
     /// The edit's background colour, "#rrggbb".
     public let background: String
     public let notes: [String]
+    /// The edit's markers, in time order; nil when it has none.
+    public let markers: [Marker]?
+    /// The timecode of the first frame (an OTIO timeline's `global_start_time`), seconds; nil for none. The output
+    /// starts at 0 whatever it is.
+    public let globalStartTime: Double?
+    /// `globalStartTime` as HH:MM:SS:FF, counting frames at the rate the source counted them in (else the output's),
+    /// non-drop-frame.
+    public let startTimecode: String?
 
     public init(_ t: Timeline) {
         width = t.renderSize.width; height = t.renderSize.height
@@ -99,6 +119,12 @@ public struct TimelineReport: Codable, Sendable {
         notes = t.notes
         background = t.background.description
         tracks = t.tracks.count
+        markers = t.markers.isEmpty ? nil : t.markers.sorted { $0.start < $1.start }.map {
+            Marker(name: $0.name, start: $0.start.seconds, duration: $0.duration.seconds, frame: $0.start.floored(toUnitsOf: Int64(t.frameRate.numerator), per: Int64(t.frameRate.denominator)),
+                   colour: $0.colour, comment: $0.comment, on: $0.on)
+        }
+        globalStartTime = t.globalStartTime?.seconds
+        startTimecode = t.globalStartTime.map { TimelineReport.timecode($0, rate: t.timecodeRate ?? t.frameRate) }
         func clip(_ p: Timeline.Placement, audio: Bool) -> Clip {
             let r = audio ? 0..<0 : t.transitionFrames(into: p.index)
             let kind: String
@@ -147,6 +173,9 @@ public struct TimelineReport: Codable, Sendable {
     public var text: String {
         var s = "render size \(width)x\(height), \(frameRate) fps, \(String(format: "%.3f", duration)) s, \(frameCount) frames"
             + (background == RGBColour.black.description ? "" : ", background \(background)") + "\n"
+        if let tc = startTimecode, let g = globalStartTime {
+            s += String(format: "timeline starts at timecode %@ (global_start_time %.3f s); the output starts at 0\n", tc, g)
+        }
         let layered = tracks > 1 || !audioClips.isEmpty
         for c in clips {
             if let t = c.transition {
@@ -168,7 +197,22 @@ public struct TimelineReport: Codable, Sendable {
                     + (c.endFrame > c.firstFrame ? "frames \(c.firstFrame)–\(c.endFrame - 1)" : "no frames") + ": \(words)\n"
             }
         }
+        for m in markers ?? [] {
+            s += String(format: "marker \"%@\" at %.3f s (frame %lld)%@%@, on %@%@\n", m.name, m.start, m.frame,
+                        m.duration > 0 ? String(format: " for %.3f s", m.duration) : "", m.colour.map { ", \($0)" } ?? "", m.on,
+                        m.comment.isEmpty ? "" : ": \(m.comment)")
+        }
         return s
+    }
+
+    /// `t` as HH:MM:SS:FF: its frames at `rate`, counted in seconds of `rate` rounded to whole frames (non-drop-frame
+    /// timecode: 86 400 frames at 23.976 fps are 01:00:00:00).
+    public static func timecode(_ t: MediaTime, rate: FrameRate) -> String {
+        let fps = max(1, Int64(rate.framesPerSecond.rounded()))
+        let frames = t.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
+        let sign = frames < 0 ? "-" : ""
+        let f = abs(frames)
+        return sign + String(format: "%02lld:%02lld:%02lld:%02lld", f / (3600 * fps), f / (60 * fps) % 60, f / fps % 60, f % fps)
     }
 
     private func line(_ c: Clip, label: String) -> String {

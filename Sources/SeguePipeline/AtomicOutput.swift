@@ -108,20 +108,67 @@ public enum SignalCleanup {
     static let slots = 64
     static let lock = NSLock()
 
+    /// Temporary folders (an extracted `.otioz` bundle): per slot a nil-terminated list of C strings, the files
+    /// first and the folders after them, deepest first. Like `paths`, written under `lock` and only read by handlers.
+    nonisolated(unsafe) static let folders: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?> = {
+        let p = UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>.allocate(capacity: folderSlots)
+        p.initialize(repeating: nil, count: folderSlots)
+        return p
+    }()
+    static let folderSlots = 16
+
     /// Installs the handlers (the CLI calls this once).
     public static func installHandlers() {
         _ = paths
+        _ = folders
         for sig in [SIGINT, SIGTERM] {
             signal(sig) { s in
-                for i in 0..<SignalCleanup.slots { if let p = SignalCleanup.paths[i] { unlink(p) } }
+                SignalCleanup.removeAll()
                 _exit(128 + s)
             }
         }
     }
-    /// Removes every registered temporary file now (what the signal handlers do; the watchdog's last act). Reads the
-    /// table without the lock, as the handlers do: it runs when another thread may be stuck holding anything.
+    /// Removes every registered temporary file and folder now (what the signal handlers do; the watchdog's last act).
+    /// Reads the tables without the lock, as the handlers do: it runs when another thread may be stuck holding
+    /// anything. Only `unlink` and `rmdir`, which are async-signal-safe.
     static func removeAll() {
         for i in 0..<slots { if let p = paths[i] { unlink(p) } }
+        for i in 0..<folderSlots {
+            guard let list = folders[i] else { continue }
+            var k = 0
+            while let p = list[k] {
+                if unlink(p) != 0 { rmdir(p) }
+                k += 1
+            }
+        }
+    }
+    /// Registers a temporary folder: `entries` are its files, then its folders deepest first, itself last. Returns
+    /// its slot for `unregisterFolder` (nil when every slot is taken).
+    static func registerFolder(_ entries: [String]) -> Int? {
+        let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: entries.count + 1)
+        for (k, e) in entries.enumerated() { list[k] = strdup(e) }
+        list[entries.count] = nil
+        lock.lock()
+        defer { lock.unlock() }
+        guard let i = (0..<folderSlots).first(where: { folders[$0] == nil }) else {
+            freeList(list)
+            return nil
+        }
+        folders[i] = list
+        return i
+    }
+    static func unregisterFolder(_ slot: Int?) {
+        guard let slot else { return }
+        lock.lock()
+        let old = folders[slot]
+        folders[slot] = nil
+        lock.unlock()
+        if let old { freeList(old) }
+    }
+    private static func freeList(_ list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
+        var k = 0
+        while let p = list[k] { free(p); k += 1 }
+        list.deallocate()
     }
     /// Registers `p`; returns its slot for `unregister` (nil when every slot is taken: then `p` is not removed on a
     /// signal, only by the render's own error handling).

@@ -47,7 +47,8 @@ public enum ChunkPlanner {
     /// parameters, easing, blending and shader text included), each of their files' fingerprint
     /// (`Digest.fingerprint`: size, modification time, SHA-256 of the first and last MiB), so chunks of two different
     /// versions of a clip are never stitched, and the SHA-256 of each transition's shader file and image parameters
-    /// (so that an edited shader or image invalidates the plan), and of the caption file and font files.
+    /// (so that an edited shader or image invalidates the plan), and of the caption file and font files. Paths inside an
+    /// extracted `.otioz` bundle count from its folder.
     static func editHash(_ t: Timeline) -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
@@ -65,6 +66,12 @@ public enum ChunkPlanner {
         }
         text += "\n" + String(describing: t.placements.map(\.spec)) + "\n" + String(describing: t.audioPlacements.map(\.spec))
             + "\n" + String(describing: t.music)
+        // An .otioz bundle is extracted afresh by every process, into a folder of its own: paths inside it count
+        // relative to it (the extracted files keep the bundle's modification times, so their fingerprints agree).
+        // (JSON writes the folder with its slashes escaped.)
+        for folder in t.inputPolicy.bundleFolders {
+            text = text.replacingOccurrences(of: folder, with: "<bundle>").replacingOccurrences(of: folder.replacingOccurrences(of: "/", with: "\\/"), with: "<bundle>")
+        }
         return Digest.sha256(text)
     }
 

@@ -27,6 +27,8 @@ struct Arguments {
     var progress: ProgressStyle?
     var music: (path: String, volume: Double?)?
     var duck = false
+    /// `--missing-media error|black|slate`: what an OTIO timeline's missing media become.
+    var missingMedia: MissingMediaPolicy?
     /// `--overlay FILE[:x,y,scale[,opacity]]`, in order: each a track above the edit.
     var overlays: [Overlay] = []
     struct Overlay { var path: String; var x = 0.5, y = 0.5, scale = 1.0, opacity = 1.0 }
@@ -56,7 +58,7 @@ struct Arguments {
     /// The canonical names of the options that change the edit.
     static let editOverrideOptions: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--codec", "--crf", "--preset",
                                                    "--encoder", "--music", "--duck", "--tone-map", "--dynamic-range", "--overlay",
-                                                   "--title", "--captions"]
+                                                   "--title", "--captions", "--missing-media"]
 
     init(_ args: [String]) throws {
         var i = 0
@@ -174,6 +176,10 @@ struct Arguments {
                     music = (v, nil)
                 }
             case "--duck": duck = true
+            case "--missing-media":
+                let v = try value(a)
+                guard let m = MissingMediaPolicy(rawValue: v) else { throw UsageError("--missing-media must be error, black or slate (got \(v))") }
+                missingMedia = m
             case "--overlay": overlays.append(try Arguments.parseOverlay(try value(a)))
             case "--title": titles.append(try Arguments.parseTitle(try value(a)))
             case "--captions":
@@ -328,10 +334,14 @@ struct Arguments {
     func edit() throws -> Edit {
         guard !positional.isEmpty else { throw UsageError("give an edit file or clips to join") }
         var edit: Edit
-        if positional.count == 1 && positional[0].lowercased().hasSuffix(".json") {
-            edit = try EditFile.load(path: positional[0], policy: inputPolicy)
+        if let file = editFilePath {
+            if missingMedia != nil && EditDocument.Format(path: file) == .json {
+                throw UsageError("--missing-media applies to OpenTimelineIO timelines (.otio, .otioz), not to an edit file")
+            }
+            edit = try OpenDocuments.shared.open(file, missingMedia: missingMedia ?? .error, policy: inputPolicy).edit
             if !transitions.isEmpty { throw UsageError("--transition applies to clips on the command line, not to an edit file") }
         } else {
+            if missingMedia != nil { throw UsageError("--missing-media applies to OpenTimelineIO timelines (.otio, .otioz)") }
             let cwd = FileManager.default.currentDirectoryPath
             edit = Edit(clips: positional.enumerated().map { (k, p) in
                 // A URL (concat:, http:) stays as it is, for the input policy to judge.
@@ -396,6 +406,14 @@ struct Arguments {
         return edit
     }
 
+    /// The edit file among the positional arguments, when there is one argument naming one: a JSON edit file
+    /// (`.json`), an OpenTimelineIO timeline (`.otio`) or bundle (`.otioz`).
+    var editFilePath: String? {
+        guard positional.count == 1, Arguments.editFileExtensions.contains(URL(fileURLWithPath: positional[0]).pathExtension.lowercased()) else { return nil }
+        return positional[0]
+    }
+    static let editFileExtensions: Set<String> = ["json", "otio", "otioz"]
+
     /// The library's options for what was given (`--backend`, `--gpu-device`, `--no-audio`, `--verbose`, …), with
     /// messages on standard error.
     var exportOptions: ExportOptions {
@@ -416,8 +434,8 @@ struct Arguments {
         guard !o.isEmpty else { throw UsageError("-o needs a file name") }
         try inputPolicy.checkOutput(path: o)
         // Never write over the edit file itself.
-        if positional.count == 1 && positional[0].lowercased().hasSuffix(".json"),
-           URL(fileURLWithPath: positional[0]).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: o).standardizedFileURL.resolvingSymlinksInPath() {
+        if let file = editFilePath,
+           URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: o).standardizedFileURL.resolvingSymlinksInPath() {
             throw UsageError("the output path \(o) is the edit file; choose another output path")
         }
         return o
@@ -432,3 +450,31 @@ struct Arguments {
 }
 
 struct HelpRequested: Error {}
+
+/// The edit files this process opened, kept open until it ends (an `.otioz` bundle's media stay extracted while the
+/// edit renders, and every reading of one file in a process, such as a chunk worker's checks against its plan, sees
+/// the same extracted paths). `closeAll()` removes the extracted folders; the signal handlers remove them on SIGINT
+/// and SIGTERM.
+final class OpenDocuments: @unchecked Sendable {
+    static let shared = OpenDocuments()
+    private let lock = NSLock()
+    private var documents: [String: EditDocument] = [:]
+
+    /// The document for `path` read with these settings, opened once.
+    func open(_ path: String, missingMedia: MissingMediaPolicy, policy: InputPolicy) throws -> EditDocument {
+        let key = "\(URL(fileURLWithPath: path).standardized.path)|\(missingMedia.rawValue)|\(policy)"
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = documents[key] { return known }
+        let document = try EditDocument.open(path, missingMedia: missingMedia, policy: policy)
+        documents[key] = document
+        return document
+    }
+
+    /// Releases every document (removing extracted bundles).
+    func closeAll() {
+        lock.lock()
+        documents.removeAll()
+        lock.unlock()
+    }
+}

@@ -4,9 +4,10 @@ import Segue
 /// `segue probe --crf 20 x.mp4` does not pass for a probe that took the encoder setting into account.
 enum CommandOptions {
     static let everywhere: Set<String> = ["--verbose", "--help"]
-    /// What a picture shows: size, fitting, rate, background, tone mapping, transitions of clips on the command line.
+    /// What a picture shows: size, fitting, rate, background, tone mapping, transitions of clips on the command line,
+    /// titles and captions, what an OTIO timeline's missing media become.
     static let picture: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--tone-map", "--transition", "--overlay",
-                                       "--title", "--captions"]
+                                       "--title", "--captions", "--missing-media"]
     static let encoding: Set<String> = ["--codec", "--crf", "--preset", "--encoder", "--dynamic-range"]
     static let audio: Set<String> = ["--music", "--duck", "--no-audio"]
     static let gpu: Set<String> = ["--backend", "--egl-platform", "--gpu-device"]
@@ -35,6 +36,7 @@ enum CommandOptions {
         case "record": own = Set(["-o", "--duration", "--segment", "--square", "--size", "--fps", "--preset", "--preview", "--reconnect",
                                   "--timeout", "--progress"]).union(gpu)
         case "bench-composite": own = Set(["--size", "--frames", "--transition", "--json"]).union(gpu)
+        case "export-otio": own = Set(["-o", "--output-root"]).union(picture).union(encoding).union(audio.subtracting(["--no-audio"])).union(inputs)
         case "farm":
             switch sub {
             case "status": own = ["--json"]

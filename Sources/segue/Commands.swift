@@ -93,6 +93,19 @@ func planCommand(_ a: Arguments) throws {
 }
 
 
+/// `segue export-otio EDIT.json -o EDIT.otio`: the library's `exportOTIO` (the edit resolved, then written as OTIO).
+func exportOTIOCommand(_ a: Arguments) throws {
+    let out = try a.requireOutput()
+    let edit = try a.edit(), policy = a.inputPolicy
+    let name = a.positional.count == 1 ? URL(fileURLWithPath: a.positional[0]).deletingPathExtension().lastPathComponent : ""
+    let (timeline, warnings) = try RenderJob.exportOTIO(edit, to: out, name: name, policy: policy)
+    timeline.warnings.forEach { say("warning: \($0)") }
+    warnings.forEach { say("warning: \($0)") }
+    let transitions = timeline.placements.filter { $0.spec.transition != nil }.count
+    say("segue: wrote \(out): \(timeline.tracks.count) video track(s), \(timeline.placements.count) item(s), \(transitions) transition(s), "
+        + "\(timeline.frameCount) frames at \(timeline.frameRate) fps")
+}
+
 /// `segue transitions [--json]`: every transition with its summary, directions and parameters.
 func transitionsCommand(_ a: Arguments) throws {
     guard a.positional.isEmpty else { throw UsageError("transitions takes no arguments (only --json)") }

@@ -19,6 +19,8 @@ usage:
   segue plan EDIT.json [--json]
   segue plan EDIT.json --chunks N [-o plan.json] [--no-audio]
   segue render [EDIT.json] --plan plan.json --chunk I|auto -o DIR [--backend ...]
+  segue render timeline.otio|bundle.otioz -o OUT.mp4 [--missing-media error|black|slate] [options]
+  segue export-otio EDIT.json -o EDIT.otio
   segue render-audio EDIT.json -o audio.m4a
   segue stitch --plan plan.json DIR -o OUT.mp4 [--audio audio.m4a]
   segue farm slurm EDIT.json --chunks N -o OUT.mp4 [--work-dir DIR] [--partition P] [--gres gpu:1]
@@ -51,6 +53,8 @@ render options:
   --music FILE[:VOLUME]        background music under the clips' audio (e.g. song.m4a:0.6)
   --duck                       lower the music while the clips' audio is present
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)
+  --missing-media error|black|slate   an OpenTimelineIO timeline's missing media: refused, naming them all (default),
+                               black, or black with the file's name (docs/otio.md)
   --verbose                    say what was chosen (EGL platform, GL_RENDERER, size, rate, clips); FFmpeg's warnings
 untrusted edits (docs/untrusted-edits.md): inputs must be regular local files; playlists and URLs are refused
   --root DIR                   every file the edit names must lie inside DIR (after resolving .. and symbolic links)
@@ -77,7 +81,7 @@ let commands: [String: (Arguments) throws -> Void] = [
     "render": renderCommand, "probe": probeCommand, "plan": planCommand,
     "frame": frameCommand, "sheet": sheetCommand, "compare": compareCommand,
     "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand, "transitions": transitionsCommand,
-    "bench-composite": benchCompositeCommand, "record": recordCommand,
+    "bench-composite": benchCompositeCommand, "record": recordCommand, "export-otio": exportOTIOCommand,
 ]
 if ["-h", "--help", "help"].contains(command) { print(usage); exit(0) }
 guard let run = commands[command] else { say("segue: unknown command \(command)\n\(usage)"); exit(ExitStatus.invalid) }
@@ -93,7 +97,9 @@ do {
     // FFmpeg's own lines (a corrupt packet, a deprecated option) only with --verbose, naming the file.
     if arguments.options.verbose { FFmpegLog.setHandler { say("ffmpeg: \($0)") } }
     try run(arguments)
+    OpenDocuments.shared.closeAll()
 } catch {
+    OpenDocuments.shared.closeAll()
     exit(report(error, command: command, chunkRender: chunkRender))
 }
 
@@ -112,6 +118,7 @@ func report(_ error: Error, command: String, chunkRender: Bool) -> Int32 {
     case let e as GPUError: say("segue: GPU \(command) failed: \(e)")
     case let e as PlanMismatch: say("segue: \(e)")
     case let e as ComparisonFailed: say("segue: \(e.message)")
+    case let e as MissingMedia: say("segue: \(command) failed: \(e)")
     default: say("segue: \(command) failed: \(error)")
     }
     return retry ? ExitStatus.retry : (error as? SegueError)?.exitStatus ?? ExitStatus.failed
