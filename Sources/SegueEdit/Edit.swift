@@ -118,6 +118,11 @@ public struct Edit: Equatable, Sendable {
     public var background = RGBColour.black
     /// How transitions mix colours unless they say (`Transition.blend`).
     public var blending: Blending = .gamma
+    /// Shorten a transition longer than the items it joins allow (to what fits, or a cut below one frame), with a
+    /// warning, instead of refusing the edit (`Timeline.fitTransitions`). The edit file's `fitTransitions` (default
+    /// false: an error, naming the transition); clips joined on the command line always fit (one `--transition`
+    /// applies to every join, whatever the clips' lengths).
+    public var fitTransitions = false
 
     /// An edit of one track.
     public init(clips: [ClipSpec]) { self.tracks = [VideoTrack(clips: clips)] }

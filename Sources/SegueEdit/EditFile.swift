@@ -27,7 +27,7 @@ public enum EditFile {
         try StrictJSON.check(data)
         let obj = try object(root, "edit")
         try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "tracks", "audioTracks", "output", "music", "audio",
-                                "background", "blending"])
+                                "background", "blending", "fitTransitions"])
         var edit: Edit
         switch (obj["clips"], obj["tracks"]) {
         case (nil, nil): throw EditError("clips", "is required: a list of at least one clip (or \"tracks\": a list of tracks, bottom first)")
@@ -75,6 +75,7 @@ public enum EditFile {
             edit.background = c
         }
         if let b = obj["blending"] { edit.blending = try blending(b, "blending") }
+        if let f = obj["fitTransitions"] { edit.fitTransitions = try bool(f, "fitTransitions") }
         if let f = obj["fit"] {
             let s = try string(f, "fit")
             guard let m = FitMode(rawValue: s) else { throw EditError("fit", "must be one of fill, fit, stretch (got \"\(s)\")") }

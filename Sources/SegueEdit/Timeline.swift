@@ -126,7 +126,7 @@ public struct Timeline: Sendable {
     ///   item before or after it, transitions that overlap each other inside one item, an item whose `at` falls
     ///   before the item before it ends (naming both), an edit of nothing but fills and gaps without a render size.
     public init(edit: Edit, sources: [SourceInfo]) throws {
-        let all = Timeline.items(of: edit)
+        var all = Timeline.items(of: edit)
         let media = all.filter { $0.spec.file != nil }
         precondition(media.count == sources.count, "one SourceInfo per media item")
         if edit.tracks.isEmpty || edit.tracks.contains(where: \.clips.isEmpty) {
@@ -198,6 +198,19 @@ public struct Timeline: Sendable {
             edit.tracks.indices.map { k in (false, k, all.indices.filter { !all[$0].audio && all[$0].track == k }) }
             + edit.audioTracks.indices.map { k in (true, k, all.indices.filter { all[$0].audio && all[$0].track == k }) }
         var starts = [MediaTime](repeating: .zero, count: all.count)
+        var warnings: [String] = []
+        if edit.fitTransitions {
+            // Transitions longer than their items allow are shortened (or become cuts) before the layout checks them.
+            for g in groups {
+                let fitted = Timeline.fitTransitions(g.members.map { all[$0] }, durations: g.members.map { durations[$0] }, rate: rate)
+                for (j, n) in g.members.enumerated() where fitted.transitions[j] != all[n].spec.transition {
+                    var spec = all[n].spec
+                    spec.transition = fitted.transitions[j]
+                    all[n] = ItemReference(field: all[n].field, label: all[n].label, spec: spec, audio: all[n].audio, track: all[n].track, item: all[n].item)
+                }
+                warnings += fitted.warnings
+            }
+        }
         for g in groups {
             let laid = try Timeline.layOut(g.members.map { all[$0] }, sources: g.members.map(source), durations: g.members.map { durations[$0] }, rate: rate)
             for (j, n) in g.members.enumerated() { starts[n] = laid.starts[j]; durations[n] = laid.durations[j] }
@@ -267,7 +280,6 @@ public struct Timeline: Sendable {
         }
         notes += Timeline.describe(placements, audio: audioPlacements, edit: edit, all: all, outputColour: Timeline.outputColour(edit.output))
         self.notes = notes
-        var warnings: [String] = []
         for (k, r) in (music?.ramps ?? []).enumerated() {
             let start = r.start < .zero ? duration + r.start : r.start
             if !(start < duration) || !(MediaTime.zero < start + r.duration) {
@@ -320,6 +332,36 @@ public struct Timeline: Sendable {
             }
             return d
         }
+    }
+
+    /// Shortens the transitions of one track that are longer than the items they join allow (`Edit.fitTransitions`):
+    /// a transition may take all of an item it alone touches, and half of an item with a transition at each end (so
+    /// that the two never overlap): at most `min(D_{i−1} / k_{i−1}, D_i / k_i)`, `k` the number of transitions touching
+    /// the item (1 or 2). One that would then last less than a frame at `rate` becomes a cut. Returns each item's
+    /// transition, and a warning per change naming the field.
+    static func fitTransitions(_ items: [ItemReference], durations: [MediaTime], rate: FrameRate) -> (transitions: [Transition?], warnings: [String]) {
+        var transitions = items.map(\.spec.transition)
+        var warnings: [String] = []
+        func touching(_ j: Int) -> Int64 {
+            (items[j].spec.transition != nil ? 1 : 0) + (j + 1 < items.count && items[j + 1].spec.transition != nil ? 1 : 0)
+        }
+        for i in items.indices.dropFirst() {
+            guard let t = items[i].spec.transition, items[i].spec.at == nil else { continue }
+            func share(_ j: Int) -> MediaTime { MediaTime(value: durations[j].value, timescale: durations[j].timescale * touching(j)) }
+            let limit = min(share(i - 1), share(i))
+            guard limit < t.duration else { continue }
+            let why = "the \(t.kind.rawValue) of \(fmt(t.duration)) s is longer than \(items[i - 1].label) (\(fmt(durations[i - 1])) s) and \(items[i].label) (\(fmt(durations[i])) s) allow"
+            if limit < rate.frameDuration {
+                transitions[i] = nil
+                warnings.append("\(items[i].field).transition: \(why): made a cut (it would last less than one frame)")
+            } else {
+                var shorter = t
+                shorter.duration = limit
+                transitions[i] = shorter
+                warnings.append("\(items[i].field).transition: \(why): shortened to \(fmt(limit)) s")
+            }
+        }
+        return (transitions, warnings)
     }
 
     /// Lays out one track: checks its transitions against the items they join and places each item (`at`, or after

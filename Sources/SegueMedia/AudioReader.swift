@@ -231,7 +231,10 @@ public func mediaDuration(path: String) throws -> MediaTime? {
 /// first sample's time as the origin. Throws `MediaError` (unreadable, or no audio stream: "has no audio stream").
 public func probeAudioSource(path: String) throws -> SourceInfo {
     let file = try InputFile(path: path)
-    guard !file.audioStreams.isEmpty else { throw MediaError(path: path, function: nil, message: "has no audio stream") }
+    guard !file.audioStreams.isEmpty else {
+        throw MediaError(path: path, function: nil, message: file.bestStream(AVMEDIA_TYPE_VIDEO) == nil ? "has no audio stream"
+                         : "has no audio stream: it is a picture or a silent video, which goes on a video track (\"clips\" or \"tracks\"), not an audio track")
+    }
     if file.bestStream(AVMEDIA_TYPE_VIDEO) != nil, let info = try? probeSource(path: path) { return info }
     let track = file.defaultAudioTrack ?? 0
     let st = file.stream(file.audioStreams[track])

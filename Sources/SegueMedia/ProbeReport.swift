@@ -14,8 +14,13 @@ public struct ProbeReport: Codable, Sendable {
         public var mirrored: Bool
         /// Size as displayed (SAR applied, then rotated), pixels.
         public var displayWidth: Int, displayHeight: Int
-        /// Sample aspect ratio "num:den".
+        /// Sample aspect ratio "num:den": the one Segue shows the picture with (`SampleAspectRatio`: the container's
+        /// when set and sane, else the codec's, else 1:1).
         public var sampleAspectRatio: String
+        /// The container's SAR (MP4 `pasp`, Matroska `DisplayWidth`/`DisplayHeight`) and the codec's (H.264/HEVC VUI),
+        /// each nil where unset; both given only when they disagree (`sampleAspectRatio` says which wins).
+        public var containerSampleAspectRatio: String?
+        public var codecSampleAspectRatio: String?
         /// `avg_frame_rate` and `r_frame_rate`, frames per second.
         public var averageFrameRate: Double?
         public var baseFrameRate: Double?
@@ -133,7 +138,7 @@ public struct ProbeReport: Codable, Sendable {
             // A still has no frame rate (FFmpeg's image demuxers say 25).
             let avg = st.avg_frame_rate.isValid && !info.isStill ? st.avg_frame_rate.double : nil
             let base = st.r_frame_rate.isValid && !info.isStill ? st.r_frame_rate.double : nil
-            let sarR = f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
+            let sar = SampleAspectRatio(stream: reader.file.stream(reader.streamIndex), frame: reader.current!.frame.ptr)
             let used = reader.colour(of: reader.current!.frame)
             var guessed: [String] = []
             if ColourTags.matrix(f.colorspace) == nil { guessed.append("matrix") }
@@ -150,7 +155,9 @@ public struct ProbeReport: Codable, Sendable {
                 codedWidth: info.codedSize.width, codedHeight: info.codedSize.height,
                 rotation: info.orientation.rotationDegrees, mirrored: info.orientation.isMirrored,
                 displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
-                sampleAspectRatio: "\(sarR.num):\(sarR.den)",
+                sampleAspectRatio: SampleAspectRatio.text(sar.used),
+                containerSampleAspectRatio: sar.disagree ? sar.container.map(SampleAspectRatio.text) : nil,
+                codecSampleAspectRatio: sar.disagree ? sar.codec.map(SampleAspectRatio.text) : nil,
                 averageFrameRate: avg, baseFrameRate: base,
                 variableFrameRate: avg != nil && base != nil && abs(avg! - base!) / base! > 0.01,
                 duration: info.duration.seconds, firstPTS: info.firstFrameTime.seconds,
@@ -178,6 +185,9 @@ public struct ProbeReport: Codable, Sendable {
         var s = "\(path)\n  container \(container), \(String(format: "%.3f", duration)) s\n"
         if let v = video {
             s += "  video #\(v.streamIndex): \(v.codec) \(v.pixelFormat), coded \(v.codedWidth)x\(v.codedHeight), SAR \(v.sampleAspectRatio)"
+            if let c = v.containerSampleAspectRatio, let k = v.codecSampleAspectRatio {
+                s += " (the container's \(c) wins; the codec says \(k), which players ignore, as Segue does)"
+            }
             s += ", rotation \(v.rotation)°\(v.mirrored ? " mirrored" : "")"
             s += (v.orientationSource.map { " (\($0))" } ?? "") + ", displayed \(v.displayWidth)x\(v.displayHeight)\n"
             if v.still {

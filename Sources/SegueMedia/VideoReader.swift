@@ -101,7 +101,9 @@ public final class VideoReader {
         }
         file = try InputFile(path: path)
         guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else {
-            throw MediaError(path: path, function: nil, message: "has no video stream")
+            throw MediaError(path: path, function: nil, message: file.bestStream(AVMEDIA_TYPE_AUDIO) == nil ? "has no video stream (and no audio)"
+                             : "has no video stream: it is audio only. To hear it, put it on an audio track (\"audioTracks\": "
+                             + "[{\"clips\": [{\"path\": ...}]}] in an edit file) or play it as music (--music FILE, or \"music\" in an edit file)")
         }
         streamIndex = vi
         let st = file.stream(vi)
@@ -133,9 +135,8 @@ public final class VideoReader {
         if isStill { ended = true }   // decoded once: nothing more is read
         let f = first.frame.ptr.pointee
         let par = st.pointee.codecpar.pointee
-        var sar = 1.0
-        let sr = f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio : (st.pointee.sample_aspect_ratio.isValid ? st.pointee.sample_aspect_ratio : par.sample_aspect_ratio)
-        if sr.isValid { sar = sr.double }
+        // The container's SAR when it is set and sane, else the codec's (`SampleAspectRatio`).
+        let sar = SampleAspectRatio(stream: st, frame: first.frame.ptr).used.double
         var orientation = Orientation.identity
         if let m = segue_stream_display_matrix(st) {
             orientation = Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
@@ -149,6 +150,9 @@ public final class VideoReader {
         if isStill {} // a still has no frame rate (FFmpeg's image demuxers report 25)
         else if st.pointee.avg_frame_rate.isValid { rate = st.pointee.avg_frame_rate.double }
         else if st.pointee.r_frame_rate.isValid { rate = st.pointee.r_frame_rate.double }
+        // An average no camera records (a Matroska DefaultDuration of 1 ms reads as 1000 fps): what the timestamps show.
+        var measured: (rate: Double, interval: Int64)? = nil
+        if !isStill, !SourceInfo.isPlausibleFrameRate(rate) { measured = try medianFrameInterval() }
         // Duration from the first frame: the stream's own if the container records it, else the end of the
         // last video packet (containers disagree on what their own duration field means).
         var duration: MediaTime
@@ -158,7 +162,7 @@ public final class VideoReader {
             duration = SourceInfo.defaultStillDuration
         } else if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
             duration = MediaTime(value: st.pointee.duration + startTime, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
-        } else if let end = try lastPacketEnd() {
+        } else if let end = try lastPacketEnd(minimumDuration: measured?.interval ?? 0) {
             duration = MediaTime(value: end, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
         } else if file.ctx.pointee.duration > 0 {
             duration = MediaTime(value: file.ctx.pointee.duration, timescale: 1_000_000)
@@ -172,6 +176,7 @@ public final class VideoReader {
         info.audioTrackCount = file.audioStreams.count
         info.defaultAudioTrack = file.defaultAudioTrack
         info.firstFrameTime = firstTime
+        info.measuredFrameRate = measured?.rate
         if isStill {
             info.isStill = true
             info.firstFrameTime = .zero
@@ -217,19 +222,64 @@ public final class VideoReader {
 
     /// The end (PTS + duration) of the last video packet, found by seeking near the end of a second
     /// instance of the file and reading on (so this reader's position is untouched). Nil if it cannot seek.
-    private func lastPacketEnd() throws -> Int64? {
+    /// A packet lasts at least `minimumDuration` ticks (the measured frame interval, when the container's own frame
+    /// duration is implausible).
+    private func lastPacketEnd(minimumDuration: Int64 = 0) throws -> Int64? {
+        try lastPackets().map { $0.end + max(0, minimumDuration - $0.duration) }
+    }
+
+    /// The PTS of the last video packet and the end (PTS + duration) of the one that ends last, read from a second
+    /// instance of the file from the keyframe before its end (this reader's position is untouched); nil when it cannot
+    /// seek there or reads no packet with a timestamp (a file cut short behind its index).
+    private func lastPackets() throws -> (lastPTS: Int64, end: Int64, duration: Int64)? {
         let probe = try InputFile(path: path)
         guard av_seek_frame(probe.ctx, streamIndex, Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
         let pkt = Packet()
-        var end: Int64?
+        var last: (lastPTS: Int64, end: Int64, duration: Int64)?
         while probe.readPacket(pkt.ptr) >= 0 {
             defer { av_packet_unref(pkt.ptr) }
             guard pkt.ptr.pointee.stream_index == streamIndex, pkt.ptr.pointee.pts != FF.noPTS else { continue }
-            let e = pkt.ptr.pointee.pts + max(0, pkt.ptr.pointee.duration)
-            end = max(end ?? e, e)
+            let p = pkt.ptr.pointee.pts, d = max(0, pkt.ptr.pointee.duration)
+            if last == nil { last = (p, p + d, d) }
+            if p + d > last!.end { last!.end = p + d; last!.duration = d }
+            last!.lastPTS = max(last!.lastPTS, p)
         }
-        return end
+        return last
     }
+
+    /// The median spacing of the first 120 video packets' timestamps (presentation order), in stream ticks, and the
+    /// rate it makes (frames per second), read from a second instance of the file; nil when fewer than two packets
+    /// carry a timestamp. For a stream whose average rate is implausible (`SourceInfo.isPlausibleFrameRate`).
+    private func medianFrameInterval() throws -> (rate: Double, interval: Int64)? {
+        let probe = try InputFile(path: path)
+        let pkt = Packet()
+        var times: [Int64] = []
+        while times.count < 120, probe.readPacket(pkt.ptr) >= 0 {
+            defer { av_packet_unref(pkt.ptr) }
+            guard pkt.ptr.pointee.stream_index == streamIndex, pkt.ptr.pointee.pts != FF.noPTS else { continue }
+            times.append(pkt.ptr.pointee.pts)
+        }
+        times.sort()
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.sorted()
+        guard !gaps.isEmpty else { return nil }
+        let median = gaps[gaps.count / 2]
+        return (Double(timeBase.den) / (Double(median) * Double(timeBase.num)), median)
+    }
+
+    /// Whether the reader stopped before the container's last video packet: a read error ended it, or it held its
+    /// last picture past where the clip should still have pictures (`heldPastEnd`) and the picture it holds is not the
+    /// last packet the container has (a file cut short behind its index). A variable-frame-rate file whose last frame
+    /// lasts long (its duration reaches past the last timestamp, as the container says) has decoded its last packet,
+    /// and does not end early. The container's last packet is read once, when it is first asked for.
+    public var endsEarly: Bool {
+        if readErrors > 0 { return true }
+        guard heldPastEnd > 0, !isStill else { return false }
+        if containerLastPTS == nil { containerLastPTS = .some((try? lastPackets())??.lastPTS) }
+        guard let last = containerLastPTS!, let decoded = lastPTS else { return true }
+        return decoded < last
+    }
+    /// The container's last video packet's PTS, once read (`endsEarly`): nil not read yet, `.some(nil)` unreadable.
+    private var containerLastPTS: Int64??
 
     /// Source time of a picture's PTS (half units of the stream time base) from the first picture.
     func rel(_ pts: Int64) -> MediaTime {
@@ -342,7 +392,7 @@ public final class VideoReader {
     /// The decoded frame shown at `sourceTime`; counts requests held past a truncated file's end.
     func decodedFrame(at sourceTime: MediaTime) throws -> Frame {
         try advance(to: sourceTime)
-        if pending == nil && ended, let c = current, let fps = info.nominalFrameRate, fps > 0,
+        if pending == nil && ended, let c = current, let fps = info.frameSpacingRate,
            MediaTime(seconds: 2 / fps) < sourceTime - c.rel, sourceTime < info.duration {
             heldPastEnd += 1
         }

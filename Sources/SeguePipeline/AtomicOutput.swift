@@ -66,15 +66,17 @@ extension RenderJob {
     /// Temporary files made so far in this process (their names' count).
     private static let temporaryCount = Mutex(0)
 
-    /// Runs `write` on a hidden temporary file beside `path` and renames it to `path` only if `write` succeeds;
-    /// on any error (or SIGINT/SIGTERM) the temporary file is removed and an existing file at `path` is untouched.
+    /// Runs `write` on a hidden temporary file beside `path` (`TemporaryFiles.path`) and renames it to `path` only if
+    /// `write` succeeds; on any error (or SIGINT/SIGTERM) the temporary file is removed and an existing file at `path` is
+    /// untouched. Temporary files of `path` left by a killed process are removed first (`TemporaryFiles.removeStale`).
     /// - Throws: what `write` throws (a `MediaError` about the temporary file names `path` instead), or a
     ///   `MediaError` if the rename fails.
     static func writeAtomically<T>(to path: String, _ write: (String) throws -> T) throws -> T {
-        let out = URL(fileURLWithPath: path)
-        // PID and a per-process count: renders at once in one process (a library user's) never share a file.
+        // What a render of this output killed earlier (SIGKILL) left behind goes first (`TemporaryFiles.removeStale`).
+        TemporaryFiles.removeStale(of: path)
+        // Host, PID and a per-process count: renders at once in one process (a library user's) never share a file.
         let n = temporaryCount.withLock { c -> Int in c += 1; return c }
-        let temp = out.deletingLastPathComponent().appendingPathComponent(".\(out.lastPathComponent).segue-\(getpid())-\(n).tmp").path
+        let temp = TemporaryFiles.path(for: path, count: n)
         let slot = SignalCleanup.register(temp)
         defer { SignalCleanup.unregister(slot) }
         do {

@@ -80,7 +80,7 @@ final class FrameSource {
         var parts: [String] = []
         if r.corruptPackets > 0 { parts.append("\(r.corruptPackets) corrupt packet(s) skipped") }
         if r.concealedFrames > 0 { parts.append("\(r.concealedFrames) frame(s) concealed by the decoder") }
-        if r.readErrors > 0 || r.heldPastEnd > 0 {
+        if r.endsEarly {
             parts.append("the file ends early: \(r.heldPastEnd) output frame(s) hold its last good picture")
         }
         if !parts.isEmpty {

@@ -104,7 +104,7 @@ public enum RenderJob {
             }
             do {
                 guard try AudioReader(path: m.path, videoOrigin: .zero, start: .zero) != nil else {
-                    throw MediaError(path: m.path, function: nil, message: "music: the file has no audio stream")
+                    throw MediaError(path: m.path, function: nil, message: "music: the file has no audio stream (music is a song or a video with sound; a picture or a silent video goes on a video track)")
                 }
             } catch let e as MediaError where e.function != nil {
                 throw MediaError(path: m.path, function: e.function, code: e.code, message: "music: \(e.message)")

@@ -278,6 +278,8 @@ struct Arguments {
                 let t: Transition? = k == 0 || transitions.isEmpty ? nil : transitions[(k - 1) % transitions.count]
                 return ClipSpec(path: path, transition: t)
             })
+            // One --transition applies to every join, whatever the clips' lengths: shorten it where a clip is too short.
+            edit.fitTransitions = true
         }
         if square && size != nil { throw UsageError("give either --square or --size, not both") }
         if music != nil && !options.audio { throw UsageError("--music needs audio: drop --no-audio") }
