@@ -137,16 +137,3 @@ public func renderFrame(_ edit: Edit, _ position: FramePosition, options: Export
 public func writePNG(_ image: RGBAImage, to path: String) throws {
     try StillImage.writePNG(image, to: path)
 }
-
-/// Runs blocking work (FFmpeg, EGL, encoding) on a thread of its own, not on the concurrency pool, and waits for it
-/// without blocking the caller's. A GL context is current on one thread: the whole job stays on this one.
-func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-        let thread = Thread {
-            do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }
-        }
-        thread.name = "segue"
-        thread.stackSize = 16 << 20
-        thread.start()
-    }
-}
