@@ -1,6 +1,18 @@
 import Foundation
 import SegueCore
 
+/// A decoded picture's stored size and sample aspect ratio, as the decoder gave it (it may differ from the probed
+/// `SourceInfo` in a stream that changes size mid-way).
+public struct PictureFormat: Equatable, Sendable, CustomStringConvertible {
+    /// Stored size in pixels.
+    public var size: PixelSize
+    /// Pixel width / pixel height (the container's when set and sane, else the codec's: `SampleAspectRatio`).
+    public var sampleAspectRatio: Double
+    public init(size: PixelSize, sampleAspectRatio: Double) { self.size = size; self.sampleAspectRatio = sampleAspectRatio }
+    /// "640x480" or "640x480 (SAR 1.333)".
+    public var description: String { sampleAspectRatio == 1 ? "\(size)" : "\(size) (SAR \(String(format: "%.3f", sampleAspectRatio)))" }
+}
+
 /// An edit resolved against its clips' media: every time and size fixed, ready to plan frames.
 ///
 /// Each track (video or audio) is laid out on its own: item `i` starts at its `at` when it has one, else at
@@ -50,11 +62,20 @@ public struct Timeline: Sendable {
                                                 renderSize: renderSize, fit: fit, window: w)
         }
         /// The item's geometry at timeline time `t`: fit, `motion`'s window and `layer` (its keyframes at `t − start`);
-        /// nil when it draws nothing then (scale 0, a crop that removes everything).
-        public func layer(at t: MediaTime, renderSize: PixelSize) -> LayerPlacement? {
+        /// nil when it draws nothing then (scale 0, a crop that removes everything). The picture is fitted by its own
+        /// size and SAR: `picture` where the decoder gave a picture other than the probed one (a stream that changes
+        /// size), else the source's. The one geometry both renderers draw (`LayerGeometry.place`).
+        public func layer(at t: MediaTime, renderSize: PixelSize, picture: PictureFormat? = nil) -> LayerPlacement? {
             let window = motion.map { $0.window(at: MediaTime.ratio(t - start, duration)) } ?? .fit
-            return LayerGeometry.place(codedSize: source.codedSize, sar: source.sampleAspectRatio, orientation: source.orientation,
-                                       renderSize: renderSize, fit: fit, window: window, transform: spec.layer.transform(at: t - start))
+            return LayerGeometry.place(codedSize: picture?.size ?? source.codedSize, sar: picture?.sampleAspectRatio ?? source.sampleAspectRatio,
+                                       orientation: source.orientation, renderSize: renderSize, fit: fit, window: window,
+                                       transform: spec.layer.transform(at: t - start))
+        }
+
+        /// Whether a decoded picture of `format` differs from what the source was probed with (size or SAR), so that the
+        /// planner must fit it by its own (`Timeline.plan(frame:pictures:)`).
+        public func differs(_ format: PictureFormat) -> Bool {
+            format.size != source.codedSize || abs(format.sampleAspectRatio - source.sampleAspectRatio) > 1e-9
         }
     }
 

@@ -8,6 +8,16 @@ extension VideoReader {
         try rgbaImage(of: decodedFrame(at: sourceTime))
     }
 
+    /// The stored size and sample aspect ratio of the picture shown at `sourceTime` (decoding it): what the probe said,
+    /// unless the stream changed size or SAR mid-way (the SAR: the container's when set and sane, else this
+    /// picture's own, `SampleAspectRatio`). Throws `MediaError`.
+    public func pictureFormat(at sourceTime: MediaTime) throws -> (size: PixelSize, sampleAspectRatio: Double) {
+        guard !isStill else { return (info.codedSize, info.sampleAspectRatio) }
+        let f = try decodedFrame(at: sourceTime)
+        let sar = SampleAspectRatio(stream: file.stream(streamIndex), frame: f.ptr).used.double
+        return (PixelSize(width: Int(f.ptr.pointee.width), height: Int(f.ptr.pointee.height)), sar)
+    }
+
     /// `frame`'s RGBA conversion (straight alpha, as decoded), cached: the same stored picture is often shown on
     /// several output frames (output rate above the clip's; a still on all of them).
     func rgbaImage(of f: Frame) throws -> RGBAImage {
@@ -50,8 +60,8 @@ extension VideoReader {
     /// the renderers take directly keep their pixel format, matrix, range and siting; the others (RGB, palette, a
     /// picture with alpha, …) are reduced as the RGBA picture `picture(at:)` gives (premultiplied). Throws `MediaError`.
     public func picture(at sourceTime: MediaTime, reducedTo size: PixelSize?) throws -> VideoPicture {
-        guard let size, size.width < info.codedSize.width || size.height < info.codedSize.height else { return try picture(at: sourceTime) }
         let f = try decodedFrame(at: sourceTime)
+        guard let size, size.width < Int(f.ptr.pointee.width) || size.height < Int(f.ptr.pointee.height) else { return try picture(at: sourceTime) }
         if let c = reduced, c.frame === f, c.picture.size == size { return c.picture }
         let src = f.ptr.pointee
         let format = AVPixelFormat(rawValue: src.format)

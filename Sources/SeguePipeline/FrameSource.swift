@@ -27,21 +27,60 @@ final class FrameSource {
 
     /// Draws output frame `n`: fetches the pictures its plan needs and hands them to `renderer`.
     func render(frame n: Int64, with renderer: CompositeRenderer) throws -> RGBAImage {
-        let plan = timeline.plan(frame: n)
-        return try renderer.render(plan, pictures: try pictures(for: plan))
+        let (plan, pictures) = try frame(n)
+        return try renderer.render(plan, pictures: pictures)
     }
 
-    /// The stored pictures a plan needs (one per `plan.layers`), as decoded; closes the clips the timeline has passed.
-    func pictures(for plan: FramePlan) throws -> [VideoPicture] {
-        let pictures = try plan.layers.map { try picture($0) }
+    /// Output frame `n`'s plan and the stored pictures it needs (one per `plan.layers`), as decoded; closes the clips
+    /// the timeline has passed. Where a clip's decoder gives a picture of another size or SAR than the clip was probed
+    /// with (a stream that changes size), the planner fits that picture by its own size (`Timeline.plan(frame:pictures:)`);
+    /// the first change in each clip is noted (`sizeChanges`).
+    func frame(_ n: Int64) throws -> (plan: FramePlan, pictures: [VideoPicture]) {
+        var plan = timeline.plan(frame: n)
+        var formats: [Int: PictureFormat] = [:]
+        for layer in plan.layers where layer.content == .media {
+            let r = try reader(layer.clipIndex)
+            try r.seek(to: layer.sourceTime)
+            let f = try r.pictureFormat(at: layer.sourceTime)
+            let format = PictureFormat(size: f.size, sampleAspectRatio: f.sampleAspectRatio)
+            let p = timeline.placements[layer.clipIndex]
+            if p.differs(format) { formats[layer.clipIndex] = format }
+            noteSize(format, of: p, at: layer.sourceTime)
+        }
+        if !formats.isEmpty { plan = timeline.plan(frame: n, pictures: formats) }
+        let pictures = try plan.layers.map { try picture($0, format: formats[$0.clipIndex]) }
         release(before: plan.time)
-        return pictures
+        return (plan, pictures)
+    }
+
+    /// Where a clip's pictures changed size or SAR (first change per clip, and each later one), for `--verbose`.
+    private(set) var sizeChanges: [String] = []
+    /// The format of each clip's last picture.
+    private var lastFormat: [Int: PictureFormat] = [:]
+
+    private func noteSize(_ format: PictureFormat, of p: Timeline.Placement, at sourceTime: MediaTime) {
+        let before = lastFormat[p.index] ?? PictureFormat(size: p.source.codedSize, sampleAspectRatio: p.source.sampleAspectRatio)
+        lastFormat[p.index] = format
+        guard before != format else { return }
+        let name = p.spec.path.split(separator: "/").last.map(String.init) ?? ""
+        sizeChanges.append(String(format: "clip %d (%@): the picture changes from %@ to %@ at %.3f s of the source; each picture is fitted by its own size",
+                                  p.index, name, before.description, format.description, sourceTime.seconds))
+    }
+
+    /// The reader of placement `i`, opened when first needed.
+    private func reader(_ i: Int) throws -> VideoReader {
+        if let existing = readers[i] { return existing }
+        let p = timeline.placements[i]
+        let r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware)
+        if let why = r.hardwareProblem { hardwareProblems.insert(why) }
+        readers[i] = r
+        return r
     }
 
     /// The 1×1 pictures of colour layers, made once each (one identity: the GPU uploads each once).
     private var colours: [String: VideoPicture] = [:]
 
-    func picture(_ layer: LayerPlan) throws -> VideoPicture {
+    func picture(_ layer: LayerPlan, format: PictureFormat? = nil) throws -> VideoPicture {
         if case .colour(let c, let alpha) = layer.content {
             let key = "\(c) \(alpha)"
             if let known = colours[key] { return known }
@@ -50,19 +89,13 @@ final class FrameSource {
             colours[key] = picture
             return picture
         }
-        let r: VideoReader
-        if let existing = readers[layer.clipIndex] { r = existing } else {
-            let p = timeline.placements[layer.clipIndex]
-            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware)
-            if let why = r.hardwareProblem { hardwareProblems.insert(why) }
-            readers[layer.clipIndex] = r
-        }
+        let r = try reader(layer.clipIndex)
         try r.seek(to: layer.sourceTime)
         // Layers shown at less than half their size are reduced first with an area filter (no aliasing), and so are
         // pictures larger than the renderer takes (a 16400-pixel panorama on a GPU whose textures stop at 16384). A clip
         // that pans or zooms is reduced to power-of-two levels, so its scale can change every frame without a new
         // reduction (and, for a still, a new upload) each time.
-        return try r.picture(at: layer.sourceTime, reducedTo: LayerGeometry.reducedSize(layer.outputToSource, codedSize: r.info.codedSize,
+        return try r.picture(at: layer.sourceTime, reducedTo: LayerGeometry.reducedSize(layer.outputToSource, codedSize: format?.size ?? r.info.codedSize,
                                                                                          maxSide: maxPictureSize, levels: layer.moving))
     }
 

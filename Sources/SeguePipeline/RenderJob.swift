@@ -200,10 +200,7 @@ public enum RenderJob {
         let frames = FrameSource(timeline: timeline, hardware: options.hardwareDecoding, maxPictureSize: renderer.maxPictureSize)
         // Decoding runs ahead on its own thread (a few frames, bounded); `frames` is used only there until
         // `decoded.cancel()` has returned.
-        let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth) { n in
-            let plan = timeline.plan(frame: n)
-            return (plan: plan, pictures: try frames.pictures(for: plan))
-        }
+        let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth) { n in try frames.frame(n) }
         defer { decoded.cancel() }
         // The writer is used only on the encode thread from here until `encoder.finish()`.
         let encoder = EncodeQueue()
@@ -272,6 +269,7 @@ public enum RenderJob {
                                decoded.busySeconds, stage.pictures, stage.composite, stage.video, stage.audio))
         }
         let warnings = frames.finishAll()
+        if options.verbose { frames.sizeChanges.forEach { options.log("segue: \($0)") } }
         for why in frames.hardwareProblems.sorted() { options.log("warning: \(options.hardwareDecoding.rawValue) decoding is not available (\(why)); decoded in software") }
         if options.verbose && options.hardwareDecoding != .none {
             options.log("segue: \(frames.hardwareFrames) of \(frames.decodedFrames) source frames decoded with \(options.hardwareDecoding.rawValue) (downloaded to system memory)")
