@@ -85,6 +85,8 @@ public func probe(_ path: String, toneMap: ToneMapCurve = .default) async throws
     try await onOwnThread {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+            // A numbered picture pattern (`frames/img_%04d.png`): the image sequence, at 24 fps.
+            if ImageSequencePattern(path: path) != nil { return try ProbeReport(path: path, toneMap: toneMap, sequence: ImageSequence()) }
             throw MediaError(path: path, function: nil, message: "file not found")
         }
         return try ProbeReport(path: path, toneMap: toneMap)

@@ -51,6 +51,9 @@ public struct ClipSpec: Equatable, Sendable {
     /// Where and how the item is drawn over the tracks below it: position, scale, rotation, opacity, crop, each a
     /// value or keyframes (`LayerSpec`); the default draws the picture fitted to the render size.
     public var layer = LayerSpec()
+    /// For a path that is a numbered picture pattern (`frames/img_%04d.png`, `ImageSequencePattern`): the sequence's
+    /// rate and missing-frame policy (the edit file's `rate` and `missingFrames`); nil for any other item.
+    public var imageSequence: ImageSequence?
     /// The item lasts until the edit's end (as the other tracks and the audio tracks make it): a still, a fill or a
     /// gap for all of that time, a video for as much of it as its file has. Used for `--overlay`; `duration` is
     /// then ignored.

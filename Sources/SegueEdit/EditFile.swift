@@ -247,13 +247,16 @@ public enum EditFile {
             spec = ClipSpec.fill(c)
         case "path"?:
             try checkKeys(o, f, audio ? ["path", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack"]
-                                      : ["path", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer"])
+                                      : ["path", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer",
+                                         "rate", "missingFrames"])
             let path = try string(o["path"]!, "\(f).path")
             if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
             spec = ClipSpec(path: resolved(path, base: base))
+            spec.imageSequence = try imageSequence(o, f, path: spec.path)
         default:
             try checkKeys(o, f, audio ? ["path", "gap", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack"]
-                                      : ["path", "gap", "fill", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer"])
+                                      : ["path", "gap", "fill", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer",
+                                         "rate", "missingFrames"])
             throw EditError("\(f).path", audio ? "is required (or \"gap\": SECONDS)" : "is required (or \"gap\": SECONDS, or \"fill\": COLOUR)")
         }
         if let s = o["start"] {
@@ -279,6 +282,35 @@ public enum EditFile {
         if let l = o["layer"], !(l is NSNull) { spec.layer = try layer(l, "\(f).layer") }
         try timing(o, f, &spec, first: first, base: base, audio: audio)
         return spec
+    }
+
+    /// An item's image sequence: its path a numbered picture pattern (`frames/img_%04d.png`, `ImageSequencePattern`;
+    /// a file that exists under that very name is a file, not a pattern), with `rate` (pictures per second, a number or
+    /// a fraction such as "24000/1001"; default 24) and `missingFrames` (`error`, `hold` or `black`). Nil for any other
+    /// path, where `rate` and `missingFrames` are errors.
+    static func imageSequence(_ o: [String: Any], _ f: String, path: String) throws -> ImageSequence? {
+        let isPattern = ImageSequencePattern(path: path) != nil && !FileManager.default.fileExists(atPath: path)
+        guard isPattern else {
+            for key in ["rate", "missingFrames"] where o[key] != nil {
+                throw EditError("\(f).\(key)", "applies to an image sequence, whose path is a numbered pattern such as \"frames/img_%04d.png\" (got \"\(path)\")")
+            }
+            return nil
+        }
+        var sequence = ImageSequence()
+        if let r = o["rate"] {
+            let rate: FrameRate?
+            if let s = r as? String { rate = FrameRate.parse(s) } else { rate = FrameRate.fromDecimal(try number(r, "\(f).rate")) }
+            guard let fr = rate else { throw EditError("\(f).rate", "must be pictures per second from 0.01 to 1000, as a number or a fraction such as \"24000/1001\"") }
+            sequence.rate = fr
+        }
+        if let m = o["missingFrames"] {
+            let s = try string(m, "\(f).missingFrames")
+            guard let policy = ImageSequence.MissingFrames(rawValue: s) else {
+                throw EditError("\(f).missingFrames", "must be error, hold or black (got \"\(s)\")")
+            }
+            sequence.missingFrames = policy
+        }
+        return sequence
     }
 
     /// An item's `at` and `transition` (any kind of item).

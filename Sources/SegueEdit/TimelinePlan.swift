@@ -105,7 +105,7 @@ extension Timeline {
             case .gap: line += "gap"
             case .fill: line += "solid colour"
             case .file:
-                line += "\(p.source.isStill ? "still picture, " : "")\(p.source.codedSize) \(p.source.orientation)"
+                line += "\(p.source.isStill ? "still picture, " : "")\(p.source.imageSequence.map { $0 + ", " } ?? "")\(p.source.codedSize) \(p.source.orientation)"
                     + (p.source.orientationSource.map { " (\($0))" } ?? "")
                     + (p.source.hasAlpha ? ", with alpha" : "")
                     + (p.source.isInterlaced ? ", \(p.source.fieldOrder) (deinterlaced with bwdif, one picture per field)" : "")

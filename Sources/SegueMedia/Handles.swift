@@ -8,11 +8,16 @@ final class InputFile {
     let path: String
 
     /// Opens and probes a media file. Wraps `avformat_open_input` + `avformat_find_stream_info`.
-    init(path: String) throws {
+    /// Opens `path` (`avformat_open_input`, then `avformat_find_stream_info`), giving the demuxer `options` (e.g.
+    /// `image2`'s `pattern_type=none`; options the demuxer does not have are ignored).
+    init(path: String, options: [String: String] = [:]) throws {
         _ = FF.setup
         self.path = path
         var c: UnsafeMutablePointer<AVFormatContext>? = nil
-        let rc = FFmpegLog.reading(path) { avformat_open_input(&c, path, nil, nil) }
+        var dict: OpaquePointer? = nil
+        for (k, v) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, k, v, 0) }
+        defer { av_dict_free(&dict) }
+        let rc = FFmpegLog.reading(path) { avformat_open_input(&c, path, nil, &dict) }
         guard rc >= 0, let ctx = c else {
             throw MediaError(path: path, function: "avformat_open_input", code: rc, message: "cannot open: \(FF.message(rc))")
         }

@@ -93,9 +93,30 @@ public struct ProbeReport: Codable, Sendable {
 
     /// Probes `path` (decoding its first video frame); `colourOverride` is the edit's `clips[].colour`, if any;
     /// `toneMap` the curve an HDR clip would be tone-mapped with. Throws `MediaError` when the file cannot be opened.
-    public init(path: String, colourOverride: ColourOverride? = nil, toneMap: ToneMapCurve = .default) throws {
+    public init(path: String, colourOverride: ColourOverride? = nil, toneMap: ToneMapCurve = .default, sequence: ImageSequence? = nil) throws {
         _ = FF.setup
         self.path = path
+        if let sequence {
+            // An image sequence: what its first picture is, at the sequence's rate.
+            let reader = try VideoReader(path: path, colourOverride: colourOverride, decoderThreads: 1, sequence: sequence)
+            let info = reader.info, f = reader.current!.frame.ptr.pointee
+            let used = reader.colour(of: reader.current!.frame)
+            container = info.imageSequence ?? "image sequence"
+            duration = info.duration.seconds
+            audio = []
+            let format = av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format)).map { String(cString: $0) } ?? "?"
+            video = Video(streamIndex: 0, codec: "pictures", pixelFormat: format, codedWidth: info.codedSize.width, codedHeight: info.codedSize.height,
+                          rotation: 0, mirrored: false, displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
+                          sampleAspectRatio: "1:1", averageFrameRate: sequence.rate.framesPerSecond, baseFrameRate: sequence.rate.framesPerSecond,
+                          variableFrameRate: false, duration: info.duration.seconds, firstPTS: 0,
+                          colorMatrix: av_color_space_name(f.colorspace).map { String(cString: $0) } ?? "unknown", colorRange: VideoReader.isFullRange(f) ? "full" : "limited",
+                          colorPrimaries: av_color_primaries_name(f.color_primaries).map { String(cString: $0) } ?? "unknown",
+                          colorTransfer: av_color_transfer_name(f.color_trc).map { String(cString: $0) } ?? "unknown",
+                          matrixUsed: used.matrix.displayName, rangeUsed: used.range.rawValue, transferUsed: used.transfer.rawValue,
+                          primariesUsed: used.primaries.rawValue, guessed: [], overridden: info.colourOverridden,
+                          fieldOrder: FieldOrder.progressive.rawValue, interlaced: false, deinterlacing: nil, fieldRate: nil, alpha: info.hasAlpha)
+            return
+        }
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: read with libheif (FFmpeg 5.1 cannot); decoded as 8-bit R′G′B′A, transformations applied.
             let reader = try VideoReader(path: path, colourOverride: colourOverride)

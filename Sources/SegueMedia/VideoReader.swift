@@ -37,7 +37,9 @@ public final class VideoReader {
     private(set) var firstPTS: Int64 = 0
     /// ε of the frame rule (`SourceInfo.timestampTolerance`).
     private var tolerance: MediaTime = .zero
-    /// The demuxer and decoder; nil for a HEIF file (read with libheif, decoded once in `init`).
+    /// For an image sequence (a numbered picture pattern): its pictures, read one file per frame.
+    let sequenceReader: ImageSequenceReader?
+    /// The demuxer and decoder; nil for a HEIF file (read with libheif, decoded once in `init`) and an image sequence.
     let file: InputFile!
     let streamIndex: Int32
     let timeBase: AVRational
@@ -75,10 +77,37 @@ public final class VideoReader {
     /// (0: its own choice; 1 for a reader that only needs the first picture, which then decodes one frame rather than
     /// one per frame thread).
     public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none, deinterlace: Bool = true,
-                decoderThreads: Int32 = 0) throws {
+                decoderThreads: Int32 = 0, sequence: ImageSequence? = nil) throws {
         self.path = path
         self.colourOverride = colourOverride
         self.deinterlaces = deinterlace
+        if let sequence {
+            // A numbered picture pattern: one picture file per frame at the sequence's rate (`ImageSequenceReader`).
+            _ = FF.setup
+            let reader = try ImageSequenceReader(path: path, sequence: sequence)
+            sequenceReader = reader
+            file = nil; decoder = nil; streamIndex = -1; timeBase = reader.timeBase
+            self.hardware = .none; hardwareProblem = nil
+            isStill = false
+            guard let first = try decodeNext() else { throw MediaError(path: path, function: nil, message: "image sequence: no picture could be decoded") }
+            firstPTS = first.pts
+            current = (.zero, first.frame)
+            let f = first.frame.ptr.pointee
+            let rate = sequence.rate
+            info = SourceInfo(codedSize: PixelSize(width: Int(f.width), height: Int(f.height)),
+                              sampleAspectRatio: f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio.double : 1,
+                              nominalFrameRate: rate.framesPerSecond, duration: MediaTime(frame: Int64(reader.count), rate: rate), hasAudio: false)
+            info.baseFrameRate = rate.framesPerSecond
+            info.timestampTolerance = SourceInfo.timestampTolerance(timeBase: rate.frameDuration, averageRate: rate.framesPerSecond, baseRate: nil)
+            info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
+            info.imageSequence = "image sequence \(reader.pattern), pictures \(reader.first)–\(reader.last) (\(reader.count) frames"
+                + (reader.missing.isEmpty ? "" : ", \(reader.missing.count) missing: \(sequence.missingFrames == .hold ? "the picture before held" : "black")")
+                + ") at \(rate) fps"
+            tolerance = info.timestampTolerance
+            info.colour = colour(of: first.frame)
+            return
+        }
+        sequenceReader = nil
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: FFmpeg 5.1 cannot read it; libheif decodes the primary image once, transformations applied.
             _ = FF.setup
@@ -273,7 +302,7 @@ public final class VideoReader {
     /// and does not end early. The container's last packet is read once, when it is first asked for.
     public var endsEarly: Bool {
         if readErrors > 0 { return true }
-        guard heldPastEnd > 0, !isStill else { return false }
+        guard heldPastEnd > 0, !isStill, sequenceReader == nil else { return false }
         if containerLastPTS == nil { containerLastPTS = .some((try? lastPackets())??.lastPTS) }
         guard let last = containerLastPTS!, let decoded = lastPTS else { return true }
         return decoded < last
@@ -291,6 +320,12 @@ public final class VideoReader {
     /// a read error ends the stream (a truncated file then holds its last good picture). `decodeNext` turns these
     /// frames into pictures (deinterlacing interlaced ones).
     func decodeFrame() throws -> (pts: Int64, frame: Frame)? {
+        if let sequenceReader {
+            guard let next = try sequenceReader.decodeNext() else { return nil }
+            decodedFrames += 1
+            lastPTS = next.pts
+            return next
+        }
         guard let decoder, let file else { return nil }   // a HEIF still: decoded once by libheif
         let frame = Frame()
         var failures = 0
@@ -368,10 +403,14 @@ public final class VideoReader {
         // wanted, so that it comes out as in a render from the start (bwdif treats its first frame as an edge).
         let start = firstPTS / 2, from = fields.active ? sourceTime + tolerance - fields.seekMargin : sourceTime + tolerance
         let target = start + from.floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
-        if av_seek_frame(file.ctx, streamIndex, max(target, start), AVSEEK_FLAG_BACKWARD) < 0 {
-            try FF.check(av_seek_frame(file.ctx, streamIndex, start, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
+        if let sequenceReader {
+            sequenceReader.seek(toFrame: target)   // every picture is a keyframe of its own
+        } else {
+            if av_seek_frame(file.ctx, streamIndex, max(target, start), AVSEEK_FLAG_BACKWARD) < 0 {
+                try FF.check(av_seek_frame(file.ctx, streamIndex, start, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
+            }
+            avcodec_flush_buffers(decoder.ctx)
         }
-        avcodec_flush_buffers(decoder.ctx)
         fields.reset()
         ended = false
         current = nil
@@ -433,8 +472,8 @@ public final class VideoReader {
 
 }
 
-/// Reads what Segue needs to know about a media file (see `SourceInfo`), with the edit's colour override applied.
-/// Decodes the first picture only, on one thread. Throws `MediaError`.
-public func probeSource(path: String, colourOverride: ColourOverride? = nil) throws -> SourceInfo {
-    try VideoReader(path: path, colourOverride: colourOverride, decoderThreads: 1).info
+/// Reads what Segue needs to know about a media file (see `SourceInfo`), with the edit's colour override applied;
+/// `sequence` for an image sequence's pattern. Decodes the first picture only, on one thread. Throws `MediaError`.
+public func probeSource(path: String, colourOverride: ColourOverride? = nil, sequence: ImageSequence? = nil) throws -> SourceInfo {
+    try VideoReader(path: path, colourOverride: colourOverride, decoderThreads: 1, sequence: sequence).info
 }

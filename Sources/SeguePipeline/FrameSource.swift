@@ -71,7 +71,7 @@ final class FrameSource {
     private func reader(_ i: Int) throws -> VideoReader {
         if let existing = readers[i] { return existing }
         let p = timeline.placements[i]
-        let r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware)
+        let r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, sequence: p.spec.imageSequence)
         if let why = r.hardwareProblem { hardwareProblems.insert(why) }
         readers[i] = r
         return r

@@ -89,14 +89,14 @@ public enum RenderJob {
     /// - Throws: `EditError` (invalid edit; names the clip and field) or `MediaError` (a clip cannot be read, or is
     ///   Dolby Vision without a compatible base layer; names the file).
     public static func resolve(_ edit: Edit) throws -> Timeline {
-        try resolve(edit, probe: { try probeSource(path: $0, colourOverride: $1) })
+        try resolve(edit, probe: { try probeSource(path: $0.path, colourOverride: $0.colour, sequence: $0.imageSequence) })
     }
 
     /// `resolve` with the probe given (tests count the files it opens).
-    static func resolve(_ edit: Edit, probe: (String, ColourOverride?) throws -> SourceInfo,
+    static func resolve(_ edit: Edit, probe: (ClipSpec) throws -> SourceInfo,
                         probeAudio: (String) throws -> SourceInfo = { try probeAudioSource(path: $0) }) throws -> Timeline {
         var infos: [SourceInfo] = []
-        var probed: [(path: String, colour: ColourOverride?, audio: Bool, info: SourceInfo)] = []
+        var probed: [(path: String, colour: ColourOverride?, audio: Bool, sequence: ImageSequence?, info: SourceInfo)] = []
         if let m = edit.music {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: m.path, isDirectory: &isDir), !isDir.boolValue else {
@@ -117,18 +117,23 @@ public enum RenderJob {
             let path = item.spec.path
             let what = item.audio || edit.tracks.count > 1 ? item.field : "clip \(item.item)"
             var isDir: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+            if item.spec.imageSequence != nil {
+                // A numbered picture pattern: its folder must exist; the pictures are listed when it is probed.
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
+                    throw MediaError(path: path, function: nil, message: "\(what): the image sequence's folder \(folder) does not exist")
+                }
+            } else if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
                 throw MediaError(path: path, function: nil, message: "\(what): file not found")
-            }
-            if isDir.boolValue { throw MediaError(path: path, function: nil, message: "\(what): is a directory, not a media file") }
+            } else if isDir.boolValue { throw MediaError(path: path, function: nil, message: "\(what): is a directory, not a media file") }
             let info: SourceInfo
             do {
                 // A file used by several clips (ranges cut from one recording) is opened and probed once.
-                if let known = probed.first(where: { $0.path == path && $0.colour == item.spec.colour && $0.audio == item.audio }) {
+                if let known = probed.first(where: { $0.path == path && $0.colour == item.spec.colour && $0.audio == item.audio && $0.sequence == item.spec.imageSequence }) {
                     info = known.info
                 } else {
-                    info = item.audio ? try probeAudio(path) : try probe(path, item.spec.colour)
-                    probed.append((path, item.spec.colour, item.audio, info))
+                    info = item.audio ? try probeAudio(path) : try probe(item.spec)
+                    probed.append((path, item.spec.colour, item.audio, item.spec.imageSequence, info))
                 }
             } catch let e as MediaError {
                 throw MediaError(path: path, function: e.function, code: e.code, message: "\(what): \(e.message)")

@@ -276,8 +276,18 @@ struct Arguments {
             edit = Edit(clips: positional.enumerated().map { (k, p) in
                 let path = p.hasPrefix("/") ? p : URL(fileURLWithPath: cwd).appendingPathComponent(p).standardized.path
                 let t: Transition? = k == 0 || transitions.isEmpty ? nil : transitions[(k - 1) % transitions.count]
-                return ClipSpec(path: path, transition: t)
+                var clip = ClipSpec(path: path, transition: t)
+                // A numbered picture pattern (quoted, so that the shell leaves it): an image sequence at 24 fps.
+                if ImageSequencePattern(path: path) != nil && !FileManager.default.fileExists(atPath: path) { clip.imageSequence = ImageSequence() }
+                return clip
             })
+            if let run = ImageSequencePattern.detect(positional) {
+                // A shell glob (frames/*.png) expanded to many numbered pictures: each became a still.
+                let each = Int(SourceInfo.defaultStillDuration.seconds)
+                say("warning: the \(run.count) numbered pictures given (\(run.first)…\(run.last)) each became a still of \(each) s "
+                    + "(\(run.count * each) s in all). For an image sequence (one picture per frame) give its pattern instead, quoted so that "
+                    + "the shell leaves it: segue render '\(run.pattern)' (24 fps), or in an edit file {\"path\": \"\(run.pattern)\", \"rate\": 24}")
+            }
             // One --transition applies to every join, whatever the clips' lengths: shorten it where a clip is too short.
             edit.fitTransitions = true
         }
