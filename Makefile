@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
                 libavformat-dev libavdevice-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3 \
-                libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl
+                libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl libpng-dev libjpeg62-turbo-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release demo memory layers test example farm-test fixtures fuzz leakcheck bench gpu-check clean

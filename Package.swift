@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers (dependencies point one way):
 // SegueCore ← SegueEdit (the edit model, edit file, timeline/planner)
-// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff), SegueReference, SegueGL (CEGL, SegueShaders)
+// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff; CLargeStill: libpng, libjpeg-turbo), SegueReference,
+//   SegueGL (CEGL, SegueShaders)
 //   ← SeguePipeline ← Segue (the library product) ← segue (the command, also using SegueFarm ← SeguePipeline)
 let package = Package(
     name: "Segue",
@@ -19,10 +20,13 @@ let package = Package(
                        providers: [.apt(["libegl-dev", "libgles-dev", "libgbm-dev", "libdrm-dev"])]),
         .systemLibrary(name: "CStillImage", path: "Sources/CStillImage", pkgConfig: "libheif",
                        providers: [.apt(["libheif-dev", "libexif-dev", "libtiff-dev"])]),
+        // Pictures larger than FFmpeg decodes, read shrunk on load: libpng row by row, libjpeg-turbo's DCT scaling.
+        .target(name: "CLargeStill", path: "Sources/CLargeStill",
+                linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("exif")]),
         .target(name: "SegueCore"),
         // The edit model, its file format and the timeline (the planner that makes each frame's FramePlan).
         .target(name: "SegueEdit", dependencies: ["SegueCore"]),
-        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage"]),
+        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage", "CLargeStill"]),
         .target(name: "SegueReference", dependencies: ["SegueCore"]),
         // The whole shader folder is embedded; the plugin indexes it by file name (a new .frag needs no listing here).
         .executableTarget(name: "EmbedShaderFolderTool", path: "Plugins/EmbedShaderFolderTool"),

@@ -154,6 +154,8 @@ public struct SourceInfo: Equatable, Sendable {
     public var orientationSource: String?
     /// The EXIF `Orientation` value (1…8) the picture carries, if any.
     public var exifOrientation: Int?
+    /// For a still too large to decode whole: how it is read, in words; nil for any other file.
+    public var largeStill: String?
     /// For an image sequence (a numbered picture pattern): what it is, in words ("image sequence img_%04d.png, pictures
     /// 1001–1048 (48 frames) at 24 fps"); nil for any other file.
     public var imageSequence: String?

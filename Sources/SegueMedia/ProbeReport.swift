@@ -117,6 +117,23 @@ public struct ProbeReport: Codable, Sendable {
                           fieldOrder: FieldOrder.progressive.rawValue, interlaced: false, deinterlacing: nil, fieldRate: nil, alpha: info.hasAlpha)
             return
         }
+        if let large = try LargeStill.probe(path: path) {
+            // A still too large to decode whole: its header, and how it will be read.
+            let info = try VideoReader(path: path, colourOverride: colourOverride).info
+            container = (large.format.hasPrefix("PNG") ? "png" : "jpeg") + " (" + (info.largeStill ?? "") + ")"
+            duration = info.duration.seconds
+            audio = []
+            video = Video(streamIndex: 0, codec: large.format.hasPrefix("PNG") ? "png" : "mjpeg", pixelFormat: "rgba (\(large.format))",
+                          codedWidth: large.size.width, codedHeight: large.size.height, rotation: info.orientation.rotationDegrees,
+                          mirrored: info.orientation.isMirrored, displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
+                          sampleAspectRatio: "1:1", averageFrameRate: nil, baseFrameRate: nil, variableFrameRate: false,
+                          duration: info.duration.seconds, firstPTS: 0, colorMatrix: "n/a (R'G'B')", colorRange: "full", colorPrimaries: "unknown",
+                          colorTransfer: "unknown", matrixUsed: "n/a", rangeUsed: "full", transferUsed: "sdr", primariesUsed: "bt709",
+                          guessed: ["primaries", "transfer"], overridden: [], fieldOrder: FieldOrder.progressive.rawValue, interlaced: false,
+                          deinterlacing: nil, fieldRate: nil, still: true, exifOrientation: info.exifOrientation,
+                          orientationSource: info.orientationSource, alpha: info.hasAlpha)
+            return
+        }
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: read with libheif (FFmpeg 5.1 cannot); decoded as 8-bit R′G′B′A, transformations applied.
             let reader = try VideoReader(path: path, colourOverride: colourOverride)

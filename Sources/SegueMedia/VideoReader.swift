@@ -39,6 +39,8 @@ public final class VideoReader {
     private var tolerance: MediaTime = .zero
     /// For an image sequence (a numbered picture pattern): its pictures, read one file per frame.
     let sequenceReader: ImageSequenceReader?
+    /// For a still too large to decode whole (`LargeStill`): read shrunk on load, at each size a layer asks for.
+    let largeStill: LargeStill?
     /// The demuxer and decoder; nil for a HEIF file (read with libheif, decoded once in `init`) and an image sequence.
     let file: InputFile!
     let streamIndex: Int32
@@ -86,6 +88,7 @@ public final class VideoReader {
             _ = FF.setup
             let reader = try ImageSequenceReader(path: path, sequence: sequence)
             sequenceReader = reader
+            largeStill = nil
             file = nil; decoder = nil; streamIndex = -1; timeBase = reader.timeBase
             self.hardware = .none; hardwareProblem = nil
             isStill = false
@@ -108,6 +111,32 @@ public final class VideoReader {
             return
         }
         sequenceReader = nil
+        if let large = try LargeStill.probe(path: path) {
+            // A PNG or JPEG too large to decode whole: only its header is read here; each picture a layer asks for
+            // is decoded shrunk to that size (`VideoReaderPictures.swift`). A 1×1 frame stands for it meanwhile.
+            _ = FF.setup
+            largeStill = large
+            file = nil; decoder = nil; streamIndex = -1; timeBase = AVRational(num: 1, den: 1)
+            self.hardware = .none; hardwareProblem = nil
+            isStill = true
+            let stand = try Frame.allocated(width: 1, height: 1, format: AV_PIX_FMT_RGBA)
+            stand.ptr.pointee.color_range = AVCOL_RANGE_JPEG
+            current = (.zero, stand)
+            ended = true
+            var still = SourceInfo(codedSize: large.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
+            still.isStill = true
+            still.hasAlpha = large.hasAlpha
+            if let v = large.exifOrientation, let o = Orientation(exifOrientation: v) {
+                still.orientation = o
+                still.exifOrientation = v
+                still.orientationSource = "EXIF orientation \(v): \(Orientation.exifDescription(v))"
+            }
+            still.largeStill = "\(large.format) read shrunk on load (libpng row by row / libjpeg DCT scaling), at most \(LargeStill.maxSide) pixels a side"
+            still.colour = colour(of: stand)
+            info = still
+            return
+        }
+        largeStill = nil
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: FFmpeg 5.1 cannot read it; libheif decodes the primary image once, transformations applied.
             _ = FF.setup

@@ -5,7 +5,20 @@ import SegueCore
 extension VideoReader {
     /// The stored picture shown at `sourceTime` (seconds from the clip's first frame), as RGBA.
     public func frame(at sourceTime: MediaTime) throws -> RGBAImage {
-        try rgbaImage(of: decodedFrame(at: sourceTime))
+        if let largeStill { return try largeStill.decode(to: largeStill.decodeSize(for: nil)) }
+        return try rgbaImage(of: decodedFrame(at: sourceTime))
+    }
+
+    /// A large still's picture at the size asked for (`LargeStill.decodeSize`), decoded shrunk on load; the last one is
+    /// kept (a still shows one picture for all its frames).
+    func largePicture(_ large: LargeStill, reducedTo size: PixelSize?) throws -> VideoPicture {
+        let target = large.decodeSize(for: size)
+        let f = current!.frame
+        if let c = reduced, c.frame === f, c.picture.size == target { return c.picture }
+        var picture = try rgbaPicture(try large.decode(to: target), colour: colour(of: f))
+        picture.identity = VideoPicture.newIdentity()
+        reduced = (f, picture)
+        return picture
     }
 
     /// The stored size and sample aspect ratio of the picture shown at `sourceTime` (decoding it): what the probe said,
@@ -33,6 +46,7 @@ extension VideoReader {
     /// else converted to RGBA by libswscale (`frame(at:)`); a picture with alpha (`keepsAlpha`) as RGBA with its
     /// alpha premultiplied (`VideoPicture.premultiplied`).
     public func picture(at sourceTime: MediaTime) throws -> VideoPicture {
+        if let largeStill { return try largePicture(largeStill, reducedTo: nil) }
         let f = try decodedFrame(at: sourceTime)
         if let c = planar, c.frame === f { return c.picture }
         var picture = keepsAlpha ? nil : f.directPicture(colour: colour(of: f))
@@ -61,6 +75,7 @@ extension VideoReader {
     /// the renderers take directly keep their pixel format, matrix, range and siting; the others (RGB, palette, a
     /// picture with alpha, …) are reduced as the RGBA picture `picture(at:)` gives (premultiplied). Throws `MediaError`.
     public func picture(at sourceTime: MediaTime, reducedTo size: PixelSize?) throws -> VideoPicture {
+        if let largeStill { return try largePicture(largeStill, reducedTo: size) }
         let f = try decodedFrame(at: sourceTime)
         guard let size, size.width < Int(f.ptr.pointee.width) || size.height < Int(f.ptr.pointee.height) else { return try picture(at: sourceTime) }
         if let c = reduced, c.frame === f, c.picture.size == size { return c.picture }
