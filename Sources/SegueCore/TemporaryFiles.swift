@@ -3,7 +3,8 @@ import Foundation
 /// The hidden temporary files an output is written through (renamed into place only when it is finished), their
 /// names, and the removal of those a killed render left behind.
 ///
-/// A temporary file lies beside its output and is named `.NAME.segue-HOST-PID-N.tmp`: `NAME` the output's file name,
+/// A temporary file lies beside its output (an image sequence's is a folder of frames beside them) and is named
+/// `.NAME.segue-HOST-PID-N.tmp`: `NAME` the output's file name,
 /// `HOST` this machine's name (letters, digits, `.` and `-` kept, anything else `_`), `PID` the writing process, `N` a
 /// count within it (renders at once in one process never share a file). A process killed with SIGKILL cannot remove its
 /// file; the next render of the same output does (`removeStale(of:)`): it removes the temporary files of that output
@@ -59,7 +60,8 @@ public enum TemporaryFiles {
         var removed: [String] = []
         for n in names.sorted() {
             guard let w = writer(of: n, outputName: name), w.host == nil || w.host == host, w.pid != getpid(), !processExists(w.pid) else { continue }
-            if unlink(dir + "/" + n) == 0 { removed.append(n) }
+            // An image sequence's temporary file is a folder of frames.
+            if (try? FileManager.default.removeItem(atPath: dir + "/" + n)) != nil { removed.append(n) }
         }
         return removed
     }

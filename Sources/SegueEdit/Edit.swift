@@ -119,6 +119,10 @@ public struct Edit: Equatable, Sendable {
     /// The colour under every track: outside the pictures (letterbox bars, pushed-out areas), in gaps and under the
     /// transparent parts of pictures with alpha; black by default.
     public var background = RGBColour.black
+    /// `"background": "transparent"`: nothing under the tracks; the output keeps the composite's alpha
+    /// (`FramePlan.keepsAlpha`), which needs a format with alpha (ProRes 4444, VP9 in WebM, PNG, TIFF or OpenEXR image
+    /// sequences, FFV1).
+    public var transparentBackground = false
     /// How transitions mix colours unless they say (`Transition.blend`).
     public var blending: Blending = .gamma
     /// Shorten a transition longer than the items it joins allow (to what fits, or a cut below one frame), with a

@@ -69,10 +69,14 @@ public enum EditFile {
         if let s = obj["square"] { edit.square = try bool(s, "square") }
         if let b = obj["background"] {
             let s = try string(b, "background")
-            guard let c = RGBColour.parse(s) else {
-                throw EditError("background", "must be a colour as \"#rrggbb\", \"#rgb\" or a name (\(RGBColour.names.keys.sorted().joined(separator: ", "))) (got \"\(s)\")")
+            if s.lowercased() == "transparent" {
+                edit.transparentBackground = true
+            } else {
+                guard let c = RGBColour.parse(s) else {
+                    throw EditError("background", "must be a colour as \"#rrggbb\", \"#rgb\" or a name (\(RGBColour.names.keys.sorted().joined(separator: ", "))), or \"transparent\" (got \"\(s)\")")
+                }
+                edit.background = c
             }
-            edit.background = c
         }
         if let b = obj["blending"] { edit.blending = try blending(b, "blending") }
         if let f = obj["fitTransitions"] { edit.fitTransitions = try bool(f, "fitTransitions") }
@@ -94,6 +98,7 @@ public enum EditFile {
                 let s = try string(c, "output.codec")
                 guard let codec = OutputSettings.Codec(rawValue: s) else { throw EditError("output.codec", "must be \(OutputFormat.codecNames) (got \"\(s)\")") }
                 edit.output.codec = codec
+                edit.output.codecFromFileName = false
             }
             if let c = out["crf"] {
                 let v = try int(c, "output.crf")

@@ -99,6 +99,8 @@ public struct Timeline: Sendable {
     public let frameCount: Int64
     /// The edit's background colour (`Edit.background`), carried by every `FramePlan`.
     public let background: RGBColour
+    /// Whether the output keeps alpha (`Edit.transparentBackground`), carried by every `FramePlan`.
+    public let keepsAlpha: Bool
     /// The largest default render size along either axis: 16384 pixels, what libx264 takes (and the edit file's
     /// `renderSize` allows). A larger default (a 16400-pixel panorama) is scaled down to fit, keeping its aspect ratio.
     public static let maxRenderSide = 16384
@@ -286,6 +288,7 @@ public struct Timeline: Sendable {
         self.music = edit.music
         self.audio = edit.audio
         self.background = edit.background
+        self.keepsAlpha = edit.transparentBackground
         self.duration = (placements + audioPlacements).map(\.end).max() ?? .zero
         self.frameCount = duration.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
         if frameCount < 1 {

@@ -36,7 +36,7 @@ extension Timeline {
             clear.content = .colour(.black, alpha: 0)
             passes = [CompositePass(track: 0, from: clear, to: nil, transition: nil, progress: 0)]
         }
-        return FramePlan(frame: n, time: t, renderSize: renderSize, passes: passes, colour: outputColour, background: background)
+        return FramePlan(frame: n, time: t, renderSize: renderSize, passes: passes, colour: outputColour, background: background, keepsAlpha: keepsAlpha)
     }
 
     /// One track's pass at `t` from its `active` items (one, or two in a transition), nil when it draws nothing.

@@ -153,30 +153,39 @@ public enum RenderJob {
     @discardableResult
     public static func render(_ edit: Edit, to outputPath: String, options: RenderOptions = RenderOptions()) throws -> RenderResult {
         let out = URL(fileURLWithPath: outputPath).standardizedFileURL
+        let edit = withFormatOfFileName(edit, outputPath)
         try refuseOverwriting(inputsOf: edit, with: outputPath)
         var outIsDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: out.path, isDirectory: &outIsDir), outIsDir.boolValue {
             throw UsageError("the output \(outputPath) is a folder; give a file name")
         }
-        try checkOutput(edit.output, path: outputPath)
+        try checkOutput(edit.output, path: outputPath, keepsAlpha: edit.transparentBackground, audio: options.audio ? edit.audio : nil)
         let dir = out.deletingLastPathComponent()
         var isDir: ObjCBool = false
+        if edit.output.format.isImageSequence, !FileManager.default.fileExists(atPath: dir.path),
+           FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().path) {
+            // An image sequence's folder is made when only it is missing (frames/%05d.png in an existing folder).
+            try? FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: false)
+        }
         guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue else {
             throw MediaError(path: dir.path, function: nil, message: "the output folder does not exist")
         }
         let timeline = try resolve(edit)
         if options.verbose {
             timeline.notes.forEach { options.log("segue: \($0)") }
-            options.log("segue: output \(timeline.outputDescription), \(edit.output.format.videoEncoder(edit.output))")
+            let format = edit.output.format
+            options.log("segue: output \(format.name): \(timeline.outputDescription), \(format.videoEncoder(edit.output)) writing "
+                        + "\(format.pixelFormat(edit.output.dynamicRange, alpha: edit.transparentBackground) ?? "?")"
+                        + (edit.transparentBackground ? " (alpha kept: transparent background)" : "")
+                        + (format.hasAudio ? (options.audio ? ", \(format.audioName) audio" : ", no audio") : ", no audio (\(format.containerName) has none)"))
         }
         timeline.warnings.forEach { options.log("warning: \($0)") }
         try options.checkCancellation()
         let renderer = try makeRenderer(options, for: timeline)
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 
-        let result = try writeAtomically(to: out.path) { temp in
-            try encode(timeline, renderer: renderer, to: temp, options: options)
-        }
+        let write = { (temp: String) in try encode(timeline, renderer: renderer, to: temp, options: options) }
+        let result = edit.output.format.isImageSequence ? try writeSequenceAtomically(to: out.path, write) : try writeAtomically(to: out.path, write)
         result.warnings.forEach { options.log("warning: \($0)") }
         return RenderResult(path: out.path, frames: result.frames, audioSamples: result.samples, renderer: renderer.name,
                             timeline: timeline, warnings: result.warnings)
@@ -193,10 +202,11 @@ public enum RenderJob {
                        frames wanted: Range<Int64>? = nil, encoderLookahead: Int64 = 0,
                        decodeAheadDepth: Int = 3) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
         var range = wanted ?? 0..<timeline.frameCount
-        let withAudio = options.audio && range.lowerBound == 0
+        let withAudio = options.audio && range.lowerBound == 0 && timeline.output.format.hasAudio
         let sampleRate = Int32(timeline.audio.sampleRate)
         let writer = try MediaWriter(path: path, size: timeline.renderSize, frameRate: timeline.frameRate,
-                                     settings: timeline.output, audio: withAudio ? timeline.audio : nil, contentPeak: timeline.contentPeak)
+                                     settings: timeline.output, audio: withAudio ? timeline.audio : nil, alpha: timeline.keepsAlpha,
+                                     contentPeak: timeline.contentPeak)
         let mixer = withAudio ? AudioMixer(timeline: timeline, music: timeline.music, sampleRate: sampleRate, channels: timeline.audio.channels) : nil
         if encoderLookahead > 0 && writer.honoursForcedFrameTypes && range.upperBound < timeline.frameCount {
             writer.keepFrames = Int64(range.count)

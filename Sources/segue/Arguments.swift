@@ -15,6 +15,8 @@ struct Arguments {
     var square = false, size: PixelSize?, fit: FitMode?, fps: FrameRate?
     /// `--background COLOUR`: the edit's background (`Edit.background`).
     var background: RGBColour?
+    /// `--background transparent`: the output keeps alpha (`Edit.transparentBackground`).
+    var transparent = false
     var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?, toneMap: ToneMapCurve?, dynamicRange: DynamicRange?
     var json = false
     var at: Double?, frame: Int64?
@@ -113,7 +115,8 @@ struct Arguments {
                 fit = f
             case "--background":
                 let v = try value(a)
-                guard let c = RGBColour.parse(v) else { throw UsageError("--background must be a colour: #rrggbb, #rgb or a name such as black, white, grey (got \(v))") }
+                if v.lowercased() == "transparent" { transparent = true; break }
+                guard let c = RGBColour.parse(v) else { throw UsageError("--background must be a colour: #rrggbb, #rgb or a name such as black, white, grey, or transparent (got \(v))") }
                 background = c
             case "--fps":
                 let v = try value(a)
@@ -296,9 +299,10 @@ struct Arguments {
         if square { edit.square = true }
         if let s = size { edit.renderSize = s }
         if let f = fit { edit.fit = f }
-        if let b = background { edit.background = b }
+        if let b = background { edit.background = b; edit.transparentBackground = false }
+        if transparent { edit.transparentBackground = true }
         if let r = fps { edit.frameRate = r }
-        if let c = codec { edit.output.codec = c }
+        if let c = codec { edit.output.codec = c; edit.output.codecFromFileName = false }
         if let c = crf { edit.output.crf = c }
         if let e = encoder { edit.output.encoder = e }
         if let t = toneMap { edit.output.toneMap = t }
