@@ -304,7 +304,9 @@ extension RenderJob {
             guard n >= 0 && n < timeline.frameCount else {
                 throw UsageError("frame \(n) is outside the edit (0…\(timeline.frameCount - 1))")
             }
-            byFrame[n] = try source.render(frame: n, with: renderer)
+            // A transparent background's frames come premultiplied: previews (PNG) are straight.
+            let image = try source.render(frame: n, with: renderer)
+            byFrame[n] = timeline.keepsAlpha ? image.straightened() : image
         }
         return (frames.map { byFrame[$0]! }, source.decodedFrames)
     }
