@@ -174,10 +174,10 @@ public enum RenderJob {
         if options.verbose {
             timeline.notes.forEach { options.log("segue: \($0)") }
             let format = edit.output.format
-            options.log("segue: output \(format.name): \(timeline.outputDescription), \(format.videoEncoder(edit.output)) writing "
+            options.log("segue: output \(timeline.outputDescription), \(format.videoEncoder(edit.output)) (\(format.name), writing "
                         + "\(format.pixelFormat(edit.output.dynamicRange, alpha: edit.transparentBackground) ?? "?")"
                         + (edit.transparentBackground ? " (alpha kept: transparent background)" : "")
-                        + (format.hasAudio ? (options.audio ? ", \(format.audioName) audio" : ", no audio") : ", no audio (\(format.containerName) has none)"))
+                        + (format.hasAudio ? (options.audio ? ", \(format.audioName) audio" : ", no audio") : ", no audio: \(format.containerName) has none") + ")")
         }
         timeline.warnings.forEach { options.log("warning: \($0)") }
         try options.checkCancellation()
