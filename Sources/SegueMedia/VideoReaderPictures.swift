@@ -26,7 +26,9 @@ extension VideoReader {
     /// picture's own, `SampleAspectRatio`). Throws `MediaError`.
     public func pictureFormat(at sourceTime: MediaTime) throws -> (size: PixelSize, sampleAspectRatio: Double) {
         guard !isStill else { return (info.codedSize, info.sampleAspectRatio) }
-        let f = try decodedFrame(at: sourceTime)
+        // The picture's own frame, decoded as `picture(at:)` will take it (not counted as held past the end twice).
+        try advance(to: sourceTime)
+        let f = current!.frame
         let sar = file.map { SampleAspectRatio(stream: $0.stream(streamIndex), frame: f.ptr).used.double }
             ?? (f.ptr.pointee.sample_aspect_ratio.isValid ? f.ptr.pointee.sample_aspect_ratio.double : 1)
         return (PixelSize(width: Int(f.ptr.pointee.width), height: Int(f.ptr.pointee.height)), sar)
