@@ -177,10 +177,10 @@ public struct OutputFormat: Sendable, Equatable {
         return name[name.index(after: dot)...].lowercased()
     }
 
-    /// Whether `path` has one of this format's extensions (and, for an image sequence, is a numbered pattern; a
-    /// single file is never one).
+    /// Whether `path` has one of this format's extensions (and, for an image sequence, is a numbered pattern: a single
+    /// file is never one; other formats take patterns too, as `segue record` names its segments `take_%03d.mp4`).
     public func accepts(fileName path: String) -> Bool {
-        extensions.contains(OutputFormat.fileExtension(path)) && (ImageSequencePattern(path: path) != nil) == isImageSequence
+        extensions.contains(OutputFormat.fileExtension(path)) && (!isImageSequence || ImageSequencePattern(path: path) != nil)
     }
 
     /// The extensions for messages: ".mp4 (or .m4v, .mov)"; for an image sequence, a pattern: "frames/%05d.png".
