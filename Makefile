@@ -4,6 +4,7 @@ SWIFT ?= swift
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
                 libavformat-dev libavdevice-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3 \
                 libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl time libzip-dev python3-venv \
+                libpng-dev libjpeg62-turbo-dev \
                 libraqm-dev libharfbuzz-dev libfribidi-dev libfreetype-dev libfontconfig-dev libunibreak-dev libass-dev \
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
                 tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin

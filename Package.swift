@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers (dependencies point one way):
 // SegueCore ← SegueEdit (the edit model, edit file, timeline/planner) ← SegueText (CTextShaping, CASS: titles, captions)
-// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff; CZip: libzip), SegueReference, SegueGL (CEGL, SegueShaders)
+// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff; CLargeStill: libpng, libjpeg-turbo; CZip: libzip),
+//   SegueReference, SegueGL (CEGL, SegueShaders)
 //   ← SeguePipeline (also SegueText) ← Segue (the library product) ← segue (the command, also using SegueFarm ← SeguePipeline)
 let package = Package(
     name: "Segue",
@@ -26,10 +27,13 @@ let package = Package(
         .systemLibrary(name: "CTextShaping", path: "Sources/CTextShaping", pkgConfig: "raqm",
                        providers: [.apt(["libraqm-dev", "libharfbuzz-dev", "libfribidi-dev", "libfreetype-dev", "libfontconfig-dev", "libunibreak-dev"])]),
         .systemLibrary(name: "CASS", path: "Sources/CASS", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
+        // Pictures larger than FFmpeg decodes, read shrunk on load: libpng row by row, libjpeg-turbo's DCT scaling.
+        .target(name: "CLargeStill", path: "Sources/CLargeStill",
+                linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("exif")]),
         .target(name: "SegueCore"),
         // The edit model, its file format and the timeline (the planner that makes each frame's FramePlan).
         .target(name: "SegueEdit", dependencies: ["SegueCore"]),
-        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage", "CZip"]),
+        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage", "CZip", "CLargeStill"]),
         .target(name: "SegueReference", dependencies: ["SegueCore"]),
         // Titles and captions: text items shaped and rasterised once, caption files read (and ASS drawn by libass).
         .target(name: "SegueText", dependencies: ["SegueCore", "SegueEdit", "CTextShaping", "CASS"]),
@@ -42,6 +46,8 @@ let package = Package(
         .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueEdit", "SegueCore"]),
         .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueEdit", "SegueCore"]),
         .executableTarget(name: "segue", dependencies: ["Segue", "SegueFarm", "SeguePipeline", "SegueEdit", "SegueCore"]),
+        // A library program for the exit test (issue 22 #11): renders on the GPU and exits at once, however it ended.
+        .executableTarget(name: "segue-exit-check", dependencies: ["Segue"], path: "Tests/ExitCheck"),
         .target(name: "SegueTestSupport", dependencies: ["SegueCore"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore", "SegueTestSupport"]),
         .testTarget(name: "SegueEditTests", dependencies: ["SegueEdit", "SegueCore", "SegueTestSupport"]),

@@ -115,6 +115,10 @@ public func probe(_ path: String, toneMap: ToneMapCurve = .default, policy: Inpu
     try await onOwnThread {
         var st = stat()
         guard InputPolicy.urlScheme(of: path) != nil || stat(path, &st) == 0 else {
+            // A numbered picture pattern (`frames/img_%04d.png`): the image sequence, at 24 fps.
+            if ImageSequencePattern(path: path) != nil {
+                return try ProbeReport(path: path, toneMap: toneMap, sequence: ImageSequence(), policy: policy)
+            }
             throw MediaError(path: path, function: nil, message: "file not found")
         }
         return try ProbeReport(path: path, toneMap: toneMap, policy: policy)
@@ -167,17 +171,4 @@ public func renderFrame(_ edit: Edit, _ position: FramePosition, options: Export
 /// - Throws: `MediaError`.
 public func writePNG(_ image: RGBAImage, to path: String) throws {
     try StillImage.writePNG(image, to: path)
-}
-
-/// Runs blocking work (FFmpeg, EGL, encoding) on a thread of its own, not on the concurrency pool, and waits for it
-/// without blocking the caller's. A GL context is current on one thread: the whole job stays on this one.
-func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-        let thread = Thread {
-            do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }
-        }
-        thread.name = "segue"
-        thread.stackSize = 16 << 20
-        thread.start()
-    }
 }

@@ -8,12 +8,13 @@
 /// and only the passes above it are drawn, each inside its rectangle.
 public enum DirectFrame {
     /// Where the output's top-left pixel sits in the stored picture (whole pixels, both even so that the 4:2:0
-    /// chroma samples line up), or nil when `pass` needs compositing: a transition (any kind, at any progress), an
+    /// chroma samples line up), or nil when `pass` needs compositing: an output that keeps alpha (its alpha planes are
+    /// drawn), a transition (any kind, at any progress), an
     /// HDR output (10-bit BT.2020), a picture in another format or colour or with alpha, a layer that is not opaque or
     /// is cropped, rotation, mirroring, scaling, a sub-pixel or odd offset, or any part of the output outside the picture.
     public static func cropOrigin(_ pass: CompositePass, picture: VideoPicture, plan: FramePlan) -> (x: Int, y: Int)? {
         let renderSize = plan.renderSize
-        guard pass.to == nil, pass.transition == nil, pass.from.isUntouched, pass.from.content == .media, plan.colour.dynamicRange == .sdr,
+        guard !plan.keepsAlpha, pass.to == nil, pass.transition == nil, pass.from.isUntouched, pass.from.content == .media, plan.colour.dynamicRange == .sdr,
               picture.layout == .planar, picture.bitDepth == 8, picture.chromaShiftX == 1, picture.chromaShiftY == 1,
               !picture.swapsChroma, picture.colour.matrix == .bt709, picture.colour.range == .limited,
               picture.colour.siting == .left, picture.colour.transfer == .sdr, picture.colour.primaries != .bt2020,

@@ -95,13 +95,22 @@ public struct FramePlan: Sendable {
     public var colour: OutputColour
     /// What shows under every pass (`Edit.background`); black unless the edit says otherwise.
     public var background: RGBColour = .black
+    /// Whether the output keeps alpha (`"background": "transparent"`): nothing shows under the passes (the background is
+    /// transparent: premultiplied 0), and the renderers write the composite's alpha too — at every pixel centre and at
+    /// every chroma site (`YUV420Image.alpha`, `chromaAlpha`), composited like the colour (`a + (1 − a)·below`). The
+    /// planes stay premultiplied (`YUV420Image.straightened` divides them out for the encoder).
+    public var keepsAlpha = false
 
     public init(frame: Int64, time: MediaTime, renderSize: PixelSize, passes: [CompositePass], colour: OutputColour = .sdr,
-                background: RGBColour = .black) {
+                background: RGBColour = .black, keepsAlpha: Bool = false) {
         precondition(!passes.isEmpty, "a frame plan has at least one pass")
         self.frame = frame; self.time = time; self.renderSize = renderSize; self.passes = passes; self.colour = colour
-        self.background = background
+        self.background = background; self.keepsAlpha = keepsAlpha
     }
+
+    /// The background as the first pass composites over it: the edit's colour, opaque, or nothing (transparent) when
+    /// the output keeps alpha.
+    public var backgroundAlpha: Double { keepsAlpha ? 0 : 1 }
 
     /// Every layer of every pass, in drawing order (pass 0's `from`, its `to`, pass 1's `from`, …): the order of the
     /// pictures a renderer is handed.

@@ -72,6 +72,9 @@ public struct ClipSpec: Equatable, Sendable {
     /// What a retimed clip's audio does: `keep` its pitch (time-stretched; the default), `follow` the speed
     /// (varispeed), or `mute`.
     public var pitch: Pitch = .keep
+    /// For a path that is a numbered picture pattern (`frames/img_%04d.png`, `ImageSequencePattern`): the sequence's
+    /// rate and missing-frame policy (the edit file's `rate` and `missingFrames`); nil for any other item.
+    public var imageSequence: ImageSequence?
     /// The item lasts until the edit's end (as the other tracks and the audio tracks make it): a still, a fill or a
     /// gap for all of that time, a video for as much of it as its file has. Used for `--overlay`; `duration` is
     /// then ignored.
@@ -173,6 +176,10 @@ public struct Edit: Equatable, Sendable {
     /// The colour under every track: outside the pictures (letterbox bars, pushed-out areas), in gaps and under the
     /// transparent parts of pictures with alpha; black by default.
     public var background = RGBColour.black
+    /// `"background": "transparent"`: nothing under the tracks; the output keeps the composite's alpha
+    /// (`FramePlan.keepsAlpha`), which needs a format with alpha (ProRes 4444, VP9 in WebM, PNG, TIFF or OpenEXR image
+    /// sequences, FFV1).
+    public var transparentBackground = false
     /// How transitions mix colours unless they say (`Transition.blend`).
     public var blending: Blending = .gamma
     /// Captions over the whole edit (`"captions"`, `--captions`): drawn above every track.
@@ -196,6 +203,11 @@ public struct Edit: Equatable, Sendable {
     /// The folder an `.otioz` bundle was extracted into (`EditDocument`): its files pass the input policy's root
     /// (`InputPolicy.applied(to:)`), and chunk plans hash paths inside it relative to it. Nil for other edits.
     public var bundleFolder: String?
+    /// Shorten a transition longer than the items it joins allow (to what fits, or a cut below one frame), with a
+    /// warning, instead of refusing the edit (`Timeline.fitTransitions`). The edit file's `fitTransitions` (default
+    /// false: an error, naming the transition); clips joined on the command line always fit (one `--transition`
+    /// applies to every join, whatever the clips' lengths).
+    public var fitTransitions = false
 
     /// An edit of one track.
     public init(clips: [ClipSpec]) { self.tracks = [VideoTrack(clips: clips)] }

@@ -45,7 +45,7 @@ public enum EditFile {
         try StrictJSON.check(data)
         let obj = try object(root, "edit")
         try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "tracks", "audioTracks", "output", "music", "audio",
-                                "background", "blending", "allowIndirectInputs", "captions"])
+                                "background", "blending", "allowIndirectInputs", "captions", "fitTransitions"])
         var edit: Edit
         switch (obj["clips"], obj["tracks"]) {
         case (nil, nil): throw EditError("clips", "is required: a list of at least one clip (or \"tracks\": a list of tracks, bottom first)")
@@ -96,12 +96,17 @@ public enum EditFile {
         if let s = obj["square"] { edit.square = try bool(s, p + "square") }
         if let b = obj["background"] {
             let s = try string(b, p + "background")
-            guard let c = RGBColour.parse(s) else {
-                throw EditError(p + "background", "must be a colour as \"#rrggbb\", \"#rgb\" or a name (\(RGBColour.names.keys.sorted().joined(separator: ", "))) (got \"\(s)\")")
+            if s.lowercased() == "transparent" {
+                edit.transparentBackground = true
+            } else {
+                guard let c = RGBColour.parse(s) else {
+                    throw EditError(p + "background", "must be a colour as \"#rrggbb\", \"#rgb\" or a name (\(RGBColour.names.keys.sorted().joined(separator: ", "))), or \"transparent\" (got \"\(s)\")")
+                }
+                edit.background = c
             }
-            edit.background = c
         }
         if let b = obj["blending"] { edit.blending = try blending(b, p + "blending") }
+        if let f = obj["fitTransitions"] { edit.fitTransitions = try bool(f, p + "fitTransitions") }
         if let f = obj["fit"] {
             let s = try string(f, p + "fit")
             guard let m = FitMode(rawValue: s), FitMode.userModes.contains(m) else { throw EditError(p + "fit", "must be one of fill, fit, stretch (got \"\(s)\")") }
@@ -120,6 +125,7 @@ public enum EditFile {
                 let s = try string(c, p + "output.codec")
                 guard let codec = OutputSettings.Codec(rawValue: s) else { throw EditError(p + "output.codec", "must be \(OutputFormat.codecNames) (got \"\(s)\")") }
                 edit.output.codec = codec
+                edit.output.codecFromFileName = false
             }
             if let c = out["crf"] {
                 let v = try int(c, p + "output.crf")
@@ -279,14 +285,15 @@ public enum EditFile {
         case "path"?:
             try checkKeys(o, f, audio ? ["path", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack", "speed", "reverse", "pitch"]
                                       : ["path", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer",
-                                         "speed", "reverse", "freeze", "frameBlend", "pitch"])
+                                         "speed", "reverse", "freeze", "frameBlend", "pitch", "rate", "missingFrames"])
             let path = try string(o["path"]!, "\(f).path")
             if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
             spec = ClipSpec(path: resolved(path, base: base))
+            spec.imageSequence = try imageSequence(o, f, path: spec.path)
         default:
             try checkKeys(o, f, audio ? ["path", "gap", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack", "speed", "reverse", "pitch"]
                                       : ["path", "gap", "fill", "text", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion",
-                                         "layer", "speed", "reverse", "freeze", "frameBlend", "pitch"])
+                                         "layer", "speed", "reverse", "freeze", "frameBlend", "pitch", "rate", "missingFrames"])
             throw EditError("\(f).path", audio ? "is required (or \"gap\": SECONDS)" : "is required (or \"gap\": SECONDS, \"fill\": COLOUR, or \"text\": WORDS)")
         }
         if let s = o["start"] {

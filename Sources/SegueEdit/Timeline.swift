@@ -1,6 +1,18 @@
 import Foundation
 import SegueCore
 
+/// A decoded picture's stored size and sample aspect ratio, as the decoder gave it (it may differ from the probed
+/// `SourceInfo` in a stream that changes size mid-way).
+public struct PictureFormat: Equatable, Sendable, CustomStringConvertible {
+    /// Stored size in pixels.
+    public var size: PixelSize
+    /// Pixel width / pixel height (the container's when set and sane, else the codec's: `SampleAspectRatio`).
+    public var sampleAspectRatio: Double
+    public init(size: PixelSize, sampleAspectRatio: Double) { self.size = size; self.sampleAspectRatio = sampleAspectRatio }
+    /// "640x480" or "640x480 (SAR 1.333)".
+    public var description: String { sampleAspectRatio == 1 ? "\(size)" : "\(size) (SAR \(String(format: "%.3f", sampleAspectRatio)))" }
+}
+
 /// An edit resolved against its clips' media: every time and size fixed, ready to plan frames.
 ///
 /// Each track (video or audio) is laid out on its own: item `i` starts at its `at` when it has one, else at
@@ -73,13 +85,21 @@ public struct Timeline: Sendable {
                                                 renderSize: renderSize, fit: fit, window: w)
         }
         /// The item's geometry at timeline time `t`: fit, `motion`'s window and `layer` (its keyframes at `t − start`);
-        /// nil when it draws nothing then (scale 0, a crop that removes everything).
-        public func layer(at t: MediaTime, renderSize: PixelSize) -> LayerPlacement? {
+        /// nil when it draws nothing then (scale 0, a crop that removes everything). The picture is fitted by its own
+        /// size and SAR: `picture` where the decoder gave a picture other than the probed one (a stream that changes
+        /// size), else the source's. The one geometry both renderers draw (`LayerGeometry.place`).
+        public func layer(at t: MediaTime, renderSize: PixelSize, picture: PictureFormat? = nil) -> LayerPlacement? {
             var window = motion.map { $0.window(at: MediaTime.ratio(t - start, duration)) } ?? .fit
             var transform = spec.layer.transform(at: t - start)
             if let block = text { (window, transform) = Timeline.textGeometry(block, transform, renderSize: renderSize) }
-            return LayerGeometry.place(codedSize: source.codedSize, sar: source.sampleAspectRatio, orientation: source.orientation,
-                                       renderSize: renderSize, fit: fit, window: window, transform: transform)
+            return LayerGeometry.place(codedSize: picture?.size ?? source.codedSize, sar: picture?.sampleAspectRatio ?? source.sampleAspectRatio,
+                                       orientation: source.orientation, renderSize: renderSize, fit: fit, window: window, transform: transform)
+        }
+
+        /// Whether a decoded picture of `format` differs from what the source was probed with (size or SAR), so that the
+        /// planner must fit it by its own (`Timeline.plan(frame:pictures:)`).
+        public func differs(_ format: PictureFormat) -> Bool {
+            format.size != source.codedSize || abs(format.sampleAspectRatio - source.sampleAspectRatio) > 1e-9
         }
     }
 
@@ -112,6 +132,8 @@ public struct Timeline: Sendable {
     /// The input policy the edit was resolved under (`InputPolicy.applied(to:)`): every file the render opens later
     /// (a clip's decoder, the music, image parameters) is opened under it too.
     public var inputPolicy = InputPolicy.default
+    /// Whether the output keeps alpha (`Edit.transparentBackground`), carried by every `FramePlan`.
+    public let keepsAlpha: Bool
     /// The largest default render size along either axis: 16384 pixels, what libx264 takes (and the edit file's
     /// `renderSize` allows). A larger default (a 16400-pixel panorama) is scaled down to fit, keeping its aspect ratio.
     public static let maxRenderSide = 16384
@@ -252,6 +274,18 @@ public struct Timeline: Sendable {
             edit.tracks.indices.map { k in (false, k, all.indices.filter { !all[$0].audio && all[$0].track == k }) }
             + edit.audioTracks.indices.map { k in (true, k, all.indices.filter { all[$0].audio && all[$0].track == k }) }
         var starts = [MediaTime](repeating: .zero, count: all.count)
+        if edit.fitTransitions {
+            // Transitions longer than their items allow are shortened (or become cuts) before the layout checks them.
+            for g in groups {
+                let fitted = Timeline.fitTransitions(g.members.map { all[$0] }, durations: g.members.map { durations[$0] }, rate: rate)
+                for (j, n) in g.members.enumerated() where fitted.transitions[j] != all[n].spec.transition {
+                    var spec = all[n].spec
+                    spec.transition = fitted.transitions[j]
+                    all[n] = ItemReference(field: all[n].field, label: all[n].label, spec: spec, audio: all[n].audio, track: all[n].track, item: all[n].item)
+                }
+                warnings += fitted.warnings
+            }
+        }
         for g in groups {
             let laid = try Timeline.layOut(g.members.map { all[$0] }, sources: g.members.map(source), durations: g.members.map { durations[$0] }, rate: rate)
             for (j, n) in g.members.enumerated() { starts[n] = laid.starts[j]; durations[n] = laid.durations[j] }
@@ -326,6 +360,7 @@ public struct Timeline: Sendable {
         self.markers = edit.markers
         self.globalStartTime = edit.globalStartTime
         self.timecodeRate = edit.timecodeRate
+        self.keepsAlpha = edit.transparentBackground
         self.duration = editEnd
         self.frameCount = duration.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
         if frameCount < 1 {

@@ -14,9 +14,13 @@ public enum ChunkPlanner {
     ///   - policy: the input policy the edit is resolved under, recorded for the workers (`ChunkPlan.inputPolicy`).
     public static func plan(_ edit: Edit, editPath: String, editArguments: [String] = [], chunks count: Int, audio: Bool = true,
                             policy: InputPolicy = .default) throws -> ChunkPlan {
+        let format = edit.output.format
+        guard format.chunkable else {
+            let chunkable = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue)" }.joined(separator: " or ")
+            throw UsageError("\(format.name) is rendered in one pass, not in chunks: render it with segue render, or render the chunks with \(chunkable)")
+        }
         let timeline = try RenderJob.resolve(edit, policy: policy)
         let ranges = try ChunkPlan.ranges(total: timeline.frameCount, count: count)
-        let format = timeline.output.format
         let pass: ChunkPlan.AudioPass? = audio ? ChunkPlan.AudioPass(
             sampleRate: timeline.audio.sampleRate, channels: timeline.audio.channels,
             samples: MediaTime(frame: timeline.frameCount, rate: timeline.frameRate).rounded(toUnitsOf: Int64(timeline.audio.sampleRate)),
@@ -38,7 +42,7 @@ public enum ChunkPlanner {
         let o = t.output, format = o.format
         var s = "segue-chunks/\(ChunkPlan.formatVersion) codec=\(o.codec.rawValue) encoder=\(format.videoEncoder(o))"
         if format.takesEncoderSettings { s += " crf=\(o.crf) preset=\(o.preset)" }
-        let colour = "pix_fmt=\(format.pixelFormat(o.dynamicRange)) colour=" + (o.dynamicRange == .sdr ? "bt709/limited" : "bt2020/\(o.dynamicRange.rawValue)/limited")
+        let colour = "pix_fmt=\(format.pixelFormat(o.dynamicRange) ?? "?") colour=" + (o.dynamicRange == .sdr ? "bt709/limited" : "bt2020/\(o.dynamicRange.rawValue)/limited")
         return s + " size=\(t.renderSize) rate=\(t.frameRate) \(colour) tonemap=\(o.toneMap.rawValue)"
     }
 

@@ -30,15 +30,56 @@ final class FrameSource {
 
     /// Draws output frame `n`: fetches the pictures its plan needs and hands them to `renderer`.
     func render(frame n: Int64, with renderer: CompositeRenderer) throws -> RGBAImage {
-        let plan = timeline.plan(frame: n)
-        return try renderer.render(plan, pictures: try pictures(for: plan))
+        let (plan, pictures) = try frame(n)
+        return try renderer.render(plan, pictures: pictures)
     }
 
-    /// The stored pictures a plan needs (one per `plan.layers`), as decoded; closes the clips the timeline has passed.
-    func pictures(for plan: FramePlan) throws -> [VideoPicture] {
-        let pictures = try plan.layers.map { try picture($0) }
+    /// Output frame `n`'s plan and the stored pictures it needs (one per `plan.layers`), as decoded; closes the clips
+    /// the timeline has passed. Where a clip's decoder gives a picture of another size or SAR than the clip was probed
+    /// with (a stream that changes size), the planner fits that picture by its own size (`Timeline.plan(frame:pictures:)`);
+    /// the first change in each clip is noted (`sizeChanges`).
+    func frame(_ n: Int64) throws -> (plan: FramePlan, pictures: [VideoPicture]) {
+        var plan = timeline.plan(frame: n)
+        var formats: [Int: PictureFormat] = [:]
+        // (A reversed clip is read backwards by its ReverseReader, which a seek here would undo: fitted as probed.)
+        for layer in plan.layers where layer.content == .media && !layer.reversed {
+            let r = try reader(layer.clipIndex)
+            try r.seek(to: layer.sourceTime)
+            let f = try r.pictureFormat(at: layer.sourceTime)
+            let format = PictureFormat(size: f.size, sampleAspectRatio: f.sampleAspectRatio)
+            let p = timeline.placements[layer.clipIndex]
+            if p.differs(format) { formats[layer.clipIndex] = format }
+            noteSize(format, of: p, at: layer.sourceTime)
+        }
+        if !formats.isEmpty { plan = timeline.plan(frame: n, pictures: formats) }
+        let pictures = try plan.layers.map { try picture($0, format: formats[$0.clipIndex]) }
         release(before: plan.time)
-        return pictures
+        return (plan, pictures)
+    }
+
+    /// Where a clip's pictures changed size or SAR (first change per clip, and each later one), for `--verbose`.
+    private(set) var sizeChanges: [String] = []
+    /// The format of each clip's last picture.
+    private var lastFormat: [Int: PictureFormat] = [:]
+
+    private func noteSize(_ format: PictureFormat, of p: Timeline.Placement, at sourceTime: MediaTime) {
+        let before = lastFormat[p.index] ?? PictureFormat(size: p.source.codedSize, sampleAspectRatio: p.source.sampleAspectRatio)
+        lastFormat[p.index] = format
+        guard before != format else { return }
+        let name = p.spec.path.split(separator: "/").last.map(String.init) ?? ""
+        sizeChanges.append(String(format: "clip %d (%@): the picture changes from %@ to %@ at %.3f s of the source; each picture is fitted by its own size",
+                                  p.index, name, before.description, format.description, sourceTime.seconds))
+    }
+
+    /// The reader of placement `i`, opened when first needed.
+    private func reader(_ i: Int) throws -> VideoReader {
+        if let existing = readers[i] { return existing }
+        let p = timeline.placements[i]
+        let r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, sequence: p.spec.imageSequence,
+                                policy: timeline.inputPolicy)
+        if let why = r.hardwareProblem { hardwareProblems.insert(why) }
+        readers[i] = r
+        return r
     }
 
     /// The 1×1 pictures of colour layers, made once each (one identity: the GPU uploads each once).
@@ -52,7 +93,10 @@ final class FrameSource {
     /// Text pictures made so far (tests: once per item, never per frame).
     private(set) var textPicturesMade = 0
 
-    func picture(_ layer: LayerPlan) throws -> VideoPicture {
+    /// The picture `layer` shows: a colour's 1×1 picture, a text item's (made once), an ASS frame, or a clip's
+    /// decoded picture at the layer's source time, reduced where it is shown small; `format` is the decoded
+    /// picture's size and SAR where it differs from the probed one.
+    func picture(_ layer: LayerPlan, format: PictureFormat? = nil) throws -> VideoPicture {
         switch layer.content {
         case .colour(let c, let alpha):
             let key = "\(c) \(alpha)"
@@ -80,18 +124,12 @@ final class FrameSource {
         case .media:
             break
         }
-        let r: VideoReader
-        if let existing = readers[layer.clipIndex] { r = existing } else {
-            let p = timeline.placements[layer.clipIndex]
-            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, policy: timeline.inputPolicy)
-            if let why = r.hardwareProblem { hardwareProblems.insert(why) }
-            readers[layer.clipIndex] = r
-        }
+        let r = try reader(layer.clipIndex)
         // Layers shown at less than half their size are reduced first with an area filter (no aliasing), and so are
         // pictures larger than the renderer takes (a 16400-pixel panorama on a GPU whose textures stop at 16384). A clip
         // that pans or zooms is reduced to power-of-two levels, so its scale can change every frame without a new
         // reduction (and, for a still, a new upload) each time.
-        let size = LayerGeometry.reducedSize(layer.outputToSource, codedSize: r.info.codedSize, maxSide: maxPictureSize, levels: layer.moving)
+        let size = LayerGeometry.reducedSize(layer.outputToSource, codedSize: format?.size ?? r.info.codedSize, maxSide: maxPictureSize, levels: layer.moving)
         if layer.reversed {
             let backwards = reversed[layer.clipIndex] ?? ReverseReader(reader: r)
             reversed[layer.clipIndex] = backwards
@@ -119,7 +157,7 @@ final class FrameSource {
         var parts: [String] = []
         if r.corruptPackets > 0 { parts.append("\(r.corruptPackets) corrupt packet(s) skipped") }
         if r.concealedFrames > 0 { parts.append("\(r.concealedFrames) frame(s) concealed by the decoder") }
-        if r.readErrors > 0 || r.heldPastEnd > 0 {
+        if r.endsEarly {
             parts.append("the file ends early: \(r.heldPastEnd) output frame(s) hold its last good picture")
         }
         if !parts.isEmpty {

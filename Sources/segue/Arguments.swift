@@ -15,6 +15,8 @@ struct Arguments {
     var square = false, size: PixelSize?, fit: FitMode?, fps: FrameRate?
     /// `--background COLOUR`: the edit's background (`Edit.background`).
     var background: RGBColour?
+    /// `--background transparent`: the output keeps alpha (`Edit.transparentBackground`).
+    var transparent = false
     var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?, toneMap: ToneMapCurve?, dynamicRange: DynamicRange?
     var json = false
     var at: Double?, frame: Int64?
@@ -128,7 +130,8 @@ struct Arguments {
                 fit = f
             case "--background":
                 let v = try value(a)
-                guard let c = RGBColour.parse(v) else { throw UsageError("--background must be a colour: #rrggbb, #rgb or a name such as black, white, grey (got \(v))") }
+                if v.lowercased() == "transparent" { transparent = true; break }
+                guard let c = RGBColour.parse(v) else { throw UsageError("--background must be a colour: #rrggbb, #rgb or a name such as black, white, grey, or transparent (got \(v))") }
                 background = c
             case "--fps":
                 let v = try value(a)
@@ -347,17 +350,30 @@ struct Arguments {
                 // A URL (concat:, http:) stays as it is, for the input policy to judge.
                 let path = p.hasPrefix("/") || InputPolicy.urlScheme(of: p) != nil ? p : URL(fileURLWithPath: cwd).appendingPathComponent(p).standardized.path
                 let t: Transition? = k == 0 || transitions.isEmpty ? nil : transitions[(k - 1) % transitions.count]
-                return ClipSpec(path: path, transition: t)
+                var clip = ClipSpec(path: path, transition: t)
+                // A numbered picture pattern (quoted, so that the shell leaves it): an image sequence at 24 fps.
+                if ImageSequencePattern(path: path) != nil && !FileManager.default.fileExists(atPath: path) { clip.imageSequence = ImageSequence() }
+                return clip
             })
+            if let run = ImageSequencePattern.detect(positional) {
+                // A shell glob (frames/*.png) expanded to many numbered pictures: each became a still.
+                let each = Int(SourceInfo.defaultStillDuration.seconds)
+                say("warning: the \(run.count) numbered pictures given (\(run.first)…\(run.last)) each became a still of \(each) s "
+                    + "(\(run.count * each) s in all). For an image sequence (one picture per frame) give its pattern instead, quoted so that "
+                    + "the shell leaves it: segue render '\(run.pattern)' (24 fps), or in an edit file {\"path\": \"\(run.pattern)\", \"rate\": 24}")
+            }
+            // One --transition applies to every join, whatever the clips' lengths: shorten it where a clip is too short.
+            edit.fitTransitions = true
         }
         if square && size != nil { throw UsageError("give either --square or --size, not both") }
         if music != nil && !options.audio { throw UsageError("--music needs audio: drop --no-audio") }
         if square { edit.square = true }
         if let s = size { edit.renderSize = s }
         if let f = fit { edit.fit = f }
-        if let b = background { edit.background = b }
+        if let b = background { edit.background = b; edit.transparentBackground = false }
+        if transparent { edit.transparentBackground = true }
         if let r = fps { edit.frameRate = r }
-        if let c = codec { edit.output.codec = c }
+        if let c = codec { edit.output.codec = c; edit.output.codecFromFileName = false }
         if let c = crf { edit.output.crf = c }
         if let e = encoder { edit.output.encoder = e }
         if let t = toneMap { edit.output.toneMap = t }

@@ -35,11 +35,12 @@ usage:
   segue bench-composite [--size WxH] [--frames N] [--transition TYPE:SECONDS]... [--backend gpu|cpu] [--json]
 
 render options:
-  -o, --output PATH            output file (\(OutputFormat.all.map { ".\($0.extensions[0]) for \($0.codec.rawValue)" }.joined(separator: ", ")))
+  -o, --output PATH            output file; its name chooses the format unless --codec does (\(OutputFormat.all.map { ($0.isImageSequence ? "frames/%05d." : ".") + "\($0.extensions[0]) \($0.codec.rawValue)" }.joined(separator: ", ")))
   --backend gpu|cpu|auto       renderer (default auto: GPU when an EGL context can be made, else CPU)
-  --codec \(OutputFormat.all.map(\.codec.rawValue).joined(separator: "|"))            \(OutputFormat.all.map(\.name).joined(separator: " (default), or "))
+  --codec NAME                 \(OutputFormat.all.map { "\($0.codec.rawValue): \($0.name)" }.joined(separator: "; ")) (default h264)
+  --background COLOUR          under the pictures (default black); transparent keeps alpha (ffv1, vp9, prores, png, tiff, exr)
   --crf N, --preset NAME       encoder settings (default 18, medium)
-  --encoder NAME               another libavcodec video encoder for MP4 output (libx265, h264_nvenc, ...)
+  --encoder NAME               another libavcodec video encoder (libx265, h264_nvenc, ...; for h264, vp9 and av1)
   --tone-map CURVE             how HDR clips (HLG, PQ) are tone-mapped: bt2390 (default), hable, mobius, reinhard, clip
   --dynamic-range sdr|hlg|pq   what is written: SDR BT.709 8-bit (default), or HDR BT.2020 10-bit (HEVC Main 10)
   --egl-platform gbm|device|surfaceless   force an EGL platform
@@ -60,7 +61,7 @@ untrusted edits (docs/untrusted-edits.md): inputs must be regular local files; p
   --root DIR                   every file the edit names must lie inside DIR (after resolving .. and symbolic links)
   --output-root DIR            every file written must lie inside DIR
   --allow-indirect-inputs      open HLS/DASH playlists, ffconcat lists and concat: paths (what they read obeys --root)
-  --max-megapixels N           the largest picture (default 200)
+  --max-megapixels N           the largest picture (default 1000)
   --max-duration SECONDS       the longest edit (default 7200)
   --max-clips N                the most clips (default 1000)
   --max-picture-memory MIB     decoded pictures on screen at once, 4 bytes a pixel (default 2048)

@@ -179,7 +179,7 @@ final class CLITests: EndToEndTestCase {
         XCTAssertEqual(v["color_space"], "bt709")
         // Unknown encoders, audio encoders and encoders with FFV1 are refused up front.
         for (args, text) in [(["--encoder", "nope"], "no encoder named nope"), (["--encoder", "aac"], "not a video encoder"),
-                             (["--encoder", "libx265", "--codec", "ffv1"], "MP4 output")] {
+                             (["--encoder", "libx265", "--codec", "ffv1"], "an encoder applies to H.264, VP9 and AV1 output")] {
             let out = path("bad.\(args.contains("ffv1") ? "mkv" : "mp4")")
             let b = try segue(["render", a] + args + ["-o", out])
             XCTAssertEqual(b.status, 2, b.stderr)

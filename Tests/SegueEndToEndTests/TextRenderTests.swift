@@ -232,8 +232,8 @@ final class TextRenderTests: EndToEndTestCase {
         let source = FrameSource(timeline: t)
         var identities = Set<UInt64>()
         for n in 0..<t.frameCount {
-            let plan = t.plan(frame: n)
-            for (layer, picture) in zip(plan.layers, try source.pictures(for: plan)) where layer.content == .text { identities.insert(picture.identity) }
+            let (plan, pictures) = try source.frame(n)
+            for (layer, picture) in zip(plan.layers, pictures) where layer.content == .text { identities.insert(picture.identity) }
         }
         XCTAssertEqual(source.textPicturesMade, 1)
         XCTAssertEqual(identities.count, 1)
