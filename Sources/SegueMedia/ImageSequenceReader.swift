@@ -78,10 +78,20 @@ final class ImageSequenceReader {
     /// `LimitExceeded` (the policy refuses it).
     func openPicture(number: Int) throws -> Frame {
         let path = pattern.path(number)
+        // A picture over the limit fails inside libavcodec (max_pixels), which logs its size: refused by name.
+        _ = FFmpegLog.takeRefusedPictureSize()
+        do { return try decodePicture(path) } catch let e as MediaError { throw VideoReader.pictureLimit(path, policy) ?? e }
+    }
+
+    private func decodePicture(_ path: String) throws -> Frame {
         let file = try InputFile(path: path, policy: policy, options: ["pattern_type": "none"])
         guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else {
             throw MediaError(path: path, function: nil, message: "image sequence: not a picture")
         }
+        // The size the picture's header declares, checked before it is decoded (as VideoReader does for a file).
+        let par = file.stream(vi).pointee.codecpar.pointee
+        let declared = PixelSize(width: Int(par.width), height: Int(par.height))
+        if declared.width * declared.height > policy.limits.maxPicturePixels { throw LimitExceeded.picture(path, declared, policy.limits) }
         let decoder = try Decoder(stream: file.stream(vi), path: path, threads: 1, maxPixels: policy.limits.maxPicturePixels)
         let packet = Packet()
         let frame = Frame()

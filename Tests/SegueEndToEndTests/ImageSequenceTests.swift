@@ -143,4 +143,35 @@ final class ImageSequenceTests: EndToEndTestCase {
         XCTAssertNil(ImageSequencePattern(path: "/a/img_%s.png"))
         XCTAssertNil(ImageSequencePattern(path: "/a/%d_%d.png"))
     }
+
+    /// Image sequences under the input policy (docs/untrusted-edits.md): no pattern reaches FFmpeg (each picture is
+    /// opened by its own name), a sequence is allowed without --allow-indirect-inputs, but its folder and every picture
+    /// must lie inside --root (a picture that is a symbolic link out of it is refused), and the picture-size limit holds.
+    func testSequencesObeyTheInputPolicy() throws {
+        let root = path("root")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        _ = try sequence("root/frames", count: 6)
+        _ = try sequence("outside", count: 6)
+        let inside = try writeEdit(#"{"clips": [{"path": "frames/img_%04d.png", "rate": 24}], "output": {"codec": "ffv1"}}"#, "root/in.json")
+        var r = try segue(["render", inside, "-o", path("root/in.mkv"), "--no-audio", "--root", root])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try TestSupport.decodeFrames(path("root/in.mkv"), width: 64, height: 48, pixFmt: "rgb24").count, 6)
+        // A pattern outside the root: refused before anything is opened, naming the field.
+        let out = try writeEdit(#"{"clips": [{"path": "../outside/img_%04d.png", "rate": 24}]}"#, "root/out.json")
+        r = try segue(["render", out, "-o", path("root/out.mp4"), "--no-audio", "--root", root])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("clips[0].path") && r.stderr.contains("outside the root"), r.stderr)
+        // One picture of a sequence inside the root is a symbolic link to a file outside it: refused when it is opened.
+        try FileManager.default.removeItem(atPath: path("root/frames/img_1003.png"))
+        try FileManager.default.createSymbolicLink(atPath: path("root/frames/img_1003.png"), withDestinationPath: path("outside/img_1003.png"))
+        r = try segue(["render", inside, "-o", path("root/link.mkv"), "--no-audio", "--root", root])
+        XCTAssertNotEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("img_1003.png") && r.stderr.contains("outside the root"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("root/link.mkv")))
+        // The picture-size limit applies to each picture (64x48 is 0.003 megapixels).
+        r = try segue(["render", inside, "-o", path("root/small.mkv"), "--no-audio",
+                       "--max-megapixels", "0.001"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("over the limit of 0.001 megapixels"), r.stderr)
+    }
 }

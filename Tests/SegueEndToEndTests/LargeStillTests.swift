@@ -92,8 +92,10 @@ final class LargeStillTests: EndToEndTestCase {
         XCTAssertTrue(r.stderr.contains("bomb.png has a 40000x30000 picture (1200 megapixels), over the limit of 1000 megapixels; raise it with --max-megapixels"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("bomb.mp4")))
         // A lower limit refuses a large still that the default reads shrunk on load, before decoding it.
+        // (probe reports each refusal and ends with ProbeFailed, exit status 1, like any unreadable file)
         r = try segue(["probe", path("bomb.png"), "--max-megapixels", "100"])
-        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("probe refused"), r.stderr)
         XCTAssertTrue(r.stderr.contains("over the limit of 100 megapixels"), r.stderr)
     }
 }
