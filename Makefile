@@ -3,10 +3,14 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
                 libavformat-dev libavdevice-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3 \
-                libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl time
+                libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl time libzip-dev python3-venv \
+                libpng-dev libjpeg62-turbo-dev \
+                libraqm-dev libharfbuzz-dev libfribidi-dev libfreetype-dev libfontconfig-dev libunibreak-dev libass-dev \
+                fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
+                tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo memory layers test example farm-test fixtures fuzz leakcheck bench gpu-check clean
+.PHONY: deps build release demo memory layers text text-docs test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -41,9 +45,31 @@ memory: release fixtures
 layers: release fixtures
 	.build/release/segue render Fixtures/layers.json -o layers.mp4 --verbose
 
+# Renders Fixtures/titles.json (titles in six scripts, each in another style, over a lower third) and
+# Fixtures/captions.json (a clip with a title fading in and SubRip captions) to ./titles.mp4 and ./captions.mp4.
+text: release fixtures
+	.build/release/segue render Fixtures/titles.json -o titles.mp4 --verbose
+	.build/release/segue render Fixtures/captions.json -o captions.mp4 --verbose
+
+# The contact sheets of docs/text.md: docs/text-titles.png and docs/text-captions.png.
+text-docs: build fixtures
+	.build/debug/segue sheet Fixtures/titles.json -o docs/text-titles.png --cols 3 --tile-width 320
+	.build/debug/segue sheet Fixtures/captions.json -o docs/text-captions.png --cols 2 --tile-width 320
+
+# The oracle of the OpenTimelineIO tests: the `opentimelineio` package and its CMX 3600 EDL and FCP 7 XML adapters
+# (separate packages since OTIO 0.17), from PyPI into a virtual environment made once and kept in .build (about 11 s
+# the first time). Only the tests use it: Segue reads and writes OTIO itself, and nothing is fetched at render time.
+OTIO_VENV := .build/otio-venv
+OTIO_PACKAGES := opentimelineio==0.18.1 otio-cmx3600-adapter==1.0.0 otio-fcp-adapter==1.0.0
+otio-venv: deps
+	@if [ ! -x $(OTIO_VENV)/bin/otioconvert ] || [ ! -f $(OTIO_VENV)/.segue-packages ] || [ "$$(cat $(OTIO_VENV)/.segue-packages)" != "$(OTIO_PACKAGES)" ]; then \
+	  rm -rf $(OTIO_VENV) && python3 -m venv $(OTIO_VENV) && $(OTIO_VENV)/bin/pip install -q --disable-pip-version-check $(OTIO_PACKAGES) && \
+	  echo "$(OTIO_PACKAGES)" > $(OTIO_VENV)/.segue-packages; \
+	fi
+
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
 # Then the library's example package (Examples/ThreeClips) and the real Slurm run (farm-test).
-test: deps
+test: deps otio-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
 	$(MAKE) example
@@ -95,4 +121,4 @@ leakcheck: build fixtures
 	Tests/leakcheck.sh .build/debug/segue
 
 clean:
-	rm -rf .build Examples/ThreeClips/.build Fixtures/generated demo.mp4 memory.mp4 layers.mp4
+	rm -rf .build Examples/ThreeClips/.build Fixtures/generated demo.mp4 memory.mp4 layers.mp4 titles.mp4 captions.mp4

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make leakcheck: renders under valgrind's memcheck, the successful path and the failing ones (an encoder that cannot
+# make leakcheck: renders under valgrind's memcheck, the successful paths (one track; layers; retimed clips) and the failing ones (an encoder that cannot
 # open, an EGL platform that fails, a corrupt clip with and without FFmpeg's log routed, a probe of files some of
 # which cannot be read, an option a command does not take, a render interrupted by SIGINT). Fails on any definite leak or
 # memory error, or on an unexpected exit status.
@@ -28,6 +28,15 @@ check() {  # check NAME EXPECTED-STATUS COMMAND...
 }
 fixture=Fixtures/generated/a_landscape.mp4
 check render 0 "${vg[@]}" "$segue" render Fixtures/demo.json --size 96x96 --backend cpu --progress none -o "$out/render.mp4"
+# Layers and time: tracks (a picture-in-picture, a fill, a PNG with alpha, an audio track, ducked music), and clips
+# retimed (reversed at 0.5x with its audio, a speed ramp with audio through atempo, blended slow motion).
+check layers 0 "${vg[@]}" "$segue" render Fixtures/layers.json --size 96x54 --backend cpu --progress none -o "$out/layers.mp4"
+cat > "$out/time.json" <<JSON
+{"clips": [{"path": "$PWD/Fixtures/generated/a_landscape.mp4", "duration": 0.5, "reverse": true, "speed": 0.5},
+           {"path": "$PWD/Fixtures/generated/d_2997.mp4", "duration": 1, "speed": {"keyframes": [{"time": 0, "value": 1}, {"time": 0.3, "value": 3}]}},
+           {"path": "$PWD/Fixtures/generated/a_landscape.mp4", "duration": 0.2, "speed": 0.25, "frameBlend": true, "pitch": "follow"}]}
+JSON
+check time 0 "${vg[@]}" "$segue" render "$out/time.json" --size 96x54 --backend cpu --progress none -o "$out/time.mp4"
 # MPEG-1 video has no 10 fps: avcodec_open2 fails after the muxer was allocated.
 check encoder-fails 1 "${vg[@]}" "$segue" render "$fixture" --size 96x64 --fps 10 --encoder mpeg1video --backend cpu --progress none -o "$out/enc.mp4"
 # No DRM render node here: the GBM platform fails (on a machine with one, an unknown node does).

@@ -14,6 +14,9 @@
 //        code / (2^N - 1)).
 // LINEAR: the transition mixed in linear light (its lookups went through the output's EOTF, segue_outputEOTF):
 //        the composite goes back through the inverse (in segue_toYCbCr, and for the R'G'B'A previews here).
+// OUTPUT 3: the composite's alpha at each pixel centre, four samples per fragment as OUTPUT 1 lays out luma (outputs
+//           that keep alpha, 8-bit); OUTPUT 4: its alpha at each chroma site, four per fragment as one chroma plane.
+//           Alpha composites as colour does: a + (1 - a) * below. OUTPUT 0 writes it too (1 over an opaque background).
 // OVER_BELOW 0: the frame's first pass, over the background across the whole frame: the pass's premultiplied colour
 //           c becomes c + (1 - c.a) * background (outside its pictures the layers give the background already).
 // OVER_BELOW 1: a later pass, blended into what the passes before it wrote, inside segue_rect only: the targets'
@@ -82,6 +85,9 @@ vec3 chromaAt(vec2 pos) {
 // A sample over what is below it: value + (1 - alpha) * below (the first pass is opaque: alpha 1).
 float segue_over(vec2 c, float below) { return c.x + (1.0 - c.y) * below; }
 
+// The composite's alpha at pos over the alpha below it.
+float segue_alphaOver(vec2 pos, float below) { float a = passColour(pos).a; return a + (1.0 - a) * below; }
+
 #if OUTPUT_BITS == 10
 // A 10-bit code value v * 1023 as two unorm bytes (low, high).
 vec2 segue_bytes10(float v) {
@@ -110,7 +116,7 @@ void main() {
 #endif
 #if OUTPUT == 0
     vec4 c = passColour(gl_FragCoord.xy);
-    fragColor = vec4(c.rgb + (1.0 - c.a) * below0.rgb, 1.0);
+    fragColor = vec4(c.rgb + (1.0 - c.a) * below0.rgb, c.a + (1.0 - c.a) * below0.a);
 #elif OUTPUT == 1 && OUTPUT_BITS == 10
     float x = floor(gl_FragCoord.x) * 2.0 + 0.5, y = gl_FragCoord.y;
     fragColor = vec4(segue_bytes10(segue_over(lumaAt(vec2(x, y)), segue_value10(below0.rg))),
@@ -119,6 +125,14 @@ void main() {
     float x = floor(gl_FragCoord.x) * 4.0 + 0.5, y = gl_FragCoord.y;
     fragColor = vec4(segue_over(lumaAt(vec2(x, y)), below0.r), segue_over(lumaAt(vec2(x + 1.0, y)), below0.g),
                      segue_over(lumaAt(vec2(x + 2.0, y)), below0.b), segue_over(lumaAt(vec2(x + 3.0, y)), below0.a));
+#elif OUTPUT == 3
+    float x = floor(gl_FragCoord.x) * 4.0 + 0.5, y = gl_FragCoord.y;
+    fragColor = vec4(segue_alphaOver(vec2(x, y), below0.r), segue_alphaOver(vec2(x + 1.0, y), below0.g),
+                     segue_alphaOver(vec2(x + 2.0, y), below0.b), segue_alphaOver(vec2(x + 3.0, y), below0.a));
+#elif OUTPUT == 4
+    float x = floor(gl_FragCoord.x) * 8.0 + 0.5 + segue_chromaSite.x, y = floor(gl_FragCoord.y) * 2.0 + 0.5 + segue_chromaSite.y;
+    fragColor = vec4(segue_alphaOver(vec2(x, y), below0.r), segue_alphaOver(vec2(x + 2.0, y), below0.g),
+                     segue_alphaOver(vec2(x + 4.0, y), below0.b), segue_alphaOver(vec2(x + 6.0, y), below0.a));
 #elif OUTPUT_BITS == 10
     float x = floor(gl_FragCoord.x) * 4.0 + 0.5 + segue_chromaSite.x, y = floor(gl_FragCoord.y) * 2.0 + 0.5 + segue_chromaSite.y;
     vec3 c0 = chromaAt(vec2(x, y)), c1 = chromaAt(vec2(x + 2.0, y));

@@ -21,7 +21,10 @@ import SeguePipeline
 public final class ExportSession: Sendable {
     /// What is rendered.
     public let edit: Edit
-    /// Where: `.mp4`, `.m4v` or `.mov` for `OutputSettings.Codec.h264`, `.mkv` for `.ffv1` (`OutputFormat`).
+    /// Where: a name of the edit's output format (`OutputFormat`: `.mp4`, `.m4v` or `.mov` for `OutputSettings.Codec.h264`,
+    /// `.mkv` for `.ffv1`, `.webm` for `.vp9` and `.av1`, `.mov` for `.prores`, `.gif`, a numbered pattern such as
+    /// `frames/%05d.png` for an image sequence); when the edit names no codec (`OutputSettings.codecFromFileName`), the
+    /// name chooses the format.
     public let outputPath: String
     /// How: the renderer, the GPU, audio, where messages go.
     public let options: ExportOptions

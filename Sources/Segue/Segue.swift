@@ -41,6 +41,21 @@ public typealias HeapPolicy = SegueMedia.HeapPolicy
 /// Ends the process when a render's frame runs past `ExportOptions.frameTimeout` (a GL draw cannot be interrupted).
 public typealias Watchdog = SeguePipeline.Watchdog
 
+/// An edit read from its file for as long as it renders: a JSON edit file, an OpenTimelineIO timeline (`.otio`), or
+/// an `.otioz` bundle whose media are extracted into a temporary folder the document owns (`EditDocument.open`).
+public typealias EditDocument = SeguePipeline.EditDocument
+/// An `.otioz` bundle extracted into a temporary folder, removed when it is released.
+public typealias ExtractedBundle = SeguePipeline.ExtractedBundle
+
+/// Writes `edit` as an OpenTimelineIO timeline at `path` (a `.otio` file: tracks, clips, gaps, transitions as
+/// `SMPTE_Dissolve` or `Custom_Transition`, speeds as `LinearTimeWarp`; docs/otio.md), probing its clips under
+/// `policy` first. Returns what OTIO could not hold (layer transforms, pan and zoom, colour overrides), one line each.
+/// - Throws: `UsageError`, `EditError`, `MediaError`.
+@discardableResult
+public func exportOTIO(_ edit: Edit, to path: String, name: String = "", policy: InputPolicy = .default) async throws -> [String] {
+    try await onOwnThread { try RenderJob.exportOTIO(edit, to: path, name: name, policy: policy).warnings }
+}
+
 /// How a render (or a frame) is made. `Sendable`: it may be built on one task and used on another.
 public struct ExportOptions: Sendable {
     /// The renderer (default `.auto`).
@@ -100,6 +115,10 @@ public func probe(_ path: String, toneMap: ToneMapCurve = .default, policy: Inpu
     try await onOwnThread {
         var st = stat()
         guard InputPolicy.urlScheme(of: path) != nil || stat(path, &st) == 0 else {
+            // A numbered picture pattern (`frames/img_%04d.png`): the image sequence, at 24 fps.
+            if ImageSequencePattern(path: path) != nil {
+                return try ProbeReport(path: path, toneMap: toneMap, sequence: ImageSequence(), policy: policy)
+            }
             throw MediaError(path: path, function: nil, message: "file not found")
         }
         return try ProbeReport(path: path, toneMap: toneMap, policy: policy)
@@ -152,17 +171,4 @@ public func renderFrame(_ edit: Edit, _ position: FramePosition, options: Export
 /// - Throws: `MediaError`.
 public func writePNG(_ image: RGBAImage, to path: String) throws {
     try StillImage.writePNG(image, to: path)
-}
-
-/// Runs blocking work (FFmpeg, EGL, encoding) on a thread of its own, not on the concurrency pool, and waits for it
-/// without blocking the caller's. A GL context is current on one thread: the whole job stays on this one.
-func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-        let thread = Thread {
-            do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }
-        }
-        thread.name = "segue"
-        thread.stackSize = 16 << 20
-        thread.start()
-    }
 }

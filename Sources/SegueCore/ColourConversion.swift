@@ -149,6 +149,15 @@ public enum OutputPass: Int, Sendable, Hashable {
     case luma = 1
     /// The output's Cb and Cr at each chroma site (two targets, half the render size).
     case chroma = 2
+    /// The composite's alpha at each pixel centre (8-bit, laid out as the luma; outputs that keep alpha).
+    case alpha = 3
+    /// The composite's alpha at each chroma site (8-bit, laid out as one chroma plane): what divides the premultiplied
+    /// Cb and Cr back out (`YUV420Image.straightened`).
+    case chromaAlpha = 4
+
+    /// Whether the pass writes the output's Y′CbCr values (luma or chroma), which a transition that only mixes colours
+    /// may fold into its layers (`LayerColourMap` fused).
+    public var writesYCbCr: Bool { self == .luma || self == .chroma }
 }
 
 /// The affine colour map a layer applies to its samples in one pass: `value = matrix · s + offset`
@@ -178,7 +187,7 @@ public struct LayerColourMap: Sendable, Equatable {
                                swapsChroma: picture.swapsChroma)
             (m, o) = (c.matrixD, c.offsetD)
         }
-        if fused && pass != .rgba {
+        if fused && pass.writesYCbCr {
             let rows = pass == .luma ? [output.yRow] : [output.cbRow, output.crRow]
             var fm = [Double](repeating: 0, count: 9), fo = [Double](repeating: 0, count: 3)
             for (r, row) in rows.enumerated() {
@@ -198,19 +207,24 @@ public struct LayerColourMap: Sendable, Equatable {
     /// What a layer shows outside its picture in this pass: the edit's background `colour` (default black), as
     /// R′G′B′A or as the fused pass's values (the output's luma, or Cb and Cr, of that colour, in `output`'s format).
     /// The colour's 8-bit values are taken as the output's R′G′B′ code values (in an HDR edit, as its HLG/PQ signal).
-    public static func background(pass: OutputPass, fused: Bool, output: OutputYCbCr = .sdr, colour: RGBColour = .black) -> [Float] {
-        guard fused && pass != .rgba else { return colour.normalized + [1] }
-        return constant(Double(colour.r) / 255, Double(colour.g) / 255, Double(colour.b) / 255, pass: pass, fused: fused, output: output)
+    /// With `alpha` 0 (an output that keeps alpha: `FramePlan.keepsAlpha`) the background is transparent: every value,
+    /// premultiplied, is 0.
+    public static func background(pass: OutputPass, fused: Bool, output: OutputYCbCr = .sdr, colour: RGBColour = .black,
+                                  alpha: Double = 1) -> [Float] {
+        let c: [Float] = fused && pass.writesYCbCr
+            ? constant(Double(colour.r) / 255, Double(colour.g) / 255, Double(colour.b) / 255, pass: pass, fused: fused, output: output)
+            : colour.normalized + [1]
+        return c.map { $0 * Float(alpha) }
     }
 
     /// A constant R′G′B′ colour (0…1 in the pass's signal: black and white for transitions, the background) as a
     /// layer gives it in this pass: R′G′B′A, or fused, the output's luma (`.x`) or Cb, Cr (`.xy`) in `output`'s
     /// format (code / (2^N − 1)).
     public static func constant(_ r: Double, _ g: Double, _ b: Double, pass: OutputPass, fused: Bool, output: OutputYCbCr = .sdr) -> [Float] {
-        guard fused && pass != .rgba else { return [Float(r), Float(g), Float(b), 1] }
+        guard fused && pass.writesYCbCr else { return [Float(r), Float(g), Float(b), 1] }
         func apply(_ row: [Double]) -> Float { Float(row[0] * r + row[1] * g + row[2] * b + row[3]) }
         switch pass {
-        case .rgba, .luma: return [apply(output.yRow), 0, 0, 1]
+        case .rgba, .luma, .alpha, .chromaAlpha: return [apply(output.yRow), 0, 0, 1]
         case .chroma: return [apply(output.cbRow), apply(output.crRow), 0, 1]
         }
     }

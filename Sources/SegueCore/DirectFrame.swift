@@ -33,7 +33,8 @@ public enum DirectFrame {
         return (r.x, r.y)
     }
 
-    /// How `pass` can be taken from its picture without compositing, or nil when it needs compositing: a transition
+    /// How `pass` can be taken from its picture without compositing, or nil when it needs compositing: an output that
+    /// keeps alpha (its alpha planes are drawn), a transition
     /// (any kind, at any progress), an HDR output (10-bit BT.2020), a picture in another format or colour or with
     /// alpha, a layer that is not opaque or is cropped, rotation by other than quarter turns, scaling, a sub-pixel or
     /// odd offset, any part of the output outside the picture, or a turned picture with an odd side (whose 4:2:0
@@ -51,7 +52,7 @@ public enum DirectFrame {
     /// `route` of one layer, whatever its pass does (a transition's two layers: `PlaneTransitions`).
     public static func route(_ layer: LayerPlan, picture: VideoPicture, plan: FramePlan) -> Route? {
         let renderSize = plan.renderSize
-        guard layer.isUntouched, layer.content == .media, plan.colour.dynamicRange == .sdr,
+        guard !plan.keepsAlpha, layer.isUntouched, layer.content == .media, plan.colour.dynamicRange == .sdr,
               picture.layout == .planar, picture.bitDepth == 8, picture.chromaShiftX == 1, picture.chromaShiftY == 1,
               !picture.swapsChroma, !picture.hasAlpha, picture.colour.matrix == .bt709, picture.colour.range == .limited,
               picture.colour.siting == .left, picture.colour.transfer == .sdr, picture.colour.primaries != .bt2020,

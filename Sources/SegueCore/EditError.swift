@@ -21,6 +21,8 @@ public enum ExitStatus {
     public static let failed: Int32 = 1
     /// The edit, the command line or the plan is invalid: change it and run again (never worth a retry).
     public static let invalid: Int32 = 2
+    /// `farm status` only: work is still queued or running and nothing has failed.
+    public static let pending: Int32 = 3
     /// A chunk render failed in a way worth retrying (`EX_TEMPFAIL`).
     public static let retry: Int32 = 75
 }

@@ -12,6 +12,12 @@ public struct LayerPlan: Equatable, Sendable {
         /// One colour over the whole of the layer's frame, premultiplied by `alpha` (a fill: 1; the gap side of a
         /// transition: 0, transparent).
         case colour(RGBColour, alpha: Double)
+        /// Placement `clipIndex`'s text: one premultiplied RGBA picture, shaped and rasterised once for the item's whole
+        /// time (the pipeline's text module makes it).
+        case text
+        /// The caption file of placement `clipIndex` (ASS/SSA, drawn by libass) at `sourceTime`: a premultiplied RGBA
+        /// picture of the render size, made for each frame whose captions differ from the frame before.
+        case subtitles
     }
     /// The placement (`Timeline.placements`) this layer shows.
     public let clipIndex: Int
@@ -89,13 +95,22 @@ public struct FramePlan: Sendable {
     public var colour: OutputColour
     /// What shows under every pass (`Edit.background`); black unless the edit says otherwise.
     public var background: RGBColour = .black
+    /// Whether the output keeps alpha (`"background": "transparent"`): nothing shows under the passes (the background is
+    /// transparent: premultiplied 0), and the renderers write the composite's alpha too — at every pixel centre and at
+    /// every chroma site (`YUV420Image.alpha`, `chromaAlpha`), composited like the colour (`a + (1 − a)·below`). The
+    /// planes stay premultiplied (`YUV420Image.straightened` divides them out for the encoder).
+    public var keepsAlpha = false
 
     public init(frame: Int64, time: MediaTime, renderSize: PixelSize, passes: [CompositePass], colour: OutputColour = .sdr,
-                background: RGBColour = .black) {
+                background: RGBColour = .black, keepsAlpha: Bool = false) {
         precondition(!passes.isEmpty, "a frame plan has at least one pass")
         self.frame = frame; self.time = time; self.renderSize = renderSize; self.passes = passes; self.colour = colour
-        self.background = background
+        self.background = background; self.keepsAlpha = keepsAlpha
     }
+
+    /// The background as the first pass composites over it: the edit's colour, opaque, or nothing (transparent) when
+    /// the output keeps alpha.
+    public var backgroundAlpha: Double { keepsAlpha ? 0 : 1 }
 
     /// Every layer of every pass, in drawing order (pass 0's `from`, its `to`, pass 1's `from`, …): the order of the
     /// pictures a renderer is handed.

@@ -88,6 +88,13 @@ public enum FitMode: String, CaseIterable, Sendable {
     case fit
     /// Scale each axis independently to the render size (`resize`).
     case stretch
+    /// No scaling: one stored pixel per output pixel, centred. What a text item's picture gets (its `size` is in
+    /// pixels of the render frame); not offered for clips (`fit` and `--fit` take fill, fit, stretch:
+    /// `FitMode.userModes`).
+    case native
+
+    /// The modes an edit's `fit` and `--fit` take.
+    public static let userModes: [FitMode] = [.fill, .fit, .stretch]
 }
 
 

@@ -28,6 +28,12 @@ public struct InputPolicy: Equatable, Sendable, Codable {
     public var outputRoot: String?
     /// Resource limits (`--max-megapixels`, `--max-duration`, `--max-clips`, `--max-picture-memory`).
     public var limits = ResourceLimits()
+    /// Folders Segue extracted an edit's bundle into (an `.otioz`, itself checked against `root` when it was opened):
+    /// files inside them pass the root check. Set by `applied(to:)` from `Edit.bundleFolder`; not recorded in chunk
+    /// plans (each process extracts its own).
+    public var bundleFolders: [String] = []
+
+    enum CodingKeys: String, CodingKey { case allowIndirectInputs, root, outputRoot, limits }
 
     public init(allowIndirectInputs: Bool = false, root: String? = nil, outputRoot: String? = nil, limits: ResourceLimits = ResourceLimits()) {
         self.allowIndirectInputs = allowIndirectInputs; self.root = root; self.outputRoot = outputRoot; self.limits = limits
@@ -78,18 +84,21 @@ public struct InputPolicy: Equatable, Sendable, Codable {
         let path = InputPolicy.urlScheme(of: path) == "file" ? InputPolicy.filePath(ofURL: path) : path
         let lexical = URL(fileURLWithPath: path).standardized.path
         let root = try resolvedRoot()
-        if let root, !InputPolicy.isInside(lexical, root.given) && !InputPolicy.isInside(lexical, root.real) {
+        let bundled = bundleFolders.contains { InputPolicy.isInside(lexical, $0) }
+        if let root, !bundled, !InputPolicy.isInside(lexical, root.given) && !InputPolicy.isInside(lexical, root.real) {
             throw EditError(field, "\(path) is outside the root \(root.given) (--root): the edit may only name files inside it")
         }
         var st = stat()
         guard stat(lexical, &st) == 0 else {
             // Missing (or unreachable): the opener says so, but never about a place outside the root.
-            if let root, let real = InputPolicy.realPathOfExistingPart(lexical), !InputPolicy.isInside(real, root.real) {
+            if let root, let real = InputPolicy.realPathOfExistingPart(lexical), !InputPolicy.isInside(real, root.real),
+               !bundleFolders.contains(where: { InputPolicy.isInside(real, $0) }) {
                 throw EditError(field, "\(path) leads outside the root \(root.given) (--root) through a symbolic link")
             }
             return
         }
-        if let root, let real = InputPolicy.realPath(lexical), !InputPolicy.isInside(real, root.real) {
+        if let root, let real = InputPolicy.realPath(lexical), !InputPolicy.isInside(real, root.real),
+           !bundleFolders.contains(where: { InputPolicy.isInside(real, $0) }) {
             throw EditError(field, "\(path) leads outside the root \(root.given) (--root) through a symbolic link")
         }
         if let kind = InputPolicy.nonRegularKind(st.st_mode) {
@@ -193,9 +202,11 @@ public struct InputPolicy: Equatable, Sendable, Codable {
 /// `segue` options named in `option`).
 public struct ResourceLimits: Equatable, Sendable, Codable {
     /// The largest picture, in pixels (width × height as stored): a decompression bomb — a PNG header claiming
-    /// 100000×100000 — is refused before anything is allocated (libavcodec's `max_pixels`, libheif's image size).
-    /// Default 200 000 000 (200 megapixels: every phone camera's photos; a decoded one is 800 MB of RGBA).
-    public var maxPicturePixels = 200_000_000
+    /// 100000×100000 — is refused before anything is allocated (libavcodec's `max_pixels`, libheif's image size, the
+    /// header of a PNG or JPEG read shrunk on load). Default 1 000 000 000 (1 gigapixel: a 20000×20000 PNG or a
+    /// 30000×8000 panorama, read shrunk on load in a bounded few hundred MiB). Pictures decoded whole are bounded
+    /// besides by libavutil's own size check (about 268 megapixels) and by the memory budget (`maxPictureMemory`).
+    public var maxPicturePixels = 1_000_000_000
     /// The longest edit, in seconds. Default 7200 (2 hours).
     public var maxDuration: Double = 7200
     /// The most clips an edit may have. Default 1000.
@@ -240,7 +251,8 @@ public struct ResourceLimits: Equatable, Sendable, Codable {
 
     /// The memory a source's decoded picture is counted at: 4 bytes per stored pixel (an RGBA still's size; more
     /// than 8-bit 4:2:0 video's 1.5, less than 16-bit 4:4:4's 6).
-    public static func pictureBytes(_ source: SourceInfo) -> Int { source.codedSize.width * source.codedSize.height * 4 }
+    /// The bytes a source's decoded picture holds: 4 a pixel of its `decodedSize` (a large still's shrunk size).
+    public static func pictureBytes(_ source: SourceInfo) -> Int { source.decodedSize.width * source.decodedSize.height * 4 }
 
     public static func megapixels(_ pixels: Int) -> String { String(format: "%.7g megapixels", Double(pixels) / 1e6) }
     public static func mebibytes(_ bytes: Int) -> String { String(format: "%.4g MiB", Double(bytes) / Double(1 << 20)) }

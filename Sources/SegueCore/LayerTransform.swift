@@ -110,6 +110,7 @@ extension LayerGeometry {
         case .fill: let k = max(kx, ky); kx = k; ky = k
         case .fit: let k = min(kx, ky); kx = k; ky = k
         case .stretch: break
+        case .native: kx = 1; ky = 1
         }
         return (kx, ky)
     }

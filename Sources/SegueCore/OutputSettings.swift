@@ -30,8 +30,22 @@ public struct OutputSettings: Equatable, Sendable {
         case h264
         /// Lossless FFV1 in Matroska, 32-bit float PCM audio: for exact comparisons (`OutputFormat.mkv`).
         case ffv1
+        /// VP9 (libvpx-vp9) in WebM with Opus: for browsers; keeps alpha (`OutputFormat.webmVP9`).
+        case vp9
+        /// AV1 (libaom-av1) in WebM with Opus (`OutputFormat.webmAV1`).
+        case av1
+        /// ProRes 422 HQ, or 4444 with alpha (prores_ks), in QuickTime with 16-bit PCM: for editors (`OutputFormat.prores`).
+        case prores
+        /// An animated GIF, its palette made for the whole clip (libavfilter's palettegen and paletteuse) (`OutputFormat.gif`).
+        case gif
+        /// Image sequences, one file per frame (`-o frames/%05d.png`): PNG, TIFF (8-bit RGB or RGBA), OpenEXR
+        /// (32-bit float linear light) (`OutputFormat.png`, `.tiff`, `.exr`).
+        case png, tiff, exr
     }
     public var codec: Codec = .h264
+    /// Whether the output's file name chooses the format when it is another format's (`-o clip.webm`: VP9): true
+    /// unless the edit or the command line names a codec (`output.codec`, `--codec`).
+    public var codecFromFileName = true
     /// libx264 constant rate factor (0–51); default 18.
     public var crf: Int = 18
     /// libx264 preset; default `medium`.

@@ -282,11 +282,38 @@ public struct YUV420Image: Sendable, Equatable {
     public var y: [UInt8]
     public var cb: [UInt8]
     public var cr: [UInt8]
-    public init(width: Int, height: Int, bitDepth: Int = 8, y: [UInt8], cb: [UInt8], cr: [UInt8]) {
+    /// For an output that keeps alpha (`FramePlan.keepsAlpha`, 8-bit): the alpha at each pixel centre (the luma's
+    /// layout) and at each chroma site (a chroma plane's layout); nil otherwise. While they are set, `y`, `cb` and `cr`
+    /// as the renderers draw them are premultiplied by them (transparent is 0 in every plane): `straightened`.
+    public var alpha: [UInt8]?
+    public var chromaAlpha: [UInt8]?
+    public init(width: Int, height: Int, bitDepth: Int = 8, y: [UInt8], cb: [UInt8], cr: [UInt8], alpha: [UInt8]? = nil, chromaAlpha: [UInt8]? = nil) {
         precondition(width % 2 == 0 && height % 2 == 0, "4:2:0 output needs an even width and height")
         let b = bitDepth > 8 ? 2 : 1
         precondition(y.count == width * height * b && cb.count == width * height / 4 * b && cr.count == cb.count)
+        precondition((alpha == nil) == (chromaAlpha == nil) && (alpha == nil || bitDepth == 8))
+        precondition(alpha.map { $0.count == width * height } ?? true && chromaAlpha.map { $0.count == width * height / 4 } ?? true)
         self.width = width; self.height = height; self.bitDepth = bitDepth; self.y = y; self.cb = cb; self.cr = cr
+        self.alpha = alpha; self.chromaAlpha = chromaAlpha
+    }
+
+    /// The premultiplied planes of an output with alpha divided by it, for encoders, which take straight colour: each
+    /// luma sample by the alpha at its pixel, each Cb and Cr by the alpha at its chroma site, `v′ = round(255·v / a)`
+    /// (code values, the 16 and 128 offsets included, since the renderers premultiply the offsets too), clamped; where
+    /// alpha is 0 the colour is black (16, 128, 128). Self when there is no alpha.
+    public func straightened() -> YUV420Image {
+        guard let a = alpha, let ca = chromaAlpha else { return self }
+        func divide(_ plane: [UInt8], _ alpha: [UInt8], transparent: UInt8) -> [UInt8] {
+            [UInt8](unsafeUninitializedCapacity: plane.count) { out, n in
+                for i in 0..<plane.count {
+                    let k = Int(alpha[i])
+                    out[i] = k == 0 ? transparent : k == 255 ? plane[i] : UInt8(min(255, (Int(plane[i]) * 255 + k / 2) / k))
+                }
+                n = plane.count
+            }
+        }
+        return YUV420Image(width: width, height: height, bitDepth: bitDepth, y: divide(y, a, transparent: 16), cb: divide(cb, ca, transparent: 128),
+                           cr: divide(cr, ca, transparent: 128), alpha: a, chromaAlpha: ca)
     }
     public var size: PixelSize { PixelSize(width: width, height: height) }
     /// Bytes per sample: 1, or 2 above 8 bits.

@@ -12,6 +12,30 @@ public struct SourceInfo: Equatable, Sendable {
     /// phone clips this is the capture clock (29.97) while the average is lower; it can also be absurd (600).
     public var baseFrameRate: Double?
 
+    /// The rate the clip's timestamps show: one over the median spacing of its first 120 video packets' timestamps.
+    /// Measured only when the average rate is implausible (`isPlausibleFrameRate`), nil otherwise.
+    public var measuredFrameRate: Double?
+
+    /// The fastest rate a clip's frames are taken to be spaced for: 240 fps (high-speed phone capture). A rate above it
+    /// is a clock (a QuickTime timescale of 600 as `r_frame_rate`) or a broken field (a Matroska `DefaultDuration` of
+    /// 1 ms reads as an average of 1000 fps), not frame spacing.
+    public static let fastestFrameRate = 240.0
+
+    /// Whether `rate` (frames per second) can be a clip's average frame rate: finite, positive, at most
+    /// `fastestFrameRate`. Nil (unknown) counts as implausible.
+    public static func isPlausibleFrameRate(_ rate: Double?) -> Bool {
+        guard let r = rate else { return false }
+        return r.isFinite && r > 0 && r <= fastestFrameRate
+    }
+
+    /// The rate the clip's frames are spaced for, for judging how long a frame lasts: the measured rate where there is
+    /// one, else the average when plausible, else the base rate when plausible; nil for a still or when nothing is known.
+    public var frameSpacingRate: Double? {
+        if let m = measuredFrameRate, SourceInfo.isPlausibleFrameRate(m) { return m }
+        if SourceInfo.isPlausibleFrameRate(nominalFrameRate) { return nominalFrameRate }
+        return SourceInfo.isPlausibleFrameRate(baseFrameRate) ? baseFrameRate : nil
+    }
+
     /// The output rate this clip asks for (`AVVideoComposition(propertiesOf:)` takes the track's minimum frame
     /// duration, i.e. its highest rate), or nil if nothing is known. See `defaultFrameRate` for the rule.
     public var standardFrameRate: FrameRate? { defaultFrameRate?.rate }
@@ -27,6 +51,9 @@ public struct SourceInfo: Equatable, Sendable {
     /// - An interlaced clip asks for its frame rate (25 for 50i), not its field rate.
     /// - A base rate above 240 fps is a clock, not frame spacing (a timescale of 600): it is ignored, and a
     ///   variable-frame-rate clip whose average is not a standard rate then asks for 30.
+    /// - An average above 240 fps is implausible (a Matroska clip recorded at 30 fps whose `DefaultDuration` of 1 ms
+    ///   reads as 1000 fps): the clip asks for the rate its timestamps show (`measuredFrameRate`, the median spacing),
+    ///   else 30; its base rate, estimated from the same broken timestamps, is not trusted either.
     public var defaultFrameRate: (rate: FrameRate, reason: String)? {
         func valid(_ r: Double?) -> Double? { r.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } }
         func isStandard(_ r: Double) -> Bool {
@@ -34,6 +61,13 @@ public struct SourceInfo: Equatable, Sendable {
             return FrameRate.standard.contains(s) && abs(s.framesPerSecond - r) / r < 0.01
         }
         func f(_ r: Double?) -> String { r.map { String(format: "%.3f", $0) } ?? "?" }
+        if let a = valid(nominalFrameRate), !SourceInfo.isPlausibleFrameRate(a) {
+            if let m = valid(measuredFrameRate), SourceInfo.isPlausibleFrameRate(m) {
+                let r = FrameRate.snapped(m)
+                return (r, "its timestamps are spaced for \(r) fps\(m > 60.5 ? ", capped at 60" : "") (median spacing \(f(m)) fps; its average, \(f(a)) fps, is implausible)")
+            }
+            return (FrameRate(30), "its average rate, \(f(a)) fps, is implausible and its timestamps show no spacing: 30 fps")
+        }
         let avg = valid(nominalFrameRate)
         var base = valid(baseFrameRate)
         // An interlaced clip counts whole frames: FFmpeg may give a field-coded stream's field rate as its base
@@ -120,6 +154,20 @@ public struct SourceInfo: Equatable, Sendable {
     public var orientationSource: String?
     /// The EXIF `Orientation` value (1…8) the picture carries, if any.
     public var exifOrientation: Int?
+    /// For a still too large to decode whole: how it is read, in words; nil for any other file.
+    public var largeStill: String?
+    /// The longest side a large still (`largeStill`) is decoded to, however large it is shown: what it holds in memory.
+    public static let largeStillMaxSide = 8192
+    /// The size of the picture the decoder holds: the stored size, or for a large still at most `largeStillMaxSide`
+    /// on its long side.
+    public var decodedSize: PixelSize {
+        guard largeStill != nil, max(codedSize.width, codedSize.height) > SourceInfo.largeStillMaxSide else { return codedSize }
+        let k = Double(SourceInfo.largeStillMaxSide) / Double(max(codedSize.width, codedSize.height))
+        return PixelSize(width: max(1, Int((Double(codedSize.width) * k).rounded())), height: max(1, Int((Double(codedSize.height) * k).rounded())))
+    }
+    /// For an image sequence (a numbered picture pattern): what it is, in words ("image sequence img_%04d.png, pictures
+    /// 1001–1048 (48 frames) at 24 fps"); nil for any other file.
+    public var imageSequence: String?
     /// Whether the picture has an alpha channel; a still's is composited over the edit's `background` when decoded.
     public var hasAlpha = false
 

@@ -9,6 +9,11 @@ public enum ItemContent: Equatable, Sendable {
     case fill(RGBColour)
     /// Nothing for `duration`: transparent (the tracks below, or the edit's background, show) and silent.
     case gap
+    /// Words (a title, a lower third, a caption cue), shaped and rasterised once by the text module; silent.
+    case text(TextSpec)
+    /// An ASS/SSA caption file drawn by libass over the whole frame, frame by frame (the planner's caption track
+    /// only; an edit file's items never hold it).
+    case subtitles(String)
 }
 
 /// One item of a track (`tracks[].clips[]`, or the top-level `clips` of an edit with one track): a time range of a
@@ -22,8 +27,10 @@ public struct ClipSpec: Equatable, Sendable {
         get { if case .file(let p) = content { return p } else { return "" } }
         set { content = .file(newValue) }
     }
-    /// The media file's path, nil for a fill or a gap.
+    /// The media file's path, nil for a fill, a gap or text.
     public var file: String? { if case .file(let p) = content { return p } else { return nil } }
+    /// The text item's words and style, nil for other items.
+    public var text: TextSpec? { if case .text(let t) = content { return t } else { return nil } }
     /// Offset into the source, seconds; default 0. Must be 0 for a still picture, a fill and a gap.
     public var start: MediaTime
     /// Length used from the source; nil means to the end of the file (for a still or a fill:
@@ -65,10 +72,23 @@ public struct ClipSpec: Equatable, Sendable {
     /// What a retimed clip's audio does: `keep` its pitch (time-stretched; the default), `follow` the speed
     /// (varispeed), or `mute`.
     public var pitch: Pitch = .keep
+    /// For a path that is a numbered picture pattern (`frames/img_%04d.png`, `ImageSequencePattern`): the sequence's
+    /// rate and missing-frame policy (the edit file's `rate` and `missingFrames`); nil for any other item.
+    public var imageSequence: ImageSequence?
     /// The item lasts until the edit's end (as the other tracks and the audio tracks make it): a still, a fill or a
     /// gap for all of that time, a video for as much of it as its file has. Used for `--overlay`; `duration` is
     /// then ignored.
     public var lastsUntilEditEnd = false
+    /// For a transition read from OpenTimelineIO (`OTIOFile`): where the cut lies inside `transition`, seconds from its
+    /// start (OTIO's `in_offset`; the rest of the transition is its `out_offset`). The item before was extended past
+    /// the cut by `out_offset` and this item starts `in_offset` before it, using media outside their source ranges
+    /// (handles). Where a file lacks them, `Timeline` shortens the transition on that side, keeping the cut, and warns
+    /// (`Timeline.fitHandles`). Nil: Segue's own transition (an overlap of two items that must both be long enough).
+    public var transitionCut: MediaTime?
+    /// The item was read from an interchange timeline (OpenTimelineIO): where its file turns out to be a still
+    /// picture, its `start` and time warp (OTIO gives stills a source range like any clip) are dropped instead of
+    /// refused.
+    public var interchange = false
 
     public init(path: String, start: MediaTime = .zero, duration: MediaTime? = nil, transition: Transition? = nil) {
         self.init(content: .file(path), start: start, duration: duration, transition: transition)
@@ -156,21 +176,48 @@ public struct Edit: Equatable, Sendable {
     /// The colour under every track: outside the pictures (letterbox bars, pushed-out areas), in gaps and under the
     /// transparent parts of pictures with alpha; black by default.
     public var background = RGBColour.black
+    /// `"background": "transparent"`: nothing under the tracks; the output keeps the composite's alpha
+    /// (`FramePlan.keepsAlpha`), which needs a format with alpha (ProRes 4444, VP9 in WebM, PNG, TIFF or OpenEXR image
+    /// sequences, FFV1).
+    public var transparentBackground = false
     /// How transitions mix colours unless they say (`Transition.blend`).
     public var blending: Blending = .gamma
+    /// Captions over the whole edit (`"captions"`, `--captions`): drawn above every track.
+    public var captions: CaptionSpec?
     /// The edit asks to open inputs that pull in other files (`"allowIndirectInputs": true`: HLS and DASH playlists,
     /// ffconcat lists, `concat:` paths; see `InputPolicy.allowIndirectInputs`). What they pull in still obeys the
     /// render's `InputPolicy` (local regular files, inside its root).
     public var allowIndirectInputs = false
+    /// Points and ranges on the timeline that the edit's source marked (OTIO markers): listed by `segue plan`, not drawn.
+    public var markers: [EditMarker] = []
+    /// The timecode of the timeline's first frame (OTIO's `global_start_time`), shown by `segue plan`; nil for none. It
+    /// offsets nothing: the output starts at 0.
+    public var globalStartTime: MediaTime?
+    /// The rate `globalStartTime` counts frames in (its timecode's rate); nil: the output's.
+    public var timecodeRate: FrameRate?
+    /// The frame rate when neither the edit nor any clip gives one (an OTIO timeline's own rate); nil: 30.
+    public var fallbackFrameRate: FrameRate?
+    /// What the reader of the edit's file noticed and worked around (an OTIO timeline's unknown schemas, effects it
+    /// does not render, missing media stood in for): `Timeline.warnings` repeats them.
+    public var warnings: [String] = []
+    /// The folder an `.otioz` bundle was extracted into (`EditDocument`): its files pass the input policy's root
+    /// (`InputPolicy.applied(to:)`), and chunk plans hash paths inside it relative to it. Nil for other edits.
+    public var bundleFolder: String?
+    /// Shorten a transition longer than the items it joins allow (to what fits, or a cut below one frame), with a
+    /// warning, instead of refusing the edit (`Timeline.fitTransitions`). The edit file's `fitTransitions` (default
+    /// false: an error, naming the transition); clips joined on the command line always fit (one `--transition`
+    /// applies to every join, whatever the clips' lengths).
+    public var fitTransitions = false
 
     /// An edit of one track.
     public init(clips: [ClipSpec]) { self.tracks = [VideoTrack(clips: clips)] }
     public init(tracks: [VideoTrack], audioTracks: [AudioTrack] = []) { self.tracks = tracks; self.audioTracks = audioTracks }
 
     /// Every file the edit reads, with the field that names it (`tracks[1].clips[0].path`, `music.path`,
-    /// `tracks[0].clips[2].transition.shader`, `….params.NAME`): media, shaders and images. In track order, each file as
-    /// often as it is named. `InputPolicy.check(_:)` checks each (a field ending in `.shader` as a file Segue reads
-    /// itself, the others as media); an item kind that names a file adds it here, and the policy then covers it.
+    /// `tracks[0].clips[2].transition.shader`, `….params.NAME`, `….style.font`, `captions.path`): media, shaders,
+    /// images, font files and the caption file. In track order, each file as often as it is named.
+    /// `InputPolicy.check(_:)` checks each (a shader, a font file or the caption file as a file Segue reads itself, the
+    /// others as media); an item kind that names a file adds it here, and the policy then covers it.
     public var inputPaths: [(field: String, path: String)] {
         var out: [(field: String, path: String)] = []
         let single = tracks.count == 1 && audioTracks.isEmpty
@@ -178,6 +225,7 @@ public struct Edit: Equatable, Sendable {
             for (i, c) in track.clips.enumerated() {
                 let f = single ? "clips[\(i)]" : "tracks[\(k)].clips[\(i)]"
                 if let p = c.file { out.append(("\(f).path", p)) }
+                if case .file(let p)? = c.text?.style.font { out.append(("\(f).style.font", p)) }
                 if let t = c.transition {
                     if let sh = t.shader { out.append(("\(f).transition.shader", sh.path)) }
                     for (name, v) in t.params.sorted(by: { $0.key < $1.key }) {
@@ -190,12 +238,34 @@ public struct Edit: Equatable, Sendable {
             for (i, c) in track.clips.enumerated() { if let p = c.file { out.append(("audioTracks[\(k)].clips[\(i)].path", p)) } }
         }
         if let m = music { out.append(("music.path", m.path)) }
+        if let c = captions {
+            out.append(("captions.path", c.path))
+            if case .file(let p) = c.style.font { out.append(("captions.style.font", p)) }
+        }
         return out
     }
 
     /// The media items the edit places (what `ResourceLimits.maxClips` counts): every item with a file, on every
     /// track, video or audio.
     public var mediaItemCount: Int { Timeline.mediaItems(of: self).count }
+}
+
+/// A point or range of the timeline marked in the edit's source (an OTIO `Marker`): a name, where, and its colour.
+public struct EditMarker: Equatable, Sendable {
+    public var name: String
+    /// Seconds from the output's start.
+    public var start: MediaTime
+    /// Length of the marked range (0 for a point).
+    public var duration: MediaTime
+    /// The marker's colour as its source names it ("RED"), or nil.
+    public var colour: String?
+    /// The marker's comment, or "".
+    public var comment: String
+    /// What it was attached to: "timeline", or the item's name ("clip A001.mov").
+    public var on: String
+    public init(name: String, start: MediaTime, duration: MediaTime = .zero, colour: String? = nil, comment: String = "", on: String = "timeline") {
+        self.name = name; self.start = start; self.duration = duration; self.colour = colour; self.comment = comment; self.on = on
+    }
 }
 
 /// A linear gain ramp (`AVMutableAudioMixInputParameters.setVolumeRamp(fromStartVolume:toEndVolume:timeRange:)`).

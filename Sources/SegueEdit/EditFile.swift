@@ -14,7 +14,15 @@ import SegueCore
 public enum EditFile {
     /// Parses an edit from a file. Throws `EditError` (unreadable file, JSON syntax with line and column,
     /// unknown field, wrong type, out-of-range value, a shader or image the policy refuses).
+    ///
+    /// An OpenTimelineIO timeline (`.otio`) is read by `OTIOFile` (missing media refused); an `.otioz` bundle needs
+    /// its media extracted for as long as it renders: open it with `EditDocument` (the Segue library).
     public static func load(path: String, policy: InputPolicy = .default) throws -> Edit {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "otio": return try OTIOFile.load(path: path, options: OTIOReadOptions(policy: policy)).edit
+        case "otioz": throw EditError(path, "an .otioz bundle's media must be extracted while it renders: open it with EditDocument.open (the Segue library)")
+        default: break
+        }
         var st = stat()
         if stat(path, &st) == 0, let kind = InputPolicy.nonRegularKind(st.st_mode) {
             throw EditError(path, "the edit file is \(kind), not a file")
@@ -37,7 +45,7 @@ public enum EditFile {
         try StrictJSON.check(data)
         let obj = try object(root, "edit")
         try checkKeys(obj, "", ["renderSize", "square", "fit", "frameRate", "clips", "tracks", "audioTracks", "output", "music", "audio",
-                                "background", "blending", "allowIndirectInputs"])
+                                "background", "blending", "allowIndirectInputs", "captions", "fitTransitions"])
         var edit: Edit
         switch (obj["clips"], obj["tracks"]) {
         case (nil, nil): throw EditError("clips", "is required: a list of at least one clip (or \"tracks\": a list of tracks, bottom first)")
@@ -66,101 +74,115 @@ public enum EditFile {
                 return track
             }
         }
-        if let v = obj["allowIndirectInputs"] { edit.allowIndirectInputs = try bool(v, "allowIndirectInputs") }
+        try properties(obj, into: &edit, base: baseDirectory)
+        return edit
+    }
+
+    /// The edit's own properties (all but its tracks): `allowIndirectInputs`, `renderSize`, `square`, `background`,
+    /// `blending`, `fit`, `frameRate`, `output`, `music`, `audio`, read from `obj` into `edit`; field names in errors
+    /// start with `prefix` (an OTIO timeline's `metadata.segue.`). Throws `EditError`.
+    static func properties(_ obj: [String: Any], into edit: inout Edit, base: String, prefix p: String = "") throws {
+        if let v = obj["allowIndirectInputs"] { edit.allowIndirectInputs = try bool(v, p + "allowIndirectInputs") }
         if let rs = obj["renderSize"] {
-            let o = try object(rs, "renderSize")
-            try checkKeys(o, "renderSize", ["width", "height"])
-            guard let w = o["width"], let h = o["height"] else { throw EditError("renderSize", "needs width and height") }
-            let width = try int(w, "renderSize.width"), height = try int(h, "renderSize.height")
+            let o = try object(rs, p + "renderSize")
+            try checkKeys(o, p + "renderSize", ["width", "height"])
+            guard let w = o["width"], let h = o["height"] else { throw EditError(p + "renderSize", "needs width and height") }
+            let width = try int(w, p + "renderSize.width"), height = try int(h, p + "renderSize.height")
             guard width > 0, height > 0, width <= 16384, height <= 16384 else {
-                throw EditError("renderSize", "width and height must be 1…16384 pixels")
+                throw EditError(p + "renderSize", "width and height must be 1…16384 pixels")
             }
             edit.renderSize = PixelSize(width: width, height: height)
         }
-        if let s = obj["square"] { edit.square = try bool(s, "square") }
+        if let s = obj["square"] { edit.square = try bool(s, p + "square") }
         if let b = obj["background"] {
-            let s = try string(b, "background")
-            guard let c = RGBColour.parse(s) else {
-                throw EditError("background", "must be a colour as \"#rrggbb\", \"#rgb\" or a name (\(RGBColour.names.keys.sorted().joined(separator: ", "))) (got \"\(s)\")")
+            let s = try string(b, p + "background")
+            if s.lowercased() == "transparent" {
+                edit.transparentBackground = true
+            } else {
+                guard let c = RGBColour.parse(s) else {
+                    throw EditError(p + "background", "must be a colour as \"#rrggbb\", \"#rgb\" or a name (\(RGBColour.names.keys.sorted().joined(separator: ", "))), or \"transparent\" (got \"\(s)\")")
+                }
+                edit.background = c
             }
-            edit.background = c
         }
-        if let b = obj["blending"] { edit.blending = try blending(b, "blending") }
+        if let b = obj["blending"] { edit.blending = try blending(b, p + "blending") }
+        if let f = obj["fitTransitions"] { edit.fitTransitions = try bool(f, p + "fitTransitions") }
         if let f = obj["fit"] {
-            let s = try string(f, "fit")
-            guard let m = FitMode(rawValue: s) else { throw EditError("fit", "must be one of fill, fit, stretch (got \"\(s)\")") }
+            let s = try string(f, p + "fit")
+            guard let m = FitMode(rawValue: s), FitMode.userModes.contains(m) else { throw EditError(p + "fit", "must be one of fill, fit, stretch (got \"\(s)\")") }
             edit.fit = m
         }
         if let r = obj["frameRate"] {
             let rate: FrameRate?
-            if let s = r as? String { rate = FrameRate.parse(s) } else { rate = FrameRate.fromDecimal(try number(r, "frameRate")) }
-            guard let fr = rate else { throw EditError("frameRate", "must be a rate from 0.01 to 1000 frames per second, as a number or a fraction such as \"30000/1001\"") }
+            if let s = r as? String { rate = FrameRate.parse(s) } else { rate = FrameRate.fromDecimal(try number(r, p + "frameRate")) }
+            guard let fr = rate else { throw EditError(p + "frameRate", "must be a rate from 0.01 to 1000 frames per second, as a number or a fraction such as \"30000/1001\"") }
             edit.frameRate = fr
         }
         if let o = obj["output"] {
-            let out = try object(o, "output")
-            try checkKeys(out, "output", ["codec", "crf", "preset", "encoder", "toneMap", "dynamicRange"])
+            let out = try object(o, p + "output")
+            try checkKeys(out, p + "output", ["codec", "crf", "preset", "encoder", "toneMap", "dynamicRange"])
             if let c = out["codec"] {
-                let s = try string(c, "output.codec")
-                guard let codec = OutputSettings.Codec(rawValue: s) else { throw EditError("output.codec", "must be \(OutputFormat.codecNames) (got \"\(s)\")") }
+                let s = try string(c, p + "output.codec")
+                guard let codec = OutputSettings.Codec(rawValue: s) else { throw EditError(p + "output.codec", "must be \(OutputFormat.codecNames) (got \"\(s)\")") }
                 edit.output.codec = codec
+                edit.output.codecFromFileName = false
             }
             if let c = out["crf"] {
-                let v = try int(c, "output.crf")
-                guard (0...51).contains(v) else { throw EditError("output.crf", "must be 0…51") }
+                let v = try int(c, p + "output.crf")
+                guard (0...51).contains(v) else { throw EditError(p + "output.crf", "must be 0…51") }
                 edit.output.crf = v
             }
             if let e = out["encoder"] {
-                let name = try string(e, "output.encoder")
-                guard !name.isEmpty else { throw EditError("output.encoder", "must name an encoder, e.g. libx265") }
+                let name = try string(e, p + "output.encoder")
+                guard !name.isEmpty else { throw EditError(p + "output.encoder", "must name an encoder, e.g. libx265") }
                 edit.output.encoder = name
             }
             if let t = out["toneMap"] {
-                let name = try string(t, "output.toneMap")
+                let name = try string(t, p + "output.toneMap")
                 guard let curve = ToneMapCurve.parse(name) else {
-                    throw EditError("output.toneMap", "must be one of \(ToneMapCurve.allCases.map(\.rawValue).joined(separator: ", ")) (got \"\(name)\")")
+                    throw EditError(p + "output.toneMap", "must be one of \(ToneMapCurve.allCases.map(\.rawValue).joined(separator: ", ")) (got \"\(name)\")")
                 }
                 edit.output.toneMap = curve
             }
             if let d = out["dynamicRange"] {
-                let name = try string(d, "output.dynamicRange")
+                let name = try string(d, p + "output.dynamicRange")
                 guard let range = DynamicRange(rawValue: name.lowercased()) else {
-                    throw EditError("output.dynamicRange", "must be sdr, hlg or pq (got \"\(name)\")")
+                    throw EditError(p + "output.dynamicRange", "must be sdr, hlg or pq (got \"\(name)\")")
                 }
                 edit.output.dynamicRange = range
             }
-            if let p = out["preset"] {
-                let name = try string(p, "output.preset")
+            if let given = out["preset"] {
+                let name = try string(given, p + "output.preset")
                 // x264/x265 preset names are checked here; other encoders' presets (NVENC's p1…p7) when they open.
                 guard OutputSettings.presets.contains(name) || !["libx264", "libx265"].contains(edit.output.encoder ?? "libx264") else {
-                    throw EditError("output.preset", "must be one of \(OutputSettings.presets.joined(separator: ", ")) (got \"\(name)\")")
+                    throw EditError(p + "output.preset", "must be one of \(OutputSettings.presets.joined(separator: ", ")) (got \"\(name)\")")
                 }
                 edit.output.preset = name
             }
         }
-        if let m = obj["music"], !(m is NSNull) { edit.music = try music(m, base: baseDirectory) }
+        if let m = obj["music"], !(m is NSNull) { edit.music = try music(m, base: base, prefix: p) }
+        if let c = obj["captions"], !(c is NSNull) { edit.captions = try captions(c, base: base) }
         if let a = obj["audio"] {
-            let o = try object(a, "audio")
-            try checkKeys(o, "audio", ["sampleRate", "channels", "bitrate"])
+            let o = try object(a, p + "audio")
+            try checkKeys(o, p + "audio", ["sampleRate", "channels", "bitrate"])
             if let v = o["sampleRate"] {
-                let r = try int(v, "audio.sampleRate")
+                let r = try int(v, p + "audio.sampleRate")
                 guard AudioSettings.aacSampleRates.contains(r) else {
-                    throw EditError("audio.sampleRate", "must be a rate AAC supports: \(AudioSettings.aacSampleRates.map(String.init).joined(separator: ", ")) Hz (got \(r))")
+                    throw EditError(p + "audio.sampleRate", "must be a rate AAC supports: \(AudioSettings.aacSampleRates.map(String.init).joined(separator: ", ")) Hz (got \(r))")
                 }
                 edit.audio.sampleRate = r
             }
             if let v = o["channels"] {
-                let c = try int(v, "audio.channels")
-                guard (1...8).contains(c) else { throw EditError("audio.channels", "must be 1…8 (got \(c))") }
+                let c = try int(v, p + "audio.channels")
+                guard (1...8).contains(c) else { throw EditError(p + "audio.channels", "must be 1…8 (got \(c))") }
                 edit.audio.channels = c
             }
             if let v = o["bitrate"] {
-                let b = try int(v, "audio.bitrate")
-                guard (16_000...1_536_000).contains(b) else { throw EditError("audio.bitrate", "must be 16000…1536000 bits per second (got \(b))") }
+                let b = try int(v, p + "audio.bitrate")
+                guard (16_000...1_536_000).contains(b) else { throw EditError(p + "audio.bitrate", "must be 16000…1536000 bits per second (got \(b))") }
                 edit.audio.bitRate = b
             }
         }
-        return edit
     }
 
     static func gain(_ v: Any, _ field: String) throws -> Double {
@@ -169,36 +191,36 @@ public enum EditFile {
         return g
     }
 
-    static func music(_ raw: Any, base: String) throws -> MusicSpec {
-        let o = try object(raw, "music")
-        try checkKeys(o, "music", ["path", "start", "volume", "loop", "ramps", "duck"])
-        guard let p = o["path"] else { throw EditError("music.path", "is required") }
-        let path = try string(p, "music.path")
-        if path.isEmpty { throw EditError("music.path", "must not be empty") }
+    static func music(_ raw: Any, base: String, prefix p: String = "") throws -> MusicSpec {
+        let o = try object(raw, p + "music")
+        try checkKeys(o, p + "music", ["path", "start", "volume", "loop", "ramps", "duck"])
+        guard let given = o["path"] else { throw EditError(p + "music.path", "is required") }
+        let path = try string(given, p + "music.path")
+        if path.isEmpty { throw EditError(p + "music.path", "must not be empty") }
         var m = MusicSpec(path: resolved(path, base: base))
         if let v = o["start"] {
-            let s = try seconds(v, "music.start")
-            guard s >= 0 else { throw EditError("music.start", "must be ≥ 0 seconds (got \(s))") }
+            let s = try seconds(v, p + "music.start")
+            guard s >= 0 else { throw EditError(p + "music.start", "must be ≥ 0 seconds (got \(s))") }
             m.start = MediaTime(seconds: s)
         }
-        if let v = o["volume"] { m.volume = try gain(v, "music.volume") }
-        if let v = o["loop"] { m.loop = try bool(v, "music.loop") }
-        if let v = o["ramps"] { m.ramps = try ramps(v, "music.ramps") }
+        if let v = o["volume"] { m.volume = try gain(v, p + "music.volume") }
+        if let v = o["loop"] { m.loop = try bool(v, p + "music.loop") }
+        if let v = o["ramps"] { m.ramps = try ramps(v, p + "music.ramps") }
         if let v = o["duck"], !(v is NSNull) {
             var d = Ducking()
             if isBool(v) {
-                if !(try bool(v, "music.duck")) { return m }
+                if !(try bool(v, p + "music.duck")) { return m }
             } else {
-                let dobj = try object(v, "music.duck")
-                try checkKeys(dobj, "music.duck", ["level", "attack", "release"])
+                let dobj = try object(v, p + "music.duck")
+                try checkKeys(dobj, p + "music.duck", ["level", "attack", "release"])
                 if let l = dobj["level"] {
-                    d.level = try number(l, "music.duck.level")
-                    guard (0...1).contains(d.level) else { throw EditError("music.duck.level", "must be 0…1 (got \(d.level))") }
+                    d.level = try number(l, p + "music.duck.level")
+                    guard (0...1).contains(d.level) else { throw EditError(p + "music.duck.level", "must be 0…1 (got \(d.level))") }
                 }
                 for (key, path) in [("attack", \Ducking.attack), ("release", \Ducking.release)] {
                     if let x = dobj[key] {
-                        let s = try seconds(x, "music.duck.\(key)")
-                        guard s >= 0 && s <= 60 else { throw EditError("music.duck.\(key)", "must be 0…60 seconds (got \(s))") }
+                        let s = try seconds(x, p + "music.duck.\(key)")
+                        guard s >= 0 && s <= 60 else { throw EditError(p + "music.duck.\(key)", "must be 0…60 seconds (got \(s))") }
                         d[keyPath: path] = s
                     }
                 }
@@ -232,12 +254,13 @@ public enum EditFile {
         return try list.enumerated().map { i, item in try clip(item, field: "\(field)[\(i)]", first: i == 0, base: base, audio: audio, policy: policy) }
     }
 
-    /// One item: a clip (`path`), a gap (`{"gap": SECONDS}`) or a solid colour (`{"fill": COLOUR, "duration": SECONDS}`),
+    /// One item: a clip (`path`), a gap (`{"gap": SECONDS}`), a solid colour (`{"fill": COLOUR, "duration": SECONDS}`)
+    /// or a text (`{"text": WORDS, "style": {…}}`, docs/text.md),
     /// with its timing, transition, audio and layer. On an audio track (`audio`): audio clips and gaps, no picture fields.
     static func clip(_ raw: Any, field f: String, first: Bool, base: String, audio: Bool, policy: InputPolicy = .default) throws -> ClipSpec {
         let o = try object(raw, f)
-        let kinds = ["path", "gap", "fill"].filter { o[$0] != nil }
-        if kinds.count > 1 { throw EditError(f, "an item is a clip (path), a gap or a fill: give one of \(kinds.joined(separator: ", "))") }
+        let kinds = ["path", "gap", "fill", "text"].filter { o[$0] != nil }
+        if kinds.count > 1 { throw EditError(f, "an item is a clip (path), a gap, a fill or a text: give one of \(kinds.joined(separator: ", "))") }
         var spec: ClipSpec
         switch kinds.first {
         case "gap"?:
@@ -255,18 +278,23 @@ public enum EditFile {
                 throw EditError("\(f).fill", "must be a colour as \"#rrggbb\", \"#rgb\" or a name (\(RGBColour.names.keys.sorted().joined(separator: ", "))) (got \"\(s)\")")
             }
             spec = ClipSpec.fill(c)
+        case "text"?:
+            if audio { throw EditError("\(f).text", "an audio track holds audio clips and gaps; a text goes on a video track") }
+            try checkKeys(o, f, ["text", "style", "duration", "at", "transition", "layer"])
+            spec = ClipSpec(content: .text(try textItem(o, f, base: base)))
         case "path"?:
             try checkKeys(o, f, audio ? ["path", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack", "speed", "reverse", "pitch"]
                                       : ["path", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion", "layer",
-                                         "speed", "reverse", "freeze", "frameBlend", "pitch"])
+                                         "speed", "reverse", "freeze", "frameBlend", "pitch", "rate", "missingFrames"])
             let path = try string(o["path"]!, "\(f).path")
             if path.isEmpty { throw EditError("\(f).path", "must not be empty") }
             spec = ClipSpec(path: resolved(path, base: base))
+            spec.imageSequence = try imageSequence(o, f, path: spec.path)
         default:
             try checkKeys(o, f, audio ? ["path", "gap", "start", "duration", "at", "transition", "volume", "ramps", "audioTrack", "speed", "reverse", "pitch"]
-                                      : ["path", "gap", "fill", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion",
-                                         "layer", "speed", "reverse", "freeze", "frameBlend", "pitch"])
-            throw EditError("\(f).path", audio ? "is required (or \"gap\": SECONDS)" : "is required (or \"gap\": SECONDS, or \"fill\": COLOUR)")
+                                      : ["path", "gap", "fill", "text", "start", "duration", "at", "transition", "volume", "ramps", "colour", "audioTrack", "motion",
+                                         "layer", "speed", "reverse", "freeze", "frameBlend", "pitch", "rate", "missingFrames"])
+            throw EditError("\(f).path", audio ? "is required (or \"gap\": SECONDS)" : "is required (or \"gap\": SECONDS, \"fill\": COLOUR, or \"text\": WORDS)")
         }
         if let s = o["start"] {
             if case .fill = spec.content { throw EditError("\(f).start", "a fill has no time to start from; give its duration") }

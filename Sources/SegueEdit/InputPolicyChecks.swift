@@ -5,22 +5,29 @@ import SegueCore
 /// opens files; these know the edit model).
 extension InputPolicy {
     /// This policy for `edit`: indirect inputs are allowed also where the edit itself asks for them
-    /// (`Edit.allowIndirectInputs`). What they pull in stays confined to `root`.
+    /// (`Edit.allowIndirectInputs`). What they pull in stays confined to `root`. The folder an `.otioz` bundle was
+    /// extracted into (`Edit.bundleFolder`, made by Segue from a bundle inside the root) is allowed besides the root.
     public func applied(to edit: Edit) -> InputPolicy {
         var p = self
         p.allowIndirectInputs = allowIndirectInputs || edit.allowIndirectInputs
+        if let folder = edit.bundleFolder, !p.bundleFolders.contains(folder) {
+            p.bundleFolders.append(InputPolicy.realPath(folder) ?? folder)
+        }
         return p
     }
 
     /// Checks what can be checked before any file is opened: the number of clips (`ResourceLimits.maxClips`), then
-    /// every path the edit names (`Edit.inputPaths`; shader files as plain files, the rest as media inputs).
+    /// every path the edit names (`Edit.inputPaths`; shader, font and caption files as plain files, the rest as media
+    /// inputs).
     /// - Throws: `LimitExceeded`, `EditError`.
     public func check(_ edit: Edit) throws {
         if edit.mediaItemCount > limits.maxClips {
             throw LimitExceeded(.clips, field: "clips", detail: "the edit has \(edit.mediaItemCount) clips", allowed: "\(limits.maxClips)")
         }
         for input in edit.inputPaths {
-            if input.field.hasSuffix(".shader") { try checkFile(path: input.path, field: input.field) } else {
+            if input.field.hasSuffix(".shader") || input.field.hasSuffix(".style.font") || input.field == "captions.path" {
+                try checkFile(path: input.path, field: input.field)
+            } else {
                 try checkInput(path: input.path, field: input.field)
             }
         }

@@ -1,6 +1,18 @@
 import Foundation
 import SegueCore
 
+/// A decoded picture's stored size and sample aspect ratio, as the decoder gave it (it may differ from the probed
+/// `SourceInfo` in a stream that changes size mid-way).
+public struct PictureFormat: Equatable, Sendable, CustomStringConvertible {
+    /// Stored size in pixels.
+    public var size: PixelSize
+    /// Pixel width / pixel height (the container's when set and sane, else the codec's: `SampleAspectRatio`).
+    public var sampleAspectRatio: Double
+    public init(size: PixelSize, sampleAspectRatio: Double) { self.size = size; self.sampleAspectRatio = sampleAspectRatio }
+    /// "640x480" or "640x480 (SAR 1.333)".
+    public var description: String { sampleAspectRatio == 1 ? "\(size)" : "\(size) (SAR \(String(format: "%.3f", sampleAspectRatio)))" }
+}
+
 /// An edit resolved against its clips' media: every time and size fixed, ready to plan frames.
 ///
 /// Each track (video or audio) is laid out on its own: item `i` starts at its `at` when it has one, else at
@@ -59,6 +71,11 @@ public struct Timeline: Sendable {
         public let outputToSource: Affine2D
         /// Pan and zoom over the clip's time on screen, resolved (presets fitted to this clip); nil for none.
         public var motion: Motion? = nil
+        /// A text item's (or caption cue's) shaped text: its picture's size (`source.codedSize`), raster scale and
+        /// anchor; nil for other items.
+        public var text: (any TextBlock)? = nil
+        /// The caption cue this placement shows (`Edit.captions`), nil for the edit's own items.
+        public var cue: CaptionCue? = nil
         /// The map at timeline time `t` with `motion` (without `layer`): the fit's, moved by `motion`'s window at
         /// `(t − start) / duration`.
         public func outputToSource(at t: MediaTime, renderSize: PixelSize, fit: FitMode) -> Affine2D {
@@ -68,11 +85,21 @@ public struct Timeline: Sendable {
                                                 renderSize: renderSize, fit: fit, window: w)
         }
         /// The item's geometry at timeline time `t`: fit, `motion`'s window and `layer` (its keyframes at `t − start`);
-        /// nil when it draws nothing then (scale 0, a crop that removes everything).
-        public func layer(at t: MediaTime, renderSize: PixelSize) -> LayerPlacement? {
-            let window = motion.map { $0.window(at: MediaTime.ratio(t - start, duration)) } ?? .fit
-            return LayerGeometry.place(codedSize: source.codedSize, sar: source.sampleAspectRatio, orientation: source.orientation,
-                                       renderSize: renderSize, fit: fit, window: window, transform: spec.layer.transform(at: t - start))
+        /// nil when it draws nothing then (scale 0, a crop that removes everything). The picture is fitted by its own
+        /// size and SAR: `picture` where the decoder gave a picture other than the probed one (a stream that changes
+        /// size), else the source's. The one geometry both renderers draw (`LayerGeometry.place`).
+        public func layer(at t: MediaTime, renderSize: PixelSize, picture: PictureFormat? = nil) -> LayerPlacement? {
+            var window = motion.map { $0.window(at: MediaTime.ratio(t - start, duration)) } ?? .fit
+            var transform = spec.layer.transform(at: t - start)
+            if let block = text { (window, transform) = Timeline.textGeometry(block, transform, renderSize: renderSize) }
+            return LayerGeometry.place(codedSize: picture?.size ?? source.codedSize, sar: picture?.sampleAspectRatio ?? source.sampleAspectRatio,
+                                       orientation: source.orientation, renderSize: renderSize, fit: fit, window: window, transform: transform)
+        }
+
+        /// Whether a decoded picture of `format` differs from what the source was probed with (size or SAR), so that the
+        /// planner must fit it by its own (`Timeline.plan(frame:pictures:)`).
+        public func differs(_ format: PictureFormat) -> Bool {
+            format.size != source.codedSize || abs(format.sampleAspectRatio - source.sampleAspectRatio) > 1e-9
         }
     }
 
@@ -96,17 +123,31 @@ public struct Timeline: Sendable {
     public let frameCount: Int64
     /// The edit's background colour (`Edit.background`), carried by every `FramePlan`.
     public let background: RGBColour
+    /// The edit's markers (`Edit.markers`), listed by `segue plan`.
+    public let markers: [EditMarker]
+    /// The timecode of the first frame (`Edit.globalStartTime`), shown by `segue plan`; the output starts at 0.
+    public let globalStartTime: MediaTime?
+    /// The rate the source counts timecode frames in (`Edit.timecodeRate`).
+    public let timecodeRate: FrameRate?
     /// The input policy the edit was resolved under (`InputPolicy.applied(to:)`): every file the render opens later
     /// (a clip's decoder, the music, image parameters) is opened under it too.
     public var inputPolicy = InputPolicy.default
+    /// Whether the output keeps alpha (`Edit.transparentBackground`), carried by every `FramePlan`.
+    public let keepsAlpha: Bool
     /// The largest default render size along either axis: 16384 pixels, what libx264 takes (and the edit file's
     /// `renderSize` allows). A larger default (a 16400-pixel panorama) is scaled down to fit, keeping its aspect ratio.
     public static let maxRenderSide = 16384
     /// Human-readable notes on derived values (for `--verbose`).
     public let notes: [String]
     /// Things in the edit that are allowed but probably not meant (always shown): e.g. a music ramp wholly outside
-    /// the edit, which then only sets the gain it ends at.
+    /// the edit, which then only sets the gain it ends at; a font not found (naming the family and the font used).
     public let warnings: [String]
+    /// The caption file as read (`Edit.captions`), nil without captions. SRT and WebVTT cues are placements of the
+    /// caption tracks (`captionTracks`); an ASS file is one placement drawn by libass over the whole edit.
+    public let captions: CaptionFile?
+    /// The indices into `tracks` of the caption tracks (above every track of the edit; overlapping cues take more
+    /// than one).
+    public let captionTracks: Range<Int>
 
     /// An item of the edit with its field name (`clips[2]` in an edit of one track, `tracks[1].clips[0]`,
     /// `audioTracks[0].clips[1]`).
@@ -142,12 +183,14 @@ public struct Timeline: Sendable {
     /// with a file (`ClipSpec.file`), as `items(of:)` lists them. For an edit of one track of clips, `edit.clips`.
     public static func mediaItems(of edit: Edit) -> [ItemReference] { items(of: edit).filter { $0.spec.file != nil } }
 
-    /// Resolves `edit` with `sources[i]` describing `mediaItems(of: edit)[i]`.
+    /// Resolves `edit` with `sources[i]` describing `mediaItems(of: edit)[i]`, its text items and captions shaped and
+    /// read by `text` (the text module's `TextEngine`; needed when the edit has text or captions).
     /// - Throws: `EditError` for a start beyond a clip's end, a duration past it, a transition longer than the
     ///   item before or after it, transitions that overlap each other inside one item, an item whose `at` falls
-    ///   before the item before it ends (naming both), an edit of nothing but fills and gaps without a render size.
-    public init(edit: Edit, sources: [SourceInfo]) throws {
-        let all = Timeline.items(of: edit)
+    ///   before the item before it ends (naming both), an edit of nothing but fills, gaps and text without a render
+    ///   size, a caption file that does not parse (its line), text without a `text` service.
+    public init(edit: Edit, sources: [SourceInfo], text: TextServices? = nil) throws {
+        var all = Timeline.items(of: edit)
         let media = all.filter { $0.spec.file != nil }
         precondition(media.count == sources.count, "one SourceInfo per media item")
         if edit.tracks.isEmpty || edit.tracks.contains(where: \.clips.isEmpty) {
@@ -169,7 +212,7 @@ public struct Timeline: Sendable {
         if let rs = edit.renderSize {
             size = rs
         } else if deciding.isEmpty {
-            throw EditError("renderSize", "is required for an edit without video or picture clips (only fills and gaps): e.g. {\"width\": 1920, \"height\": 1080}")
+            throw EditError("renderSize", "is required for an edit without video or picture clips (only fills, gaps and text): e.g. {\"width\": 1920, \"height\": 1080}")
         } else if edit.square {
             // Each clip is cropped to a square of its short side; the edit's square is the largest of those, so
             // no clip is upscaled more than it must be (a 1920×1080 and a 1080×1920 clip give 1080, not 1920).
@@ -203,15 +246,26 @@ public struct Timeline: Sendable {
             rate = best.1
             let ref = all[best.0]
             notes.append("frame rate \(rate): the highest clip rate\(which), from \(ref.label) (\(Timeline.name(ref.spec))): \(best.2)")
+        } else if let r = edit.fallbackFrameRate {
+            rate = r
+            notes.append("frame rate \(r): no clip reports a frame rate; the timeline's own rate")
         } else {
             rate = FrameRate(30)
             notes.append("frame rate 30: no clip reports a frame rate")
         }
+        // Transitions read from OpenTimelineIO: shortened where the media lacks the handles they use.
+        let fitted = Timeline.fitHandles(all, sourceOf: sourceOf, rate: rate)
+        all = fitted.items
 
-        // Each item's source: its media's, or for a fill or a gap a stand-in the size of the render frame.
+        // Text items are shaped now, for this render size (their pictures are made once, when first shown).
+        var warnings: [String] = edit.warnings + fitted.warnings
+        let blocks = try Timeline.shapeText(all, renderSize: size, services: text, captions: edit.captions != nil, warnings: &warnings)
+
+        // Each item's source: its media's; a text item's picture; for a fill or a gap a stand-in the size of the
+        // render frame.
         var stand = SourceInfo(codedSize: size, nominalFrameRate: nil, duration: .zero, hasAudio: false)
         stand.isStill = true
-        func source(_ n: Int) -> SourceInfo { sourceOf[n] ?? stand }
+        func source(_ n: Int) -> SourceInfo { sourceOf[n] ?? blocks[n].map { Timeline.textSource($0) } ?? stand }
 
         // Durations, then each track's layout.
         let timings = try all.indices.map { try Timeline.timing(all[$0], source($0), rate: rate) }
@@ -220,6 +274,18 @@ public struct Timeline: Sendable {
             edit.tracks.indices.map { k in (false, k, all.indices.filter { !all[$0].audio && all[$0].track == k }) }
             + edit.audioTracks.indices.map { k in (true, k, all.indices.filter { all[$0].audio && all[$0].track == k }) }
         var starts = [MediaTime](repeating: .zero, count: all.count)
+        if edit.fitTransitions {
+            // Transitions longer than their items allow are shortened (or become cuts) before the layout checks them.
+            for g in groups {
+                let fitted = Timeline.fitTransitions(g.members.map { all[$0] }, durations: g.members.map { durations[$0] }, rate: rate)
+                for (j, n) in g.members.enumerated() where fitted.transitions[j] != all[n].spec.transition {
+                    var spec = all[n].spec
+                    spec.transition = fitted.transitions[j]
+                    all[n] = ItemReference(field: all[n].field, label: all[n].label, spec: spec, audio: all[n].audio, track: all[n].track, item: all[n].item)
+                }
+                warnings += fitted.warnings
+            }
+        }
         for g in groups {
             let laid = try Timeline.layOut(g.members.map { all[$0] }, sources: g.members.map(source), durations: g.members.map { durations[$0] }, rate: rate)
             for (j, n) in g.members.enumerated() { starts[n] = laid.starts[j]; durations[n] = laid.durations[j] }
@@ -239,7 +305,7 @@ public struct Timeline: Sendable {
         // Placements.
         func place(_ n: Int, index: Int) -> Placement {
             let ref = all[n], src = source(n)
-            let fit: FitMode = ref.spec.file == nil ? .fit : edit.fit
+            let fit: FitMode = ref.spec.text != nil ? .native : ref.spec.file == nil ? .fit : edit.fit
             var spec = ref.spec
             if spec.transition != nil, spec.transition?.blend == nil { spec.transition?.blend = edit.blending }
             // Audio items have no picture (an audio-only file's size is 0×0).
@@ -260,14 +326,29 @@ public struct Timeline: Sendable {
                                          easing: easing)
             case nil: break
             }
+            p.text = blocks[n]
             return p
         }
         let videoOrder = all.indices.filter { !all[$0].audio }, audioOrder = all.indices.filter { all[$0].audio }
-        let video = videoOrder.enumerated().map { place($0.element, index: $0.offset) }
+        var video = videoOrder.enumerated().map { place($0.element, index: $0.offset) }
         let sound = audioOrder.enumerated().map { place($0.element, index: $0.offset) }
+        var trackList = edit.tracks.indices.map { k in video.indices.filter { video[$0].track == k } }
+        // Captions: above every track, over the edit's time (they never make it longer).
+        let editEnd = (video + sound).map(\.end).max() ?? .zero
+        if let spec = edit.captions {
+            let c = try Timeline.captionPlacements(spec, services: text!, renderSize: size, editEnd: editEnd, firstIndex: video.count,
+                                                   firstTrack: edit.tracks.count, warnings: &warnings)
+            captions = c.file
+            captionTracks = trackList.count..<(trackList.count + c.tracks.count)
+            video += c.placements
+            trackList += c.tracks
+        } else {
+            captions = nil
+            captionTracks = trackList.count..<trackList.count
+        }
         placements = video
         audioPlacements = sound
-        tracks = edit.tracks.indices.map { k in video.indices.filter { video[$0].track == k } }
+        tracks = trackList
         audioTracks = edit.audioTracks.enumerated().map { k, t in (sound.indices.filter { sound[$0].track == k }, t.duck) }
         self.renderSize = size
         self.frameRate = rate
@@ -276,7 +357,11 @@ public struct Timeline: Sendable {
         self.music = edit.music
         self.audio = edit.audio
         self.background = edit.background
-        self.duration = (placements + audioPlacements).map(\.end).max() ?? .zero
+        self.markers = edit.markers
+        self.globalStartTime = edit.globalStartTime
+        self.timecodeRate = edit.timecodeRate
+        self.keepsAlpha = edit.transparentBackground
+        self.duration = editEnd
         self.frameCount = duration.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
         if frameCount < 1 {
             throw EditError(edit.tracks.count == 1 && edit.audioTracks.isEmpty ? "clips" : "tracks",
@@ -291,7 +376,6 @@ public struct Timeline: Sendable {
         }
         notes += Timeline.describe(placements, audio: audioPlacements, edit: edit, all: all, outputColour: Timeline.outputColour(edit.output))
         self.notes = notes
-        var warnings: [String] = []
         for (k, r) in (music?.ramps ?? []).enumerated() {
             let start = r.start < .zero ? duration + r.start : r.start
             if !(start < duration) || !(MediaTime.zero < start + r.duration) {
@@ -307,6 +391,8 @@ public struct Timeline: Sendable {
         case .file(let p): return p.split(separator: "/").last.map(String.init) ?? p
         case .fill(let c): return "fill \(c)"
         case .gap: return "gap"
+        case .text(let t): return "text \"\(Timeline.excerpt(t.text))\""
+        case .subtitles(let p): return p.split(separator: "/").last.map(String.init) ?? p
         }
     }
 
@@ -327,8 +413,11 @@ public struct Timeline: Sendable {
         case .gap:
             let d = spec.duration ?? .zero
             return (d, d, .identity)
-        case .fill:
+        case .fill, .text:
             let d = spec.duration ?? SourceInfo.defaultStillDuration
+            return (d, d, .identity)
+        case .subtitles:
+            let d = spec.duration ?? .zero
             return (d, d, .identity)
         case .file:
             if let n = spec.audioTrack, n >= src.audioTrackCount {
@@ -338,7 +427,7 @@ public struct Timeline: Sendable {
             }
             if src.isStill {
                 // A still shows one picture for as long as the edit says: there is no source time to start from.
-                if MediaTime.zero < spec.start {
+                if MediaTime.zero < spec.start, !spec.interchange {
                     throw EditError("\(f).start", "\(name) is a still picture: it has no time to start from; leave start out and give its duration (default \(fmt(SourceInfo.defaultStillDuration)) s)")
                 }
                 let d = spec.duration ?? SourceInfo.defaultStillDuration
@@ -357,7 +446,10 @@ public struct Timeline: Sendable {
             }
             let avail = src.duration - spec.start
             let d = spec.duration ?? avail
-            if avail < d, !spec.lastsUntilEditEnd {
+            // An interchange timeline's range may end where its media does, by the media's own clock (OTIO's 150
+            // frames at 24 fps) while the container's rounding makes the file a millisecond shorter.
+            let slack = spec.interchange ? src.timestampTolerance : .zero
+            if avail + slack < d, !spec.lastsUntilEditEnd {
                 throw EditError("\(f).duration", "\(name): start \(fmt(spec.start)) s + duration \(fmt(d)) s runs past the clip's end (\(fmt(src.duration)) s)")
             }
             let map: TimeMap

@@ -14,7 +14,11 @@ extension Timeline {
     /// - A frame with nothing visible is one transparent layer: the background.
     /// - Past the edit's end by rounding (the last frame may start after `duration`), the items that end the edit
     ///   are held on their final instant.
-    public func plan(frame n: Int64) -> FramePlan {
+    /// - A media layer is fitted by the size and SAR its source was probed with, unless `pictures` gives the picture
+    ///   its decoder actually returned at that instant (keyed by `Placement.index`): a stream whose pictures change
+    ///   size mid-way (a browser's WebM recording, broadcast, a concatenation) has each picture fitted by its own size
+    ///   and SAR (`Placement.layer(at:renderSize:picture:)`), so the render size and the fit stay what they were.
+    public func plan(frame n: Int64, pictures: [Int: PictureFormat] = [:]) -> FramePlan {
         let t = time(ofFrame: n)
         var passes: [CompositePass] = []
         for (k, members) in tracks.enumerated() {
@@ -23,7 +27,7 @@ extension Timeline {
                 // Past the last item's end by rounding: hold the items that end the edit.
                 active = members.filter { placements[$0].end == duration }.suffix(1)
             }
-            guard let pass = self.pass(track: k, active: active.map { placements[$0] }, at: t, base: passes.isEmpty) else { continue }
+            guard let pass = self.pass(track: k, active: active.map { placements[$0] }, at: t, base: passes.isEmpty, pictures: pictures) else { continue }
             passes.append(pass)
         }
         if passes.isEmpty {
@@ -32,18 +36,19 @@ extension Timeline {
             clear.content = .colour(.black, alpha: 0)
             passes = [CompositePass(track: 0, from: clear, to: nil, transition: nil, progress: 0)]
         }
-        return FramePlan(frame: n, time: t, renderSize: renderSize, passes: passes, colour: outputColour, background: background)
+        return FramePlan(frame: n, time: t, renderSize: renderSize, passes: passes, colour: outputColour, background: background, keepsAlpha: keepsAlpha)
     }
 
     /// One track's pass at `t` from its `active` items (one, or two in a transition), nil when it draws nothing.
-    private func pass(track k: Int, active: [Placement], at t: MediaTime, base: Bool) -> CompositePass? {
+    private func pass(track k: Int, active: [Placement], at t: MediaTime, base: Bool, pictures: [Int: PictureFormat]) -> CompositePass? {
         guard let last = active.last else { return nil }
         let frame = PixelRect(renderSize)
         if active.count >= 2 {
             let from = active[active.count - 2], to = last
             let tr = to.spec.transition!
             let p = tr.easing(MediaTime.ratio(t - to.start, tr.duration))
-            let a = layer(from, at: t) ?? transparent(from, at: t), b = layer(to, at: t) ?? transparent(to, at: t)
+            let a = layer(from, at: t, picture: pictures[from.index]) ?? transparent(from, at: t)
+            let b = layer(to, at: t, picture: pictures[to.index]) ?? transparent(to, at: t)
             var rect: PixelRect? = nil
             if !base, !tr.kind.traits.movesLayers, tr.kind != .glsl {
                 let r = [a, b].compactMap(\.bounds).reduce(PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }.evenAligned.intersection(frame)
@@ -52,13 +57,14 @@ extension Timeline {
             }
             return CompositePass(track: k, from: a, to: b, transition: tr, progress: p, rect: rect)
         }
-        guard let l = layer(last, at: t), l.opacity > 0, let bounds = l.bounds, !bounds.isEmpty else { return nil }
+        guard let l = layer(last, at: t, picture: pictures[last.index]), l.opacity > 0, let bounds = l.bounds, !bounds.isEmpty else { return nil }
         let r = bounds.evenAligned.intersection(frame)
         return CompositePass(track: k, from: l, to: nil, transition: nil, progress: 0, rect: base || r == frame ? nil : r)
     }
 
-    /// The layer placement `p` draws at timeline time `t`, nil for a gap or when it draws nothing.
-    func layer(_ p: Placement, at t: MediaTime) -> LayerPlan? {
+    /// The layer placement `p` draws at timeline time `t` (its media's picture as `picture` says, else as probed), nil
+    /// for a gap or when it draws nothing.
+    func layer(_ p: Placement, at t: MediaTime, picture: PictureFormat? = nil) -> LayerPlan? {
         var local = t - p.start
         if !(local < p.duration) { local = p.duration - MediaTime(value: 1, timescale: 1_000_000) }
         if local < .zero { local = .zero }
@@ -67,8 +73,10 @@ extension Timeline {
         case .gap: return nil
         case .fill(let c): content = .colour(c, alpha: 1)
         case .file: content = .media
+        case .text: content = .text
+        case .subtitles: content = .subtitles
         }
-        guard let g = p.layer(at: p.start + local, renderSize: renderSize) else { return nil }
+        guard let g = p.layer(at: p.start + local, renderSize: renderSize, picture: picture) else { return nil }
         var l = LayerPlan(clipIndex: p.index, sourceTime: p.sourceTime(atLocal: local), outputToSource: g.outputToSource,
                           moving: p.motion != nil || p.spec.layer.changesSize)
         l.reversed = p.spec.reverse
@@ -114,8 +122,10 @@ extension Timeline {
             switch p.spec.content {
             case .gap: line += "gap"
             case .fill: line += "solid colour"
+            case .text: line += "text, \(p.text?.summary ?? "") (picture \(p.source.codedSize))" + (p.cue.map { ", caption cue \($0.index) (line \($0.line))" } ?? "")
+            case .subtitles: line += "captions drawn by libass, frame by frame"
             case .file:
-                line += "\(p.source.isStill ? "still picture, " : "")\(p.source.codedSize) \(p.source.orientation)"
+                line += "\(p.source.isStill ? "still picture, " : "")\(p.source.imageSequence.map { $0 + ", " } ?? "")\(p.source.codedSize) \(p.source.orientation)"
                     + (p.source.orientationSource.map { " (\($0))" } ?? "")
                     + (p.source.hasAlpha ? ", with alpha" : "")
                     + (p.source.isInterlaced ? ", \(p.source.fieldOrder) (deinterlaced with bwdif, one picture per field)" : "")

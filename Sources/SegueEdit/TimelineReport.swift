@@ -6,7 +6,7 @@ public struct TimelineReport: Codable, Sendable {
         public let index: Int
         /// The media file; "" for a fill or a gap.
         public let path: String
-        /// "video", "still", "fill", "gap", or "audio" (an audio track's item).
+        /// "video", "still", "fill", "gap", "text", or "audio" (an audio track's item).
         public let kind: String
         /// The video track (or, for audio items, the audio track), 0 = the bottom one.
         public let track: Int
@@ -38,10 +38,30 @@ public struct TimelineReport: Codable, Sendable {
         public var fill: String? = nil
         /// The item's audio gain, when not 1.
         public var volume: Double? = nil
+        /// A text item's words.
+        public var text: String? = nil
+        /// A text item's fonts, size and style as shaped ("Noto Sans 40 px + Noto Sans Arabic, 1 line, picture 412x60").
+        public var textStyle: String? = nil
         /// How the source is timed when it does not simply play: "2×", "0.5×, blended", "ramp 1×@0s → 4×@1s",
         /// "reverse", "frozen at 1.250 s"; nil for none.
         public var time: String? = nil
     }
+    /// One caption cue (`Edit.captions`) and the output frames `[firstFrame, endFrame)` it shows on.
+    public struct Cue: Codable, Sendable {
+        /// 1-based, in file order.
+        public let index: Int
+        /// Its line in the caption file.
+        public let line: Int
+        /// Seconds on the timeline, as the file gives them (`end` clipped to the edit).
+        public let start: Double, end: Double
+        public let firstFrame: Int64, endFrame: Int64
+        /// The cue's text (markup removed; an ASS event's text as written).
+        public let text: String
+    }
+    /// The caption file and its format ("srt", "webvtt", "ass"), nil without captions.
+    public let captionFile: String?, captionFormat: String?
+    /// Every cue of the caption file; an ASS file's events, as libass reads them (drawn by libass).
+    public let captions: [Cue]
     public struct Transition: Codable, Sendable {
         public let type: String
         public let direction: String
@@ -55,6 +75,18 @@ public struct TimelineReport: Codable, Sendable {
         public let blend: String
         /// Output frames `[firstFrame, endFrame)`; `firstFrame` has p = 0.
         public let firstFrame: Int64, endFrame: Int64
+    }
+    /// A marker of the edit's source (an OTIO marker): where it is on the output's timeline.
+    public struct Marker: Codable, Sendable {
+        public let name: String
+        /// Seconds from the output's start, and its length (0 for a point).
+        public let start: Double, duration: Double
+        /// The output frame showing its start.
+        public let frame: Int64
+        public let colour: String?
+        public let comment: String
+        /// What it was attached to: "timeline", or "clip NAME".
+        public let on: String
     }
     public let width: Int, height: Int
     /// "30000/1001".
@@ -70,6 +102,14 @@ public struct TimelineReport: Codable, Sendable {
     /// The edit's background colour, "#rrggbb".
     public let background: String
     public let notes: [String]
+    /// The edit's markers, in time order; nil when it has none.
+    public let markers: [Marker]?
+    /// The timecode of the first frame (an OTIO timeline's `global_start_time`), seconds; nil for none. The output
+    /// starts at 0 whatever it is.
+    public let globalStartTime: Double?
+    /// `globalStartTime` as HH:MM:SS:FF, counting frames at the rate the source counted them in (else the output's),
+    /// non-drop-frame.
+    public let startTimecode: String?
 
     public init(_ t: Timeline) {
         width = t.renderSize.width; height = t.renderSize.height
@@ -79,12 +119,20 @@ public struct TimelineReport: Codable, Sendable {
         notes = t.notes
         background = t.background.description
         tracks = t.tracks.count
+        markers = t.markers.isEmpty ? nil : t.markers.sorted { $0.start < $1.start }.map {
+            Marker(name: $0.name, start: $0.start.seconds, duration: $0.duration.seconds, frame: $0.start.floored(toUnitsOf: Int64(t.frameRate.numerator), per: Int64(t.frameRate.denominator)),
+                   colour: $0.colour, comment: $0.comment, on: $0.on)
+        }
+        globalStartTime = t.globalStartTime?.seconds
+        startTimecode = t.globalStartTime.map { TimelineReport.timecode($0, rate: t.timecodeRate ?? t.frameRate) }
         func clip(_ p: Timeline.Placement, audio: Bool) -> Clip {
             let r = audio ? 0..<0 : t.transitionFrames(into: p.index)
             let kind: String
             switch p.spec.content {
             case .gap: kind = "gap"
             case .fill: kind = "fill"
+            case .text: kind = "text"
+            case .subtitles: kind = "captions"
             case .file: kind = audio ? "audio" : p.source.isStill ? "still" : "video"
             }
             var c = Clip(index: p.index, path: p.spec.path, kind: kind, track: p.track, item: p.item, roll: p.roll == 0 ? "A" : "B",
@@ -103,16 +151,31 @@ public struct TimelineReport: Codable, Sendable {
             c.layer = p.spec.layer.isIdentity ? nil : p.spec.layer.description
             if case .fill(let colour) = p.spec.content { c.fill = colour.description }
             c.volume = p.spec.volume == 1 ? nil : p.spec.volume
+            if let text = p.spec.text {
+                c.text = text.text
+                c.textStyle = (p.text?.summary ?? "") + ", picture \(p.source.codedSize)"
+            }
             c.time = Timeline.timeDescription(p)
             return c
         }
-        clips = t.placements.map { clip($0, audio: false) }
+        clips = t.placements.filter { !t.captionTracks.contains($0.track) }.map { clip($0, audio: false) }
+        captionFile = t.captions?.path
+        captionFormat = t.captions?.format.rawValue
+        captions = (t.captions?.cues ?? []).map { cue in
+            let end = t.duration < cue.end ? t.duration : cue.end
+            return Cue(index: cue.index, line: cue.line, start: cue.start.seconds, end: end.seconds,
+                       firstFrame: min(t.frameCount, t.firstFrame(atOrAfter: cue.start)), endFrame: min(t.frameCount, t.firstFrame(atOrAfter: end)),
+                       text: cue.text)
+        }
         audioClips = t.audioPlacements.map { clip($0, audio: true) }
     }
 
     public var text: String {
         var s = "render size \(width)x\(height), \(frameRate) fps, \(String(format: "%.3f", duration)) s, \(frameCount) frames"
             + (background == RGBColour.black.description ? "" : ", background \(background)") + "\n"
+        if let tc = startTimecode, let g = globalStartTime {
+            s += String(format: "timeline starts at timecode %@ (global_start_time %.3f s); the output starts at 0\n", tc, g)
+        }
         let layered = tracks > 1 || !audioClips.isEmpty
         for c in clips {
             if let t = c.transition {
@@ -126,7 +189,30 @@ public struct TimelineReport: Codable, Sendable {
             if let t = c.transition { s += String(format: "  audio crossfade %.3f s\n", t.duration) }
             s += line(c, label: "audio track \(c.track) item \(c.item)")
         }
+        if let format = captionFormat {
+            s += "captions \(captionFile.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "") (\(format)): \(captions.count) cue\(captions.count == 1 ? "" : "s")\(format == "ass" ? ", drawn by libass" : "")\n"
+            for c in captions {
+                let words = c.text.replacingOccurrences(of: "\n", with: " ⏎ ")
+                s += String(format: "  cue %d (line %d) %.3f–%.3f s, ", c.index, c.line, c.start, c.end)
+                    + (c.endFrame > c.firstFrame ? "frames \(c.firstFrame)–\(c.endFrame - 1)" : "no frames") + ": \(words)\n"
+            }
+        }
+        for m in markers ?? [] {
+            s += String(format: "marker \"%@\" at %.3f s (frame %lld)%@%@, on %@%@\n", m.name, m.start, m.frame,
+                        m.duration > 0 ? String(format: " for %.3f s", m.duration) : "", m.colour.map { ", \($0)" } ?? "", m.on,
+                        m.comment.isEmpty ? "" : ": \(m.comment)")
+        }
         return s
+    }
+
+    /// `t` as HH:MM:SS:FF: its frames at `rate`, counted in seconds of `rate` rounded to whole frames (non-drop-frame
+    /// timecode: 86 400 frames at 23.976 fps are 01:00:00:00).
+    public static func timecode(_ t: MediaTime, rate: FrameRate) -> String {
+        let fps = max(1, Int64(rate.framesPerSecond.rounded()))
+        let frames = t.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
+        let sign = frames < 0 ? "-" : ""
+        let f = abs(frames)
+        return sign + String(format: "%02lld:%02lld:%02lld:%02lld", f / (3600 * fps), f / (60 * fps) % 60, f / fps % 60, f % fps)
     }
 
     private func line(_ c: Clip, label: String) -> String {
@@ -135,6 +221,7 @@ public struct TimelineReport: Codable, Sendable {
         switch c.kind {
         case "gap": what = "gap"
         case "fill": what = "fill \(c.fill ?? "")"
+        case "text": what = "text \"\((c.text ?? "").replacingOccurrences(of: "\n", with: " ⏎ "))\" (\(c.textStyle ?? ""))"
         case "still": what = String(format: "%@: still, shown %.3f s", name, c.end - c.start)
         default: what = String(format: "%@: source %.3f–%.3f s", name, c.sourceStart, c.sourceEnd)
         }

@@ -23,8 +23,8 @@ public struct FarmStatus: Codable, Sendable {
     /// failed or was never submitted (`farm resume` submits it).
     public var exitStatus: Int32 {
         if done { return 0 }
-        if items.contains(where: { ["failed", "not submitted"].contains($0.state) }) { return 1 }
-        return 3
+        if items.contains(where: { ["failed", "not submitted"].contains($0.state) }) { return ExitStatus.failed }
+        return ExitStatus.pending
     }
 
     public var text: String {

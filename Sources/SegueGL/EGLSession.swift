@@ -218,6 +218,16 @@ public final class EGLSession {
                 glGetString(GLenum(GL_VERSION)).map { String(cString: $0) } ?? "?")
     }
 
+    /// Releases the calling thread's EGL state (`eglReleaseThread`: its current context and API, and the per-thread
+    /// state libglvnd and Mesa keep for it), as EGL 1.5 §3.11 asks of a thread that is done with EGL. A thread that
+    /// rendered calls it before it ends, after its sessions are gone: otherwise the thread's exit frees that state in
+    /// its TLS destructors, racing the process's exit handlers, which free the same lists (a library program that
+    /// exited right after a render error died of SIGSEGV inside libEGL about once in 40 runs under load). Harmless on a
+    /// thread that never used EGL.
+    public static func releaseThread() {
+        _ = eglReleaseThread()
+    }
+
     /// Makes this context current on the calling thread if it is not already (another session may have
     /// been current on this thread since). Throws `GPUError`.
     public func makeCurrent() throws {

@@ -27,10 +27,10 @@ final class GPUReadbackPipeline: YUV420Pipeline {
 
     func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image] {
         let renderSize = plan.renderSize
-        let (luma, chroma) = try renderer.drawYUV420(plan, pictures: pictures)
+        let targets = try renderer.drawYUV420(plan, pictures: pictures)
         if slots.isEmpty { slots = (0..<2).map { _ in PackSlot() } }
         let slot = nextSlot
-        try slots[slot].startRead(luma: luma, chroma: chroma, renderSize: renderSize, bitDepth: OutputYCbCr(plan.colour.dynamicRange).bitDepth)
+        try slots[slot].startRead(targets, renderSize: renderSize, bitDepth: OutputYCbCr(plan.colour.dynamicRange).bitDepth)
         nextSlot = (slot + 1) % slots.count
         // Frame n is on its way; now collect frame n − 1.
         var done: [YUV420Image] = []
@@ -53,14 +53,15 @@ final class GPUReadbackPipeline: YUV420Pipeline {
     }
 }
 
-/// One pixel pack buffer holding a frame's three packed planes (Y, then Cb, then Cr, each as the RGBA8 target
-/// holds it: four bytes per texel, four 8-bit samples or two 10-bit ones, rows padded to a multiple of four bytes)
-/// and the fence after its copy.
+/// One pixel pack buffer holding a frame's packed planes (Y, then Cb, then Cr, and for an output that keeps alpha its
+/// alpha and chroma-site alpha; each as its RGBA8 target holds it: four bytes per texel, four 8-bit samples or two
+/// 10-bit ones, rows padded to a multiple of four bytes) and the fence after its copy.
 private final class PackSlot {
     private var buffer: GLuint = 0
     private var capacity = 0
     private var fence: GLsync?
-    private var layout: (renderSize: PixelSize, lumaRow: Int, chromaRow: Int, bitDepth: Int)?
+    /// Each plane's target row in bytes, its rows, and its width in bytes once unpacked.
+    private var layout: (renderSize: PixelSize, bitDepth: Int, planes: [(rowBytes: Int, rows: Int, width: Int)])?
 
     init() { glGenBuffers(1, &buffer) }
     deinit {
@@ -68,13 +69,15 @@ private final class PackSlot {
         glDeleteBuffers(1, &buffer)
     }
 
-    /// Starts copying the luma target's attachment 0 and the chroma target's attachments 0 (Cb) and 1 (Cr) into
+    /// Starts copying the frame's targets (luma attachment 0, chroma 0 (Cb) and 1 (Cr), alpha and chroma alpha) into
     /// the buffer and fences the copy. Does not wait.
-    func startRead(luma: GLFramebuffer, chroma: GLFramebuffer, renderSize: PixelSize, bitDepth: Int) throws {
+    func startRead(_ t: GPURenderer.YUV420Targets, renderSize: PixelSize, bitDepth: Int) throws {
         precondition(fence == nil, "PackSlot reused before its frame was collected")
-        let lumaBytes = luma.size.width * 4 * luma.size.height
-        let chromaBytes = chroma.size.width * 4 * chroma.size.height
-        let total = lumaBytes + 2 * chromaBytes
+        let b = bitDepth > 8 ? 2 : 1, w = renderSize.width, h = renderSize.height
+        var reads: [(GLFramebuffer, Int, Int)] = [(t.luma, 0, w * b), (t.chroma, 0, w / 2 * b), (t.chroma, 1, w / 2 * b)]
+        if let a = t.alpha, let ca = t.chromaAlpha { reads += [(a, 0, w), (ca, 0, w / 2)] }
+        let planes = reads.map { (rowBytes: $0.0.size.width * 4, rows: $0.0.size.height, width: $0.2) }
+        let total = planes.reduce(0) { $0 + $1.rowBytes * $1.rows }
         glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer)
         defer { glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
         if capacity != total {
@@ -82,14 +85,16 @@ private final class PackSlot {
             try glCheck("glBufferData")
             capacity = total
         }
-        try luma.read(0, toPackBufferOffset: 0)
-        try chroma.read(0, toPackBufferOffset: lumaBytes)
-        try chroma.read(1, toPackBufferOffset: lumaBytes + chromaBytes)
+        var offset = 0
+        for (read, plane) in zip(reads, planes) {
+            try read.0.read(read.1, toPackBufferOffset: offset)
+            offset += plane.rowBytes * plane.rows
+        }
         fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
         guard fence != nil else { try glCheck("glFenceSync"); throw GPUError("glFenceSync", "no fence was created") }
         // Submit the commands now, so the GPU works while the CPU does other things.
         glFlush()
-        layout = (renderSize, luma.size.width * 4, chroma.size.width * 4, bitDepth)
+        layout = (renderSize, bitDepth, planes)
     }
 
     /// Waits for the copy to finish, maps the buffer and returns the planes (padding dropped).
@@ -114,16 +119,18 @@ private final class PackSlot {
             throw GPUError("glMapBufferRange", "the pixel buffer could not be mapped")
         }
         let bytes = UnsafeRawBufferPointer(start: mapped, count: capacity)
-        let w = l.renderSize.width, h = l.renderSize.height, b = l.bitDepth > 8 ? 2 : 1
-        let lumaBytes = l.lumaRow * h, chromaBytes = l.chromaRow * (h / 2)
-        let y = unpack(bytes, at: 0, rowBytes: l.lumaRow, width: w * b, height: h)
-        let cb = unpack(bytes, at: lumaBytes, rowBytes: l.chromaRow, width: w / 2 * b, height: h / 2)
-        let cr = unpack(bytes, at: lumaBytes + chromaBytes, rowBytes: l.chromaRow, width: w / 2 * b, height: h / 2)
+        var offset = 0
+        var planes: [[UInt8]] = []
+        for p in l.planes {
+            planes.append(unpack(bytes, at: offset, rowBytes: p.rowBytes, width: p.width, height: p.rows))
+            offset += p.rowBytes * p.rows
+        }
         if glUnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER)) == GLboolean(GL_FALSE) {
             // The data store was lost (ES 3.0 §2.10.3): the frame's bytes are undefined.
             throw GPUError("glUnmapBuffer", "the pixel buffer's contents were lost while mapped")
         }
-        return YUV420Image(width: w, height: h, bitDepth: l.bitDepth, y: y, cb: cb, cr: cr)
+        return YUV420Image(width: l.renderSize.width, height: l.renderSize.height, bitDepth: l.bitDepth, y: planes[0], cb: planes[1], cr: planes[2],
+                           alpha: planes.count > 3 ? planes[3] : nil, chromaAlpha: planes.count > 4 ? planes[4] : nil)
     }
 
     /// `height` rows of `width` bytes from rows of `rowBytes` starting at `offset`.

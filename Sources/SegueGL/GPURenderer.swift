@@ -55,6 +55,9 @@ public final class GPURenderer: CompositeRenderer {
     private var rgbaTarget: GLFramebuffer?
     private var lumaTarget: GLFramebuffer?
     private var chromaTarget: GLFramebuffer?
+    /// For outputs that keep alpha (`FramePlan.keepsAlpha`): the alpha at pixel centres and at chroma sites.
+    private var alphaTarget: GLFramebuffer?
+    private var chromaAlphaTarget: GLFramebuffer?
     /// Copies of a target's texels under a pass that blends into it (`OVER_BELOW`), one per attachment, by target.
     private var belowTextures: [GLuint: [GLTexture]] = [:]
     private var vao: GLuint = 0
@@ -162,13 +165,22 @@ public final class GPURenderer: CompositeRenderer {
     }
 
     public func renderYUV420(_ plan: FramePlan, pictures: [VideoPicture]) throws -> YUV420Image {
-        let (luma, chroma) = try drawYUV420(plan, pictures: pictures)
+        let t = try drawYUV420(plan, pictures: pictures)
         let renderSize = plan.renderSize
         let format = OutputYCbCr(plan.colour.dynamicRange), b = format.bitDepth > 8 ? 2 : 1
         let half = renderSize.width / 2
         return YUV420Image(width: renderSize.width, height: renderSize.height, bitDepth: format.bitDepth,
-                           y: try readPlane(luma, 0, width: renderSize.width * b),
-                           cb: try readPlane(chroma, 0, width: half * b), cr: try readPlane(chroma, 1, width: half * b))
+                           y: try readPlane(t.luma, 0, width: renderSize.width * b),
+                           cb: try readPlane(t.chroma, 0, width: half * b), cr: try readPlane(t.chroma, 1, width: half * b),
+                           alpha: try t.alpha.map { try readPlane($0, 0, width: renderSize.width) },
+                           chromaAlpha: try t.chromaAlpha.map { try readPlane($0, 0, width: half) })
+    }
+
+    /// The targets a frame's Y′CbCr is drawn into: luma, chroma (Cb, Cr) and, for an output that keeps alpha, the alpha
+    /// at pixel centres and at chroma sites.
+    struct YUV420Targets {
+        let luma: GLFramebuffer, chroma: GLFramebuffer
+        let alpha: GLFramebuffer?, chromaAlpha: GLFramebuffer?
     }
 
     /// Pipelined `renderYUV420`: each frame's planes are copied into a pixel buffer object and mapped one
@@ -179,7 +191,7 @@ public final class GPURenderer: CompositeRenderer {
     /// as byte pairs, per RGBA8 texel) and chroma target (attachment 0: Cb, 1: Cr): the first pass over the whole
     /// frame (or, when it needs no compositing, its picture's planes uploaded as they are: `DirectFrame.basePlanes`),
     /// then each later pass inside its rectangle. Returns them for reading back.
-    func drawYUV420(_ plan: FramePlan, pictures: [VideoPicture]) throws -> (luma: GLFramebuffer, chroma: GLFramebuffer) {
+    func drawYUV420(_ plan: FramePlan, pictures: [VideoPicture]) throws -> YUV420Targets {
         try session.makeCurrent()
         let renderSize = plan.renderSize
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
@@ -192,9 +204,16 @@ public final class GPURenderer: CompositeRenderer {
             lumaTarget = try GLFramebuffer(size: lumaSize, formats: [.rgba8])
             chromaTarget = try GLFramebuffer(size: chromaSize, formats: [.rgba8, .rgba8])
         }
+        // Alpha: 8-bit, four samples a texel, laid out as the 8-bit luma and as one chroma plane.
+        let alphaSize = PixelSize(width: (renderSize.width + 3) / 4, height: renderSize.height)
+        let chromaAlphaSize = PixelSize(width: (half.width + 3) / 4, height: half.height)
+        if plan.keepsAlpha && (alphaTarget?.size != alphaSize || chromaAlphaTarget?.size != chromaAlphaSize) {
+            alphaTarget = try GLFramebuffer(size: alphaSize, formats: [.rgba8])
+            chromaAlphaTarget = try GLFramebuffer(size: chromaAlphaSize, formats: [.rgba8])
+        }
         var sets: [TextureSet?]
         var firstPass = 0, k = 0
-        if plan.passes.count > 1, let direct = DirectFrame.basePlanes(plan, picture: pictures[0]) {
+        if plan.passes.count > 1, !plan.keepsAlpha, let direct = DirectFrame.basePlanes(plan, picture: pictures[0]) {
             // The planes of an untouched first layer are the frame's starting point: uploaded, not drawn.
             try uploadPlanes(direct, luma: lumaTarget!, chroma: chromaTarget!)
             firstPass = 1
@@ -207,9 +226,14 @@ public final class GPURenderer: CompositeRenderer {
             let pass = plan.passes[i]
             try draw(pass, plan: plan, pictures: pictures, sets: sets, first: k, output: .luma, target: lumaTarget!, overBelow: i > 0)
             try draw(pass, plan: plan, pictures: pictures, sets: sets, first: k, output: .chroma, target: chromaTarget!, overBelow: i > 0)
+            if plan.keepsAlpha {
+                try draw(pass, plan: plan, pictures: pictures, sets: sets, first: k, output: .alpha, target: alphaTarget!, overBelow: i > 0)
+                try draw(pass, plan: plan, pictures: pictures, sets: sets, first: k, output: .chromaAlpha, target: chromaAlphaTarget!, overBelow: i > 0)
+            }
             k += pass.layers.count
         }
-        return (lumaTarget!, chromaTarget!)
+        return YUV420Targets(luma: lumaTarget!, chroma: chromaTarget!, alpha: plan.keepsAlpha ? alphaTarget : nil,
+                             chromaAlpha: plan.keepsAlpha ? chromaAlphaTarget : nil)
     }
 
     /// Writes an 8-bit 4:2:0 picture's planes into the luma and chroma targets, as the luma and chroma passes would
@@ -289,8 +313,8 @@ public final class GPURenderer: CompositeRenderer {
         // HDR clips (and SDR clips whose primaries differ from the output's) have a colour stage that is not affine:
         // such a layer gives R'G'B', and the output conversion is done on the composite (not fused).
         let fromStage = ColourStage(picture: from, plan: plan, pass: output), toStage = ColourStage(picture: toPicture, plan: plan, pass: output)
-        let fused = fuseColour && output != .rgba && p.fuses && fromStage == nil && toStage == nil
-        let outputRange = output == .rgba ? DynamicRange.sdr : plan.colour.dynamicRange
+        let fused = fuseColour && output.writesYCbCr && p.fuses && fromStage == nil && toStage == nil
+        let outputRange = output.writesYCbCr ? plan.colour.dynamicRange : DynamicRange.sdr
         let format = OutputYCbCr(outputRange)
         let fromColour = LayerColourMap(picture: from, pass: output, fused: fused, output: format)
         let toColour = LayerColourMap(picture: toPicture, pass: output, fused: fused, output: format)
@@ -328,7 +352,8 @@ public final class GPURenderer: CompositeRenderer {
         glUniform3f(program.location("segue_outputLuminance"), luminance[0], luminance[1], luminance[2])
         func vec4(_ name: String, _ r: [Float]) { glUniform4f(program.location(name), r[0], r[1], r[2], r[3]) }
         // Outside its pictures the first pass shows the background; a later one is transparent there.
-        vec4("background", overBelow ? [0, 0, 0, 0] : LayerColourMap.background(pass: output, fused: fused, output: format, colour: plan.background))
+        vec4("background", overBelow ? [0, 0, 0, 0] : LayerColourMap.background(pass: output, fused: fused, output: format, colour: plan.background,
+                                                                                  alpha: plan.backgroundAlpha))
         vec4("segue_black", LayerColourMap.constant(0, 0, 0, pass: output, fused: fused, output: format))
         vec4("segue_white", LayerColourMap.constant(1, 1, 1, pass: output, fused: fused, output: format))
         if overBelow {
@@ -394,6 +419,10 @@ public final class GPURenderer: CompositeRenderer {
         switch output {
         case .rgba: break
         case .luma: x0 /= perTexel; x1 = (x1 + perTexel - 1) / perTexel
+        case .alpha: x0 /= 4; x1 = (x1 + 3) / 4
+        case .chromaAlpha:
+            x0 = (x0 / 2) / 4; x1 = ((x1 + 1) / 2 + 3) / 4
+            y0 /= 2; y1 = (y1 + 1) / 2
         case .chroma:
             x0 = (x0 / 2) / perTexel; x1 = ((x1 + 1) / 2 + perTexel - 1) / perTexel
             y0 /= 2; y1 = (y1 + 1) / 2

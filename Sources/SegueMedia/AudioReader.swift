@@ -231,7 +231,10 @@ public func mediaDuration(path: String, policy: InputPolicy = .default) throws -
 /// first sample's time as the origin. Throws `MediaError` (unreadable, or no audio stream: "has no audio stream").
 public func probeAudioSource(path: String, policy: InputPolicy = .default) throws -> SourceInfo {
     let file = try InputFile(path: path, policy: policy)
-    guard !file.audioStreams.isEmpty else { throw MediaError(path: path, function: nil, message: "has no audio stream") }
+    guard !file.audioStreams.isEmpty else {
+        throw MediaError(path: path, function: nil, message: file.bestStream(AVMEDIA_TYPE_VIDEO) == nil ? "has no audio stream"
+                         : "has no audio stream: it is a picture or a silent video, which goes on a video track (\"clips\" or \"tracks\"), not an audio track")
+    }
     if file.bestStream(AVMEDIA_TYPE_VIDEO) != nil, let info = try? probeSource(path: path, policy: policy) { return info }
     let track = file.defaultAudioTrack ?? 0
     let st = file.stream(file.audioStreams[track])

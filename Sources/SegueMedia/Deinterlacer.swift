@@ -14,10 +14,10 @@ import SegueCore
 /// Pixel formats: planar Y′CbCr of 8…16 bits (yuv420p, yuv422p10le, yuvj*, …), GBR planar and grey are filtered
 /// as they are; libavfilter converts any other format (NV12, packed RGB) to one of those first.
 ///
-/// The graph is one C handle (`AVFilterGraph`), freed in `deinit`. Errors are `MediaError`s with libavfilter's
+/// The graph is one C handle (`FilterGraph`), freed with it. Errors are `MediaError`s with libavfilter's
 /// message and the function that failed.
 final class Deinterlacer {
-    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private let graph: FilterGraph
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
     /// The input's time base (the stream's); output PTS are returned in half units of it.
@@ -29,45 +29,22 @@ final class Deinterlacer {
 
     /// A graph for frames of `width × height` in `format` (`AVPixelFormat` raw value) with PTS in `timeBase`.
     /// `frameRate` (optional) and `sampleAspectRatio` are passed on as stream properties only.
-    /// Wraps `avfilter_graph_alloc`, `avfilter_graph_create_filter`, `avfilter_link`, `avfilter_graph_config`.
+    /// Wraps `avfilter_graph_alloc`, `avfilter_graph_create_filter`, `avfilter_link`, `avfilter_graph_config` (`FilterGraph`).
     /// Throws `MediaError` when libavfilter refuses the graph (no `bwdif` in this build, an impossible size).
     init(width: Int32, height: Int32, format: Int32, timeBase: AVRational, sampleAspectRatio: AVRational,
          frameRate: AVRational?, path: String?) throws {
         self.width = width; self.height = height; self.format = format; self.timeBase = timeBase; self.path = path
-        guard let g = avfilter_graph_alloc() else {
-            throw MediaError(path: path, function: "avfilter_graph_alloc", message: "out of memory")
-        }
-        // `deinit` does not run when the initialiser throws: free the graph (and every filter in it) here then.
-        var owned: UnsafeMutablePointer<AVFilterGraph>? = g
-        func create(_ filter: String, _ name: String, _ args: String?) throws -> UnsafeMutablePointer<AVFilterContext> {
-            guard let f = avfilter_get_by_name(filter) else {
-                throw MediaError(path: path, function: "avfilter_get_by_name", message: "this FFmpeg has no \(filter) filter (libavfilter)")
-            }
-            var ctx: UnsafeMutablePointer<AVFilterContext>? = nil
-            try FF.check(avfilter_graph_create_filter(&ctx, f, name, args, nil, g), "avfilter_graph_create_filter(\(filter))", path: path)
-            return ctx!
-        }
         let sar = sampleAspectRatio.isValid ? sampleAspectRatio : AVRational(num: 1, den: 1)
         var args = "video_size=\(width)x\(height):pix_fmt=\(format):time_base=\(timeBase.num)/\(timeBase.den)"
             + ":pixel_aspect=\(sar.num)/\(sar.den)"
         if let r = frameRate, r.isValid { args += ":frame_rate=\(r.num)/\(r.den)" }
-        do {
-            let src = try create("buffer", "in", args)
-            let bwdif = try create("bwdif", "deinterlace", "mode=send_field:parity=auto:deint=interlaced")
-            let out = try create("buffersink", "out", nil)
-            try FF.check(avfilter_link(src, 0, bwdif, 0), "avfilter_link", path: path)
-            try FF.check(avfilter_link(bwdif, 0, out, 0), "avfilter_link", path: path)
-            try FF.check(avfilter_graph_config(g, nil), "avfilter_graph_config", path: path)
-            source = src
-            sink = out
-        } catch {
-            avfilter_graph_free(&owned)
-            throw error
-        }
-        graph = g
+        graph = try FilterGraph(path: path)
+        source = try graph.add("buffer", "in", args)
+        let bwdif = try graph.add("bwdif", "deinterlace", "mode=send_field:parity=auto:deint=interlaced")
+        sink = try graph.add("buffersink", "out", nil)
+        try graph.chain([source, bwdif, sink])
+        try graph.configure()
     }
-
-    deinit { avfilter_graph_free(&graph) }
 
     /// Whether `frame` has the size and format this graph was configured for.
     func accepts(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {

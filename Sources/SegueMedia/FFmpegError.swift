@@ -57,6 +57,19 @@ enum FF {
         return code
     }
     static let eagain = segue_averror_eagain()
+
+    /// Takes every packet the encoder `ctx` has ready (`avcodec_receive_packet` until EAGAIN or EOF) into `packet`,
+    /// calls `emit` with each and unreferences it after. Throws `MediaError` for an encoder error, or what `emit` throws.
+    static func receivePackets(_ ctx: UnsafeMutablePointer<AVCodecContext>, into packet: UnsafeMutablePointer<AVPacket>, path: String?,
+                               _ emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        while true {
+            let rc = avcodec_receive_packet(ctx, packet)
+            if rc == eagain || rc == eof { return }
+            try check(rc, "avcodec_receive_packet", path: path)
+            defer { av_packet_unref(packet) }
+            try emit(packet)
+        }
+    }
     static let eof = segue_averror_eof()
     static let noPTS = segue_nopts_value()
 

@@ -91,7 +91,7 @@ extension VideoReader {
             }
             if fields.deinterlacer == nil {
                 let st = file.stream(streamIndex).pointee
-                let sar = f.pointee.sample_aspect_ratio.isValid ? f.pointee.sample_aspect_ratio : st.sample_aspect_ratio
+                let sar = SampleAspectRatio(stream: file.stream(streamIndex), frame: f).used
                 let d = try Deinterlacer(width: f.pointee.width, height: f.pointee.height, format: f.pointee.format,
                                          timeBase: timeBase, sampleAspectRatio: sar, frameRate: st.avg_frame_rate, path: path)
                 fields.deinterlacer = d

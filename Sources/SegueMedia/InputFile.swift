@@ -29,7 +29,9 @@ final class InputFile {
     /// Opens and probes a media file under `policy` (no default: every caller says which). Wraps `avformat_open_input`
     /// + `avformat_find_stream_info`.
     /// - Throws: `InputRefused` (the policy refuses the file or what it pulls in), `MediaError` (it cannot be opened).
-    init(path: String, policy: InputPolicy) throws {
+    /// `options` go to the demuxer after the policy's own (e.g. `image2`'s `pattern_type=none` for a sequence's
+    /// pictures, which are opened by their literal names even where indirect inputs are allowed).
+    init(path: String, policy: InputPolicy, options demuxerOptions: [String: String] = [:]) throws {
         _ = FF.setup
         self.path = path
         self.policy = policy
@@ -55,6 +57,7 @@ final class InputFile {
         if !policy.allowIndirectInputs { av_dict_set(&options, "pattern_type", "none", 0) }   // image2: the name as it is
         av_dict_set(&options, "enable_drefs", "0", 0)   // mov: no external data references
         av_dict_set(&options, "safe", "1", 0)           // concat: relative, plain names only
+        for (k, v) in demuxerOptions.sorted(by: { $0.key < $1.key }) { av_dict_set(&options, k, v, 0) }
         let rc = FFmpegLog.reading(path) { avformat_open_input(&c, path, nil, &options) }
         guard rc >= 0, let ctx = c else {
             if let why = inputGuard.refusal { throw InputRefused(path: path, message: why) }

@@ -89,13 +89,7 @@ final class LiveVideoEncoder {
     func encode(_ frame: UnsafeMutablePointer<AVFrame>?, keyframe: Bool = false, emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         if let frame { frame.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE }
         try FF.check(avcodec_send_frame(ctx, frame), "avcodec_send_frame", path: path)
-        while true {
-            let rc = avcodec_receive_packet(ctx, packet.ptr)
-            if rc == FF.eagain || rc == FF.eof { return }
-            try FF.check(rc, "avcodec_receive_packet", path: path)
-            try emit(packet.ptr)
-            av_packet_unref(packet.ptr)
-        }
+        try FF.receivePackets(ctx, into: packet.ptr, path: path, emit)
     }
 }
 
@@ -173,13 +167,7 @@ final class LiveAudioEncoder {
     }
 
     private func drain(_ emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
-        while true {
-            let rc = avcodec_receive_packet(ctx, packet.ptr)
-            if rc == FF.eagain || rc == FF.eof { return }
-            try FF.check(rc, "avcodec_receive_packet", path: path)
-            try emit(packet.ptr)
-            av_packet_unref(packet.ptr)
-        }
+        try FF.receivePackets(ctx, into: packet.ptr, path: path, emit)
     }
 }
 

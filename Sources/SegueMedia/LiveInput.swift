@@ -84,7 +84,15 @@ final class LiveInput {
         for i in 0..<Int32(ctx.pointee.nb_streams) where i != videoIndex && i != audioIndex { stream(i).pointee.discard = AVDISCARD_ALL }
     }
 
-    deinit {
+    private var closed = false
+    deinit { close() }
+
+    /// Closes the demuxer and its protocol (`avformat_close_input`) now rather than when the last reference goes: a
+    /// network protocol's own threads (libsrt's garbage collector) must end before the process does. Only once no
+    /// thread reads from it; any number of times.
+    func close() {
+        guard !closed else { return }
+        closed = true
         var p: UnsafeMutablePointer<AVFormatContext>? = ctx
         avformat_close_input(&p)
     }

@@ -31,6 +31,8 @@ public final class LiveRecording: @unchecked Sendable {
     let interrupts: [InterruptState]
     let stopRequested = Atomic(false)
     let queue = LiveEventQueue()
+    /// The reader threads still running (`startReader` enters, each leaves when its loop returns).
+    let readers = DispatchGroup()
 
     /// Checks the sources, the output name and the settings; opens nothing.
     /// - Parameters:
@@ -99,51 +101,69 @@ public final class LiveRecording: @unchecked Sendable {
             ?? videoInput.flatMap { inputs[$0].audioIndex != nil ? $0 : nil }
         let take = try LiveTake(recording: self, inputs: inputs, videoInput: videoInput, audioInput: audioInput)
         for k in inputs.indices where k == videoInput || k == audioInput { startReader(k, inputs[k]) }
-        return try take.record()
+        let result = Result { try take.record() }
+        // The readers end (stopped through the interrupt callback) before the sources are closed, and the sources are
+        // closed before this returns: a process that exits right after must not leave a protocol's threads running
+        // (libsrt's garbage collector crashes an exiting process). A reader stuck in a read that never polls the
+        // interrupt is not waited for more than a few seconds; its source is then left to the reader.
+        stop()
+        if readers.wait(timeout: .now() + 5) == .success {
+            var reopened: [LiveInput] = []
+            while let event = queue.pop(timeout: 0) { if case .reopened(_, let box) = event { reopened.append(box.input) } }
+            for input in inputs + take.inputs + reopened { input.close() }
+        }
+        return try result.get()
     }
 
     /// Reads input `k` on a thread of its own into `queue` until it ends or the recording stops; with `reconnect`, a
     /// network source that fails or ends is reopened until `timeout` seconds have passed without a packet.
     func startReader(_ k: Int, _ first: LiveInput) {
         let box = LiveInputBox(first)
+        readers.enter()
         let t = Thread { [self] in
-            var input = box.input
-            var lastPacket = DispatchTime.now().uptimeNanoseconds
-            let interrupt = interrupts[k]
-            reading: while !stopRequested.load(ordering: .relaxed) {
-                interrupt.arm(seconds: settings.timeout)
-                let p = Packet()
-                let rc = input.read(p.ptr)
-                if rc >= 0 {
-                    lastPacket = DispatchTime.now().uptimeNanoseconds
-                    queue.push(.packet(input: k, p, arrival: lastPacket))
-                    continue
-                }
-                if stopRequested.load(ordering: .relaxed) { break }
-                let timedOut = rc == segue_averror_exit() && interrupt.timedOut
-                let error: MediaError? = rc == FF.eof ? nil : LiveInput.failure(sources[k], interrupt, "av_read_frame", rc, timeout: settings.timeout, what: "read failed")
-                if settings.reconnect && sources[k].isNetwork {
-                    log("segue: \(sources[k].spec): \(error.map { $0.message } ?? "the stream ended"); reconnecting")
-                    let deadline = lastPacket + UInt64(settings.timeout * 1e9)
-                    while !stopRequested.load(ordering: .relaxed) && DispatchTime.now().uptimeNanoseconds < deadline {
-                        let left = Double(deadline - min(deadline, DispatchTime.now().uptimeNanoseconds)) / 1e9
-                        if let again = try? LiveInput(sources[k], timeout: max(0.5, left), interrupt: interrupt) {
-                            input = again
-                            queue.push(.reopened(input: k, LiveInputBox(again)))
-                            continue reading
-                        }
-                        usleep(300_000)
-                    }
-                    if stopRequested.load(ordering: .relaxed) { break }
-                    queue.push(.ended(input: k, error ?? MediaError(path: sources[k].spec, function: nil, message: "could not reconnect"), timedOut: true))
-                    return
-                }
-                queue.push(.ended(input: k, error, timedOut: timedOut))
-                return
-            }
-            queue.push(.ended(input: k, nil, timedOut: false))
+            read(k, box)
+            readers.leave()
         }
         t.name = "segue-record-\(k)"
         t.start()
+    }
+
+    /// Reader `k`'s loop (see `startReader`); returns when the source has ended for good or the recording stops.
+    private func read(_ k: Int, _ box: LiveInputBox) {
+        var input = box.input
+        var lastPacket = DispatchTime.now().uptimeNanoseconds
+        let interrupt = interrupts[k]
+        reading: while !stopRequested.load(ordering: .relaxed) {
+            interrupt.arm(seconds: settings.timeout)
+            let p = Packet()
+            let rc = input.read(p.ptr)
+            if rc >= 0 {
+                lastPacket = DispatchTime.now().uptimeNanoseconds
+                queue.push(.packet(input: k, p, arrival: lastPacket))
+                continue
+            }
+            if stopRequested.load(ordering: .relaxed) { break }
+            let timedOut = rc == segue_averror_exit() && interrupt.timedOut
+            let error: MediaError? = rc == FF.eof ? nil : LiveInput.failure(sources[k], interrupt, "av_read_frame", rc, timeout: settings.timeout, what: "read failed")
+            if settings.reconnect && sources[k].isNetwork {
+                log("segue: \(sources[k].spec): \(error.map { $0.message } ?? "the stream ended"); reconnecting")
+                let deadline = lastPacket + UInt64(settings.timeout * 1e9)
+                while !stopRequested.load(ordering: .relaxed) && DispatchTime.now().uptimeNanoseconds < deadline {
+                    let left = Double(deadline - min(deadline, DispatchTime.now().uptimeNanoseconds)) / 1e9
+                    if let again = try? LiveInput(sources[k], timeout: max(0.5, left), interrupt: interrupt) {
+                        input = again
+                        queue.push(.reopened(input: k, LiveInputBox(again)))
+                        continue reading
+                    }
+                    usleep(300_000)
+                }
+                if stopRequested.load(ordering: .relaxed) { break }
+                queue.push(.ended(input: k, error ?? MediaError(path: sources[k].spec, function: nil, message: "could not reconnect"), timedOut: true))
+                return
+            }
+            queue.push(.ended(input: k, error, timedOut: timedOut))
+            return
+        }
+        queue.push(.ended(input: k, nil, timedOut: false))
     }
 }

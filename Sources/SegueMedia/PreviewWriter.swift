@@ -65,8 +65,8 @@ final class PreviewWriter {
         let pkt = Packet()
         try FF.check(avcodec_receive_packet(encoder, pkt.ptr), "avcodec_receive_packet", path: path)
         let data = Data(bytes: pkt.ptr.pointee.data, count: Int(pkt.ptr.pointee.size))
-        let url = URL(fileURLWithPath: path)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).segue-\(getpid()).tmp")
+        TemporaryFiles.removeStale(of: path)
+        let temp = URL(fileURLWithPath: TemporaryFiles.path(for: path, count: 0))
         do {
             try data.write(to: temp)
             guard rename(temp.path, path) == 0 else { throw MediaError(path: path, function: "rename", code: -errno, message: "cannot move the preview into place") }

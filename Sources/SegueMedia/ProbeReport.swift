@@ -14,8 +14,13 @@ public struct ProbeReport: Codable, Sendable {
         public var mirrored: Bool
         /// Size as displayed (SAR applied, then rotated), pixels.
         public var displayWidth: Int, displayHeight: Int
-        /// Sample aspect ratio "num:den".
+        /// Sample aspect ratio "num:den": the one Segue shows the picture with (`SampleAspectRatio`: the container's
+        /// when set and sane, else the codec's, else 1:1).
         public var sampleAspectRatio: String
+        /// The container's SAR (MP4 `pasp`, Matroska `DisplayWidth`/`DisplayHeight`) and the codec's (H.264/HEVC VUI),
+        /// each nil where unset; both given only when they disagree (`sampleAspectRatio` says which wins).
+        public var containerSampleAspectRatio: String?
+        public var codecSampleAspectRatio: String?
         /// `avg_frame_rate` and `r_frame_rate`, frames per second.
         public var averageFrameRate: Double?
         public var baseFrameRate: Double?
@@ -91,13 +96,53 @@ public struct ProbeReport: Codable, Sendable {
     public var audio: [Audio]
 
     /// Probes `path` (decoding its first video frame); `colourOverride` is the edit's `clips[].colour`, if any;
-    /// `toneMap` the curve an HDR clip would be tone-mapped with; the file is opened under `policy`.
+    /// `toneMap` the curve an HDR clip would be tone-mapped with; the file is opened under `policy`. `sequence`: `path`
+    /// is a numbered picture pattern (`ImageSequencePattern`), read as an image sequence.
     /// - Throws: `MediaError` when the file cannot be opened, `InputRefused` or `LimitExceeded` when `policy` refuses it
     ///   (an HLS playlist named `holiday.mp4` is reported as what it is).
-    public init(path: String, colourOverride: ColourOverride? = nil, toneMap: ToneMapCurve = .default, policy: InputPolicy = .default) throws {
+    public init(path: String, colourOverride: ColourOverride? = nil, toneMap: ToneMapCurve = .default, sequence: ImageSequence? = nil,
+                policy: InputPolicy = .default) throws {
         _ = FF.setup
         self.path = path
+        if let sequence {
+            // An image sequence: what its first picture is, at the sequence's rate.
+            let reader = try VideoReader(path: path, colourOverride: colourOverride, decoderThreads: 1, sequence: sequence, policy: policy)
+            let info = reader.info, f = reader.current!.frame.ptr.pointee
+            let used = reader.colour(of: reader.current!.frame)
+            container = info.imageSequence ?? "image sequence"
+            duration = info.duration.seconds
+            audio = []
+            let format = av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format)).map { String(cString: $0) } ?? "?"
+            video = Video(streamIndex: 0, codec: "pictures", pixelFormat: format, codedWidth: info.codedSize.width, codedHeight: info.codedSize.height,
+                          rotation: 0, mirrored: false, displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
+                          sampleAspectRatio: "1:1", averageFrameRate: sequence.rate.framesPerSecond, baseFrameRate: sequence.rate.framesPerSecond,
+                          variableFrameRate: false, duration: info.duration.seconds, firstPTS: 0,
+                          colorMatrix: av_color_space_name(f.colorspace).map { String(cString: $0) } ?? "unknown", colorRange: VideoReader.isFullRange(f) ? "full" : "limited",
+                          colorPrimaries: av_color_primaries_name(f.color_primaries).map { String(cString: $0) } ?? "unknown",
+                          colorTransfer: av_color_transfer_name(f.color_trc).map { String(cString: $0) } ?? "unknown",
+                          matrixUsed: used.matrix.displayName, rangeUsed: used.range.rawValue, transferUsed: used.transfer.rawValue,
+                          primariesUsed: used.primaries.rawValue, guessed: [], overridden: info.colourOverridden,
+                          fieldOrder: FieldOrder.progressive.rawValue, interlaced: false, deinterlacing: nil, fieldRate: nil, alpha: info.hasAlpha)
+            return
+        }
         try MediaInput.check(path, policy: policy)
+        if let large = try LargeStill.probe(path: path, policy: policy) {
+            // A still too large to decode whole: its header, and how it will be read.
+            let info = try VideoReader(path: path, colourOverride: colourOverride, policy: policy).info
+            container = (large.format.hasPrefix("PNG") ? "png" : "jpeg") + " (" + (info.largeStill ?? "") + ")"
+            duration = info.duration.seconds
+            audio = []
+            video = Video(streamIndex: 0, codec: large.format.hasPrefix("PNG") ? "png" : "mjpeg", pixelFormat: "rgba (\(large.format))",
+                          codedWidth: large.size.width, codedHeight: large.size.height, rotation: info.orientation.rotationDegrees,
+                          mirrored: info.orientation.isMirrored, displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
+                          sampleAspectRatio: "1:1", averageFrameRate: nil, baseFrameRate: nil, variableFrameRate: false,
+                          duration: info.duration.seconds, firstPTS: 0, colorMatrix: "n/a (R'G'B')", colorRange: "full", colorPrimaries: "unknown",
+                          colorTransfer: "unknown", matrixUsed: "n/a", rangeUsed: "full", transferUsed: "sdr", primariesUsed: "bt709",
+                          guessed: ["primaries", "transfer"], overridden: [], fieldOrder: FieldOrder.progressive.rawValue, interlaced: false,
+                          deinterlacing: nil, fieldRate: nil, still: true, exifOrientation: info.exifOrientation,
+                          orientationSource: info.orientationSource, alpha: info.hasAlpha)
+            return
+        }
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: read with libheif (FFmpeg 5.1 cannot); decoded as 8-bit R′G′B′A, transformations applied.
             let reader = try VideoReader(path: path, colourOverride: colourOverride, policy: policy)
@@ -142,7 +187,7 @@ public struct ProbeReport: Codable, Sendable {
             // A still has no frame rate (FFmpeg's image demuxers say 25).
             let avg = st.avg_frame_rate.isValid && !info.isStill ? st.avg_frame_rate.double : nil
             let base = st.r_frame_rate.isValid && !info.isStill ? st.r_frame_rate.double : nil
-            let sarR = f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
+            let sar = SampleAspectRatio(stream: reader.file.stream(reader.streamIndex), frame: reader.current!.frame.ptr)
             let used = reader.colour(of: reader.current!.frame)
             var guessed: [String] = []
             if ColourTags.matrix(f.colorspace) == nil { guessed.append("matrix") }
@@ -159,7 +204,9 @@ public struct ProbeReport: Codable, Sendable {
                 codedWidth: info.codedSize.width, codedHeight: info.codedSize.height,
                 rotation: info.orientation.rotationDegrees, mirrored: info.orientation.isMirrored,
                 displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
-                sampleAspectRatio: "\(sarR.num):\(sarR.den)",
+                sampleAspectRatio: SampleAspectRatio.text(sar.used),
+                containerSampleAspectRatio: sar.disagree ? sar.container.map(SampleAspectRatio.text) : nil,
+                codecSampleAspectRatio: sar.disagree ? sar.codec.map(SampleAspectRatio.text) : nil,
                 averageFrameRate: avg, baseFrameRate: base,
                 variableFrameRate: avg != nil && base != nil && abs(avg! - base!) / base! > 0.01,
                 duration: info.duration.seconds, firstPTS: info.firstFrameTime.seconds,
@@ -189,6 +236,9 @@ public struct ProbeReport: Codable, Sendable {
         var s = "\(path)\n  container \(container), \(String(format: "%.3f", duration)) s\n"
         if let v = video {
             s += "  video #\(v.streamIndex): \(v.codec) \(v.pixelFormat), coded \(v.codedWidth)x\(v.codedHeight), SAR \(v.sampleAspectRatio)"
+            if let c = v.containerSampleAspectRatio, let k = v.codecSampleAspectRatio {
+                s += " (the container's \(c) wins; the codec says \(k), which players ignore, as Segue does)"
+            }
             s += ", rotation \(v.rotation)°\(v.mirrored ? " mirrored" : "")"
             s += (v.orientationSource.map { " (\($0))" } ?? "") + ", displayed \(v.displayWidth)x\(v.displayHeight)\n"
             if v.still {

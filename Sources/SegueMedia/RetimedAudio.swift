@@ -35,12 +35,11 @@ public final class BufferedSamples: SampleSource {
 /// libavfilter's `atempo` in a graph of its own: `abuffer → atempo=0.5 … (fixed stages) → atempo=T → abuffersink`,
 /// interleaved float at one rate and channel count. Changes tempo without changing pitch (WSOLA); each `atempo`
 /// takes 0.5…100, so slower tempos are a chain of fixed 0.5 stages before the variable one, whose tempo can change
-/// while it runs (`setTempo`, the filter's `tempo` command). The graph is one C handle, freed in `deinit`.
+/// while it runs (`setTempo`, the filter's `tempo` command). The graph is one C handle (`FilterGraph`), freed with it.
 final class TempoFilter {
-    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private let graph: FilterGraph
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
-    private let variable: UnsafeMutablePointer<AVFilterContext>
     let channels: Int, sampleRate: Int32
     /// The product of the fixed stages (0.5^k): the variable stage runs at `tempo / fixed`.
     let fixed: Double
@@ -54,49 +53,27 @@ final class TempoFilter {
         var stages = 0
         while 0.5 > slowest * pow(2, Double(stages)) + 1e-12 { stages += 1 }
         fixed = pow(0.5, Double(stages))
-        guard let g = avfilter_graph_alloc() else { throw MediaError(path: path, function: "avfilter_graph_alloc", message: "out of memory") }
-        var owned: UnsafeMutablePointer<AVFilterGraph>? = g
-        func create(_ filter: String, _ name: String, _ args: String?) throws -> UnsafeMutablePointer<AVFilterContext> {
-            guard let f = avfilter_get_by_name(filter) else {
-                throw MediaError(path: path, function: "avfilter_get_by_name", message: "this FFmpeg has no \(filter) filter (libavfilter)")
-            }
-            var ctx: UnsafeMutablePointer<AVFilterContext>? = nil
-            try FF.check(avfilter_graph_create_filter(&ctx, f, name, args, nil, g), "avfilter_graph_create_filter(\(filter))", path: path)
-            return ctx!
-        }
         var layout = AVChannelLayout()
         av_channel_layout_default(&layout, Int32(channels))
         defer { av_channel_layout_uninit(&layout) }
         var name = [CChar](repeating: 0, count: 64)
         av_channel_layout_describe(&layout, &name, 64)
         let layoutName = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        do {
-            let src = try create("abuffer", "in", "sample_rate=\(sampleRate):sample_fmt=flt:channel_layout=\(layoutName):time_base=1/\(sampleRate)")
-            var last = src
-            for k in 0..<stages {
-                let stage = try create("atempo", "half\(k)", "tempo=0.5")
-                try FF.check(avfilter_link(last, 0, stage, 0), "avfilter_link", path: path)
-                last = stage
-            }
-            let v = try create("atempo", "tempo", String(format: "tempo=%.9f", min(100, max(0.5, tempo / fixed))))
-            try FF.check(avfilter_link(last, 0, v, 0), "avfilter_link", path: path)
-            let out = try create("abuffersink", "out", nil)
-            try FF.check(avfilter_link(v, 0, out, 0), "avfilter_link", path: path)
-            try FF.check(avfilter_graph_config(g, nil), "avfilter_graph_config", path: path)
-            source = src; sink = out; variable = v
-        } catch {
-            avfilter_graph_free(&owned)
-            throw error
-        }
-        graph = g
+        let graph = try FilterGraph(path: path)
+        self.graph = graph
+        source = try graph.add("abuffer", "in", "sample_rate=\(sampleRate):sample_fmt=flt:channel_layout=\(layoutName):time_base=1/\(sampleRate)")
+        let halves = try (0..<stages).map { try graph.add("atempo", "half\($0)", "tempo=0.5") }
+        let variable = try graph.add("atempo", "tempo", String(format: "tempo=%.9f", min(100, max(0.5, tempo / fixed))))
+        sink = try graph.add("abuffersink", "out", nil)
+        try graph.chain([source] + halves + [variable, sink])
+        try graph.configure()
     }
-    deinit { avfilter_graph_free(&graph) }
 
     /// Sets the tempo (source seconds per output second) from now on. Wraps `avfilter_graph_send_command`.
     func setTempo(_ tempo: Double) throws {
         let value = String(format: "%.9f", min(100, max(0.5, tempo / fixed)))
         var response = [CChar](repeating: 0, count: 64)
-        try FF.check(avfilter_graph_send_command(graph, "tempo", "tempo", value, &response, 64, 0), "avfilter_graph_send_command(atempo)", path: path)
+        try FF.check(avfilter_graph_send_command(graph.graph, "tempo", "tempo", value, &response, 64, 0), "avfilter_graph_send_command(atempo)", path: path)
     }
 
     /// Feeds interleaved samples (or, with `nil`, the end of the stream) and returns what the filter gives back.

@@ -36,7 +36,8 @@ public enum StillImage {
         }
         guard !bytes.isEmpty else { throw MediaError(path: path, function: "avcodec_receive_packet", message: "the PNG encoder produced nothing") }
         let url = URL(fileURLWithPath: path)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).segue-\(getpid()).tmp")
+        TemporaryFiles.removeStale(of: path)
+        let temp = URL(fileURLWithPath: TemporaryFiles.path(for: path, count: 0))
         do {
             try bytes.write(to: temp)
             if rename(temp.path, url.path) != 0 { throw MediaError(path: path, function: "rename", message: String(cString: strerror(errno))) }

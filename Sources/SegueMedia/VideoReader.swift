@@ -40,7 +40,11 @@ public final class VideoReader {
     /// The rules the file (and whatever it pulls in) was opened under: its picture-size limit applies to every
     /// picture decoded.
     public let policy: InputPolicy
-    /// The demuxer and decoder; nil for a HEIF file (read with libheif, decoded once in `init`).
+    /// For an image sequence (a numbered picture pattern): its pictures, read one file per frame.
+    let sequenceReader: ImageSequenceReader?
+    /// For a still too large to decode whole (`LargeStill`): read shrunk on load, at each size a layer asks for.
+    let largeStill: LargeStill?
+    /// The demuxer and decoder; nil for a HEIF file (read with libheif, decoded once in `init`) and an image sequence.
     let file: InputFile!
     let streamIndex: Int32
     let timeBase: AVRational
@@ -78,13 +82,67 @@ public final class VideoReader {
     /// (0: its own choice; 1 for a reader that only needs the first picture, which then decodes one frame rather than
     /// one per frame thread).
     public init(path: String, colourOverride: ColourOverride? = nil, hardware: HardwareDecoding = .none, deinterlace: Bool = true,
-                decoderThreads: Int32 = 0, policy: InputPolicy = .default) throws {
+                decoderThreads: Int32 = 0, sequence: ImageSequence? = nil, policy: InputPolicy = .default) throws {
         self.path = path
         self.colourOverride = colourOverride
         self.deinterlaces = deinterlace
         self.policy = policy
-        // Before anything reads it (libheif's check reads its first bytes): a FIFO would block.
+        if let sequence {
+            // A numbered picture pattern: one picture file per frame at the sequence's rate (`ImageSequenceReader`).
+            _ = FF.setup
+            let reader = try ImageSequenceReader(path: path, sequence: sequence, policy: policy)
+            sequenceReader = reader
+            largeStill = nil
+            file = nil; decoder = nil; streamIndex = -1; timeBase = reader.timeBase
+            self.hardware = .none; hardwareProblem = nil
+            isStill = false
+            guard let first = try decodeNext() else { throw MediaError(path: path, function: nil, message: "image sequence: no picture could be decoded") }
+            firstPTS = first.pts
+            current = (.zero, first.frame)
+            let f = first.frame.ptr.pointee
+            let rate = sequence.rate
+            info = SourceInfo(codedSize: PixelSize(width: Int(f.width), height: Int(f.height)),
+                              sampleAspectRatio: f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio.double : 1,
+                              nominalFrameRate: rate.framesPerSecond, duration: MediaTime(frame: Int64(reader.count), rate: rate), hasAudio: false)
+            info.baseFrameRate = rate.framesPerSecond
+            info.timestampTolerance = SourceInfo.timestampTolerance(timeBase: rate.frameDuration, averageRate: rate.framesPerSecond, baseRate: nil)
+            info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
+            info.imageSequence = "image sequence \(reader.pattern), pictures \(reader.first)–\(reader.last) (\(reader.count) frames"
+                + (reader.missing.isEmpty ? "" : ", \(reader.missing.count) missing: \(sequence.missingFrames == .hold ? "the picture before held" : "black")")
+                + ") at \(rate) fps"
+            tolerance = info.timestampTolerance
+            info.colour = colour(of: first.frame)
+            return
+        }
+        // Before anything reads it (libheif's and libpng's checks read its first bytes): a FIFO would block.
         try MediaInput.check(path, policy: policy)
+        sequenceReader = nil
+        if let large = try LargeStill.probe(path: path, policy: policy) {
+            // A PNG or JPEG too large to decode whole: only its header is read here; each picture a layer asks for
+            // is decoded shrunk to that size (`VideoReaderPictures.swift`). A 1×1 frame stands for it meanwhile.
+            _ = FF.setup
+            largeStill = large
+            file = nil; decoder = nil; streamIndex = -1; timeBase = AVRational(num: 1, den: 1)
+            self.hardware = .none; hardwareProblem = nil
+            isStill = true
+            let stand = try Frame.allocated(width: 1, height: 1, format: AV_PIX_FMT_RGBA)
+            stand.ptr.pointee.color_range = AVCOL_RANGE_JPEG
+            current = (.zero, stand)
+            ended = true
+            var still = SourceInfo(codedSize: large.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
+            still.isStill = true
+            still.hasAlpha = large.hasAlpha
+            if let v = large.exifOrientation, let o = Orientation(exifOrientation: v) {
+                still.orientation = o
+                still.exifOrientation = v
+                still.orientationSource = "EXIF orientation \(v): \(Orientation.exifDescription(v))"
+            }
+            still.largeStill = "\(large.format) read shrunk on load (libpng row by row / libjpeg DCT scaling), at most \(LargeStill.maxSide) pixels a side"
+            still.colour = colour(of: stand)
+            info = still
+            return
+        }
+        largeStill = nil
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: FFmpeg 5.1 cannot read it; libheif decodes the primary image once, transformations applied.
             _ = FF.setup
@@ -114,7 +172,10 @@ public final class VideoReader {
             throw VideoReader.pictureLimit(path, policy) ?? e
         }
         guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else {
-            throw VideoReader.pictureLimit(path, policy) ?? MediaError(path: path, function: nil, message: "has no video stream")
+            throw VideoReader.pictureLimit(path, policy)
+                ?? MediaError(path: path, function: nil, message: file.bestStream(AVMEDIA_TYPE_AUDIO) == nil ? "has no video stream (and no audio)"
+                              : "has no video stream: it is audio only. To hear it, put it on an audio track (\"audioTracks\": "
+                              + "[{\"clips\": [{\"path\": ...}]}] in an edit file) or play it as music (--music FILE, or \"music\" in an edit file)")
         }
         streamIndex = vi
         let st = file.stream(vi)
@@ -150,9 +211,8 @@ public final class VideoReader {
         if isStill { ended = true }   // decoded once: nothing more is read
         let f = first.frame.ptr.pointee
         let par = st.pointee.codecpar.pointee
-        var sar = 1.0
-        let sr = f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio : (st.pointee.sample_aspect_ratio.isValid ? st.pointee.sample_aspect_ratio : par.sample_aspect_ratio)
-        if sr.isValid { sar = sr.double }
+        // The container's SAR when it is set and sane, else the codec's (`SampleAspectRatio`).
+        let sar = SampleAspectRatio(stream: st, frame: first.frame.ptr).used.double
         var orientation = Orientation.identity
         if let m = segue_stream_display_matrix(st) {
             orientation = Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
@@ -166,6 +226,9 @@ public final class VideoReader {
         if isStill {} // a still has no frame rate (FFmpeg's image demuxers report 25)
         else if st.pointee.avg_frame_rate.isValid { rate = st.pointee.avg_frame_rate.double }
         else if st.pointee.r_frame_rate.isValid { rate = st.pointee.r_frame_rate.double }
+        // An average no camera records (a Matroska DefaultDuration of 1 ms reads as 1000 fps): what the timestamps show.
+        var measured: (rate: Double, interval: Int64)? = nil
+        if !isStill, !SourceInfo.isPlausibleFrameRate(rate) { measured = try medianFrameInterval() }
         // Duration from the first frame: the stream's own if the container records it, else the end of the
         // last video packet (containers disagree on what their own duration field means).
         var duration: MediaTime
@@ -175,7 +238,7 @@ public final class VideoReader {
             duration = SourceInfo.defaultStillDuration
         } else if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
             duration = MediaTime(value: st.pointee.duration + startTime, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
-        } else if let end = try lastPacketEnd() {
+        } else if let end = try lastPacketEnd(minimumDuration: measured?.interval ?? 0) {
             duration = MediaTime(value: end, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
         } else if file.ctx.pointee.duration > 0 {
             duration = MediaTime(value: file.ctx.pointee.duration, timescale: 1_000_000)
@@ -189,6 +252,7 @@ public final class VideoReader {
         info.audioTrackCount = file.audioStreams.count
         info.defaultAudioTrack = file.defaultAudioTrack
         info.firstFrameTime = firstTime
+        info.measuredFrameRate = measured?.rate
         if isStill {
             info.isStill = true
             info.firstFrameTime = .zero
@@ -242,33 +306,6 @@ public final class VideoReader {
                                         compatibilityID: Int(r.dv_bl_signal_compatibility_id))
     }
 
-    /// The end (PTS + duration) of the last video packet, found by seeking near the end of a second
-    /// instance of the file and reading on (so this reader's position is untouched); where it cannot seek and the
-    /// container does not know its duration either (an ffconcat list), by reading every packet from the start. Nil
-    /// when it cannot seek and the container has a duration, or no packet has a time.
-    private func lastPacketEnd() throws -> Int64? {
-        let probe = try InputFile(path: path, policy: policy)
-        if av_seek_frame(probe.ctx, streamIndex, Int64.max / 4, AVSEEK_FLAG_BACKWARD) < 0 {
-            if probe.ctx.pointee.duration > 0 { return nil }
-            // The failed seek may have moved the demuxer: read the whole file again from its start.
-            let again = try InputFile(path: path, policy: policy)
-            return lastPacketEnd(reading: again)
-        }
-        return lastPacketEnd(reading: probe)
-    }
-
-    private func lastPacketEnd(reading probe: InputFile) -> Int64? {
-        let pkt = Packet()
-        var end: Int64?
-        while probe.readPacket(pkt.ptr) >= 0 {
-            defer { av_packet_unref(pkt.ptr) }
-            guard pkt.ptr.pointee.stream_index == streamIndex, pkt.ptr.pointee.pts != FF.noPTS else { continue }
-            let e = pkt.ptr.pointee.pts + max(0, pkt.ptr.pointee.duration)
-            end = max(end ?? e, e)
-        }
-        return end
-    }
-
     /// Source time of a picture's PTS (half units of the stream time base) from the first picture.
     func rel(_ pts: Int64) -> MediaTime {
         MediaTime(value: (pts - firstPTS) * Int64(timeBase.num), timescale: 2 * Int64(timeBase.den))
@@ -279,6 +316,12 @@ public final class VideoReader {
     /// a read error ends the stream (a truncated file then holds its last good picture). `decodeNext` turns these
     /// frames into pictures (deinterlacing interlaced ones).
     func decodeFrame() throws -> (pts: Int64, frame: Frame)? {
+        if let sequenceReader {
+            guard let next = try sequenceReader.decodeNext() else { return nil }
+            decodedFrames += 1
+            lastPTS = next.pts
+            return next
+        }
         guard let decoder, let file else { return nil }   // a HEIF still: decoded once by libheif
         let frame = Frame()
         var failures = 0
@@ -326,7 +369,12 @@ public final class VideoReader {
             }
         }
     }
-    private var lastPTS: Int64?
+    /// The PTS of the last frame decoded (stream time base).
+    private(set) var lastPTS: Int64?
+    /// The container's last video packet's PTS, once read (`endsEarly`): nil not read yet, `.some(nil)` unreadable.
+    var containerLastPTS: Int64??
+
+
     /// Frames the decoder marked as concealed (damaged but shown).
     public private(set) var concealedFrames = 0
     /// Read errors that ended the stream early (a truncated file).
@@ -362,10 +410,14 @@ public final class VideoReader {
         // wanted, so that it comes out as in a render from the start (bwdif treats its first frame as an edge).
         let start = firstPTS / 2, from = fields.active ? sourceTime + tolerance - fields.seekMargin : sourceTime + tolerance
         let target = start + from.floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
-        if av_seek_frame(file.ctx, streamIndex, max(target, start), AVSEEK_FLAG_BACKWARD) < 0 {
-            try FF.check(av_seek_frame(file.ctx, streamIndex, start, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
+        if let sequenceReader {
+            sequenceReader.seek(toFrame: target)   // every picture is a keyframe of its own
+        } else {
+            if av_seek_frame(file.ctx, streamIndex, max(target, start), AVSEEK_FLAG_BACKWARD) < 0 {
+                try FF.check(av_seek_frame(file.ctx, streamIndex, start, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
+            }
+            avcodec_flush_buffers(decoder.ctx)
         }
-        avcodec_flush_buffers(decoder.ctx)
         fields.reset()
         ended = false
         current = nil
@@ -386,7 +438,7 @@ public final class VideoReader {
     /// The decoded frame shown at `sourceTime`; counts requests held past a truncated file's end.
     func decodedFrame(at sourceTime: MediaTime) throws -> Frame {
         try advance(to: sourceTime)
-        if pending == nil && ended, let c = current, let fps = info.nominalFrameRate, fps > 0,
+        if pending == nil && ended, let c = current, let fps = info.frameSpacingRate,
            MediaTime(seconds: 2 / fps) < sourceTime - c.rel, sourceTime < info.duration {
             heldPastEnd += 1
         }
@@ -428,10 +480,10 @@ public final class VideoReader {
 }
 
 /// Reads what Segue needs to know about a media file (see `SourceInfo`), with the edit's colour override applied,
-/// opened under `policy`. Decodes the first picture only, on one thread.
+/// opened under `policy`; `sequence` for an image sequence's pattern. Decodes the first picture only, on one thread.
 /// - Throws: `MediaError`, `InputRefused` or `LimitExceeded` (the policy refuses the file).
-public func probeSource(path: String, colourOverride: ColourOverride? = nil, policy: InputPolicy = .default) throws -> SourceInfo {
-    try VideoReader(path: path, colourOverride: colourOverride, decoderThreads: 1, policy: policy).info
+public func probeSource(path: String, colourOverride: ColourOverride? = nil, sequence: ImageSequence? = nil, policy: InputPolicy = .default) throws -> SourceInfo {
+    try VideoReader(path: path, colourOverride: colourOverride, decoderThreads: 1, sequence: sequence, policy: policy).info
 }
 
 extension VideoReader {

@@ -5,7 +5,33 @@ import SegueCore
 extension VideoReader {
     /// The stored picture shown at `sourceTime` (seconds from the clip's first frame), as RGBA.
     public func frame(at sourceTime: MediaTime) throws -> RGBAImage {
-        try rgbaImage(of: decodedFrame(at: sourceTime))
+        if let largeStill { return try largeStill.decode(to: largeStill.decodeSize(for: nil)) }
+        return try rgbaImage(of: decodedFrame(at: sourceTime))
+    }
+
+    /// A large still's picture at the size asked for (`LargeStill.decodeSize`), decoded shrunk on load; the last one is
+    /// kept (a still shows one picture for all its frames).
+    func largePicture(_ large: LargeStill, reducedTo size: PixelSize?) throws -> VideoPicture {
+        let target = large.decodeSize(for: size)
+        let f = current!.frame
+        if let c = reduced, c.frame === f, c.picture.size == target { return c.picture }
+        var picture = try rgbaPicture(try large.decode(to: target), colour: colour(of: f))
+        picture.identity = VideoPicture.newIdentity()
+        reduced = (f, picture)
+        return picture
+    }
+
+    /// The stored size and sample aspect ratio of the picture shown at `sourceTime` (decoding it): what the probe said,
+    /// unless the stream changed size or SAR mid-way (the SAR: the container's when set and sane, else this
+    /// picture's own, `SampleAspectRatio`). Throws `MediaError`.
+    public func pictureFormat(at sourceTime: MediaTime) throws -> (size: PixelSize, sampleAspectRatio: Double) {
+        guard !isStill else { return (info.codedSize, info.sampleAspectRatio) }
+        // The picture's own frame, decoded as `picture(at:)` will take it (not counted as held past the end twice).
+        try advance(to: sourceTime)
+        let f = current!.frame
+        let sar = file.map { SampleAspectRatio(stream: $0.stream(streamIndex), frame: f.ptr).used.double }
+            ?? (f.ptr.pointee.sample_aspect_ratio.isValid ? f.ptr.pointee.sample_aspect_ratio.double : 1)
+        return (PixelSize(width: Int(f.ptr.pointee.width), height: Int(f.ptr.pointee.height)), sar)
     }
 
     /// `frame`'s RGBA conversion (straight alpha, as decoded), cached: the same stored picture is often shown on
@@ -22,7 +48,8 @@ extension VideoReader {
     /// else converted to RGBA by libswscale (`frame(at:)`); a picture with alpha (`keepsAlpha`) as RGBA with its
     /// alpha premultiplied (`VideoPicture.premultiplied`).
     public func picture(at sourceTime: MediaTime) throws -> VideoPicture {
-        try picture(of: try decodedFrame(at: sourceTime))
+        if let largeStill { return try largePicture(largeStill, reducedTo: nil) }
+        return try picture(of: try decodedFrame(at: sourceTime))
     }
 
     /// `picture(at:)` of a decoded frame.
@@ -54,12 +81,13 @@ extension VideoReader {
     /// the renderers take directly keep their pixel format, matrix, range and siting; the others (RGB, palette, a
     /// picture with alpha, …) are reduced as the RGBA picture `picture(at:)` gives (premultiplied). Throws `MediaError`.
     public func picture(at sourceTime: MediaTime, reducedTo size: PixelSize?) throws -> VideoPicture {
-        try picture(of: try decodedFrame(at: sourceTime), reducedTo: size)
+        if let largeStill { return try largePicture(largeStill, reducedTo: size) }
+        return try picture(of: try decodedFrame(at: sourceTime), reducedTo: size)
     }
 
-    /// `picture(at:reducedTo:)` of a decoded frame.
+    /// `picture(at:reducedTo:)` of a decoded frame (a stream that changes size: by the frame's own size).
     func picture(of f: Frame, reducedTo size: PixelSize?) throws -> VideoPicture {
-        guard let size, size.width < info.codedSize.width || size.height < info.codedSize.height else { return try picture(of: f) }
+        guard let size, size.width < Int(f.ptr.pointee.width) || size.height < Int(f.ptr.pointee.height) else { return try picture(of: f) }
         if let c = reduced, c.frame === f, c.picture.size == size { return c.picture }
         let src = f.ptr.pointee
         let format = AVPixelFormat(rawValue: src.format)
@@ -124,6 +152,7 @@ extension VideoReader {
     }
 
     func rgba(_ frame: Frame) throws -> RGBAImage {
+        if let image = VideoReader.floatRGBA(frame) { return image }
         let f = frame.ptr.pointee
         let c = colour(of: frame)
         let cs = ColourTags.sws(c.matrix)
@@ -147,5 +176,51 @@ extension VideoReader {
     /// (Animated formats have their own demuxers: `gif`, `apng`.)
     static func isImageDemuxer(_ name: String) -> Bool {
         name == "image2" || name == "image2pipe" || name.hasSuffix("_pipe")
+    }
+}
+
+extension VideoReader {
+    /// A picture in 32-bit float planar RGB(A) (`gbrpf32`, `gbrapf32`, either byte order: OpenEXR as FFmpeg decodes it)
+    /// as 8-bit R′G′B′A, or nil for any other format. OpenEXR holds linear light: each component goes through the
+    /// inverse BT.1886 EOTF (`V = L^(1/2.4)`, `BT1886.inverseEOTF`, the curve Segue's linear light uses everywhere)
+    /// and is clamped to 0…1; alpha stays linear. A float picture tagged with another transfer is taken as already
+    /// encoded.
+    static func floatRGBA(_ frame: Frame) -> RGBAImage? {
+        let f = frame.ptr.pointee
+        let format = AVPixelFormat(rawValue: f.format)
+        let alpha: Bool, bigEndian: Bool
+        switch format {
+        case AV_PIX_FMT_GBRPF32LE: alpha = false; bigEndian = false
+        case AV_PIX_FMT_GBRPF32BE: alpha = false; bigEndian = true
+        case AV_PIX_FMT_GBRAPF32LE: alpha = true; bigEndian = false
+        case AV_PIX_FMT_GBRAPF32BE: alpha = true; bigEndian = true
+        default: return nil
+        }
+        let linear = f.color_trc == AVCOL_TRC_LINEAR || f.color_trc == AVCOL_TRC_UNSPECIFIED
+        let w = Int(f.width), h = Int(f.height)
+        var pixels = [UInt8](repeating: 255, count: w * h * 4)
+        let planes = [f.data.2!, f.data.0!, f.data.1!] + (alpha ? [f.data.3!] : [])   // G, B, R, A stored
+        let strides = [Int(f.linesize.2), Int(f.linesize.0), Int(f.linesize.1)] + (alpha ? [Int(f.linesize.3)] : [])
+        // 256 steps per code value are far finer than 8 bits need: a table of the curve over 0…1.
+        let steps = 65536
+        let table: [UInt8] = (0...steps).map { i in
+            let v = linear ? BT1886.inverseEOTF(Double(i) / Double(steps)) : Double(i) / Double(steps)
+            return UInt8((min(max(v, 0), 1) * 255).rounded())
+        }
+        func code(_ bits: UInt32, curve: Bool) -> UInt8 {
+            let v = Float(bitPattern: bigEndian ? bits.byteSwapped : bits)
+            guard v.isFinite, v > 0 else { return 0 }
+            if v >= 1 { return 255 }
+            return curve ? table[Int((v * Float(steps)).rounded())] : UInt8((v * 255).rounded())
+        }
+        pixels.withUnsafeMutableBufferPointer { out in
+            for c in 0..<planes.count {
+                for y in 0..<h {
+                    let row = UnsafeRawPointer(planes[c] + y * strides[c])
+                    for x in 0..<w { out[(y * w + x) * 4 + c] = code(row.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self), curve: c < 3) }
+                }
+            }
+        }
+        return RGBAImage(width: w, height: h, pixels: pixels)
     }
 }

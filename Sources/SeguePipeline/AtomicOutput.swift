@@ -12,22 +12,53 @@ extension RenderJob {
     /// HDR encoder present; a file name with one of the format's extensions.
     /// - Throws: `EditError` ("output.encoder"), `UsageError` (the file name), `MediaError` (this FFmpeg lacks the
     ///   default encoder for HDR).
-    static func checkOutput(_ settings: OutputSettings, path: String) throws {
+    static func checkOutput(_ settings: OutputSettings, path: String, keepsAlpha: Bool = false, audio: AudioSettings? = nil) throws {
         let format = settings.format
+        guard format.accepts(fileName: path) else { throw UsageError(mismatch(format, path: path)) }
+        guard format.dynamicRanges.contains(settings.dynamicRange) else {
+            throw EditError("output.dynamicRange", "\(format.name) is SDR only; HDR (\(settings.dynamicRange.rawValue)) is written by --codec h264, ffv1, vp9, av1 or prores")
+        }
+        if keepsAlpha {
+            guard format.alphaPixelFormat != nil else {
+                let withAlpha = OutputFormat.all.filter { $0.alphaPixelFormat != nil }.map { "--codec \($0.codec.rawValue)" }.joined(separator: ", ")
+                throw EditError("background", "transparent needs an output that keeps alpha (\(withAlpha)); \(format.name) has none")
+            }
+            guard settings.dynamicRange == .sdr else { throw EditError("background", "transparent is for SDR output; an HDR output keeps no alpha") }
+        }
         if let e = settings.encoder {
             guard format.takesEncoderSettings else {
-                throw EditError("output.encoder", "an encoder applies to \(OutputFormat.mp4.containerName) output, not to \(format.name) (--codec \(format.codec.rawValue))")
+                throw EditError("output.encoder", "an encoder applies to H.264, VP9 and AV1 output, not to \(format.name) (--codec \(format.codec.rawValue))")
             }
-            if let why = MediaWriter.problem(withVideoEncoder: e, format: format, dynamicRange: settings.dynamicRange) { throw EditError("output.encoder", why) }
-        } else if settings.dynamicRange != .sdr, let why = MediaWriter.problem(withVideoEncoder: format.videoEncoder(settings), format: format,
-                                                                               dynamicRange: settings.dynamicRange) {
-            throw MediaError(path: path, function: nil, message: "\(settings.dynamicRange.rawValue.uppercased()) output needs \(format.videoEncoder(settings)): \(why)")
+            if let why = MediaWriter.problem(withVideoEncoder: e, format: format, dynamicRange: settings.dynamicRange, alpha: keepsAlpha) { throw EditError("output.encoder", why) }
+        } else if let why = MediaWriter.problem(withVideoEncoder: format.videoEncoder(settings), format: format, dynamicRange: settings.dynamicRange,
+                                                alpha: keepsAlpha) {
+            throw MediaError(path: path, function: nil, message: "\(format.name) needs \(format.videoEncoder(settings)): \(why)")
         }
-        guard format.accepts(fileName: path) else {
-            let others = OutputFormat.all.filter { $0 != format }.map { "--codec \($0.codec.rawValue) for .\($0.extensions[0])" }
-            throw UsageError("\(format.name) is written into \(format.containerName): give the output a \(format.extensionsInWords) name"
-                             + (others.isEmpty ? "" : ", or use \(others.joined(separator: ", "))") + " (got \(path))")
+        if let a = audio, let why = MediaWriter.problem(withAudioOf: format, sampleRate: a.sampleRate) { throw EditError("audio.sampleRate", why) }
+    }
+
+    /// The one sentence refusing an output name `format` does not write: what it writes and into which name, and
+    /// which format the name would take.
+    static func mismatch(_ format: OutputFormat, path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        let wanted = format.isImageSequence ? "a \(format.extensionsInWords)" : "a \(format.extensionsInWords) name"
+        if let other = OutputFormat.forFileName(path) {
+            return "--codec \(format.codec.rawValue) writes \(format.name), which needs \(wanted), not \(name) (\(other.name): --codec \(other.codec.rawValue))"
         }
+        if OutputFormat.all.contains(where: { $0.isImageSequence && $0.extensions.contains(OutputFormat.fileExtension(path)) }) {
+            return "\(name) is one picture; an image sequence's name is a numbered pattern such as frames/%05d.\(OutputFormat.fileExtension(path)) (--codec \(format.codec.rawValue) writes \(format.name), which needs \(wanted))"
+        }
+        return "--codec \(format.codec.rawValue) writes \(format.name), which needs \(wanted), not \(name) (the formats: "
+            + OutputFormat.all.map { "\($0.codec.rawValue) .\($0.extensions[0])" }.joined(separator: ", ") + ")"
+    }
+
+    /// `edit` with its output format chosen by `path`'s name when the edit names none (`OutputSettings.codecFromFileName`)
+    /// and the name is another format's (`-o clip.webm`: VP9 in WebM; `-o frames/%05d.png`: a PNG sequence).
+    public static func withFormatOfFileName(_ edit: Edit, _ path: String) -> Edit {
+        guard edit.output.codecFromFileName, !edit.output.format.accepts(fileName: path), let f = OutputFormat.chosen(byFileName: path) else { return edit }
+        var e = edit
+        e.output.codec = f.codec
+        return e
     }
 
     /// Refuses an output that would replace an input: any file the edit reads (`Edit.inputPaths`), or one of `others`
@@ -64,17 +95,19 @@ extension RenderJob {
     }
 
     /// Temporary files made so far in this process (their names' count).
-    private static let temporaryCount = Mutex(0)
+    static let temporaryCount = Mutex(0)
 
-    /// Runs `write` on a hidden temporary file beside `path` and renames it to `path` only if `write` succeeds;
-    /// on any error (or SIGINT/SIGTERM) the temporary file is removed and an existing file at `path` is untouched.
+    /// Runs `write` on a hidden temporary file beside `path` (`TemporaryFiles.path`) and renames it to `path` only if
+    /// `write` succeeds; on any error (or SIGINT/SIGTERM) the temporary file is removed and an existing file at `path` is
+    /// untouched. Temporary files of `path` left by a killed process are removed first (`TemporaryFiles.removeStale`).
     /// - Throws: what `write` throws (a `MediaError` about the temporary file names `path` instead), or a
     ///   `MediaError` if the rename fails.
     static func writeAtomically<T>(to path: String, _ write: (String) throws -> T) throws -> T {
-        let out = URL(fileURLWithPath: path)
-        // PID and a per-process count: renders at once in one process (a library user's) never share a file.
+        // What a render of this output killed earlier (SIGKILL) left behind goes first (`TemporaryFiles.removeStale`).
+        TemporaryFiles.removeStale(of: path)
+        // Host, PID and a per-process count: renders at once in one process (a library user's) never share a file.
         let n = temporaryCount.withLock { c -> Int in c += 1; return c }
-        let temp = out.deletingLastPathComponent().appendingPathComponent(".\(out.lastPathComponent).segue-\(getpid())-\(n).tmp").path
+        let temp = TemporaryFiles.path(for: path, count: n)
         let slot = SignalCleanup.register(temp)
         defer { SignalCleanup.unregister(slot) }
         do {
@@ -94,6 +127,45 @@ extension RenderJob {
     }
 }
 
+extension RenderJob {
+    /// `writeAtomically` for an image sequence (`pattern`: `DIR/%05d.png`): `write` fills a hidden temporary folder in
+    /// `DIR` (`TemporaryFiles.path`, `.#05d.png.segue-HOST-PID-N.tmp`, removed on failure, and by a later render if the
+    /// process is killed) through the
+    /// same pattern; on success the files of the pattern already in `DIR` go, and the new ones move in.
+    /// - Throws: what `write` throws (naming `pattern` rather than the temporary folder), or a `MediaError` when a file
+    ///   cannot be moved.
+    static func writeSequenceAtomically<T>(to pattern: String, _ write: (String) throws -> T) throws -> T {
+        let url = URL(fileURLWithPath: pattern), dir = url.deletingLastPathComponent().path, name = url.lastPathComponent
+        // The temporary folder is named for the pattern with its `%` as `#` (.#05d.png.segue-HOST-PID-N.tmp): FFmpeg's
+        // image2 reads a `%` anywhere in the path as a number.
+        let standIn = dir + "/" + name.replacingOccurrences(of: "%", with: "#")
+        TemporaryFiles.removeStale(of: standIn)
+        let n = temporaryCount.withLock { c -> Int in c += 1; return c }
+        let temp = TemporaryFiles.path(for: standIn, count: n)
+        do {
+            try FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: false)
+        } catch {
+            throw MediaError(path: pattern, function: "mkdir", message: "cannot make the temporary folder: \(error.localizedDescription)", outputIO: true)
+        }
+        do {
+            let result = try write(temp + "/" + name)
+            guard let p = ImageSequencePattern(path: pattern) else { preconditionFailure("an image sequence's output is a pattern") }
+            for old in try p.numbers() { unlink(p.path(old)) }
+            for file in try FileManager.default.contentsOfDirectory(atPath: temp).sorted() where rename(temp + "/" + file, dir + "/" + file) != 0 {
+                throw MediaError(path: dir + "/" + file, function: "rename", code: -errno, message: "cannot move the frame into place: \(String(cString: strerror(errno)))", outputIO: true)
+            }
+            try? FileManager.default.removeItem(atPath: temp)
+            return result
+        } catch let e as MediaError where e.path?.hasPrefix(temp) ?? false {
+            try? FileManager.default.removeItem(atPath: temp)
+            throw e.about(pattern)
+        } catch {
+            try? FileManager.default.removeItem(atPath: temp)
+            throw error
+        }
+    }
+}
+
 /// Removes the temporary output files when the process is interrupted (SIGINT → exit 130, SIGTERM → exit 143).
 /// `unlink` and `_exit` are async-signal-safe; the paths are kept in a fixed table of C strings that the handler only
 /// reads. Renders running at once (a library user's) each hold a slot.
@@ -108,20 +180,67 @@ public enum SignalCleanup {
     static let slots = 64
     static let lock = NSLock()
 
+    /// Temporary folders (an extracted `.otioz` bundle): per slot a nil-terminated list of C strings, the files
+    /// first and the folders after them, deepest first. Like `paths`, written under `lock` and only read by handlers.
+    nonisolated(unsafe) static let folders: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?> = {
+        let p = UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>.allocate(capacity: folderSlots)
+        p.initialize(repeating: nil, count: folderSlots)
+        return p
+    }()
+    static let folderSlots = 16
+
     /// Installs the handlers (the CLI calls this once).
     public static func installHandlers() {
         _ = paths
+        _ = folders
         for sig in [SIGINT, SIGTERM] {
             signal(sig) { s in
-                for i in 0..<SignalCleanup.slots { if let p = SignalCleanup.paths[i] { unlink(p) } }
+                SignalCleanup.removeAll()
                 _exit(128 + s)
             }
         }
     }
-    /// Removes every registered temporary file now (what the signal handlers do; the watchdog's last act). Reads the
-    /// table without the lock, as the handlers do: it runs when another thread may be stuck holding anything.
+    /// Removes every registered temporary file and folder now (what the signal handlers do; the watchdog's last act).
+    /// Reads the tables without the lock, as the handlers do: it runs when another thread may be stuck holding
+    /// anything. Only `unlink` and `rmdir`, which are async-signal-safe.
     static func removeAll() {
         for i in 0..<slots { if let p = paths[i] { unlink(p) } }
+        for i in 0..<folderSlots {
+            guard let list = folders[i] else { continue }
+            var k = 0
+            while let p = list[k] {
+                if unlink(p) != 0 { rmdir(p) }
+                k += 1
+            }
+        }
+    }
+    /// Registers a temporary folder: `entries` are its files, then its folders deepest first, itself last. Returns
+    /// its slot for `unregisterFolder` (nil when every slot is taken).
+    static func registerFolder(_ entries: [String]) -> Int? {
+        let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: entries.count + 1)
+        for (k, e) in entries.enumerated() { list[k] = strdup(e) }
+        list[entries.count] = nil
+        lock.lock()
+        defer { lock.unlock() }
+        guard let i = (0..<folderSlots).first(where: { folders[$0] == nil }) else {
+            freeList(list)
+            return nil
+        }
+        folders[i] = list
+        return i
+    }
+    static func unregisterFolder(_ slot: Int?) {
+        guard let slot else { return }
+        lock.lock()
+        let old = folders[slot]
+        folders[slot] = nil
+        lock.unlock()
+        if let old { freeList(old) }
+    }
+    private static func freeList(_ list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
+        var k = 0
+        while let p = list[k] { free(p); k += 1 }
+        list.deallocate()
     }
     /// Registers `p`; returns its slot for `unregister` (nil when every slot is taken: then `p` is not removed on a
     /// signal, only by the render's own error handling).

@@ -14,9 +14,13 @@ public enum ChunkPlanner {
     ///   - policy: the input policy the edit is resolved under, recorded for the workers (`ChunkPlan.inputPolicy`).
     public static func plan(_ edit: Edit, editPath: String, editArguments: [String] = [], chunks count: Int, audio: Bool = true,
                             policy: InputPolicy = .default) throws -> ChunkPlan {
+        let format = edit.output.format
+        guard format.chunkable else {
+            let chunkable = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue)" }.joined(separator: " or ")
+            throw UsageError("\(format.name) is rendered in one pass, not in chunks: render it with segue render, or render the chunks with \(chunkable)")
+        }
         let timeline = try RenderJob.resolve(edit, policy: policy)
         let ranges = try ChunkPlan.ranges(total: timeline.frameCount, count: count)
-        let format = timeline.output.format
         let pass: ChunkPlan.AudioPass? = audio ? ChunkPlan.AudioPass(
             sampleRate: timeline.audio.sampleRate, channels: timeline.audio.channels,
             samples: MediaTime(frame: timeline.frameCount, rate: timeline.frameRate).rounded(toUnitsOf: Int64(timeline.audio.sampleRate)),
@@ -38,7 +42,7 @@ public enum ChunkPlanner {
         let o = t.output, format = o.format
         var s = "segue-chunks/\(ChunkPlan.formatVersion) codec=\(o.codec.rawValue) encoder=\(format.videoEncoder(o))"
         if format.takesEncoderSettings { s += " crf=\(o.crf) preset=\(o.preset)" }
-        let colour = "pix_fmt=\(format.pixelFormat(o.dynamicRange)) colour=" + (o.dynamicRange == .sdr ? "bt709/limited" : "bt2020/\(o.dynamicRange.rawValue)/limited")
+        let colour = "pix_fmt=\(format.pixelFormat(o.dynamicRange) ?? "?") colour=" + (o.dynamicRange == .sdr ? "bt709/limited" : "bt2020/\(o.dynamicRange.rawValue)/limited")
         return s + " size=\(t.renderSize) rate=\(t.frameRate) \(colour) tonemap=\(o.toneMap.rawValue)"
     }
 
@@ -47,7 +51,8 @@ public enum ChunkPlanner {
     /// parameters, easing, blending and shader text included), each of their files' fingerprint
     /// (`Digest.fingerprint`: size, modification time, SHA-256 of the first and last MiB), so chunks of two different
     /// versions of a clip are never stitched, and the SHA-256 of each transition's shader file and image parameters
-    /// (so that an edited shader or image invalidates the plan).
+    /// (so that an edited shader or image invalidates the plan), and of the caption file and font files. Paths inside an
+    /// extracted `.otioz` bundle count from its folder.
     static func editHash(_ t: Timeline) -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
@@ -56,6 +61,8 @@ public enum ChunkPlanner {
         for p in t.mediaPaths + (t.music.map { [$0.path] } ?? []) {
             text += "\n\(p) \(Digest.fingerprint(file: p) ?? "unreadable")"
         }
+        // The caption file and font files: an edited caption file or font invalidates the plan.
+        for f in t.textFiles { text += "\n\(f) \(Digest.sha256(file: f) ?? "unreadable")" }
         for transition in t.placements.compactMap(\.spec.transition) {
             var files = transition.shader.map { [$0.path] } ?? []
             for case .image(let path) in transition.params.values.sorted(by: { "\($0)" < "\($1)" }) { files.append(path) }
@@ -63,6 +70,12 @@ public enum ChunkPlanner {
         }
         text += "\n" + String(describing: t.placements.map(\.spec)) + "\n" + String(describing: t.audioPlacements.map(\.spec))
             + "\n" + String(describing: t.music)
+        // An .otioz bundle is extracted afresh by every process, into a folder of its own: paths inside it count
+        // relative to it (the extracted files keep the bundle's modification times, so their fingerprints agree).
+        // (JSON writes the folder with its slashes escaped.)
+        for folder in t.inputPolicy.bundleFolders {
+            text = text.replacingOccurrences(of: folder, with: "<bundle>").replacingOccurrences(of: folder.replacingOccurrences(of: "/", with: "\\/"), with: "<bundle>")
+        }
         return Digest.sha256(text)
     }
 

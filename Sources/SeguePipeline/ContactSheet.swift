@@ -3,8 +3,8 @@ import SegueEdit
 import SegueMedia
 
 /// A contact sheet of an edit: for every transition, the frames at p = 0, 0.25, 0.5, 0.75 (or the progress values
-/// asked for) and the first frame after it, each tile captioned with its time, frame number, transition and p.
-/// Edits without transitions get evenly spaced frames instead.
+/// asked for) and the first frame after it, each tile captioned with its time, frame number, transition and p; the
+/// middle frame of every text item and caption cue (`textFrames`). Edits with neither get evenly spaced frames.
 ///
 /// Legible with many transitions: each transition's tiles start a new row when a row can hold them all, and
 /// captions are cut to their tile's width (never drawn into the next tile).
@@ -39,6 +39,9 @@ public enum ContactSheet {
             if progress == nil && r.upperBound < timeline.frameCount { group.append((r.upperBound, "after \(name)")) }
             out.append(group)
         }
+        // Text items and caption cues: the middle frame of each (at most `maxTextTiles`), as one group.
+        let texts = textFrames(timeline)
+        if !texts.isEmpty { out.append(texts) }
         // In time order (the transitions of several tracks interleave).
         out.sort { ($0.first?.0 ?? 0) < ($1.first?.0 ?? 0) }
         if out.isEmpty {
@@ -46,6 +49,33 @@ public enum ContactSheet {
             out = [(0..<count).map { k in (k * timeline.frameCount / count, "") }]
         }
         return out
+    }
+
+    /// The most tiles a sheet gives text items and caption cues.
+    public static let maxTextTiles = 15
+
+    /// The middle frame of every text item and caption cue (an ASS file's events included), captioned "text" or
+    /// "cue N" and the words (the bitmap font draws ASCII only), in time order, at most `maxTextTiles`, one per frame.
+    static func textFrames(_ timeline: Timeline) -> [(frame: Int64, caption: String)] {
+        var list: [(Int64, String)] = []
+        func add(_ start: MediaTime, _ end: MediaTime, _ label: String, _ words: String) {
+            let first = timeline.firstFrame(atOrAfter: start), last = min(timeline.frameCount, timeline.firstFrame(atOrAfter: end)) - 1
+            guard first <= last else { return }
+            let ascii = String(words.replacingOccurrences(of: "\n", with: " ").unicodeScalars.filter { $0.isASCII && $0.value >= 32 })
+            list.append(((first + last) / 2, ascii.trimmingCharacters(in: .whitespaces).isEmpty ? label : "\(label) \(ascii)"))
+        }
+        for p in timeline.placements {
+            guard let t = p.spec.text else { continue }
+            add(p.start, p.end, p.cue.map { "cue \($0.index)" } ?? "text", t.text)
+        }
+        if let c = timeline.captions, c.format == .ass {
+            for cue in c.cues {
+                let plain = cue.text.replacingOccurrences(of: "\\N", with: " ").replacingOccurrences(of: "\\{[^}]*\\}", with: "", options: .regularExpression)
+                add(cue.start, cue.end, "cue \(cue.index)", plain)
+            }
+        }
+        var seen = Set<Int64>()
+        return list.sorted { $0.0 < $1.0 }.filter { seen.insert($0.0).inserted }.prefix(maxTextTiles).map { $0 }
     }
 
     /// The frames of `groups`, in order.

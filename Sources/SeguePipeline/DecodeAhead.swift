@@ -3,7 +3,7 @@ import Synchronization
 
 /// Produces the items for frames `frames` (in ascending order) on its own thread ("segue-decode"), at most
 /// `depth` frames ahead of the consumer, so that decoding frame n + 1 … n + depth overlaps compositing frame n.
-/// `RenderJob.encode` uses it with `FrameSource.pictures(for:)`: the same calls in the same order as a loop on
+/// `RenderJob.encode` uses it with `FrameSource.frame(_:)`: the same calls in the same order as a loop on
 /// one thread, so every frame gets the same pictures.
 ///
 /// Bounded: items produced but not yet taken by `next()` (queued or being produced) never exceed `depth`.

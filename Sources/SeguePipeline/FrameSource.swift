@@ -1,6 +1,7 @@
 import SegueCore
 import SegueEdit
 import SegueMedia
+import SegueText
 
 /// Decoders for the clips visible now: opened (and seeked to the clip's start) when a clip appears,
 /// closed once the timeline has passed its end.
@@ -61,20 +62,70 @@ final class FrameSource {
 
     /// Draws output frame `n`: fetches the pictures its plan needs and hands them to `renderer`.
     func render(frame n: Int64, with renderer: CompositeRenderer) throws -> RGBAImage {
-        let plan = timeline.plan(frame: n)
-        return try renderer.render(plan, pictures: try pictures(for: plan))
+        let (plan, pictures) = try frame(n)
+        return try renderer.render(plan, pictures: pictures)
     }
 
-    /// The stored pictures a plan needs (one per `plan.layers`), as decoded; closes the clips the timeline has passed.
-    func pictures(for plan: FramePlan) throws -> [VideoPicture] {
-        let pictures = try plan.layers.map { try picture($0) }
+    /// Output frame `n`'s plan and the stored pictures it needs (one per `plan.layers`), as decoded; closes the clips
+    /// the timeline has passed. Where a clip's decoder gives a picture of another size or SAR than the clip was probed
+    /// with (a stream that changes size), the planner fits that picture by its own size (`Timeline.plan(frame:pictures:)`);
+    /// the first change in each clip is noted (`sizeChanges`).
+    func frame(_ n: Int64) throws -> (plan: FramePlan, pictures: [VideoPicture]) {
+        var plan = timeline.plan(frame: n)
+        var formats: [Int: PictureFormat] = [:]
+        // (A reversed clip is read backwards by its ReverseReader, which a seek here would undo: fitted as probed.)
+        for layer in plan.layers where layer.content == .media && !layer.reversed {
+            let r = try reader(layer.clipIndex)
+            try r.seek(to: layer.sourceTime)
+            let f = try r.pictureFormat(at: layer.sourceTime)
+            let format = PictureFormat(size: f.size, sampleAspectRatio: f.sampleAspectRatio)
+            let p = timeline.placements[layer.clipIndex]
+            if p.differs(format) { formats[layer.clipIndex] = format }
+            noteSize(format, of: p, at: layer.sourceTime)
+        }
+        if !formats.isEmpty { plan = timeline.plan(frame: n, pictures: formats) }
+        let pictures = try plan.layers.map { try picture($0, format: formats[$0.clipIndex]) }
         release(before: plan.time)
-        return pictures
+        return (plan, pictures)
+    }
+
+    /// Where a clip's pictures changed size or SAR (first change per clip, and each later one), for `--verbose`.
+    private(set) var sizeChanges: [String] = []
+    /// The format of each clip's last picture.
+    private var lastFormat: [Int: PictureFormat] = [:]
+
+    private func noteSize(_ format: PictureFormat, of p: Timeline.Placement, at sourceTime: MediaTime) {
+        let before = lastFormat[p.index] ?? PictureFormat(size: p.source.codedSize, sampleAspectRatio: p.source.sampleAspectRatio)
+        lastFormat[p.index] = format
+        guard before != format else { return }
+        let name = p.spec.path.split(separator: "/").last.map(String.init) ?? ""
+        sizeChanges.append(String(format: "clip %d (%@): the picture changes from %@ to %@ at %.3f s of the source; each picture is fitted by its own size",
+                                  p.index, name, before.description, format.description, sourceTime.seconds))
+    }
+
+    /// The reader of placement `i`: opened when first needed, or the reader of an earlier cut of the same file kept for
+    /// it (`keepForLater`), which the seek to the layer's source time positions.
+    private func reader(_ i: Int) throws -> VideoReader {
+        if let existing = readers[i] { return existing }
+        let p = timeline.placements[i]
+        let r: VideoReader
+        if let k = spare.firstIndex(where: { $0.path == p.spec.path && $0.colour == p.spec.colour && p.spec.imageSequence == nil }) {
+            r = spare.remove(at: k).reader
+            reuses += 1
+        } else {
+            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, sequence: p.spec.imageSequence,
+                               policy: timeline.inputPolicy)
+            opens += 1
+            if let why = r.hardwareProblem { hardwareProblems.insert(why) }
+        }
+        readers[i] = r
+        taken[i] = Counts(r)
+        return r
     }
 
     /// Whether a first layer shown at scale 1 through a quarter turn, half turn or mirror (a phone clip's display
     /// matrix) is turned upright here, on the decode thread, when that lets its frame skip compositing
-    /// (`DirectFrame.route`): `framePictures(for:)` then hands on the turned picture and the plan for it.
+    /// (`DirectFrame.route`): `framePictures(_:)` then hands on the turned picture and the plan for it.
     var uprights = false
     private let turner = PictureTurner()
     /// The last picture turned for each placement: the stored picture's identity and the turned one.
@@ -82,11 +133,11 @@ final class FrameSource {
     /// Frames whose first layer was turned upright by `turner` rather than drawn.
     private(set) var uprightFrames = 0
 
-    /// The plan and pictures for a frame: `pictures(for:)`, and with `uprights`, a first layer that a turn of its
+    /// The plan and pictures for output frame `n`: `frame(_:)`, and with `uprights`, a first layer that a turn of its
     /// planes makes direct replaced by the turned picture, the plan changed to match (`DirectFrame.uprighted`: the
     /// same output). Throws `MediaError`.
-    func framePictures(for plan: FramePlan) throws -> (plan: FramePlan, pictures: [VideoPicture]) {
-        var pictures = try pictures(for: plan)
+    func framePictures(_ n: Int64) throws -> (plan: FramePlan, pictures: [VideoPicture]) {
+        var (plan, pictures) = try frame(n)
         guard uprights, let route = DirectFrame.route(plan.passes[0], picture: pictures[0], plan: plan), route.turns else { return (plan, pictures) }
         let stored = pictures[0], clip = plan.passes[0].from.clipIndex
         if stored.identity != 0, let held = turnedPictures[clip], held.stored == stored.identity {
@@ -104,34 +155,51 @@ final class FrameSource {
     /// The 1×1 pictures of colour layers, made once each (one identity: the GPU uploads each once).
     private var colours: [String: VideoPicture] = [:]
 
-    func picture(_ layer: LayerPlan) throws -> VideoPicture {
-        if case .colour(let c, let alpha) = layer.content {
+    /// Text pictures by placement, each rasterised once when the item is first shown (and dropped after its end).
+    private var texts: [Int: VideoPicture] = [:]
+    private var rasterizer: TextRasterizer?
+    /// The ASS caption file's renderer (libass), made when its first frame is drawn.
+    private var subtitles: [Int: SubtitleRenderer] = [:]
+    /// Text pictures made so far (tests: once per item, never per frame).
+    private(set) var textPicturesMade = 0
+
+    /// The picture `layer` shows: a colour's 1×1 picture, a text item's (made once), an ASS frame, or a clip's
+    /// decoded picture at the layer's source time, reduced where it is shown small; `format` is the decoded
+    /// picture's size and SAR where it differs from the probed one.
+    func picture(_ layer: LayerPlan, format: PictureFormat? = nil) throws -> VideoPicture {
+        switch layer.content {
+        case .colour(let c, let alpha):
             let key = "\(c) \(alpha)"
             if let known = colours[key] { return known }
             var picture = VideoPicture.colour(c, alpha: alpha)
             picture.identity = VideoPicture.newIdentity()
             colours[key] = picture
             return picture
-        }
-        let r: VideoReader
-        if let existing = readers[layer.clipIndex] { r = existing } else {
-            let p = timeline.placements[layer.clipIndex]
-            if let k = spare.firstIndex(where: { $0.path == p.spec.path && $0.colour == p.spec.colour }) {
-                r = spare.remove(at: k).reader
-                reuses += 1
-            } else {
-                r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, policy: timeline.inputPolicy)
-                opens += 1
-                if let why = r.hardwareProblem { hardwareProblems.insert(why) }
+        case .text:
+            if let known = texts[layer.clipIndex] { return known }
+            guard let layout = timeline.placements[layer.clipIndex].text as? TextLayout else {
+                preconditionFailure("a text placement without the text module's layout")
             }
-            readers[layer.clipIndex] = r
-            taken[layer.clipIndex] = Counts(r)
+            if rasterizer == nil { rasterizer = try TextRasterizer() }
+            let picture = try rasterizer!.picture(layout)
+            texts[layer.clipIndex] = picture
+            textPicturesMade += 1
+            return picture
+        case .subtitles:
+            if subtitles[layer.clipIndex] == nil {
+                guard case .subtitles(let path) = timeline.placements[layer.clipIndex].spec.content else { preconditionFailure("not a caption file") }
+                subtitles[layer.clipIndex] = try SubtitleRenderer(path: path, renderSize: timeline.renderSize)
+            }
+            return try subtitles[layer.clipIndex]!.picture(at: layer.sourceTime)
+        case .media:
+            break
         }
+        let r = try reader(layer.clipIndex)
         // Layers shown at less than half their size are reduced first with an area filter (no aliasing), and so are
         // pictures larger than the renderer takes (a 16400-pixel panorama on a GPU whose textures stop at 16384). A clip
         // that pans or zooms is reduced to power-of-two levels, so its scale can change every frame without a new
         // reduction (and, for a still, a new upload) each time.
-        let size = LayerGeometry.reducedSize(layer.outputToSource, codedSize: r.info.codedSize, maxSide: maxPictureSize, levels: layer.moving)
+        let size = LayerGeometry.reducedSize(layer.outputToSource, codedSize: format?.size ?? r.info.codedSize, maxSide: maxPictureSize, levels: layer.moving)
         if layer.reversed {
             let backwards = reversed[layer.clipIndex] ?? ReverseReader(reader: r)
             reversed[layer.clipIndex] = backwards
@@ -144,6 +212,8 @@ final class FrameSource {
 
     func release(before t: MediaTime) {
         for (i, _) in readers where !(t < timeline.placements[i].end) { close(i) }
+        for (i, _) in texts where !(t < timeline.placements[i].end) { texts[i] = nil }
+        for (i, _) in subtitles where !(t < timeline.placements[i].end) { subtitles[i] = nil }
     }
 
     /// Damage reports of closed clips.
@@ -158,9 +228,7 @@ final class FrameSource {
         hardwareFrames += d.hardware
         keepForLater(r, after: i)
         var parts: [String] = []
-        if d.corrupt > 0 { parts.append("\(d.corrupt) corrupt packet(s) skipped") }
-        if d.concealed > 0 { parts.append("\(d.concealed) frame(s) concealed by the decoder") }
-        if d.readErrors > 0 || d.heldPastEnd > 0 {
+        if (d.readErrors > 0 || d.heldPastEnd > 0) && r.endsEarly {
             parts.append("the file ends early: \(d.heldPastEnd) output frame(s) hold its last good picture")
         }
         if !parts.isEmpty {
@@ -180,7 +248,8 @@ final class FrameSource {
                     && p.end <= timeline.placements[j].start
             }.map { timeline.placements[$0].start }.min()
         }
-        guard next(p.spec.path, p.spec.colour) != nil else { return }
+        // (An image sequence opens each picture by itself: nothing to keep.)
+        guard p.spec.imageSequence == nil, next(p.spec.path, p.spec.colour) != nil else { return }
         spare.append((p.spec.path, p.spec.colour, r))
         // Readers whose file has no clip to come go; then the ones needed last, past the limit.
         spare = spare.filter { next($0.path, $0.colour) != nil }

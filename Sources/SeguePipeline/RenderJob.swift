@@ -4,6 +4,7 @@ import SegueEdit
 import SegueMedia
 import SegueReference
 import SegueGL
+import SegueText
 
 /// Which renderer draws the frames.
 public enum Backend: String, CaseIterable, Sendable {
@@ -108,22 +109,24 @@ public enum RenderJob {
 
     /// `resolve` with a watchdog armed while each file is opened ("opening clip 2 (c.mp4)").
     public static func resolve(_ edit: Edit, policy: InputPolicy, watchdog: Watchdog?) throws -> Timeline {
-        try resolve(edit, policy: policy, watchdog: watchdog, probe: { try probeSource(path: $0, colourOverride: $1, policy: $2) })
+        try resolve(edit, policy: policy, watchdog: watchdog, probe: {
+            try probeSource(path: $0.path, colourOverride: $0.colour, sequence: $0.imageSequence, policy: $1)
+        })
     }
 
     /// `resolve` with the probe given (tests count the files it opens).
-    static func resolve(_ edit: Edit, probe: (String, ColourOverride?) throws -> SourceInfo) throws -> Timeline {
-        try resolve(edit, policy: .default, watchdog: nil, probe: { path, colour, _ in try probe(path, colour) })
+    static func resolve(_ edit: Edit, probe: (ClipSpec) throws -> SourceInfo) throws -> Timeline {
+        try resolve(edit, policy: .default, watchdog: nil, probe: { spec, _ in try probe(spec) })
     }
 
     static func resolve(_ edit: Edit, policy given: InputPolicy, watchdog: Watchdog?,
-                        probe: (String, ColourOverride?, InputPolicy) throws -> SourceInfo,
+                        probe: (ClipSpec, InputPolicy) throws -> SourceInfo,
                         probeAudio: (String, InputPolicy) throws -> SourceInfo = { try probeAudioSource(path: $0, policy: $1) }) throws -> Timeline {
         let policy = given.applied(to: edit)
         try policy.check(edit)
         defer { watchdog?.disarm() }
         var infos: [SourceInfo] = []
-        var probed: [(path: String, colour: ColourOverride?, audio: Bool, info: SourceInfo)] = []
+        var probed: [(path: String, colour: ColourOverride?, audio: Bool, sequence: ImageSequence?, info: SourceInfo)] = []
         if let m = edit.music {
             watchdog?.arm("opening the music (\(m.path))")
             var isDir: ObjCBool = false
@@ -132,7 +135,7 @@ public enum RenderJob {
             }
             do {
                 guard try AudioReader(path: m.path, videoOrigin: .zero, start: .zero, policy: policy) != nil else {
-                    throw MediaError(path: m.path, function: nil, message: "music: the file has no audio stream")
+                    throw MediaError(path: m.path, function: nil, message: "music: the file has no audio stream (music is a song or a video with sound; a picture or a silent video goes on a video track)")
                 }
             } catch let e as MediaError where e.function != nil {
                 throw MediaError(path: m.path, function: e.function, code: e.code, message: "music: \(e.message)")
@@ -149,18 +152,23 @@ public enum RenderJob {
             let what = item.audio || edit.tracks.count > 1 ? item.field : "clip \(item.item)"
             watchdog?.arm("opening \(what) (\(path))")
             var isDir: ObjCBool = false
-            if InputPolicy.urlScheme(of: path) == nil, !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+            if item.spec.imageSequence != nil {
+                // A numbered picture pattern: its folder must exist; the pictures are listed when it is probed.
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
+                    throw MediaError(path: path, function: nil, message: "\(what): the image sequence's folder \(folder) does not exist")
+                }
+            } else if InputPolicy.urlScheme(of: path) == nil, !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
                 throw MediaError(path: path, function: nil, message: "\(what): file not found")
-            }
-            if isDir.boolValue { throw MediaError(path: path, function: nil, message: "\(what): is a directory, not a media file") }
+            } else if isDir.boolValue { throw MediaError(path: path, function: nil, message: "\(what): is a directory, not a media file") }
             let info: SourceInfo
             do {
                 // A file used by several clips (ranges cut from one recording) is opened and probed once.
-                if let known = probed.first(where: { $0.path == path && $0.colour == item.spec.colour && $0.audio == item.audio }) {
+                if let known = probed.first(where: { $0.path == path && $0.colour == item.spec.colour && $0.audio == item.audio && $0.sequence == item.spec.imageSequence }) {
                     info = known.info
                 } else {
-                    info = item.audio ? try probeAudio(path, policy) : try probe(path, item.spec.colour, policy)
-                    probed.append((path, item.spec.colour, item.audio, info))
+                    info = item.audio ? try probeAudio(path, policy) : try probe(item.spec, policy)
+                    probed.append((path, item.spec.colour, item.audio, item.spec.imageSequence, info))
                 }
             } catch let e as MediaError {
                 throw MediaError(path: path, function: e.function, code: e.code, message: "\(what): \(e.message)")
@@ -177,7 +185,9 @@ public enum RenderJob {
             }
             infos.append(info)
         }
-        var timeline = try Timeline(edit: edit, sources: infos)
+        // Text items and captions are shaped (and caption files read) by the text module, only when there are some.
+        let hasText = edit.captions != nil || edit.tracks.contains { $0.clips.contains { $0.text != nil } }
+        var timeline = try Timeline(edit: edit, sources: infos, text: hasText ? try TextEngine() : nil)
         try policy.check(timeline)
         timeline.inputPolicy = policy
         return timeline
@@ -190,14 +200,20 @@ public enum RenderJob {
     public static func render(_ edit: Edit, to outputPath: String, options: RenderOptions = RenderOptions()) throws -> RenderResult {
         let out = URL(fileURLWithPath: outputPath).standardizedFileURL
         try options.inputPolicy.checkOutput(path: outputPath)
+        let edit = withFormatOfFileName(edit, outputPath)
         try refuseOverwriting(inputsOf: edit, with: outputPath)
         var outIsDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: out.path, isDirectory: &outIsDir), outIsDir.boolValue {
             throw UsageError("the output \(outputPath) is a folder; give a file name")
         }
-        try checkOutput(edit.output, path: outputPath)
+        try checkOutput(edit.output, path: outputPath, keepsAlpha: edit.transparentBackground, audio: options.audio ? edit.audio : nil)
         let dir = out.deletingLastPathComponent()
         var isDir: ObjCBool = false
+        if edit.output.format.isImageSequence, !FileManager.default.fileExists(atPath: dir.path),
+           FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().path) {
+            // An image sequence's folder is made when only it is missing (frames/%05d.png in an existing folder).
+            try? FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: false)
+        }
         guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue else {
             throw MediaError(path: dir.path, function: nil, message: "the output folder does not exist")
         }
@@ -205,16 +221,19 @@ public enum RenderJob {
         let timeline = try resolve(edit, policy: options.inputPolicy, watchdog: watchdog)
         if options.verbose {
             timeline.notes.forEach { options.log("segue: \($0)") }
-            options.log("segue: output \(timeline.outputDescription), \(edit.output.format.videoEncoder(edit.output))")
+            let format = edit.output.format
+            options.log("segue: output \(timeline.outputDescription), \(format.videoEncoder(edit.output)) (\(format.name), writing "
+                        + "\(format.pixelFormat(edit.output.dynamicRange, alpha: edit.transparentBackground) ?? "?")"
+                        + (edit.transparentBackground ? " (alpha kept: transparent background)" : "")
+                        + (format.hasAudio ? (options.audio ? ", \(format.audioName) audio" : ", no audio") : ", no audio: \(format.containerName) has none") + ")")
         }
         timeline.warnings.forEach { options.log("warning: \($0)") }
         try options.checkCancellation()
         let renderer = try makeRenderer(options, for: timeline)
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 
-        let result = try writeAtomically(to: out.path) { temp in
-            try encode(timeline, renderer: renderer, to: temp, options: options, watchdog: watchdog)
-        }
+        let write = { (temp: String) in try encode(timeline, renderer: renderer, to: temp, options: options, watchdog: watchdog) }
+        let result = edit.output.format.isImageSequence ? try writeSequenceAtomically(to: out.path, write) : try writeAtomically(to: out.path, write)
         result.warnings.forEach { options.log("warning: \($0)") }
         return RenderResult(path: out.path, frames: result.frames, audioSamples: result.samples, renderer: renderer.name,
                             timeline: timeline, warnings: result.warnings)
@@ -234,10 +253,11 @@ public enum RenderJob {
                        frames wanted: Range<Int64>? = nil, encoderLookahead: Int64 = 0,
                        decodeAheadDepth: Int = 3, watchdog: Watchdog? = nil) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
         var range = wanted ?? 0..<timeline.frameCount
-        let withAudio = options.audio && range.lowerBound == 0
+        let withAudio = options.audio && range.lowerBound == 0 && timeline.output.format.hasAudio
         let sampleRate = Int32(timeline.audio.sampleRate)
         let writer = try MediaWriter(path: path, size: timeline.renderSize, frameRate: timeline.frameRate,
-                                     settings: timeline.output, audio: withAudio ? timeline.audio : nil, contentPeak: timeline.contentPeak)
+                                     settings: timeline.output, audio: withAudio ? timeline.audio : nil, alpha: timeline.keepsAlpha,
+                                     contentPeak: timeline.contentPeak)
         let mixer = withAudio ? AudioMixer(timeline: timeline, music: timeline.music, sampleRate: sampleRate, channels: timeline.audio.channels) : nil
         if encoderLookahead > 0 && writer.honoursForcedFrameTypes && range.upperBound < timeline.frameCount {
             writer.keepFrames = Int64(range.count)
@@ -251,9 +271,7 @@ public enum RenderJob {
         frames.reusesReaders = options.reuseReaders
         // Decoding runs ahead on its own thread (a few frames, bounded); `frames` is used only there until
         // `decoded.cancel()` has returned.
-        let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth) { n in
-            try frames.framePictures(for: timeline.plan(frame: n))
-        }
+        let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth) { n in try frames.framePictures(n) }
         defer { decoded.cancel() }
         // The writer is used only on the encode thread from here until `encoder.finish()`.
         let encoder = EncodeQueue()
@@ -335,6 +353,7 @@ public enum RenderJob {
         }
         let warnings = frames.finishAll()
         if options.verbose {
+            frames.sizeChanges.forEach { options.log("segue: \($0)") }
             options.log("segue: clips read through \(frames.opens) file open(s); \(frames.reuses) clip(s) reused the reader of an earlier cut of the same file")
         }
         for why in frames.hardwareProblems.sorted() { options.log("warning: \(options.hardwareDecoding.rawValue) decoding is not available (\(why)); decoded in software") }
@@ -368,7 +387,9 @@ extension RenderJob {
                 throw UsageError("frame \(n) is outside the edit (0…\(timeline.frameCount - 1))")
             }
             watch.start(frame: n)
-            byFrame[n] = try source.render(frame: n, with: renderer)
+            // A transparent background's frames come premultiplied: previews (PNG) are straight.
+            let image = try source.render(frame: n, with: renderer)
+            byFrame[n] = timeline.keepsAlpha ? image.straightened() : image
         }
         return (frames.map { byFrame[$0]! }, source.decodedFrames)
     }

@@ -30,10 +30,10 @@ public final class ReferenceRenderer: CompositeRenderer {
                         if n == 0 {
                             o[i] = unorm8(c.x); o[i + 1] = unorm8(c.y); o[i + 2] = unorm8(c.z); o[i + 3] = unorm8(c.w)
                         } else {
-                            // main.glsl OUTPUT 0 over what is below: c.rgb + (1 − α)·below, opaque.
+                            // main.glsl OUTPUT 0 over what is below: c + (1 − α)·below, alpha too.
                             let k = 1 - c.w
                             o[i] = unorm8(c.x + k * (Float(o[i]) / 255)); o[i + 1] = unorm8(c.y + k * (Float(o[i + 1]) / 255))
-                            o[i + 2] = unorm8(c.z + k * (Float(o[i + 2]) / 255)); o[i + 3] = 255
+                            o[i + 2] = unorm8(c.z + k * (Float(o[i + 2]) / 255)); o[i + 3] = unorm8(c.w + k * (Float(o[i + 3]) / 255))
                         }
                     }
                 }
@@ -52,13 +52,15 @@ public final class ReferenceRenderer: CompositeRenderer {
         let b = format.bitDepth > 8 ? 2 : 1
         var image: YUV420Image
         var first = 0, k = 0
-        if plan.passes.count > 1, let direct = DirectFrame.basePlanes(plan, picture: pictures[0]) {
+        if plan.passes.count > 1, !plan.keepsAlpha, let direct = DirectFrame.basePlanes(plan, picture: pictures[0]) {
             image = direct
             first = 1
             k = plan.passes[0].layers.count
         } else {
             image = YUV420Image(width: W, height: H, bitDepth: format.bitDepth, y: [UInt8](repeating: 0, count: W * H * b),
-                                cb: [UInt8](repeating: 0, count: CW * CH * b), cr: [UInt8](repeating: 0, count: CW * CH * b))
+                                cb: [UInt8](repeating: 0, count: CW * CH * b), cr: [UInt8](repeating: 0, count: CW * CH * b),
+                                alpha: plan.keepsAlpha ? [UInt8](repeating: 0, count: W * H) : nil,
+                                chromaAlpha: plan.keepsAlpha ? [UInt8](repeating: 0, count: CW * CH) : nil)
         }
         for n in first..<plan.passes.count {
             let pass = plan.passes[n]
@@ -108,6 +110,26 @@ public final class ReferenceRenderer: CompositeRenderer {
         // The chroma samples of the rectangle's 2×2 blocks (outside it the pass is transparent: `passColour`).
         let cx0 = r.x0 / 2, cx1 = min(CW, (r.x1 + 1) / 2), cy0 = r.y0 / 2, cy1 = min(CH, (r.y1 + 1) / 2)
         guard cx0 < cx1, cy0 < cy1 else { return }
+        if plan.keepsAlpha {
+            // main.glsl OUTPUT 3 and 4: the composite's alpha at pixel centres and at chroma sites, over the alpha below.
+            func over(_ plane: UnsafeMutableBufferPointer<UInt8>, _ i: Int, _ a: Float) {
+                plane[i] = unorm8(overBelow ? a + (1 - a) * (Float(plane[i]) / 255) : a)
+            }
+            let alpha = try function(pass, plan: plan, pictures: pictures, output: .alpha, overBelow: overBelow).fn
+            image.alpha!.withUnsafeMutableBufferPointer { o in
+                for j in r.y0..<r.y1 {
+                    let v = (Float(j) + 0.5) / fh
+                    for i in r.x0..<r.x1 { over(o, j * W + i, alpha(SIMD2((Float(i) + 0.5) / fw, v)).w) }
+                }
+            }
+            let chromaAlpha = try function(pass, plan: plan, pictures: pictures, output: .chromaAlpha, overBelow: overBelow).fn
+            image.chromaAlpha!.withUnsafeMutableBufferPointer { o in
+                for j in cy0..<cy1 {
+                    let v = ((Float(j) + 0.5) * 2 - 0.5 + site.y) / fh
+                    for i in cx0..<cx1 { over(o, j * CW + i, chromaAlpha(SIMD2(((Float(i) + 0.5) * 2 - 0.5 + site.x) / fw, v)).w) }
+                }
+            }
+        }
         image.cb.withUnsafeMutableBufferPointer { ob in
             image.cr.withUnsafeMutableBufferPointer { or in
                 for j in cy0..<cy1 {
@@ -133,11 +155,11 @@ public final class ReferenceRenderer: CompositeRenderer {
         let from = pictures[0], to = pass.to == nil ? nil : pictures[1]
         // As GPURenderer.draw: a layer with a colour stage (HDR) is never fused.
         let fromStage = ColourStage(picture: from, plan: plan, pass: output), toStage = to.flatMap { ColourStage(picture: $0, plan: plan, pass: output) }
-        let fused = fuseColour && output != .rgba && p.fuses && fromStage == nil && toStage == nil
-        let outputRange = output == .rgba ? DynamicRange.sdr : plan.colour.dynamicRange
+        let fused = fuseColour && output.writesYCbCr && p.fuses && fromStage == nil && toStage == nil
+        let outputRange = output.writesYCbCr ? plan.colour.dynamicRange : DynamicRange.sdr
         let format = OutputYCbCr(outputRange)
         let background = overBelow ? [Float](repeating: 0, count: 4)
-            : LayerColourMap.background(pass: output, fused: fused, output: format, colour: plan.background)
+            : LayerColourMap.background(pass: output, fused: fused, output: format, colour: plan.background, alpha: plan.backgroundAlpha)
         func layer(_ picture: VideoPicture, _ l: LayerPlan, _ map: [Float], _ stage: ColourStage?) -> ReferenceLayer {
             ReferenceLayer(picture: picture, map: map, exact: TransitionParameters.isExact(pass, l, picture: picture),
                            colour: LayerColourMap(picture: picture, pass: output, fused: fused, output: format), stage: stage,

@@ -15,6 +15,8 @@ struct Arguments {
     var square = false, size: PixelSize?, fit: FitMode?, fps: FrameRate?
     /// `--background COLOUR`: the edit's background (`Edit.background`).
     var background: RGBColour?
+    /// `--background transparent`: the output keeps alpha (`Edit.transparentBackground`).
+    var transparent = false
     var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?, toneMap: ToneMapCurve?, dynamicRange: DynamicRange?
     var json = false
     var at: Double?, frame: Int64?
@@ -27,9 +29,15 @@ struct Arguments {
     var progress: ProgressStyle?
     var music: (path: String, volume: Double?)?
     var duck = false
+    /// `--missing-media error|black|slate`: what an OTIO timeline's missing media become.
+    var missingMedia: MissingMediaPolicy?
     /// `--overlay FILE[:x,y,scale[,opacity]]`, in order: each a track above the edit.
     var overlays: [Overlay] = []
     struct Overlay { var path: String; var x = 0.5, y = 0.5, scale = 1.0, opacity = 1.0 }
+    /// `--title "TEXT"[:SECONDS]`, in order: one after another on a track above the edit.
+    var titles: [(text: String, seconds: Double?)] = []
+    /// `--captions FILE`: the edit's captions (`Edit.captions`).
+    var captions: String?
     // Recording.
     var duration: Double?, segment: Double?, preview: String?, reconnect = false, timeout: Double?
     // Render farms.
@@ -51,7 +59,8 @@ struct Arguments {
     var policyOptionsGiven: Bool { given.contains { CommandOptions.inputs.contains($0) || $0 == "--output-root" } }
     /// The canonical names of the options that change the edit.
     static let editOverrideOptions: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--codec", "--crf", "--preset",
-                                                   "--encoder", "--music", "--duck", "--tone-map", "--dynamic-range", "--overlay"]
+                                                   "--encoder", "--music", "--duck", "--tone-map", "--dynamic-range", "--overlay",
+                                                   "--title", "--captions", "--missing-media"]
 
     init(_ args: [String]) throws {
         var i = 0
@@ -117,11 +126,12 @@ struct Arguments {
                 size = s
             case "--fit":
                 let v = try value(a)
-                guard let f = FitMode(rawValue: v) else { throw UsageError("--fit must be fill, fit or stretch (got \(v))") }
+                guard let f = FitMode(rawValue: v), FitMode.userModes.contains(f) else { throw UsageError("--fit must be fill, fit or stretch (got \(v))") }
                 fit = f
             case "--background":
                 let v = try value(a)
-                guard let c = RGBColour.parse(v) else { throw UsageError("--background must be a colour: #rrggbb, #rgb or a name such as black, white, grey (got \(v))") }
+                if v.lowercased() == "transparent" { transparent = true; break }
+                guard let c = RGBColour.parse(v) else { throw UsageError("--background must be a colour: #rrggbb, #rgb or a name such as black, white, grey, or transparent (got \(v))") }
                 background = c
             case "--fps":
                 let v = try value(a)
@@ -169,7 +179,16 @@ struct Arguments {
                     music = (v, nil)
                 }
             case "--duck": duck = true
+            case "--missing-media":
+                let v = try value(a)
+                guard let m = MissingMediaPolicy(rawValue: v) else { throw UsageError("--missing-media must be error, black or slate (got \(v))") }
+                missingMedia = m
             case "--overlay": overlays.append(try Arguments.parseOverlay(try value(a)))
+            case "--title": titles.append(try Arguments.parseTitle(try value(a)))
+            case "--captions":
+                let v = try value(a)
+                if v.isEmpty { throw UsageError("--captions needs a caption file (.srt, .vtt, .ass, .ssa)") }
+                captions = v
             case "--duration": duration = try Arguments.seconds(a, try number(a))
             case "--segment": segment = try Arguments.seconds(a, try number(a))
             case "--timeout": timeout = try Arguments.seconds(a, try number(a))
@@ -220,7 +239,7 @@ struct Arguments {
             i += 1
         }
         // Workers may run in another folder: record the music and overlay files by absolute path.
-        for (k, group) in editOverrideGroups.enumerated() where ["--music", "--overlay"].contains(group.first) && group.count == 2 && !group[1].hasPrefix("/") {
+        for (k, group) in editOverrideGroups.enumerated() where ["--music", "--overlay", "--captions"].contains(group.first) && group.count == 2 && !group[1].hasPrefix("/") {
             editOverrideGroups[k][1] = FileManager.default.currentDirectoryPath + "/" + group[1]
         }
     }
@@ -274,6 +293,18 @@ struct Arguments {
         return Overlay(path: s)
     }
 
+    /// `TEXT[:SECONDS]`: a title, centred, for SECONDS (default `SourceInfo.defaultStillDuration`). Only a trailing
+    /// positive number after the last colon is the duration ("Part 2: the end" is all text).
+    static func parseTitle(_ s: String) throws -> (text: String, seconds: Double?) {
+        var text = s, seconds: Double?
+        if let colon = s.lastIndex(of: ":"), let d = Double(s[s.index(after: colon)...].trimmingCharacters(in: .whitespaces)) {
+            guard d > 0, d <= 86_400 else { throw UsageError("--title seconds must be > 0 (got \(d))") }
+            text = String(s[..<colon]); seconds = d
+        }
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw UsageError("--title needs some words: --title \"TEXT\"[:SECONDS]") }
+        return (text.replacingOccurrences(of: "\\n", with: "\n"), seconds)
+    }
+
     /// `TYPE:SECONDS[:DIRECTION]`, or `cut`.
     static func parseTransition(_ s: String) throws -> Transition? {
         if s == "cut" || s == "none" { return nil }
@@ -306,26 +337,43 @@ struct Arguments {
     func edit() throws -> Edit {
         guard !positional.isEmpty else { throw UsageError("give an edit file or clips to join") }
         var edit: Edit
-        if positional.count == 1 && positional[0].lowercased().hasSuffix(".json") {
-            edit = try EditFile.load(path: positional[0], policy: inputPolicy)
+        if let file = editFilePath {
+            if missingMedia != nil && EditDocument.Format(path: file) == .json {
+                throw UsageError("--missing-media applies to OpenTimelineIO timelines (.otio, .otioz), not to an edit file")
+            }
+            edit = try OpenDocuments.shared.open(file, missingMedia: missingMedia ?? .error, policy: inputPolicy).edit
             if !transitions.isEmpty { throw UsageError("--transition applies to clips on the command line, not to an edit file") }
         } else {
+            if missingMedia != nil { throw UsageError("--missing-media applies to OpenTimelineIO timelines (.otio, .otioz)") }
             let cwd = FileManager.default.currentDirectoryPath
             edit = Edit(clips: positional.enumerated().map { (k, p) in
                 // A URL (concat:, http:) stays as it is, for the input policy to judge.
                 let path = p.hasPrefix("/") || InputPolicy.urlScheme(of: p) != nil ? p : URL(fileURLWithPath: cwd).appendingPathComponent(p).standardized.path
                 let t: Transition? = k == 0 || transitions.isEmpty ? nil : transitions[(k - 1) % transitions.count]
-                return ClipSpec(path: path, transition: t)
+                var clip = ClipSpec(path: path, transition: t)
+                // A numbered picture pattern (quoted, so that the shell leaves it): an image sequence at 24 fps.
+                if ImageSequencePattern(path: path) != nil && !FileManager.default.fileExists(atPath: path) { clip.imageSequence = ImageSequence() }
+                return clip
             })
+            if let run = ImageSequencePattern.detect(positional) {
+                // A shell glob (frames/*.png) expanded to many numbered pictures: each became a still.
+                let each = Int(SourceInfo.defaultStillDuration.seconds)
+                say("warning: the \(run.count) numbered pictures given (\(run.first)…\(run.last)) each became a still of \(each) s "
+                    + "(\(run.count * each) s in all). For an image sequence (one picture per frame) give its pattern instead, quoted so that "
+                    + "the shell leaves it: segue render '\(run.pattern)' (24 fps), or in an edit file {\"path\": \"\(run.pattern)\", \"rate\": 24}")
+            }
+            // One --transition applies to every join, whatever the clips' lengths: shorten it where a clip is too short.
+            edit.fitTransitions = true
         }
         if square && size != nil { throw UsageError("give either --square or --size, not both") }
         if music != nil && !options.audio { throw UsageError("--music needs audio: drop --no-audio") }
         if square { edit.square = true }
         if let s = size { edit.renderSize = s }
         if let f = fit { edit.fit = f }
-        if let b = background { edit.background = b }
+        if let b = background { edit.background = b; edit.transparentBackground = false }
+        if transparent { edit.transparentBackground = true }
         if let r = fps { edit.frameRate = r }
-        if let c = codec { edit.output.codec = c }
+        if let c = codec { edit.output.codec = c; edit.output.codecFromFileName = false }
         if let c = crf { edit.output.crf = c }
         if let e = encoder { edit.output.encoder = e }
         if let t = toneMap { edit.output.toneMap = t }
@@ -349,6 +397,19 @@ struct Arguments {
             guard edit.music != nil else { throw UsageError("--duck needs music (--music FILE or \"music\" in the edit)") }
             if edit.music?.duck == nil { edit.music?.duck = Ducking() }
         }
+        if let c = captions {
+            let cwd = FileManager.default.currentDirectoryPath
+            let path = c.hasPrefix("/") ? c : URL(fileURLWithPath: cwd).appendingPathComponent(c).standardized.path
+            var spec = edit.captions ?? CaptionSpec(path: path)
+            spec.path = path
+            edit.captions = spec
+        }
+        if !titles.isEmpty {
+            // One track above the edit's: the titles one after another from the start, centred in the default style.
+            edit.tracks.append(VideoTrack(clips: titles.map { t in
+                ClipSpec(content: .text(TextSpec(text: t.text)), duration: t.seconds.map { MediaTime(seconds: $0) })
+            }))
+        }
         for o in overlays {
             // A track above everything, its one item lasting until the edit's end.
             let cwd = FileManager.default.currentDirectoryPath
@@ -360,6 +421,14 @@ struct Arguments {
         }
         return edit
     }
+
+    /// The edit file among the positional arguments, when there is one argument naming one: a JSON edit file
+    /// (`.json`), an OpenTimelineIO timeline (`.otio`) or bundle (`.otioz`).
+    var editFilePath: String? {
+        guard positional.count == 1, Arguments.editFileExtensions.contains(URL(fileURLWithPath: positional[0]).pathExtension.lowercased()) else { return nil }
+        return positional[0]
+    }
+    static let editFileExtensions: Set<String> = ["json", "otio", "otioz"]
 
     /// The library's options for what was given (`--backend`, `--gpu-device`, `--no-audio`, `--verbose`, …), with
     /// messages on standard error.
@@ -381,8 +450,8 @@ struct Arguments {
         guard !o.isEmpty else { throw UsageError("-o needs a file name") }
         try inputPolicy.checkOutput(path: o)
         // Never write over the edit file itself.
-        if positional.count == 1 && positional[0].lowercased().hasSuffix(".json"),
-           URL(fileURLWithPath: positional[0]).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: o).standardizedFileURL.resolvingSymlinksInPath() {
+        if let file = editFilePath,
+           URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: o).standardizedFileURL.resolvingSymlinksInPath() {
             throw UsageError("the output path \(o) is the edit file; choose another output path")
         }
         return o
@@ -397,3 +466,31 @@ struct Arguments {
 }
 
 struct HelpRequested: Error {}
+
+/// The edit files this process opened, kept open until it ends (an `.otioz` bundle's media stay extracted while the
+/// edit renders, and every reading of one file in a process, such as a chunk worker's checks against its plan, sees
+/// the same extracted paths). `closeAll()` removes the extracted folders; the signal handlers remove them on SIGINT
+/// and SIGTERM.
+final class OpenDocuments: @unchecked Sendable {
+    static let shared = OpenDocuments()
+    private let lock = NSLock()
+    private var documents: [String: EditDocument] = [:]
+
+    /// The document for `path` read with these settings, opened once.
+    func open(_ path: String, missingMedia: MissingMediaPolicy, policy: InputPolicy) throws -> EditDocument {
+        let key = "\(URL(fileURLWithPath: path).standardized.path)|\(missingMedia.rawValue)|\(policy)"
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = documents[key] { return known }
+        let document = try EditDocument.open(path, missingMedia: missingMedia, policy: policy)
+        documents[key] = document
+        return document
+    }
+
+    /// Releases every document (removing extracted bundles).
+    func closeAll() {
+        lock.lock()
+        documents.removeAll()
+        lock.unlock()
+    }
+}

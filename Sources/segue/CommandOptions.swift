@@ -4,8 +4,10 @@ import Segue
 /// `segue probe --crf 20 x.mp4` does not pass for a probe that took the encoder setting into account.
 enum CommandOptions {
     static let everywhere: Set<String> = ["--verbose", "--help"]
-    /// What a picture shows: size, fitting, rate, background, tone mapping, transitions of clips on the command line.
-    static let picture: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--tone-map", "--transition", "--overlay"]
+    /// What a picture shows: size, fitting, rate, background, tone mapping, transitions of clips on the command line,
+    /// titles and captions, what an OTIO timeline's missing media become.
+    static let picture: Set<String> = ["--square", "--size", "--fit", "--fps", "--background", "--tone-map", "--transition", "--overlay",
+                                       "--title", "--captions", "--missing-media"]
     static let encoding: Set<String> = ["--codec", "--crf", "--preset", "--encoder", "--dynamic-range"]
     static let audio: Set<String> = ["--music", "--duck", "--no-audio"]
     static let gpu: Set<String> = ["--backend", "--egl-platform", "--gpu-device"]
@@ -34,6 +36,7 @@ enum CommandOptions {
         case "record": own = Set(["-o", "--duration", "--segment", "--square", "--size", "--fps", "--preset", "--preview", "--reconnect",
                                   "--timeout", "--progress"]).union(gpu)
         case "bench-composite": own = Set(["--size", "--frames", "--transition", "--json"]).union(gpu)
+        case "export-otio": own = Set(["-o", "--output-root"]).union(picture).union(encoding).union(audio.subtracting(["--no-audio"])).union(inputs)
         case "farm":
             switch sub {
             case "status": own = ["--json"]
@@ -57,12 +60,12 @@ enum CommandOptions {
         throw UsageError("segue \(name) does not take \(bad)" + (takes.isEmpty ? " (it takes no options)" : " (it takes \(takes.joined(separator: ", ")))"))
     }
 
-    /// Throws `UsageError` for an option given twice (only `--transition` and `--overlay` repeat: the transitions
-    /// cycle, the overlays stack), and for
+    /// Throws `UsageError` for an option given twice (only `--transition`, `--overlay` and `--title` repeat: the
+    /// transitions cycle, the overlays stack, the titles follow each other), and for
     /// `--at` with `--frame` (two answers to one question: the later would silently win).
     static func checkRepeats(_ given: [String]) throws {
         var seen: Set<String> = []
-        for o in given where o != "--transition" && o != "--overlay" {
+        for o in given where o != "--transition" && o != "--overlay" && o != "--title" {
             if !seen.insert(o).inserted { throw UsageError("\(o) is given twice; give it once") }
         }
         if seen.contains("--at") && seen.contains("--frame") { throw UsageError("give --at SECONDS or --frame N, not both") }

@@ -96,6 +96,19 @@ func planCommand(_ a: Arguments) throws {
 }
 
 
+/// `segue export-otio EDIT.json -o EDIT.otio`: the library's `exportOTIO` (the edit resolved, then written as OTIO).
+func exportOTIOCommand(_ a: Arguments) throws {
+    let out = try a.requireOutput()
+    let edit = try a.edit(), policy = a.inputPolicy
+    let name = a.positional.count == 1 ? URL(fileURLWithPath: a.positional[0]).deletingPathExtension().lastPathComponent : ""
+    let (timeline, warnings) = try RenderJob.exportOTIO(edit, to: out, name: name, policy: policy)
+    timeline.warnings.forEach { say("warning: \($0)") }
+    warnings.forEach { say("warning: \($0)") }
+    let transitions = timeline.placements.filter { $0.spec.transition != nil }.count
+    say("segue: wrote \(out): \(timeline.tracks.count) video track(s), \(timeline.placements.count) item(s), \(transitions) transition(s), "
+        + "\(timeline.frameCount) frames at \(timeline.frameRate) fps")
+}
+
 /// `segue transitions [--json]`: every transition with its summary, directions and parameters.
 func transitionsCommand(_ a: Arguments) throws {
     guard a.positional.isEmpty else { throw UsageError("transitions takes no arguments (only --json)") }
@@ -148,6 +161,10 @@ func compareCommand(_ a: Arguments) throws {
         result = try VideoComparison(gpu, cpu)
     } else {
         guard a.positional.count == 2 else { throw UsageError("compare takes two videos (or --backends EDIT.json)") }
+        // Two finished videos: nothing is rendered, so options about rendering would be silently ignored.
+        if let bad = a.given.first(where: { !["--min-psnr", "--json", "--verbose", "--help"].contains($0) }) {
+            throw UsageError("segue compare A B takes only --min-psnr and --json; \(bad) is for compare --backends EDIT.json")
+        }
         for p in a.positional where !FileManager.default.fileExists(atPath: p) { throw MediaError(path: p, function: nil, message: "file not found") }
         result = try VideoComparison(a.positional[0], a.positional[1])
     }

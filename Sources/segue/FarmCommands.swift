@@ -151,12 +151,13 @@ func executablePath() -> String {
 }
 
 extension Arguments {
-    /// The edit file among the positional arguments (chunked renders need one file every node can read).
+    /// The edit file among the positional arguments (chunked renders need one file every node can read): a JSON edit
+    /// file or an OTIO timeline, which every worker reads again the same way (`--missing-media` is recorded in the plan).
     func editFile() throws -> String {
-        guard positional.count == 1, positional[0].lowercased().hasSuffix(".json") else {
-            throw UsageError("chunked renders take one edit file (EDIT.json), not clips on the command line")
+        guard let file = editFilePath else {
+            throw UsageError("chunked renders take one edit file (EDIT.json, or an OpenTimelineIO timeline.otio or .otioz), not clips on the command line")
         }
-        return URL(fileURLWithPath: positional[0]).standardizedFileURL.path
+        return URL(fileURLWithPath: file).standardizedFileURL.path
     }
 
     /// The edit a plan was made from: its edit file with the options recorded in the plan. An edit file given on

@@ -6,7 +6,7 @@ import SegueFarm
 
 // segue: a thin command line: a client of the Segue library (render, probe, frame, plan) and of SegueFarm (chunks).
 // Exit status: 0 success, 1 a render (or comparison) failed, 2 invalid edit or command line (or stitch refused),
-// 75 a chunk render failed in a way worth retrying (GPU/EGL start-up, output I/O).
+// 3 (`farm status` only) the farm's work is still queued or running, 75 a chunk render failed in a way worth retrying (GPU/EGL start-up, output I/O).
 
 let usage = """
 usage:
@@ -19,6 +19,8 @@ usage:
   segue plan EDIT.json [--json]
   segue plan EDIT.json --chunks N [-o plan.json] [--no-audio]
   segue render [EDIT.json] --plan plan.json --chunk I|auto -o DIR [--backend ...]
+  segue render timeline.otio|bundle.otioz -o OUT.mp4 [--missing-media error|black|slate] [options]
+  segue export-otio EDIT.json -o EDIT.otio
   segue render-audio EDIT.json -o audio.m4a
   segue stitch --plan plan.json DIR -o OUT.mp4 [--audio audio.m4a]
   segue farm [local] EDIT.json --chunks N -o OUT.mp4 [--jobs J] [--work-dir DIR] [--retries R] [--retry-delay SECONDS]
@@ -35,11 +37,12 @@ usage:
   segue bench-composite [--size WxH] [--frames N] [--transition TYPE:SECONDS]... [--backend gpu|cpu] [--json]
 
 render options:
-  -o, --output PATH            output file (\(OutputFormat.all.map { ".\($0.extensions[0]) for \($0.codec.rawValue)" }.joined(separator: ", ")))
+  -o, --output PATH            output file; its name chooses the format unless --codec does (\(OutputFormat.all.map { ($0.isImageSequence ? "frames/%05d." : ".") + "\($0.extensions[0]) \($0.codec.rawValue)" }.joined(separator: ", ")))
   --backend gpu|cpu|auto       renderer (default auto: GPU when an EGL context can be made, else CPU)
-  --codec \(OutputFormat.all.map(\.codec.rawValue).joined(separator: "|"))            \(OutputFormat.all.map(\.name).joined(separator: " (default), or "))
+  --codec NAME                 \(OutputFormat.all.map { "\($0.codec.rawValue): \($0.name)" }.joined(separator: "; ")) (default h264)
+  --background COLOUR          under the pictures (default black); transparent keeps alpha (ffv1, vp9, prores, png, tiff, exr)
   --crf N, --preset NAME       encoder settings (default 18, medium)
-  --encoder NAME               another libavcodec video encoder for MP4 output (libx265, h264_nvenc, ...)
+  --encoder NAME               another libavcodec video encoder (libx265, h264_nvenc, ...; for h264, vp9 and av1)
   --tone-map CURVE             how HDR clips (HLG, PQ) are tone-mapped: bt2390 (default), hable, mobius, reinhard, clip
   --dynamic-range sdr|hlg|pq   what is written: SDR BT.709 8-bit (default), or HDR BT.2020 10-bit (HEVC Main 10)
   --egl-platform gbm|device|surfaceless   force an EGL platform
@@ -48,15 +51,19 @@ render options:
   --no-audio                   write video only
   --overlay FILE[:x,y,scale[,opacity]]
                                a picture or clip over the whole edit (repeatable; a watermark: logo.png:0.92,0.9,0.1)
+  --title "TEXT"[:SECONDS]     a centred title from the start (default 4 s; repeatable: one after another)
+  --captions FILE              captions over the whole edit (.srt, .vtt, .ass, .ssa; docs/text.md)
   --music FILE[:VOLUME]        background music under the clips' audio (e.g. song.m4a:0.6)
   --duck                       lower the music while the clips' audio is present
   --progress bar|plain|json|none   progress on stderr (default: bar on a terminal, else none)
+  --missing-media error|black|slate   an OpenTimelineIO timeline's missing media: refused, naming them all (default),
+                               black, or black with the file's name (docs/otio.md)
   --verbose                    say what was chosen (EGL platform, GL_RENDERER, size, rate, clips); FFmpeg's warnings
 untrusted edits (docs/untrusted-edits.md): inputs must be regular local files; playlists and URLs are refused
   --root DIR                   every file the edit names must lie inside DIR (after resolving .. and symbolic links)
   --output-root DIR            every file written must lie inside DIR
   --allow-indirect-inputs      open HLS/DASH playlists, ffconcat lists and concat: paths (what they read obeys --root)
-  --max-megapixels N           the largest picture (default 200)
+  --max-megapixels N           the largest picture (default 1000)
   --max-duration SECONDS       the longest edit (default 7200)
   --max-clips N                the most clips (default 1000)
   --max-picture-memory MIB     decoded pictures on screen at once, 4 bytes a pixel (default 2048)
@@ -77,7 +84,7 @@ let commands: [String: (Arguments) throws -> Void] = [
     "render": renderCommand, "probe": probeCommand, "plan": planCommand,
     "frame": frameCommand, "sheet": sheetCommand, "compare": compareCommand,
     "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand, "transitions": transitionsCommand,
-    "bench-composite": benchCompositeCommand, "record": recordCommand,
+    "bench-composite": benchCompositeCommand, "record": recordCommand, "export-otio": exportOTIOCommand,
 ]
 if ["-h", "--help", "help"].contains(command) { print(usage); exit(0) }
 guard let run = commands[command] else { say("segue: unknown command \(command)\n\(usage)"); exit(ExitStatus.invalid) }
@@ -93,7 +100,9 @@ do {
     // FFmpeg's own lines (a corrupt packet, a deprecated option) only with --verbose, naming the file.
     if arguments.options.verbose { FFmpegLog.setHandler { say("ffmpeg: \($0)") } }
     try run(arguments)
+    OpenDocuments.shared.closeAll()
 } catch {
+    OpenDocuments.shared.closeAll()
     exit(report(error, command: command, chunkRender: chunkRender))
 }
 
@@ -112,6 +121,7 @@ func report(_ error: Error, command: String, chunkRender: Bool) -> Int32 {
     case let e as GPUError: say("segue: GPU \(command) failed: \(e)")
     case let e as PlanMismatch: say("segue: \(e)")
     case let e as ComparisonFailed: say("segue: \(e.message)")
+    case let e as MissingMedia: say("segue: \(command) failed: \(e)")
     default: say("segue: \(command) failed: \(error)")
     }
     return retry ? ExitStatus.retry : (error as? SegueError)?.exitStatus ?? ExitStatus.failed

@@ -4,6 +4,7 @@
 # file frame by frame and sample by sample with a single-pass render, then makes a chunk fail for good: the stitch
 # must not happen, `segue stitch` must refuse naming the chunk, and `segue farm resume` must finish the job. Last, a
 # run under the job's root (`--root`): an edit naming a file outside it is refused, one inside renders the same frames.
+# Then the edit exported as an OpenTimelineIO bundle (.otioz) renders on the farm to the same frames.
 # Usage: Tests/Farm/farm-test.sh [SEGUE_BINARY]   (run by `make farm-test`, part of `make test`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -126,4 +127,28 @@ planned_root=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[
 [ "$(framemd5 job/out3.mp4 v)" = "$(framemd5 single.mp4 v)" ] || fail "run 3's video differs from the single pass"
 [ "$(framemd5 job/out3.mp4 a)" = "$(framemd5 single.mp4 a)" ] || fail "run 3's audio differs from the single pass"
 grep -q -- "--frame-timeout 60" job/run3/chunks.sbatch || fail "the chunk workers do not get --frame-timeout"
+echo "farm-test: run 4: an OpenTimelineIO bundle (.otioz): every worker extracts it and reads it the same way"
+"$segue" export-otio edit.json -o exported.otio
+# The bundle: content.otio with its media references made relative, and the media under media/.
+python3 - <<'PY'
+import json, zipfile, os
+tl = json.load(open("exported.otio"))
+def walk(o):
+    if isinstance(o, dict):
+        if o.get("OTIO_SCHEMA") == "ExternalReference.1":
+            o["target_url"] = "media/" + os.path.basename(o["target_url"])
+        for v in o.values(): walk(v)
+    elif isinstance(o, list):
+        for v in o: walk(v)
+walk(tl)
+with zipfile.ZipFile("edit.otioz", "w") as z:
+    z.writestr("content.otio", json.dumps(tl))
+    for k in range(3): z.write("c%d.mp4" % k, "media/c%d.mp4" % k)
+PY
+"$segue" farm slurm edit.otioz --chunks 3 -o out4.mp4 --work-dir run4 --backend gpu
+wait_queue
+"$segue" farm status run4
+[ -f out4.mp4 ] || { cat run4/logs/*; fail "run 4 produced no output"; }
+[ "$(framemd5 out4.mp4 v)" = "$(framemd5 single.mp4 v)" ] || fail "run 4's video (from the bundle) differs from the single pass"
+ls /tmp/segue-otioz-* >/dev/null 2>&1 && fail "an extracted bundle was left in /tmp"
 echo "farm-test: OK"

@@ -8,23 +8,44 @@ final class OutputFormatTests: XCTestCase {
         for f in OutputFormat.all {
             XCTAssertEqual(OutputFormat.of(f.codec), f)
             XCTAssertEqual(OutputSettings.Codec(rawValue: f.codec.rawValue)?.rawValue, f.codec.rawValue)
-            for ext in f.extensions { XCTAssertEqual(OutputFormat.forFileName("/a/b/out.\(ext.uppercased())"), f, ext) }
-            XCTAssertEqual(Set(DynamicRange.allCases), Set(f.defaultEncoders.keys), "\(f.name): an encoder for every dynamic range")
-            XCTAssertEqual(Set(DynamicRange.allCases), Set(f.pixelFormats.keys), "\(f.name): a pixel format for every dynamic range")
+            for ext in f.extensions {
+                // A name chooses the first row that has its extension (.mov: H.264; .webm: VP9); sequences take patterns.
+                let name = f.isImageSequence ? "/a/b/%05d.\(ext.uppercased())" : "/a/b/out.\(ext.uppercased())"
+                XCTAssertTrue(f.accepts(fileName: name), name)
+                XCTAssertEqual(OutputFormat.forFileName(name), OutputFormat.all.first { $0.extensions.contains(ext) && $0.isImageSequence == f.isImageSequence }, ext)
+                if f.isImageSequence { XCTAssertFalse(f.accepts(fileName: "/a/b/out.\(ext)"), "\(f.name): one picture is not a sequence") }
+            }
+            XCTAssertTrue(f.dynamicRanges.contains(.sdr), "\(f.name) writes SDR")
+            XCTAssertEqual(Set(f.defaultEncoders.keys), f.dynamicRanges, "\(f.name): an encoder for every range it writes")
+            XCTAssertEqual(f.hasAudio, !f.audioCodec.isEmpty && !f.audioSampleFormat.isEmpty && !f.audioName.isEmpty, f.name)
+            if f.chunkable { XCTAssertTrue(f.hasAudio && !f.chunkExtension.isEmpty && !f.audioPassExtension.isEmpty, f.name) }
+            XCTAssertFalse(f.isImageSequence && (f.hasAudio || f.chunkable), "\(f.name): an image sequence has no audio and no chunks")
         }
-        let extensions = OutputFormat.all.flatMap(\.extensions) + OutputFormat.all.map(\.audioPassExtension)
-        XCTAssertEqual(extensions.count, Set(extensions).count, "an extension belongs to one format")
+        let chunkFiles = OutputFormat.all.filter(\.chunkable).flatMap { [$0.chunkExtension, $0.audioPassExtension] }
+        XCTAssertEqual(chunkFiles.count, Set(chunkFiles).count, "a chunk's or audio pass's extension belongs to one format")
+        XCTAssertEqual(OutputFormat.all.filter(\.chunkable).map(\.codec), [.h264, .ffv1])
+        XCTAssertEqual(OutputFormat.all.filter { $0.alphaPixelFormat != nil }.map(\.codec), [.ffv1, .vp9, .prores, .png, .tiff, .exr])
         XCTAssertNil(OutputFormat.forFileName("out.avi"))
         XCTAssertNil(OutputFormat.forFileName(".mp4"))
+        XCTAssertNil(OutputFormat.forFileName("still.png"), "one picture is not an image sequence")
+        XCTAssertEqual(OutputFormat.forFileName("frames/%05d.png")?.codec, .png)
+        XCTAssertEqual(OutputFormat.forFileName("clip.webm")?.codec, .vp9)
+        XCTAssertEqual(OutputFormat.forFileName("clip.mov")?.codec, .h264)
+        XCTAssertEqual(OutputFormat.forFileName("take_%03d.mp4")?.codec, .h264, "segments of a recording")
         XCTAssertEqual(OutputFormat.fileExtension("dir.d/x"), "")
         XCTAssertEqual(OutputFormat.mp4.extensionsInWords, ".mp4 (or .m4v, .mov)")
-        XCTAssertEqual(OutputFormat.codecNames, "h264 or ffv1")
+        XCTAssertEqual(OutputFormat.png.extensionsInWords, "numbered pattern such as frames/%05d.png")
+        XCTAssertEqual(OutputFormat.codecNames, "h264, ffv1, vp9, av1, prores, gif, png, tiff or exr")
     }
 
     func testEncoderPixelFormatAndAudioFollowTheRow() {
         var o = OutputSettings()
         XCTAssertEqual(o.format.videoEncoder(o), "libx264")
         XCTAssertEqual(o.format.pixelFormat(o.dynamicRange), "yuv420p")
+        XCTAssertNil(o.format.pixelFormat(.sdr, alpha: true), "H.264 keeps no alpha")
+        XCTAssertEqual(OutputFormat.prores.pixelFormat(.sdr, alpha: true), "yuva444p10le")
+        XCTAssertEqual(OutputFormat.prores.alphaEncoderOptions["profile"], "4")
+        XCTAssertNil(OutputFormat.gif.pixelFormat(.hlg))
         o.dynamicRange = .hlg
         XCTAssertEqual(o.format.videoEncoder(o), "libx265")
         XCTAssertEqual(o.format.pixelFormat(o.dynamicRange), "yuv420p10le")

@@ -93,7 +93,7 @@ final class EditFileTests: XCTestCase {
         assertError(#"{"clips": [{"path": "a"}], "square": 1}"#, field: "square", contains: "true or false")
         assertError(#"{"clips": [{"path": "a"}], "fit": "crop"}"#, field: "fit", contains: "fill, fit, stretch")
         assertError(#"{"clips": [{"path": "a", "transition": {"type": "crossfade"}}]}"#, field: "clips[0].transition", contains: "first clip")
-        assertError(#"{"clips": [{"path": "a"}], "output": {"codec": "prores"}}"#, field: "output.codec", contains: "h264 or ffv1")
+        assertError(#"{"clips": [{"path": "a"}], "output": {"codec": "dnxhd"}}"#, field: "output.codec", contains: "h264, ffv1, vp9, av1, prores, gif, png, tiff or exr")
         assertError("{\"clips\": [\n {\"path\": \"a\" ]\n}", field: "", contains: "not valid JSON")
         assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "crossfade", "direction": "up"}}]}"#, field: "clips[1].transition.direction", contains: "no direction")
         assertError(#"{"clips": [{"path": "a"}], "audio": {"sampleRate": 12345}}"#, field: "audio.sampleRate", contains: "AAC")

@@ -150,6 +150,7 @@ final class CLITests: EndToEndTestCase {
         try refused(["render", a, "--square", "--size", "64x64", "-o", path("c.mp4")], "either --square or --size")
         try refused(["render", a, "--music", path("song.m4a"), "--no-audio", "-o", path("c.mp4")], "--no-audio")
         try refused(["compare", "--backends", edit, "--backend", "cpu"], "drop --backend")
+        try refused(["compare", a, a, "--size", "64x36"], "takes only --min-psnr and --json; --size")
         // Music that starts past the end of the song, looped or not.
         try Data(#"{"clips":[{"path":"a.mp4"}],"music":{"path":"song.m4a","start":100,"loop":true}}"#.utf8).write(to: URL(fileURLWithPath: path("late.json")))
         try refused(["render", path("late.json"), "-o", path("late.mp4")], "music.start")
@@ -178,7 +179,7 @@ final class CLITests: EndToEndTestCase {
         XCTAssertEqual(v["color_space"], "bt709")
         // Unknown encoders, audio encoders and encoders with FFV1 are refused up front.
         for (args, text) in [(["--encoder", "nope"], "no encoder named nope"), (["--encoder", "aac"], "not a video encoder"),
-                             (["--encoder", "libx265", "--codec", "ffv1"], "MP4 output")] {
+                             (["--encoder", "libx265", "--codec", "ffv1"], "an encoder applies to H.264, VP9 and AV1 output")] {
             let out = path("bad.\(args.contains("ffv1") ? "mkv" : "mp4")")
             let b = try segue(["render", a] + args + ["-o", out])
             XCTAssertEqual(b.status, 2, b.stderr)

@@ -102,9 +102,9 @@ final class DecodeAheadTests: EndToEndTestCase {
         let e = Edit(clips: [clip(a, duration: 0.6), clip(b, duration: 0.6), clip(a, start: 0.5, duration: 0.6), tinted,
                              clip(a, tr(.crossfade, 0.2))])
         var opened: [String] = []
-        let timeline = try RenderJob.resolve(e, probe: { path, colour in
-            opened.append((path as NSString).lastPathComponent + (colour == nil ? "" : " full range"))
-            return try probeSource(path: path, colourOverride: colour)
+        let timeline = try RenderJob.resolve(e, probe: { spec in
+            opened.append((spec.path as NSString).lastPathComponent + (spec.colour == nil ? "" : " full range"))
+            return try probeSource(path: spec.path, colourOverride: spec.colour)
         })
         XCTAssertEqual(opened, ["a.mp4", "b.mp4", "a.mp4 full range"])
         XCTAssertEqual(timeline.placements.map { $0.source.codedSize.width }, [96, 64, 96, 96, 96])

@@ -77,6 +77,14 @@ final class FarmEngineTests: EndToEndTestCase {
         // farm.json kept every submission.
         let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(work)/farm.json"))) as? [String: Any]
         XCTAssertEqual((saved?["submissions"] as? [Any])?.count, 5)
+        // Chunks 1 and 2 running again, the stitch waiting, nothing failed: exit 3 (still going).
+        fake.listed = [QueueEntry(job: "100", task: 1, state: "RUNNING", reason: "None"),
+                       QueueEntry(job: "103", task: 2, state: "RUNNING", reason: "None"),
+                       QueueEntry(job: "104", task: nil, state: "PENDING", reason: "Dependency")]
+        let going = try Farm.status(work, engine: fake)
+        XCTAssertEqual(going.items.map(\.state), ["done", "running", "running", "done", "pending"])
+        XCTAssertEqual(going.exitStatus, ExitStatus.pending)
+        XCTAssertEqual(going.exitStatus, 3)
         // All chunks rendered and the stitch written: done, exit 0; resume does nothing.
         for i in [1, 2] { _ = try RenderJob.renderChunk(edit, plan: plan, index: i, directory: "\(work)/chunks", options: ro) }
         fake.listed = []

@@ -62,7 +62,21 @@ final class HostileInputTests: EndToEndTestCase {
         try assertRenderFails([good, path("text.mp4")], status: 1, mentions: ["text.mp4", "clip 1", "cannot open"])
         try assertRenderFails([path("noise.mp4"), good], status: 1, mentions: ["noise.mp4", "clip 0"])
         try assertRenderFails([path("empty.mp4")], status: 1, mentions: ["empty.mp4", "cannot open"])
-        try assertRenderFails([good, path("audio.m4a")], status: 1, mentions: ["audio.m4a", "no video stream"])
+        // Issue 22 #7: an audio-only file says what to do instead (an audio track, or music), and so do its siblings.
+        try assertRenderFails([good, path("audio.m4a")], status: 1, mentions: ["audio.m4a", "no video stream: it is audio only",
+                                                                              "put it on an audio track", "--music FILE"])
+        let overlay = try segue(["render", good, "--overlay", path("audio.m4a"), "-o", path("overlay.mp4")])
+        XCTAssertEqual(overlay.status, 1, overlay.stderr)
+        XCTAssertTrue(overlay.stderr.contains("tracks[1].clips[0]: has no video stream: it is audio only"), overlay.stderr)
+        let silentMusic = try segue(["render", good, "--music", good, "-o", path("music.mp4")])
+        XCTAssertEqual(silentMusic.status, 1, silentMusic.stderr)
+        XCTAssertTrue(silentMusic.stderr.contains("music: the file has no audio stream (music is a song or a video with sound"), silentMusic.stderr)
+        try Data(#"{"clips": [{"path": "good.mp4"}], "audioTracks": [{"clips": [{"path": "good.mp4"}]}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: path("silent-audio-track.json")))
+        let silentTrack = try segue(["render", path("silent-audio-track.json"), "-o", path("track.mp4")])
+        XCTAssertEqual(silentTrack.status, 1, silentTrack.stderr)
+        XCTAssertTrue(silentTrack.stderr.contains("audioTracks[0].clips[0]: has no audio stream: it is a picture or a silent video, which goes on a video track"),
+                      silentTrack.stderr)
         if let media = TestSupport.sharedMedia {
             try assertRenderFails(["\(media)/empty_0byte.mp4"], status: 1, mentions: ["empty_0byte.mp4", "cannot open"])
             try assertRenderFails(["\(media)/alac_22k_stereo_audioonly.m4a"], status: 1, mentions: ["no video stream"])

@@ -219,7 +219,7 @@ final class UntrustedEditTests: EndToEndTestCase {
         for args in [["render", huge, "-o", path("o.mp4")], ["probe", huge]] {
             let r = try measured(args)
             XCTAssertEqual(r.status, args[0] == "probe" ? 1 : 2, r.stderr)
-            XCTAssertTrue(r.stderr.contains("huge.png has a 100000x100000 picture (10000 megapixels), over the limit of 200 megapixels; raise it with --max-megapixels"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("huge.png has a 100000x100000 picture (10000 megapixels), over the limit of 1000 megapixels; raise it with --max-megapixels"), r.stderr)
             XCTAssertLessThan(r.seconds, 1, "refused in under a second")
             XCTAssertLessThan(r.peakMB, 200, "refused in under 200 MB")
             XCTAssertGreaterThan(r.peakMB, 1, "the measurement measured something")

@@ -1,0 +1,241 @@
+import Foundation
+import SegueCore
+
+/// Writes a resolved edit as an OpenTimelineIO timeline (`segue export-otio`), so that a render can be opened in an
+/// editor, in the schemas the `opentimelineio` 0.18 package reads (`Timeline.1`, `Stack.1`, `Track.1`, `Clip.2`,
+/// `Gap.1`, `Transition.1`, `ExternalReference.1`, `GeneratorReference.1`, `LinearTimeWarp.1`, `FreezeFrame.1`,
+/// `Marker.2`), every time at the edit's frame rate.
+///
+/// - Each video track is an OTIO Video track; items placed with `at` leave Gaps before them.
+/// - A transition of `d` into item B becomes `Transition.1` with `in_offset` 0 and `out_offset` d at B's start (the
+///   convention of the CMX 3600 adapter): the item before it ends there in OTIO, the `d` it overlaps B being its
+///   handle. `SMPTE_Dissolve` for a plain crossfade, else `Custom_Transition` with the edit-file transition object in
+///   `metadata.segue` (type, direction, parameters, easing, blend, shader).
+/// - A constant speed is a `LinearTimeWarp` (its `time_scalar`; negative: played backwards); a freeze a `FreezeFrame`
+///   with its `source_range` starting at the frame held; a fill a `SolidColor` generator; a gap a Gap.
+/// - OTIO's video tracks are silent: each video track whose clips have sound gets an Audio track of the same layout
+///   (its gain and audio stream in `metadata.segue`); audio tracks are Audio tracks.
+/// - The output properties (size, rate, fit, background, output settings, audio settings, music) go in the timeline's
+///   `metadata.segue`, which `OTIOFile` reads back.
+/// What OTIO cannot hold and Segue does not write (layer transforms, pan and zoom, colour overrides, speed ramps)
+/// is listed in `warnings`.
+public enum OTIOWriter {
+    /// The timeline as OTIO JSON (pretty-printed, keys sorted), and what could not be written.
+    public static func write(_ t: Timeline, name: String = "") throws -> (data: Data, warnings: [String]) {
+        var w = Writer(timeline: t)
+        let document = w.timeline(name: name)
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
+        return (data, w.warnings)
+    }
+
+    struct Writer {
+        let timeline: Timeline
+        var warnings: [String] = []
+        var rate: FrameRate { timeline.frameRate }
+
+        init(timeline: Timeline) { self.timeline = timeline }
+
+        /// `RationalTime.1` of `t` at the edit's rate (a whole number of frames when `t` is on a frame).
+        func time(_ t: MediaTime) -> [String: Any] {
+            let frames = Double(t.value) * Double(rate.numerator) / (Double(t.timescale) * Double(rate.denominator))
+            let whole = t.scaled(by: Int64(rate.numerator), Int64(rate.denominator))
+            let value = whole.timescale == 1 ? Double(whole.value) : frames
+            return ["OTIO_SCHEMA": "RationalTime.1", "rate": rate.framesPerSecond, "value": value]
+        }
+        func range(_ start: MediaTime, _ duration: MediaTime) -> [String: Any] {
+            ["OTIO_SCHEMA": "TimeRange.1", "start_time": time(start), "duration": time(duration)]
+        }
+
+        mutating func timeline(name: String) -> [String: Any] {
+            var children: [[String: Any]] = []
+            for (k, members) in timeline.tracks.enumerated() where !timeline.captionTracks.contains(k) {
+                children.append(track(members.map { timeline.placements[$0] }, name: "Video \(k + 1)", video: true))
+            }
+            if timeline.captions != nil { warnings.append("the captions are not written (OTIO has no captions)") }
+            // OTIO's video tracks are silent: the sound of each video track's clips goes on an audio track of its own.
+            var audioCount = 0
+            for (k, members) in timeline.tracks.enumerated() where !timeline.captionTracks.contains(k) {
+                let placements = members.map { timeline.placements[$0] }
+                guard placements.contains(where: audible) else { continue }
+                audioCount += 1
+                children.append(track(placements, name: "Audio \(audioCount)", video: false, only: audible))
+            }
+            for (k, a) in timeline.audioTracks.enumerated() {
+                audioCount += 1
+                var t = track(a.items.map { timeline.audioPlacements[$0] }, name: "Audio \(audioCount)", video: false)
+                if !a.duck { t["metadata"] = ["segue": ["duck": false]] }
+                _ = k
+                children.append(t)
+            }
+            let stack: [String: Any] = [
+                "OTIO_SCHEMA": "Stack.1", "name": "tracks", "metadata": [String: Any](), "source_range": NSNull(), "effects": [Any](),
+                "markers": timeline.markers.map(marker), "enabled": true, "children": children,
+            ]
+            return [
+                "OTIO_SCHEMA": "Timeline.1", "name": name, "tracks": stack,
+                "global_start_time": timeline.globalStartTime.map { time($0) } ?? NSNull(),
+                "metadata": ["segue": properties()],
+            ]
+        }
+
+        /// Whether a placement's sound is heard in the mix (a video track's clip with audio, not muted).
+        func audible(_ p: Timeline.Placement) -> Bool {
+            p.isMedia && p.source.hasAudio && p.spec.volume > 0 && p.spec.freeze == nil && !(p.spec.pitch == .mute && !p.timeMap.isIdentity)
+        }
+
+        /// The edit's output properties as the edit file writes them.
+        func properties() -> [String: Any] {
+            let o = timeline.output
+            var output: [String: Any] = ["codec": o.codec.rawValue, "crf": o.crf, "preset": o.preset, "toneMap": o.toneMap.rawValue,
+                                         "dynamicRange": o.dynamicRange.rawValue]
+            if let e = o.encoder { output["encoder"] = e }
+            var p: [String: Any] = [
+                "renderSize": ["width": timeline.renderSize.width, "height": timeline.renderSize.height],
+                "frameRate": rate.description, "fit": timeline.fit.rawValue, "background": timeline.background.description, "output": output,
+                "audio": ["sampleRate": timeline.audio.sampleRate, "channels": timeline.audio.channels, "bitrate": timeline.audio.bitRate],
+            ]
+            if let m = timeline.music {
+                var music: [String: Any] = ["path": m.path, "start": m.start.seconds, "volume": m.volume, "loop": m.loop]
+                if !m.ramps.isEmpty { music["ramps"] = m.ramps.map(ramp) }
+                if let d = m.duck { music["duck"] = ["level": d.level, "attack": d.attack, "release": d.release] }
+                p["music"] = music
+            }
+            return p
+        }
+
+        func ramp(_ r: VolumeRamp) -> [String: Any] { ["from": r.from, "to": r.to, "start": r.start.seconds, "duration": r.duration.seconds] }
+
+        func marker(_ m: EditMarker) -> [String: Any] {
+            ["OTIO_SCHEMA": "Marker.2", "name": m.name, "metadata": [String: Any](), "color": m.colour ?? "RED", "comment": m.comment,
+             "marked_range": range(m.start, m.duration)]
+        }
+
+        /// An OTIO track of `placements` (one track's items in order): gaps where nothing is, a transition at each
+        /// cut Segue overlaps. With `only`, items it refuses are gaps (the silent items of a video track's sound).
+        mutating func track(_ placements: [Timeline.Placement], name: String, video: Bool,
+                            only: ((Timeline.Placement) -> Bool)? = nil) -> [String: Any] {
+            var children: [[String: Any]] = []
+            var cursor = MediaTime.zero
+            for (j, p) in placements.enumerated() {
+                // In OTIO the item runs to the next cut: the start of the next item when a transition overlaps them.
+                let next = j + 1 < placements.count ? placements[j + 1] : nil
+                let cut = next.flatMap { $0.spec.transition == nil ? nil : $0.start } ?? p.end
+                if cursor < p.start { children.append(gap(p.start - cursor)) }
+                if let t = p.spec.transition, j > 0 { children.append(transition(t, video: video)) }
+                let length = cut - p.start
+                if only.map({ !$0(p) }) ?? false {
+                    children.append(gap(length))
+                } else {
+                    children.append(item(p, length: length, video: video))
+                }
+                cursor = p.start + length
+            }
+            return ["OTIO_SCHEMA": "Track.1", "name": name, "kind": video ? "Video" : "Audio", "metadata": [String: Any](),
+                    "source_range": NSNull(), "effects": [Any](), "markers": [Any](), "enabled": true, "children": children]
+        }
+
+        func gap(_ d: MediaTime) -> [String: Any] {
+            ["OTIO_SCHEMA": "Gap.1", "name": "", "metadata": [String: Any](), "source_range": range(.zero, d), "effects": [Any](),
+             "markers": [Any](), "enabled": true]
+        }
+
+        mutating func transition(_ t: Transition, video: Bool) -> [String: Any] {
+            let plain = !video || (t.kind == .crossfade && t.easing == .linear && t.audioEasing == nil && t.audioCurve == .linear && t.params.isEmpty
+                                   && (t.blend ?? .gamma) == .gamma)
+            var o: [String: Any] = ["OTIO_SCHEMA": "Transition.1", "name": plain ? "Cross Dissolve" : t.kind.rawValue, "metadata": [String: Any](),
+                                    "in_offset": time(.zero), "out_offset": time(t.duration),
+                                    "transition_type": plain ? "SMPTE_Dissolve" : "Custom_Transition"]
+            if !plain { o["metadata"] = ["segue": transitionObject(t)] }
+            return o
+        }
+
+        /// The edit file's transition object for `t` (without its duration: OTIO's offsets hold it).
+        func transitionObject(_ t: Transition) -> [String: Any] {
+            var o: [String: Any] = ["type": t.kind.rawValue]
+            if !t.kind.traits.directions.isEmpty { o["direction"] = t.direction.rawValue }
+            if t.easing != .linear { o["easing"] = t.easing.description }
+            if let e = t.audioEasing { o["audioEasing"] = e.description }
+            if t.audioCurve != .linear { o["audioCurve"] = t.audioCurve.rawValue }
+            if let b = t.blend { o["blend"] = b.rawValue }
+            if let s = t.shader { o["shader"] = s.path }
+            if !t.params.isEmpty {
+                var params: [String: Any] = [:]
+                for (k, v) in t.params {
+                    switch v {
+                    case .number(let d): params[k] = d
+                    case .vector(let list): params[k] = list
+                    case .boolean(let b): params[k] = b
+                    case .image(let path): params[k] = path
+                    }
+                }
+                o["params"] = params
+            }
+            return o
+        }
+
+        /// A clip (or generator, or gap) lasting `length` on its OTIO track from the placement's start.
+        mutating func item(_ p: Timeline.Placement, length: MediaTime, video: Bool) -> [String: Any] {
+            let label = "\(Timeline.name(p.spec))"
+            var clip: [String: Any] = ["OTIO_SCHEMA": "Clip.2", "name": label, "metadata": [String: Any](), "markers": [Any](),
+                                       "enabled": true, "active_media_reference_key": "DEFAULT_MEDIA"]
+            var effects: [[String: Any]] = []
+            var segue: [String: Any] = [:]
+            let reference: [String: Any]
+            switch p.spec.content {
+            case .gap: return gap(length)
+            case .text, .subtitles:
+                warnings.append("\(label): text is not written (OTIO has no titles): a gap")
+                return gap(length)
+            case .fill:
+                var colour = RGBColour.black
+                if case .fill(let c) = p.spec.content { colour = c }
+                reference = ["OTIO_SCHEMA": "GeneratorReference.1", "name": "", "metadata": [String: Any](), "generator_kind": "SolidColor",
+                             "parameters": ["color": colour.description], "available_range": NSNull()]
+                clip["source_range"] = range(.zero, length)
+            case .file(let path):
+                var ref: [String: Any] = ["OTIO_SCHEMA": "ExternalReference.1", "name": "", "metadata": [String: Any](),
+                                          "target_url": URL(fileURLWithPath: path).absoluteString]
+                ref["available_range"] = p.source.isStill ? NSNull() : range(.zero, p.source.duration)
+                reference = ref
+                if p.spec.freeze != nil {
+                    effects.append(["OTIO_SCHEMA": "FreezeFrame.1", "name": "", "metadata": [String: Any](), "effect_name": "FreezeFrame",
+                                    "enabled": true, "time_scalar": 0.0])
+                    clip["source_range"] = range(p.sourceStart, length)
+                } else if p.source.isStill {
+                    clip["source_range"] = range(.zero, length)
+                } else {
+                    if !p.timeMap.isConstant {
+                        warnings.append("\(label): a speed ramp is written as its mean speed (OTIO's LinearTimeWarp is constant)")
+                    }
+                    // Source seconds per track second (a ramp's mean).
+                    let speed = p.timeMap.isConstant ? p.timeMap.speed(at: .zero) : MediaTime.ratio(p.sourceDuration, p.duration)
+                    let used = p.timeMap.sourceOffset(at: length)
+                    // Played backwards, the first `length` of the item shows the end of its source range.
+                    let start = p.spec.reverse ? p.sourceStart + p.sourceDuration - used : p.sourceStart
+                    clip["source_range"] = range(start, length)
+                    if speed != 1 || p.spec.reverse {
+                        effects.append(["OTIO_SCHEMA": "LinearTimeWarp.1", "name": "", "metadata": [String: Any](), "effect_name": "LinearTimeWarp",
+                                        "enabled": true, "time_scalar": p.spec.reverse ? -speed : speed])
+                    }
+                }
+                if !video {
+                    if p.spec.volume != 1 { segue["volume"] = p.spec.volume }
+                    if !p.spec.ramps.isEmpty { segue["ramps"] = p.spec.ramps.map(ramp) }
+                    if let a = p.spec.audioTrack { segue["audioTrack"] = a }
+                    if p.spec.pitch != .keep { segue["pitch"] = p.spec.pitch.rawValue }
+                } else {
+                    if p.spec.frameBlend { segue["frameBlend"] = true }
+                    var lost: [String] = []
+                    if !p.spec.layer.isIdentity { lost.append("layer") }
+                    if p.spec.motion != nil { lost.append("motion") }
+                    if p.spec.colour != nil { lost.append("colour") }
+                    if !lost.isEmpty { warnings.append("\(label): \(lost.joined(separator: ", ")) not written (OTIO has no such thing)") }
+                }
+            }
+            clip["media_references"] = ["DEFAULT_MEDIA": reference]
+            clip["effects"] = effects
+            if !segue.isEmpty { clip["metadata"] = ["segue": segue] }
+            return clip
+        }
+    }
+}
