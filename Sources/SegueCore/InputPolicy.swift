@@ -201,12 +201,18 @@ public struct InputPolicy: Equatable, Sendable, Codable {
 /// Resource limits with defaults a server can live with; each can be raised (`InputPolicy.limits`, and the
 /// `segue` options named in `option`).
 public struct ResourceLimits: Equatable, Sendable, Codable {
-    /// The largest picture, in pixels (width × height as stored): a decompression bomb — a PNG header claiming
-    /// 100000×100000 — is refused before anything is allocated (libavcodec's `max_pixels`, libheif's image size, the
-    /// header of a PNG or JPEG read shrunk on load). Default 1 000 000 000 (1 gigapixel: a 20000×20000 PNG or a
-    /// 30000×8000 panorama, read shrunk on load in a bounded few hundred MiB). Pictures decoded whole are bounded
-    /// besides by libavutil's own size check (about 268 megapixels) and by the memory budget (`maxPictureMemory`).
-    public var maxPicturePixels = 1_000_000_000
+    /// The largest picture decoded whole, in pixels (width × height as stored): a decompression bomb — a PNG header
+    /// claiming 100000×100000, a HEIF whose `ispe` claims 20000×20000 — is refused before anything is allocated
+    /// (libavcodec's `max_pixels`, the size the container declares, libheif's image sizes). Default 200 000 000
+    /// (200 megapixels: 800 MB as RGBA). Pictures decoded whole are bounded besides by libavutil's own size check
+    /// (about 268 megapixels) and by the memory budget (`maxPictureMemory`).
+    public var maxPicturePixels = 200_000_000
+    /// The largest PNG or JPEG read shrunk on load (`SourceInfo.largeStill`: libpng row by row, libjpeg's DCT
+    /// scaling, never the whole picture in memory), in pixels, checked against its header before a row is read.
+    /// Default 1 000 000 000 (1 gigapixel: a 20000×20000 PNG or a 30000×8000 panorama, read in a bounded few hundred
+    /// MiB; the cost that grows with the pixel count is decoding time, about a second per 100 megapixels).
+    /// `--max-megapixels` sets this and `maxPicturePixels` together.
+    public var maxLargeStillPixels = 1_000_000_000
     /// The longest edit, in seconds. Default 7200 (2 hours).
     public var maxDuration: Double = 7200
     /// The most clips an edit may have. Default 1000.
@@ -217,13 +223,24 @@ public struct ResourceLimits: Equatable, Sendable, Codable {
 
     public init() {}
 
+    enum CodingKeys: String, CodingKey { case maxPicturePixels, maxLargeStillPixels, maxDuration, maxClips, maxPictureMemory }
+    /// Decodes the limits a plan or a library user wrote; a limit absent (written before it existed) keeps its default.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        maxPicturePixels = try c.decodeIfPresent(Int.self, forKey: .maxPicturePixels) ?? maxPicturePixels
+        maxLargeStillPixels = try c.decodeIfPresent(Int.self, forKey: .maxLargeStillPixels) ?? maxLargeStillPixels
+        maxDuration = try c.decodeIfPresent(Double.self, forKey: .maxDuration) ?? maxDuration
+        maxClips = try c.decodeIfPresent(Int.self, forKey: .maxClips) ?? maxClips
+        maxPictureMemory = try c.decodeIfPresent(Int.self, forKey: .maxPictureMemory) ?? maxPictureMemory
+    }
+
     /// The limits, with the option of the `segue` command that raises each.
     public enum Limit: String, Sendable, Equatable, CaseIterable {
-        case picturePixels, duration, clips, pictureMemory
+        case picturePixels, largeStillPixels, duration, clips, pictureMemory
         /// The `segue` option that sets it.
         public var option: String {
             switch self {
-            case .picturePixels: return "--max-megapixels"
+            case .picturePixels, .largeStillPixels: return "--max-megapixels"
             case .duration: return "--max-duration"
             case .clips: return "--max-clips"
             case .pictureMemory: return "--max-picture-memory"
@@ -233,6 +250,7 @@ public struct ResourceLimits: Equatable, Sendable, Codable {
         public var property: String {
             switch self {
             case .picturePixels: return "maxPicturePixels"
+            case .largeStillPixels: return "maxLargeStillPixels"
             case .duration: return "maxDuration"
             case .clips: return "maxClips"
             case .pictureMemory: return "maxPictureMemory"
@@ -241,7 +259,7 @@ public struct ResourceLimits: Equatable, Sendable, Codable {
         /// What the option takes.
         var unit: String {
             switch self {
-            case .picturePixels: return "MEGAPIXELS"
+            case .picturePixels, .largeStillPixels: return "MEGAPIXELS"
             case .duration: return "SECONDS"
             case .clips: return "N"
             case .pictureMemory: return "MIB"
@@ -279,11 +297,13 @@ public struct LimitExceeded: SegueError, Equatable {
     }
     public var exitStatus: Int32 { ExitStatus.invalid }
 
-    /// A picture of `size` in the file at `path`, over `limits.maxPicturePixels`.
-    public static func picture(_ path: String, _ size: PixelSize, _ limits: ResourceLimits, field: String = "") -> LimitExceeded {
-        LimitExceeded(.picturePixels, field: field,
+    /// A picture of `size` in the file at `path`, over `limits.maxPicturePixels` (or, with `largeStill`, a PNG or
+    /// JPEG read shrunk on load over `limits.maxLargeStillPixels`).
+    public static func picture(_ path: String, _ size: PixelSize, _ limits: ResourceLimits, field: String = "",
+                               largeStill: Bool = false) -> LimitExceeded {
+        LimitExceeded(largeStill ? .largeStillPixels : .picturePixels, field: field,
                       detail: "\(URL(fileURLWithPath: path).lastPathComponent) has a \(size.width)x\(size.height) picture (\(ResourceLimits.megapixels(size.width * size.height)))",
-                      allowed: ResourceLimits.megapixels(limits.maxPicturePixels))
+                      allowed: ResourceLimits.megapixels(largeStill ? limits.maxLargeStillPixels : limits.maxPicturePixels))
     }
 }
 

@@ -44,8 +44,9 @@ extension InputPolicy {
         let media = timeline.placements.filter(\.isMedia)
         for p in media {
             let size = p.source.codedSize
-            if size.width * size.height > limits.maxPicturePixels {
-                throw LimitExceeded.picture(p.spec.path, size, limits, field: field(p))
+            let large = p.source.largeStill != nil
+            if size.width * size.height > (large ? limits.maxLargeStillPixels : limits.maxPicturePixels) {
+                throw LimitExceeded.picture(p.spec.path, size, limits, field: field(p), largeStill: large)
             }
         }
         if timeline.duration.seconds > limits.maxDuration {

@@ -179,6 +179,7 @@ enum MediaInput {
     static let ownFiles: InputPolicy = {
         var p = InputPolicy.default
         p.limits.maxPicturePixels = Int(Int64.max)
+        p.limits.maxLargeStillPixels = Int(Int64.max)
         return p
     }()
 

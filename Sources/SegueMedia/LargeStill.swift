@@ -10,8 +10,8 @@ import SegueCore
 /// a 200-megapixel panorama would still cost it several hundred MiB as planes and as RGBA.
 ///
 /// Which pictures: PNG and JPEG files (by their signature) of more than `threshold` pixels; other stills, and smaller
-/// ones, go through FFmpeg as before. None of more than the input policy's `maxPicturePixels` is read at all (the
-/// decompression-bomb limit, `--max-megapixels`).
+/// ones, go through FFmpeg as before. None of more than the input policy's `maxLargeStillPixels` is read at all (the
+/// decompression-bomb limit for these, `--max-megapixels`).
 ///
 /// Memory bound: one source row (at most 4 bytes × the width after DCT scaling), a row of 64-bit sums (32 bytes × the
 /// output width), and the output picture, which is the size the layer is shown at and never more than `maxSide`
@@ -33,7 +33,7 @@ struct LargeStill {
     static let maxSide = SourceInfo.largeStillMaxSide
 
     /// The large still at `path`, or nil when it is not a PNG or JPEG of more than `threshold` pixels.
-    /// - Throws: `LimitExceeded` for a picture over `policy.limits.maxPicturePixels` (read from its header).
+    /// - Throws: `LimitExceeded` for a picture over `policy.limits.maxLargeStillPixels` (read from its header).
     static func probe(path: String, policy: InputPolicy) throws -> LargeStill? {
         var info = segue_large_still_info()
         guard segue_large_still_probe(path, &info) == 0 else {
@@ -44,8 +44,8 @@ struct LargeStill {
         let pixels = Int(info.width) * Int(info.height)
         guard pixels > threshold else { return nil }
         let kind = info.kind == Int32(SEGUE_LARGE_PNG) ? "PNG" : "JPEG"
-        guard pixels <= policy.limits.maxPicturePixels else {
-            throw LimitExceeded.picture(path, PixelSize(width: Int(info.width), height: Int(info.height)), policy.limits)
+        guard pixels <= policy.limits.maxLargeStillPixels else {
+            throw LimitExceeded.picture(path, PixelSize(width: Int(info.width), height: Int(info.height)), policy.limits, largeStill: true)
         }
         let orientation = info.kind == Int32(SEGUE_LARGE_JPEG) ? (info.exif_orientation > 0 ? Int(info.exif_orientation) : nil)
             : ExifOrientation.pngExifBlock(path: path).map { Int($0.withUnsafeBufferPointer { segue_exif_orientation($0.baseAddress, UInt32($0.count)) }) }.flatMap { (1...8).contains($0) ? $0 : nil }

@@ -214,6 +214,7 @@ struct Arguments {
                 let v = try number(a)
                 guard v > 0, v <= 1e6 else { throw UsageError("--max-megapixels must be > 0 (megapixels per picture; got \(v))") }
                 inputPolicy.limits.maxPicturePixels = Int(v * 1e6)
+                inputPolicy.limits.maxLargeStillPixels = Int(v * 1e6)
             case "--max-duration":
                 let v = try number(a)
                 guard v > 0, MediaTime.isRepresentable(seconds: v) else { throw UsageError("--max-duration must be > 0 seconds (got \(v))") }

@@ -63,7 +63,7 @@ untrusted edits (docs/untrusted-edits.md): inputs must be regular local files; p
   --root DIR                   every file the edit names must lie inside DIR (after resolving .. and symbolic links)
   --output-root DIR            every file written must lie inside DIR
   --allow-indirect-inputs      open HLS/DASH playlists, ffconcat lists and concat: paths (what they read obeys --root)
-  --max-megapixels N           the largest picture (default 1000)
+  --max-megapixels N           the largest picture: 200 decoded whole, 1000 for a PNG/JPEG read shrunk on load (sets both)
   --max-duration SECONDS       the longest edit (default 7200)
   --max-clips N                the most clips (default 1000)
   --max-picture-memory MIB     decoded pictures on screen at once, 4 bytes a pixel (default 2048)

@@ -368,7 +368,7 @@ final class HostileInputTests: EndToEndTestCase {
 
     // Memory: flat over a 200-frame render (no growth with length).
     func testMemoryIsFlatOverARender() throws {
-        let a = try cornerClip("a.mp4", size: "320x240", seconds: 4), b = try cornerClip("b.mp4", size: "320x240", seconds: 4)
+        let a = try cornerClip("a.mp4", size: "160x120", seconds: 4), b = try cornerClip("b.mp4", size: "160x120", seconds: 4)
         var e = Edit(clips: [clip(a), clip(b, tr(.crossfade, 1))])
         e.frameRate = FrameRate(30)
         @Sendable func rssKB() -> Int {

@@ -86,10 +86,11 @@ final class LargeStillTests: EndToEndTestCase {
         let bomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", be(40000) + be(30000) + [8, 2, 0, 0, 0])
             + chunk("IDAT", [0x78, 0x01]) + chunk("IEND", [])
         try Data(bomb).write(to: URL(fileURLWithPath: path("bomb.png")))
-        // The decompression-bomb limit is the input policy's (--max-megapixels, default 1000): refused from the header.
+        // The decompression-bomb limit for pictures read shrunk on load is the input policy's (--max-megapixels;
+        // ResourceLimits.maxLargeStillPixels, default 1000): refused from the header.
         var r = try segue(["render", path("bomb.png"), "-o", path("bomb.mp4")])
         XCTAssertEqual(r.status, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("bomb.png has a 40000x30000 picture (1200 megapixels), over the limit of 1000 megapixels; raise it with --max-megapixels"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("bomb.png has a 40000x30000 picture (1200 megapixels), over the limit of 1000 megapixels; raise it with --max-megapixels MEGAPIXELS (ResourceLimits.maxLargeStillPixels"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("bomb.mp4")))
         // A lower limit refuses a large still that the default reads shrunk on load, before decoding it.
         // (probe reports each refusal and ends with ProbeFailed, exit status 1, like any unreadable file)

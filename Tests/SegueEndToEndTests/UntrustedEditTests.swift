@@ -224,11 +224,18 @@ final class UntrustedEditTests: EndToEndTestCase {
             XCTAssertLessThan(r.peakMB, 200, "refused in under 200 MB")
             XCTAssertGreaterThan(r.peakMB, 1, "the measurement measured something")
         }
-        // 15000x15000 (225 megapixels) is under libavutil's own sanity limit: refused by Segue's.
+        // 15000x15000 (225 megapixels) is under libavutil's own sanity limit. A PNG that large is read shrunk on load
+        // (docs/semantics.md): this one's header promises rows its file does not have, which libpng says, in bounded
+        // memory; the picture limit (--max-megapixels) refuses it before a row is read.
         let big = try pngHeader("big.png", width: 15_000, height: 15_000)
-        let r = try measured(["render", big, "-o", path("o.mp4")])
+        var r = try measured(["render", big, "-o", path("o.mp4"), "--size", "640x640"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("big.png: cannot read the 15000x15000 picture shrunk to 640x640: libpng: Not enough image data"), r.stderr)
+        XCTAssertLessThan(r.peakMB, 200)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("o.mp4")))
+        r = try measured(["render", big, "-o", path("o.mp4"), "--max-megapixels", "200"])
         XCTAssertEqual(r.status, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("clips[0].path: big.png has a 15000x15000 picture (225 megapixels)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("clips[0].path: big.png has a 15000x15000 picture (225 megapixels), over the limit of 200 megapixels"), r.stderr)
         XCTAssertLessThan(r.peakMB, 200)
         // The limit is the option's: a 64x48 picture (3072 pixels) over 0.001 megapixels.
         try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48", "-frames:v", "1", path("small.png")])
