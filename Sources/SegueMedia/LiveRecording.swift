@@ -102,6 +102,10 @@ public final class LiveRecording: @unchecked Sendable {
         let take = try LiveTake(recording: self, inputs: inputs, videoInput: videoInput, audioInput: audioInput)
         for k in inputs.indices where k == videoInput || k == audioInput { startReader(k, inputs[k]) }
         let result = Result { try take.record() }
+        // The processor's renderer (an EGL display and context) is freed here, on the thread that drew with it: left
+        // to whichever thread last releases the recording, eglTerminate raced libEGL's own exit handlers (a heap
+        // corruption seen about one exit in 15 under load).
+        processor?.finish()
         // The readers end (stopped through the interrupt callback) before the sources are closed, and the sources are
         // closed before this returns: a process that exits right after must not leave a protocol's threads running
         // (libsrt's garbage collector crashes an exiting process). A reader stuck in a read that never polls the

@@ -98,4 +98,7 @@ public protocol LiveVideoProcessor: AnyObject {
     func outputSize(for info: SourceInfo) throws -> PixelSize
     /// Draws `picture` (a frame of the source) into an 8-bit 4:2:0 picture of `size` (BT.709, limited range).
     func process(_ picture: VideoPicture, info: SourceInfo, size: PixelSize) throws -> YUV420Image
+    /// Frees what drawing holds (a GL context), on the recording's thread, once the take has ended: before `run()`
+    /// returns, so that nothing is torn down by another thread while the process exits.
+    func finish()
 }

@@ -109,9 +109,11 @@ final class FrameSource {
         if let existing = readers[i] { return existing }
         let p = timeline.placements[i]
         let r: VideoReader
+        var reused = false
         if let k = spare.firstIndex(where: { $0.path == p.spec.path && $0.colour == p.spec.colour && p.spec.imageSequence == nil }) {
             r = spare.remove(at: k).reader
             reuses += 1
+            reused = true
         } else {
             r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, sequence: p.spec.imageSequence,
                                policy: timeline.inputPolicy)
@@ -119,7 +121,8 @@ final class FrameSource {
             if let why = r.hardwareProblem { hardwareProblems.insert(why) }
         }
         readers[i] = r
-        taken[i] = Counts(r)
+        // What a reused reader had counted for earlier cuts is not this clip's (a fresh one's first picture is).
+        taken[i] = reused ? Counts(r) : Counts()
         return r
     }
 
@@ -228,6 +231,8 @@ final class FrameSource {
         hardwareFrames += d.hardware
         keepForLater(r, after: i)
         var parts: [String] = []
+        if d.corrupt > 0 { parts.append("\(d.corrupt) corrupt packet(s) skipped") }
+        if d.concealed > 0 { parts.append("\(d.concealed) frame(s) concealed by the decoder") }
         if (d.readErrors > 0 || d.heldPastEnd > 0) && r.endsEarly {
             parts.append("the file ends early: \(d.heldPastEnd) output frame(s) hold its last good picture")
         }

@@ -71,6 +71,8 @@ final class RenderedLiveFrames: LiveVideoProcessor {
         return try renderer!.renderYUV420(plan, pictures: [picture])
     }
 
+    func finish() { renderer = nil }
+
     /// The one place a recorded frame becomes a `FramePlan`: one layer, no transition, SDR output, black behind.
     static func plan(frame: Int64, info: SourceInfo, size: PixelSize) -> FramePlan {
         let map = LayerGeometry.outputToSource(codedSize: info.codedSize, sar: info.sampleAspectRatio, orientation: info.orientation,

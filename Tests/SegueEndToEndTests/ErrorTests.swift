@@ -126,7 +126,7 @@ extension ErrorTests {
     /// FFmpeg's own lines never reach standard error as FFmpeg prints them (`[h264 @ 0x…]`); with `--verbose` they
     /// come through Segue's logger, naming the clip.
     func testFFmpegLogLinesGoThroughSeguesLogger() throws {
-        let clean = try cornerClip("clean.mp4", size: "160x120", seconds: 3)
+        let clean = try cornerClip("clean.mp4", size: "320x240", seconds: 3)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: clean))
         var x: UInt32 = 12345
         for k in (bytes.count / 3)..<(bytes.count / 3 + bytes.count / 5) {
