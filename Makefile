@@ -1,6 +1,11 @@
 # Segue: `make demo` and `make test` work on a fresh Debian 12 machine (they install what they need).
 SHELL := /bin/bash
 SWIFT ?= swift
+# The debug configuration (what `make build` and `make test` build, .build/debug) is compiled optimised (-O; @testable,
+# assertions and overflow checks stay): the CPU reference renderer and the audio mixer run several times faster and the
+# test suite takes about half the time (465 s against 861 s here). `make build SWIFT_DEBUG_FLAGS=` builds unoptimised
+# for a debugger.
+SWIFT_DEBUG_FLAGS ?= -Xswiftc -O
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
                 libavformat-dev libavdevice-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3 \
                 libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl time libzip-dev python3-venv \
@@ -21,7 +26,7 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(SWIFT_DEBUG_FLAGS)
 
 release: deps
 	$(SWIFT) build -c release
@@ -70,7 +75,7 @@ otio-venv: deps
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
 # Then the library's example package (Examples/ThreeClips) and the real Slurm run (farm-test).
 test: deps otio-venv
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(SWIFT_DEBUG_FLAGS)
 	$(SWIFT) test --skip-build --disable-swift-testing
 	$(MAKE) example
 	Tests/Farm/farm-test.sh .build/debug/segue
