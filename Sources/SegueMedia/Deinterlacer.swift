@@ -72,18 +72,13 @@ final class Deinterlacer {
     }
 
     private func drain() throws -> [(pts: Int64, frame: Frame)] {
-        var out: [(pts: Int64, frame: Frame)] = []
         let sinkBase = av_buffersink_get_time_base(sink)
-        while true {
-            let f = Frame()
-            let rc = av_buffersink_get_frame(sink, f.ptr)
-            if rc == FF.eagain || rc == FF.eof { return out }
-            try FF.check(rc, "av_buffersink_get_frame", path: path)
+        return try graph.readyFrames(sink).map { f in
             // bwdif stamps every picture (the input frames always carry a PTS).
             guard f.ptr.pointee.pts != FF.noPTS else {
                 throw MediaError(path: path, function: "av_buffersink_get_frame", message: "the deinterlacer returned a picture without a PTS")
             }
-            out.append((halfUnits(f.ptr.pointee.pts, from: sinkBase), f))
+            return (halfUnits(f.ptr.pointee.pts, from: sinkBase), f)
         }
     }
 

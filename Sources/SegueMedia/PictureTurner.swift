@@ -10,19 +10,18 @@ import SegueCore
 /// how both renderers read a turned 4:2:0 picture (`TransitionParameters.isExact`): the result, cropped at the route's
 /// origin, equals their composite byte for byte. The picture's colour description is kept as it is.
 ///
-/// The graph is one C handle (`AVFilterGraph`), freed in `deinit`. Errors are `MediaError`s with libavfilter's message.
+/// The graph is one C handle (`FilterGraph`), freed with it. Errors are `MediaError`s with libavfilter's message.
 public final class PictureTurner {
-    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private var graph: FilterGraph?
     private var source: UnsafeMutablePointer<AVFilterContext>?
     private var sink: UnsafeMutablePointer<AVFilterContext>?
     private var key: (width: Int, height: Int, turn: Orientation)?
 
     public init() {}
-    deinit { avfilter_graph_free(&graph) }
 
     /// Frees the filter graph now (the next `turned` makes another).
     public func release() {
-        avfilter_graph_free(&graph)
+        graph = nil
         key = nil
     }
 
@@ -94,8 +93,7 @@ public final class PictureTurner {
                         try FF.check(av_buffersink_get_frame(sink, out.ptr), "av_buffersink_get_frame")
                     } catch {
                         // Whatever the graph still holds of these planes goes with it, before they can go away.
-                        avfilter_graph_free(&graph)
-                        key = nil
+                        release()
                         throw error
                     }
                     let o = out.ptr.pointee
@@ -125,30 +123,18 @@ public final class PictureTurner {
 
     /// A graph `buffer → filters(turn) → buffersink` for `width × height` yuv420p pictures, on one thread.
     private func configure(width: Int, height: Int, turn: Orientation) throws {
-        avfilter_graph_free(&graph)
-        key = nil
-        guard let g = avfilter_graph_alloc() else { throw MediaError(path: nil, function: "avfilter_graph_alloc", message: "out of memory") }
-        graph = g
+        release()
         // Pictures are a few MB: slice threads would only compete with the decoder and the encoder for the cores.
-        g.pointee.nb_threads = 1
-        var src: UnsafeMutablePointer<AVFilterContext>? = nil, snk: UnsafeMutablePointer<AVFilterContext>? = nil
-        let args = "video_size=\(width)x\(height):pix_fmt=\(AV_PIX_FMT_YUV420P.rawValue):time_base=1/1:pixel_aspect=1/1"
-        try FF.check(avfilter_graph_create_filter(&src, avfilter_get_by_name("buffer"), "in", args, nil, g), "avfilter_graph_create_filter(buffer)")
-        try FF.check(avfilter_graph_create_filter(&snk, avfilter_get_by_name("buffersink"), "out", nil, nil, g), "avfilter_graph_create_filter(buffersink)")
-        var last = src!
-        for (n, spec) in PictureTurner.filters(turn).split(separator: ",").enumerated() {
+        let g = try FilterGraph(path: nil, threads: 1)
+        graph = g
+        let src = try g.add("buffer", "in", "video_size=\(width)x\(height):pix_fmt=\(AV_PIX_FMT_YUV420P.rawValue):time_base=1/1:pixel_aspect=1/1")
+        let turns = try PictureTurner.filters(turn).split(separator: ",").enumerated().map { n, spec in
             let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
-            guard let filter = avfilter_get_by_name(parts[0]) else {
-                throw MediaError(path: nil, function: "avfilter_get_by_name", message: "this FFmpeg has no \(parts[0]) filter (libavfilter)")
-            }
-            var ctx: UnsafeMutablePointer<AVFilterContext>? = nil
-            try FF.check(avfilter_graph_create_filter(&ctx, filter, "turn\(n)", parts.count > 1 ? parts[1] : nil, nil, g),
-                         "avfilter_graph_create_filter(\(parts[0]))")
-            try FF.check(avfilter_link(last, 0, ctx, 0), "avfilter_link")
-            last = ctx!
+            return try g.add(parts[0], "turn\(n)", parts.count > 1 ? parts[1] : nil)
         }
-        try FF.check(avfilter_link(last, 0, snk, 0), "avfilter_link")
-        try FF.check(avfilter_graph_config(g, nil), "avfilter_graph_config")
+        let snk = try g.add("buffersink", "out", nil)
+        try g.chain([src] + turns + [snk])
+        try g.configure()
         source = src; sink = snk
         key = (width, height, turn)
     }

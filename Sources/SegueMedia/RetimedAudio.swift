@@ -98,14 +98,11 @@ final class TempoFilter {
             try FF.check(av_buffersrc_close(source, pts, 0), "av_buffersrc_close", path: path)
         }
         var out: [Float] = []
-        while true {
-            let f = Frame()
-            let rc = av_buffersink_get_frame(sink, f.ptr)
-            if rc == FF.eagain || rc == FF.eof { return out }
-            try FF.check(rc, "av_buffersink_get_frame", path: path)
+        for f in try graph.readyFrames(sink) {
             let count = Int(f.ptr.pointee.nb_samples) * channels
             out += UnsafeBufferPointer(start: UnsafeRawPointer(f.ptr.pointee.data.0!).assumingMemoryBound(to: Float.self), count: count)
         }
+        return out
     }
 }
 
