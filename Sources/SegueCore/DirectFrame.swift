@@ -77,10 +77,10 @@ public enum DirectFrame {
         return Route(turn: turn, x: ox, y: oy)
     }
 
-    /// `plan` with its first layer looking at `picture` turned by `turn` (`route(...).turn`) rather than as stored:
-    /// the same output, now a crop of an upright picture (`route` of the result has the identity turn). Other
-    /// layers are unchanged.
-    public static func uprighted(_ plan: FramePlan, turn: Orientation, picture: VideoPicture) -> FramePlan {
+    /// `plan` with a layer of its first pass (`layer` 0: `from`, 1: `to`) looking at `picture` turned by `turn`
+    /// (`route(...).turn`) rather than as stored: the same output, now a crop of an upright picture (`route` of the
+    /// result has the identity turn). Other layers are unchanged.
+    public static func uprighted(_ plan: FramePlan, layer index: Int = 0, turn: Orientation, picture: VideoPicture) -> FramePlan {
         let w = picture.width, h = picture.height
         let (a, b, c, d) = (turn.a, turn.b, turn.c, turn.d)
         let e0x = (a < 0 || c < 0) ? w - 1 : 0, e0y = (b < 0 || d < 0) ? h - 1 : 0
@@ -92,8 +92,10 @@ public enum DirectFrame {
             .then(.scale(1 / Double(tw), 1 / Double(th)))
         var out = plan
         let first = plan.passes[0]
-        let layer = first.from.replacingGeometry(first.from.outputToSource.then(.scale(Double(w), Double(h))).then(storedToTurned))
-        out.passes[0] = CompositePass(track: first.track, from: layer, to: first.to, transition: first.transition,
+        func turned(_ l: LayerPlan) -> LayerPlan { l.replacingGeometry(l.outputToSource.then(.scale(Double(w), Double(h))).then(storedToTurned)) }
+        let from = index == 0 ? turned(first.from) : first.from
+        let to = index == 1 ? first.to.map(turned) : first.to
+        out.passes[0] = CompositePass(track: first.track, from: from, to: to, transition: first.transition,
                                       progress: first.progress, rect: first.rect)
         return out
     }

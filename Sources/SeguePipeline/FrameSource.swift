@@ -130,29 +130,49 @@ final class FrameSource {
     /// matrix) is turned upright here, on the decode thread, when that lets its frame skip compositing
     /// (`DirectFrame.route`): `framePictures(_:)` then hands on the turned picture and the plan for it.
     var uprights = false
-    private let turner = PictureTurner()
+    /// Whether the two layers of a transition frame that `PlaneTransitions` can draw are turned upright too, so that
+    /// it draws the frame (`auto` on a software rasteriser). Only kinds that read the layers at their own pixels
+    /// (not push: its filtered reads of a turned picture would site the chroma differently).
+    var uprightsTransitions = false
+    /// One turner per layer of a pass (a transition's two layers may turn differently; each keeps its graph).
+    private let turners = [PictureTurner(), PictureTurner()]
     /// The last picture turned for each placement: the stored picture's identity and the turned one.
     private var turnedPictures: [Int: (stored: UInt64, turned: VideoPicture)] = [:]
-    /// Frames whose first layer was turned upright by `turner` rather than drawn.
+    /// Frames with a layer turned upright by a turner rather than drawn.
     private(set) var uprightFrames = 0
 
     /// The plan and pictures for output frame `n`: `frame(_:)`, and with `uprights`, a first layer that a turn of its
     /// planes makes direct replaced by the turned picture, the plan changed to match (`DirectFrame.uprighted`: the
-    /// same output). Throws `MediaError`.
+    /// same output); with `uprightsTransitions` the same for each layer of a transition `PlaneTransitions` draws.
+    /// Throws `MediaError`.
     func framePictures(_ n: Int64) throws -> (plan: FramePlan, pictures: [VideoPicture]) {
         var (plan, pictures) = try frame(n)
-        guard uprights, let route = DirectFrame.route(plan.passes[0], picture: pictures[0], plan: plan), route.turns else { return (plan, pictures) }
-        let stored = pictures[0], clip = plan.passes[0].from.clipIndex
-        if stored.identity != 0, let held = turnedPictures[clip], held.stored == stored.identity {
-            pictures[0] = held.turned
-        } else {
-            var turned = try turner.turned(stored, by: route.turn)
-            turned.identity = VideoPicture.newIdentity()
-            turnedPictures[clip] = (stored.identity, turned)
-            pictures[0] = turned
+        guard uprights else { return (plan, pictures) }
+        let first = plan.passes[0]
+        var layers: [LayerPlan] = []
+        if first.transition == nil {
+            layers = [first.from]
+        } else if uprightsTransitions, plan.passes.count == 1, let t = first.transition, let to = first.to,
+                  PlaneTransitions.kinds.contains(t.kind), !t.kind.traits.movesLayers {
+            layers = [first.from, to]
         }
-        uprightFrames += 1
-        return (DirectFrame.uprighted(plan, turn: route.turn, picture: stored), pictures)
+        var turnedAny = false
+        for (k, layer) in layers.enumerated() {
+            guard let route = DirectFrame.route(layer, picture: pictures[k], plan: plan), route.turns else { continue }
+            let stored = pictures[k], clip = layer.clipIndex
+            if stored.identity != 0, let held = turnedPictures[clip], held.stored == stored.identity {
+                pictures[k] = held.turned
+            } else {
+                var turned = try turners[k].turned(stored, by: route.turn)
+                turned.identity = VideoPicture.newIdentity()
+                turnedPictures[clip] = (stored.identity, turned)
+                pictures[k] = turned
+            }
+            plan = DirectFrame.uprighted(plan, layer: k, turn: route.turn, picture: stored)
+            turnedAny = true
+        }
+        if turnedAny { uprightFrames += 1 }
+        return (plan, pictures)
     }
 
     /// The 1×1 pictures of colour layers, made once each (one identity: the GPU uploads each once).
@@ -269,7 +289,7 @@ final class FrameSource {
         for i in readers.keys.sorted() { close(i) }
         spare.removeAll()
         turnedPictures.removeAll()
-        turner.release()
+        turners.forEach { $0.release() }
         return warnings
     }
 }

@@ -209,13 +209,19 @@ final class DirectFrameTests: EndToEndTestCase {
         }
     }
 
-    /// `auto` on llvmpipe (issue 25): crossfade and wipe frames between untouched BT.709 clips are drawn on the planes
-    /// by the CPU (`PlaneTransitions`), `--verbose` says so and counts them, and the file is within a code of the one
-    /// `--backend gpu` draws (llvmpipe for every transition frame).
-    func testAutoDrawsCrossfadesAndWipesOnThePlanes() throws {
+    /// `auto` on llvmpipe (issue 25): crossfade, wipe, push and circleopen frames between untouched BT.709 clips, and a
+    /// crossfade into a phone clip turned upright, are drawn on the planes by the CPU (`PlaneTransitions`);
+    /// `--verbose` says so and counts them, and the file is within a code of the one `--backend gpu` draws (llvmpipe
+    /// for every transition frame).
+    func testAutoDrawsTransitionsOnThePlanes() throws {
         let a = try bt709Clip("a.mp4", size: "64x48"), b = try bt709Clip("b.mp4", size: "64x48", source: "smptebars")
-        let c = try bt709Clip("c.mp4", size: "64x48", source: "rgbtestsrc")
-        var edit = Edit(clips: [clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.wipe, 1.0 / 3, .downRight))])
+        let c = try bt709Clip("c.mp4", size: "64x48", source: "rgbtestsrc"), d = try bt709Clip("d.mp4", size: "80x48")
+        let e = try bt709Clip("e.mp4", size: "64x48", source: "smptebars")
+        // A phone clip: stored 48×64 with a quarter-turn display matrix, upright 64×48.
+        let f0 = try bt709Clip("f0.mp4", size: "48x64", source: "rgbtestsrc"), f = path("f.mp4")
+        try TestSupport.rotated(f0, degrees: 90, to: f)
+        var edit = Edit(clips: [clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.wipe, 1.0 / 3, .downRight)),
+                                clip(d, tr(.push, 1.0 / 3, .left)), clip(e, tr(.circleopen, 1.0 / 3)), clip(f, tr(.crossfade, 1.0 / 3))])
         edit.renderSize = PixelSize(width: 64, height: 48)
         edit.frameRate = FrameRate(30)
         edit.output.codec = .ffv1
@@ -223,13 +229,16 @@ final class DirectFrameTests: EndToEndTestCase {
         let (_, log) = try render(edit, backend: .auto, direct: true, name: "auto.mkv")
         XCTAssertFalse(gpuLog.contains { $0.contains("backend auto") }, "\(gpuLog)")
         let line = try XCTUnwrap(log.first { $0.contains("segue: backend auto:") }, "\(log)")
-        XCTAssertTrue(line.contains("the CPU draws 20 transition frames"), line)
-        XCTAssertEqual(directCount(log), 50, "\(log)")
+        XCTAssertTrue(line.contains("the CPU draws 50 transition frames"), line)
+        // Alone: a 20 frames, b–e 10 each, f 20 (turned upright); f's crossfade turned too.
+        XCTAssertEqual(directCount(log), 80, "\(log)")
+        XCTAssertEqual(uprightCount(log), 30, "\(log)")
+        XCTAssertEqual(uprightCount(gpuLog), 20, "\(gpuLog)")
         let x = try TestSupport.decodeFrames(path("auto.mkv"), width: 64, height: 48), y = try TestSupport.decodeFrames(path("gpu.mkv"), width: 64, height: 48)
-        XCTAssertEqual(x.count, 70)
+        XCTAssertEqual(x.count, 130)
         XCTAssertEqual(x.count, y.count)
         var worst = 0
-        for (f, g) in zip(x, y) { for i in f.indices { worst = max(worst, abs(Int(f[i]) - Int(g[i]))) } }
+        for (g, h) in zip(x, y) { for i in g.indices { worst = max(worst, abs(Int(g[i]) - Int(h[i]))) } }
         XCTAssertLessThanOrEqual(worst, 1)
     }
 }

@@ -2,6 +2,7 @@ import XCTest
 import SegueCore
 import SegueReference
 import SegueGL
+import SegueMedia
 import SegueTestSupport
 
 /// Transition frames drawn on the planes by the CPU (`PlaneTransitions`, issue 25: `auto` on llvmpipe), checked
@@ -58,14 +59,53 @@ final class PlaneTransitionTests: RendererTestCase {
         XCTAssertEqual(PlaneTransitions.image(plan(.crossfade, progress: 0, a, b), pictures: [a, b])?.y, a.planes[0].bytes)
     }
 
-    /// What the planes leave to the renderer: moving layers (push), scaled or turned layers, linear light, colour
-    /// layers, other kinds.
+    /// A push reads its layers moved by fractions of a pixel: bilinear, as both renderers read them then, including the
+    /// picture's pixels outside the crop and its clamped edges. The circles weight each sample by its distance from the
+    /// centre. Each within a code of the reference and of the GPU, most samples equal.
+    func testPushAndCirclesMatchTheReferenceAndTheGPU() throws {
+        // Pictures larger than the 16×12 frame, cropped at whole even pixels: a 16×16 at (0, 2) and a 24×12 at (4, 0).
+        let a = PlanarPictures.textured(16, 16, seed: 41), b = PlanarPictures.textured(24, 12, seed: 42)
+        let renderers = try self.renderers()
+        var cases: [(Transition.Kind, Transition.Direction?, Double)] = []
+        for d in Transition.Direction.allCases { for p in [0.13, 0.5, 0.77] { cases.append((.push, d, p)) } }
+        for p in [0.0, 0.2, 0.45, 0.5, 0.81, 1.0] { cases += [(.circleopen, nil, p), (.circleclose, nil, p)] }
+        var differing = 0, total = 0
+        for (kind, d, progress) in cases {
+            let f = plan(kind, d, progress: progress, a, b)
+            let label = "\(kind) \(d.map(\.rawValue) ?? "") p=\(progress)"
+            let planes = try XCTUnwrap(PlaneTransitions.image(f, pictures: [a, b], threads: 3), label)
+            let reference = try renderers[0].renderYUV420(f, pictures: [a, b])
+            XCTAssertLessThanOrEqual(worst(planes, reference), 1, label)
+            let x = samples(planes), y = samples(reference)
+            differing += x.indices.filter { x[$0] != y[$0] }.count
+            total += x.count
+            XCTAssertLessThanOrEqual(worst(planes, try renderers[1].renderYUV420(f, pictures: [a, b])), 1, "GPU: " + label)
+        }
+        XCTAssertLessThan(differing, total / 20, "\(differing) of \(total) samples differ")
+        // Half-way through a push to the left (8 whole pixels: no filtering), the frame's left half is the right half of
+        // A's crop (columns 8–15 of rows 2–13), its right half the left half of B's (columns 4–11).
+        let half = try XCTUnwrap(PlaneTransitions.image(plan(.push, .left, progress: 0.5, a, b), pictures: [a, b]))
+        for j in 0..<12 {
+            XCTAssertEqual(Array(half.y[(j * 16 + 8)..<(j * 16 + 16)]), Array(b.planes[0].bytes[(j * 24 + 4)..<(j * 24 + 12)]), "row \(j)")
+            XCTAssertEqual(Array(half.y[(j * 16)..<(j * 16 + 8)]), Array(a.planes[0].bytes[((j + 2) * 16 + 8)..<((j + 2) * 16 + 16)]), "row \(j)")
+        }
+        // circleopen at its start is A, at its end B; circleclose the same.
+        for kind in [Transition.Kind.circleopen, .circleclose] {
+            XCTAssertEqual(PlaneTransitions.image(plan(kind, progress: 1, a, b), pictures: [a, b])?.y,
+                           (0..<12).flatMap { j in b.planes[0].bytes[(j * 24 + 4)..<(j * 24 + 20)] }, "\(kind)")
+        }
+    }
+
+    /// What the planes leave to the renderer: scaled or turned layers, linear light, colour layers, other kinds.
     func testOnlyDirectLayersAndMixingKindsAreDrawnOnThePlanes() {
         let a = PlanarPictures.textured(16, 12, seed: 33), b = PlanarPictures.textured(16, 12, seed: 34)
-        XCTAssertNil(PlaneTransitions.image(plan(.push, .left, progress: 0.5, a, b), pictures: [a, b]))
-        XCTAssertNil(PlaneTransitions.image(plan(.circleopen, progress: 0.5, a, b), pictures: [a, b]))
+        XCTAssertNil(PlaneTransitions.image(plan(.slideleft, progress: 0.5, a, b), pictures: [a, b]))
+        XCTAssertNil(PlaneTransitions.image(plan(.dissolve, progress: 0.5, a, b), pictures: [a, b]))
+        XCTAssertNotNil(PlaneTransitions.image(plan(.push, .left, progress: 0.5, a, b), pictures: [a, b]))
+        XCTAssertNotNil(PlaneTransitions.image(plan(.circleopen, progress: 0.5, a, b), pictures: [a, b]))
         let big = PlanarPictures.textured(32, 24, seed: 35)   // shown at half size: scaled
         XCTAssertNil(PlaneTransitions.image(plan(.crossfade, progress: 0.5, a, big), pictures: [a, big]))
+        XCTAssertNil(PlaneTransitions.image(plan(.push, .up, progress: 0.5, a, big), pictures: [a, big]))
         var linear = Transition(kind: .crossfade, duration: MediaTime(value: 1, timescale: 1))
         linear.blend = .linear
         let l = FramePlan(frame: 0, time: .zero, from: layer(0, a), to: layer(1, b), transition: linear, progress: 0.5, renderSize: size)
@@ -77,7 +117,30 @@ final class PlaneTransitionTests: RendererTestCase {
                                          renderSize: size, fit: .fill)), transition: Transition(kind: .crossfade, duration: MediaTime(value: 1, timescale: 1)), progress: 0.5,
                                renderSize: size)
         let portrait = PlanarPictures.textured(12, 16, seed: 37)
+        // A turned layer is drawn here once it is turned (`DirectFrame.uprighted`, done by the frame source).
         XCTAssertNil(PlaneTransitions.image(turned, pictures: [a, portrait]))
         XCTAssertNotNil(PlaneTransitions.image(plan(.crossfade, progress: 0.5, a, b), pictures: [a, b]))
+    }
+
+    /// A transition's incoming layer turned upright (`DirectFrame.uprighted(layer: 1)`, its picture turned as
+    /// `PictureTurner` turns it) gives the frame the renderers draw from the stored picture, and the planes draw it.
+    func testATurnedIncomingLayerIsTheSameFrame() throws {
+        let a = PlanarPictures.textured(16, 12, seed: 51)
+        let stored = PlanarPictures.textured(12, 16, seed: 52)   // shown through a quarter turn: upright 16×12
+        let turn = Orientation(a: 0, b: 1, c: -1, d: 0)
+        let renderers = try self.renderers()
+        for kind in [Transition.Kind.crossfade, .circleopen] {
+            let f = FramePlan(frame: 0, time: .zero, from: layer(0, a), to: LayerPlan(clipIndex: 1, sourceTime: .zero, outputToSource:
+                LayerGeometry.outputToSource(codedSize: stored.size, sar: 1, orientation: turn, renderSize: size, fit: .fill)),
+                              transition: Transition(kind: kind, duration: MediaTime(value: 1, timescale: 1)), progress: 0.4, renderSize: size)
+            let route = try XCTUnwrap(DirectFrame.route(try XCTUnwrap(f.passes[0].to), picture: stored, plan: f))
+            XCTAssertTrue(route.turns)
+            let upright = try PictureTurner().turned(stored, by: route.turn)
+            let g = DirectFrame.uprighted(f, layer: 1, turn: route.turn, picture: stored)
+            let drawn = try XCTUnwrap(PlaneTransitions.image(g, pictures: [a, upright]), "\(kind)")
+            XCTAssertEqual(try renderers[0].renderYUV420(g, pictures: [a, upright]), try renderers[0].renderYUV420(f, pictures: [a, stored]), "\(kind)")
+            XCTAssertLessThanOrEqual(worst(drawn, try renderers[0].renderYUV420(f, pictures: [a, stored])), 1, "\(kind)")
+            XCTAssertLessThanOrEqual(worst(drawn, try renderers[1].renderYUV420(f, pictures: [a, stored])), 1, "GPU \(kind)")
+        }
     }
 }
