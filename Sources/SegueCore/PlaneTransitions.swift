@@ -1,39 +1,83 @@
 import Foundation
 
-/// Transition frames drawn straight on the planes by the CPU, for machines whose only OpenGL is a software rasteriser
-/// (llvmpipe): a crossfade (or xfade's `fade`), a wipe, a push, or xfade's `circleopen`/`circleclose` between two
-/// layers that are each a direct crop of an 8-bit 4:2:0 BT.709 picture (`DirectFrame.route` with no turn: untouched,
-/// scale 1, whole even pixels). Such a frame is the same per-sample arithmetic on each plane as the fused luma and
-/// chroma passes of `main.glsl` (`crossfade.frag`, `fade.frag`, `wipe.frag`, `push.frag`, `circleopen.frag`,
-/// `circleclose.frag`), written as loops over rows, the rows split between threads: a few ms for a 1080p frame where
-/// llvmpipe takes 30–40.
+/// Frames drawn straight on the planes by the CPU, for machines whose only OpenGL is a software rasteriser
+/// (llvmpipe): one layer scaled or moved (a clip whose size is not the render size, letterboxed or filling it), or a
+/// crossfade (or xfade's `fade`), a wipe, a push, or xfade's `circleopen`/`circleclose` between two such layers, each
+/// an upright, axis-aligned read of an 8-bit 4:2:0 BT.709 picture (`PlaneLayers.turn` is the identity: a phone clip is
+/// turned upright first, `PictureTurner`). Such a frame is the same per-sample arithmetic on each plane as the fused
+/// luma and chroma passes of `main.glsl` (the layer lookup of `layer.glsl`, then `crossfade.frag`, `fade.frag`,
+/// `wipe.frag`, `push.frag`, `circleopen.frag`, `circleclose.frag`), written as loops over rows, the rows split between
+/// threads: a few ms for a 1080p frame where llvmpipe takes 30–40.
 ///
-/// Maths (the CPU reference's, `ReferenceRenderer`): each sample is computed at the position the passes compute (a
-/// luma sample's centre, a chroma sample's site, `RGBToOutputYCbCr.siting`). A crossfade's sample is
-/// `unorm8(A/255·(1 − p) + B/255·p)` with `p` the pass's progress as `Float`, `A`, `B` the two layers' samples (the
-/// fused colour map of a BT.709 limited picture in a BT.709 limited output is the identity; the layers are opaque,
-/// so the background adds nothing); the circles mix the same way with a weight per sample (`smoothstep` of the
-/// distance from the centre, xfade's formula); a wipe's sample is `A` or `B`, chosen per sample by `wipe.frag`'s
-/// test. A push moves the layers by fractions of a pixel, so its layers are read as the renderers read them then:
-/// bilinear (`GL_LINEAR`, `GL_CLAMP_TO_EDGE` at the picture's edges, ES 3.0 §3.8.10), the taps and weights of each
-/// column and row computed once, in the reference's `Float` arithmetic. The one difference: `unorm8` here rounds a
-/// value exactly half-way between two codes to the even one (the reference rounds it up), so mixed samples are within
-/// one code of the reference's, as the GPU's are (`PlaneTransitionTests`); a wipe's are equal.
+/// Maths (the CPU reference's, `ReferenceRenderer` and `ReferenceLayer`): each sample is computed at the position the
+/// passes compute (a luma sample's centre, a chroma sample's site, `RGBToOutputYCbCr.siting`). A layer is read there
+/// through its map: outside 0…1 or outside its picture the background, else its picture's samples, with exact texel
+/// fetches where the renderers fetch exactly (`TransitionParameters.isExact`) and otherwise bilinear (`GL_LINEAR`,
+/// `GL_CLAMP_TO_EDGE`, ES 3.0 §3.8.10) with the taps and weights of each column and row computed once, in the
+/// reference's `Float` arithmetic; the fused colour map of a BT.709 limited picture in a BT.709 limited output is
+/// the identity, and the layers are opaque. A crossfade's sample is then `unorm8(A·(1 − p) + B·p)` with `p` the pass's
+/// progress as `Float`; the circles mix the same way with a weight per sample (`smoothstep` of the distance from the
+/// centre, xfade's formula); a wipe's sample is `A` or `B`, chosen per sample by `wipe.frag`'s test; a push reads A
+/// and B at positions moved by `p` and `p − 1` along its direction and shows A where its position lies in the frame.
+/// The one difference: `unorm8` here rounds a value exactly half-way between two codes to the even one (the reference
+/// rounds it up), so mixed or filtered samples are within one code of the reference's, as the GPU's are
+/// (`PlaneTransitionTests`); exact reads and a wipe's selections are equal.
 public enum PlaneTransitions {
-    /// The kinds drawn here.
+    /// The transition kinds drawn here.
     public static let kinds: Set<TransitionKind> = [.crossfade, .fade, .wipe, .push, .circleopen, .circleclose]
 
-    /// The frame drawn on the planes, or nil when `plan` is not one this path draws: one pass, a transition of
-    /// `kinds` mixed in gamma space between two layers that are direct crops (`DirectFrame.route`, no turn) of
-    /// `pictures` (those of `plan.layers`). `threads`: how many threads share the rows (at least 1).
+    /// Whether the planes draw `plan`'s pass as far as its kind goes: one pass, without a transition or with one of
+    /// `kinds` mixed in gamma space. (Its layers must also be upright reads: `turn`.)
+    public static func drawsKind(_ plan: FramePlan) -> Bool {
+        guard plan.passes.count == 1 else { return false }
+        guard let t = plan.passes[0].transition else { return true }
+        return kinds.contains(t.kind) && t.blend != .linear && plan.passes[0].to != nil
+    }
+
+    /// The turn (`Orientation`, the linear part of the map from turned pixel indices to stored ones, as
+    /// `DirectFrame.Route.turn`) that makes `layer` an upright read of `picture` that the planes draw: `.identity` when
+    /// it is one as it is, a quarter turn, half turn or mirror when its picture must be turned first
+    /// (`DirectFrame.uprighted`), nil when the planes cannot draw it: an output that keeps alpha or is HDR, a picture
+    /// that is not 8-bit 4:2:0 planar BT.709 limited-range SDR or has alpha, a layer that is not opaque, is cropped or
+    /// is not media, a map that is not axis-aligned (rotation by other than quarter turns), or an odd render size.
+    public static func turn(_ layer: LayerPlan, picture: VideoPicture, plan: FramePlan) -> Orientation? {
+        let renderSize = plan.renderSize
+        guard !plan.keepsAlpha, layer.isUntouched, layer.content == .media, plan.colour.dynamicRange == .sdr,
+              picture.layout == .planar, picture.bitDepth == 8, picture.chromaShiftX == 1, picture.chromaShiftY == 1,
+              !picture.swapsChroma, !picture.hasAlpha, picture.colour.matrix == .bt709, picture.colour.range == .limited,
+              picture.colour.transfer == .sdr, picture.colour.primaries != .bt2020,
+              renderSize.width % 2 == 0, renderSize.height % 2 == 0, picture.width % 2 == 0, picture.height % 2 == 0 else { return nil }
+        let m = layer.outputToSource.then(.scale(Double(picture.width), Double(picture.height)))
+        let scale = max(abs(m.a), abs(m.b), abs(m.c), abs(m.d))
+        func zero(_ v: Double) -> Bool { abs(v) <= 1e-9 * scale }
+        func sign(_ v: Double) -> Int { zero(v) ? 0 : v > 0 ? 1 : -1 }
+        guard scale > 0, (zero(m.b) && zero(m.c) && !zero(m.a) && !zero(m.d)) || (zero(m.a) && zero(m.d) && !zero(m.b) && !zero(m.c)) else { return nil }
+        return Orientation(a: sign(m.a), b: sign(m.b), c: sign(m.c), d: sign(m.d))
+    }
+
+    /// The chroma siting of a 4:2:0 picture turned by `turn` (`PictureTurner`), for reads that filter (bilinear): a
+    /// mirrored axis puts each chroma sample on the other side of its 2×2 block (`s ↦ 1 − s`), a quarter turn swaps
+    /// the axes. (Exact reads of a turned picture keep its stored siting: they read it as a permutation of each plane's
+    /// samples, `DirectFrame`.)
+    public static func siting(_ s: ChromaSiting, turnedBy turn: Orientation) -> ChromaSiting {
+        // Turned axis X is stored axis x (a ≠ 0) or y (b ≠ 0), read backwards where the entry is negative.
+        func axis(_ onX: Int, _ onY: Int) -> Double { onX != 0 ? (onX > 0 ? s.x : 1 - s.x) : (onY > 0 ? s.y : 1 - s.y) }
+        return ChromaSiting(x: axis(turn.a, turn.b), y: axis(turn.c, turn.d))
+    }
+
+    /// The frame drawn on the planes, or nil when `plan` is not one this path draws: one pass (`drawsKind`) whose
+    /// layers are upright reads (`turn` is the identity) of `pictures` (those of `plan.layers`). `threads`: how many
+    /// threads share the rows (at least 1).
     public static func image(_ plan: FramePlan, pictures: [VideoPicture], threads: Int = 2) -> YUV420Image? {
-        guard plan.passes.count == 1, pictures.count == 2, let t = plan.passes[0].transition, kinds.contains(t.kind), t.blend != .linear,
-              let to = plan.passes[0].to,
-              let a = DirectFrame.route(plan.passes[0].from, picture: pictures[0], plan: plan), !a.turns,
-              let b = DirectFrame.route(to, picture: pictures[1], plan: plan), !b.turns else { return nil }
+        guard drawsKind(plan) else { return nil }
+        let pass = plan.passes[0]
+        let layers = [pass.from] + (pass.to.map { [$0] } ?? [])
+        guard pictures.count == layers.count,
+              zip(layers, pictures).allSatisfy({ turn($0, picture: $1, plan: plan) == .identity }) else { return nil }
         let size = plan.renderSize, W = size.width, H = size.height
-        let p = TransitionParameters(pass: plan.passes[0], renderSize: size)
-        let from = Layer(pictures[0], a, map: p.fromMap), into = Layer(pictures[1], b, map: p.toMap)
+        let p = TransitionParameters(pass: pass, renderSize: size)
+        let kind = pass.transition?.kind
+        let maps = [p.fromMap, p.toMap]
         var planes = [[UInt8](repeating: 0, count: W * H), [UInt8](repeating: 0, count: W * H / 4), [UInt8](repeating: 0, count: W * H / 4)]
         let fw = Float(W), fh = Float(H), site = RGBToOutputYCbCr.siting
         for k in 0..<3 {
@@ -41,14 +85,28 @@ public enum PlaneTransitions {
             // The position (0…1) of each column's and each row's samples, as the passes compute it.
             let us: [Float] = (0..<pw).map { i in k == 0 ? (Float(i) + 0.5) / fw : ((Float(i) + 0.5) * 2 - 0.5 + site.x) / fw }
             let vs: [Float] = (0..<ph).map { j in k == 0 ? (Float(j) + 0.5) / fh : ((Float(j) + 0.5) * 2 - 0.5 + site.y) / fh }
-            let row = kernel(t.kind, p, plane: k, us: us, vs: vs, from: from, into: into, plan: plan)
-            from.picture.planes[k].bytes.withUnsafeBufferPointer { pa in
-                into.picture.planes[k].bytes.withUnsafeBufferPointer { pb in
+            let fused = LayerColourMap.background(pass: k == 0 ? .luma : .chroma, fused: true, colour: plan.background, alpha: plan.backgroundAlpha)
+            let background = fused[k == 2 ? 1 : 0]
+            // Where each layer is read: at the sample's own position, or for a push moved along its direction (A by
+            // −p, B by 1 − p: push.frag).
+            let moves = kind == .push ? [-p.progress, 1 - p.progress] : [0, 0]
+            let samplers = (0..<layers.count).map { n in
+                Sampler(picture: pictures[n], plane: k, map: maps[n], exact: TransitionParameters.isExact(pass, layers[n], picture: pictures[n]),
+                        columns: us.map { $0 + moves[n] * p.direction.0 }, rows: vs.map { $0 + moves[n] * p.direction.1 }, background: background)
+            }
+            let row = kernel(kind, p, samplers: samplers, us: us, vs: vs, plan: plan)
+            let b = samplers.count > 1 ? 1 : 0
+            pictures[0].planes[k].bytes.withUnsafeBufferPointer { pa in
+                pictures[b].planes[k].bytes.withUnsafeBufferPointer { pb in
                     planes[k].withUnsafeMutableBufferPointer { out in
                         let shared = Planes(a: pa.baseAddress!, b: pb.baseAddress!, out: out.baseAddress!)
                         let stripes = max(1, min(threads, ph))
                         DispatchQueue.concurrentPerform(iterations: stripes) { s in
-                            for j in (s * ph / stripes)..<((s + 1) * ph / stripes) { row(j, shared.a, shared.b, shared.out + j * pw) }
+                            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * pw)
+                            defer { scratch.deallocate() }
+                            for j in (s * ph / stripes)..<((s + 1) * ph / stripes) {
+                                row(j, shared.a, shared.b, shared.out + j * pw, scratch, scratch + pw)
+                            }
                         }
                     }
                 }
@@ -57,53 +115,52 @@ public enum PlaneTransitions {
         return YUV420Image(width: W, height: H, y: planes[0], cb: planes[1], cr: planes[2])
     }
 
-    /// One layer of the pass: its picture and where the output's top-left sample sits in it (`DirectFrame.Route`),
-    /// and its output → source map (`TransitionParameters.fromMap`/`toMap`) for the moving reads of a push.
-    struct Layer {
-        let picture: VideoPicture
-        let route: DirectFrame.Route
-        let map: [Float]
-        let chroma: ChromaPositionMap
-        init(_ picture: VideoPicture, _ route: DirectFrame.Route, map: [Float]) {
-            self.picture = picture; self.route = route; self.map = map; chroma = ChromaPositionMap(picture)
-        }
-        /// Plane `k`'s row length and size, and the crop's origin in it.
-        func plane(_ k: Int) -> (width: Int, height: Int, x: Int, y: Int) {
-            let q = picture.planes[k]
-            return (q.width, q.height, k == 0 ? route.x : route.x / 2, k == 0 ? route.y : route.y / 2)
-        }
-    }
-
     /// The two layers' planes and the output plane of one `image` loop, shared by its threads: each writes its own
     /// rows of `out` and only reads `a` and `b`, which outlive the loop (`@unchecked Sendable`).
     struct Planes: @unchecked Sendable {
         let a: UnsafePointer<UInt8>, b: UnsafePointer<UInt8>, out: UnsafeMutablePointer<UInt8>
     }
 
-    /// Draws row `j` of a plane: the layers' planes (`a`, `b`, whole pictures' planes) → the output row.
-    typealias Row = @Sendable (_ j: Int, _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) -> Void
+    /// Draws row `j` of a plane: the layers' planes (`a`, `b`: whole pictures' planes) → the output row, with two rows
+    /// of `Float` scratch (the layers' samples where they are filtered).
+    typealias Row = @Sendable (_ j: Int, _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>,
+                               _ rowA: UnsafeMutablePointer<Float>, _ rowB: UnsafeMutablePointer<Float>) -> Void
 
-    /// The row kernel of `kind` for plane `k` (0 luma, 1 Cb, 2 Cr) at the sample positions `us` (columns) and `vs`
-    /// (rows).
-    static func kernel(_ kind: TransitionKind, _ p: TransitionParameters, plane k: Int, us: [Float], vs: [Float],
-                       from: Layer, into: Layer, plan: FramePlan) -> Row {
-        let A = from.plane(k), B = into.plane(k)
+    /// The row kernel of `kind` (nil: the one layer alone) for one plane, reading the layers through `samplers` at the
+    /// sample positions `us` (columns) and `vs` (rows). Where every read is an exact fetch of a window of the pictures
+    /// (no move, scale 1), the kernels read the bytes directly; otherwise the samplers fill a row of values first.
+    static func kernel(_ kind: TransitionKind?, _ p: TransitionParameters, samplers: [Sampler], us: [Float], vs: [Float], plan: FramePlan) -> Row {
         let n = us.count
-        // The layers' samples at the output's own positions: their windows of the pictures (exact reads).
-        let windows = Windows(a: (A.x, A.y, A.width), b: (B.x, B.y, B.width))
+        let A = samplers[0], B = samplers.count > 1 ? samplers[1] : samplers[0]
+        let windows = kind != .push ? A.window.flatMap { a in B.window.map { b in Windows(a: a, b: b) } } : nil
         switch kind {
-        case .wipe:
+        case nil:
+            return { j, a, _, out, ra, _ in
+                if let w = windows {
+                    out.update(from: w.rows(j, a, a).0, count: n)
+                } else {
+                    A.fill(j, a, ra)
+                    for i in 0..<n { out[i] = unorm8(ra[i]) }
+                }
+            }
+        case .wipe?:
             // wipe.frag, per axis: +1 keeps A where the position ≥ p, −1 where it is < 1 − p.
             func keepsA(_ v: Float, _ d: Float) -> Bool { d > 0.5 ? v >= p.progress : d < -0.5 ? v < 1 - p.progress : true }
             let columnsA = Shared(us.map { keepsA($0, p.direction.0) ? UInt8(1) : 0 }), rowsA = vs.map { keepsA($0, p.direction.1) }
-            return { j, a, b, out in
-                let (ra, rb) = windows.rows(j, a, b)
-                guard rowsA[j] else { out.update(from: rb, count: n); return }
+            return { j, a, b, out, fa, fb in
                 let keep = columnsA.base
-                for i in 0..<n { out[i] = keep[i] != 0 ? ra[i] : rb[i] }
+                if let w = windows {
+                    let (ra, rb) = w.rows(j, a, b)
+                    guard rowsA[j] else { out.update(from: rb, count: n); return }
+                    for i in 0..<n { out[i] = keep[i] != 0 ? ra[i] : rb[i] }
+                } else {
+                    B.fill(j, b, fb)
+                    if rowsA[j] { A.fill(j, a, fa) }
+                    for i in 0..<n { out[i] = unorm8(rowsA[j] && keep[i] != 0 ? fa[i] : fb[i]) }
+                }
                 withExtendedLifetime(columnsA) {}
             }
-        case .circleopen, .circleclose:
+        case .circleopen?, .circleclose?:
             // xfade's circles (circleopen.frag, circleclose.frag): the distance of the sample's pixel
             // (`segue_pixel`) from (W/2, H/2) over hypot(W/2, H/2), through smoothstep.
             let P = 1 - p.progress, res = (Float(plan.renderSize.width), Float(plan.renderSize.height))
@@ -114,80 +171,115 @@ public enum PlaneTransitions {
             let dys = vs.map { v -> Float in let d = (v * res.1 - 1.0 / 64).rounded(.down) - c.1; return d * d }
             // circleopen: mix(B, A, s); circleclose: mix(A, B, s).
             let opens = kind == .circleopen
-            return { j, a, b, out in
-                let (ra, rb) = windows.rows(j, a, b)
-                let (x, y) = opens ? (rb, ra) : (ra, rb)
+            return { j, a, b, out, fa, fb in
                 let dy = dys[j], dx = dxs.base
-                for i in 0..<n {
+                @inline(__always) func weight(_ i: Int) -> Float {
                     let e = (dx[i] + dy).squareRoot() / radius + offset
                     let t = e < 0 ? 0 : (e > 1 ? 1 : e)
-                    let s = t * t * (3 - 2 * t)
-                    out[i] = unorm8(Float(x[i]) / 255 * (1 - s) + Float(y[i]) / 255 * s)
+                    return t * t * (3 - 2 * t)
+                }
+                if let w = windows {
+                    let (ra, rb) = w.rows(j, a, b)
+                    let (x, y) = opens ? (rb, ra) : (ra, rb)
+                    for i in 0..<n {
+                        let s = weight(i)
+                        out[i] = unorm8(Float(x[i]) / 255 * (1 - s) + Float(y[i]) / 255 * s)
+                    }
+                } else {
+                    A.fill(j, a, fa); B.fill(j, b, fb)
+                    let (x, y) = opens ? (fb, fa) : (fa, fb)
+                    for i in 0..<n {
+                        let s = weight(i)
+                        out[i] = unorm8(x[i] * (1 - s) + y[i] * s)
+                    }
                 }
                 withExtendedLifetime(dxs) {}
             }
-        case .push:
-            return push(p, plane: k, us: us, vs: vs, from: from, into: into, plan: plan)
+        case .push?:
+            // push.frag: A (read at uv − p·direction) where that position lies inside the frame, else B.
+            let progress = p.progress
+            func shows(_ v: Float, _ d: Float) -> Bool { let m = v - progress * d; return m >= 0 && m <= 1 }
+            let columnsA = Shared(us.map { shows($0, p.direction.0) ? UInt8(1) : 0 }), rowsA = vs.map { shows($0, p.direction.1) }
+            return { j, a, b, out, fa, fb in
+                let keep = columnsA.base
+                B.fill(j, b, fb)
+                if rowsA[j] { A.fill(j, a, fa) }
+                for i in 0..<n { out[i] = unorm8(rowsA[j] && keep[i] != 0 ? fa[i] : fb[i]) }
+                withExtendedLifetime(columnsA) {}
+            }
         default:
             // crossfade, fade: mix(A, B, p).
             let progress = p.progress, q = 1 - progress
-            return { j, a, b, out in
-                let (ra, rb) = windows.rows(j, a, b)
-                for i in 0..<n { out[i] = unorm8(Float(ra[i]) / 255 * q + Float(rb[i]) / 255 * progress) }
-            }
-        }
-    }
-
-    /// push.frag: A read at `uv − p·direction` where that lies inside the frame, else B at `uv + (1 − p)·direction`,
-    /// each bilinear (the layers move by fractions of a pixel: `TransitionTraits.movesLayers`), the background where a
-    /// read falls outside its layer (`ReferenceLayer.color`).
-    static func push(_ p: TransitionParameters, plane k: Int, us: [Float], vs: [Float], from: Layer, into: Layer, plan: FramePlan) -> Row {
-        let A = from.plane(k), B = into.plane(k), n = us.count
-        let progress = p.progress
-        let fused = LayerColourMap.background(pass: k == 0 ? .luma : .chroma, fused: true, colour: plan.background, alpha: plan.backgroundAlpha)
-        let background = unorm8(fused[k == 2 ? 1 : 0])
-        // ReferenceLayer.color and .sample along one axis: the source position s = m·uv + t (the route has no turn,
-        // so the other axis's term is zero; outside 0…1 the background), the picture's luma position s·w, on the
-        // chroma grid through its ChromaPositionMap, then the bilinear taps (clamped indices, weight of the second).
-        func read(_ layer: Layer, _ uv: Float, horizontal: Bool) -> Tap {
-            let m = layer.map
-            let s = horizontal ? m[0] * uv + m[4] : m[3] * uv + m[5]
-            var pos = s * Float(horizontal ? layer.picture.width : layer.picture.height)
-            if k > 0 { pos = horizontal ? pos * layer.chroma.scaleX + layer.chroma.offsetX : pos * layer.chroma.scaleY + layer.chroma.offsetY }
-            let count = horizontal ? layer.plane(k).width : layer.plane(k).height
-            let q = pos - 0.5, qf = q.rounded(.down), i = Int(qf)
-            return Tap(inside: uv >= 0 && uv <= 1 && s >= 0 && s <= 1, i0: min(max(i, 0), count - 1), i1: min(max(i + 1, 0), count - 1), f: q - qf)
-        }
-        // Per column and per row: whether A shows there (push.frag's test on its position), and A's and B's taps.
-        func axis(_ positions: [Float], _ dir: Float, horizontal: Bool) -> Shared<AxisTap> {
-            Shared(positions.map { u in
-                let ua = u - progress * dir, ub = u + (1 - progress) * dir
-                return AxisTap(showsA: ua >= 0 && ua <= 1, a: read(from, ua, horizontal: horizontal), b: read(into, ub, horizontal: horizontal))
-            })
-        }
-        let columns = axis(us, p.direction.0, horizontal: true), rows = axis(vs, p.direction.1, horizontal: false)
-        return { j, a, b, out in
-            let r = rows.base[j], c = columns.base
-            // The bilinear rule of ReferenceLayer.bilinear8: along x in the two rows, then along y.
-            @inline(__always) func bilinear(_ p: UnsafePointer<UInt8>, _ stride: Int, _ y: Tap, _ x: Tap) -> UInt8 {
-                let t = p + y.i0 * stride, u = p + y.i1 * stride
-                let top = Float(t[x.i0]) / 255 * (1 - x.f) + Float(t[x.i1]) / 255 * x.f
-                let bottom = Float(u[x.i0]) / 255 * (1 - x.f) + Float(u[x.i1]) / 255 * x.f
-                return unorm8(top * (1 - y.f) + bottom * y.f)
-            }
-            for i in 0..<n {
-                let x = c[i]
-                if x.showsA && r.showsA {
-                    out[i] = x.a.inside && r.a.inside ? bilinear(a, A.width, r.a, x.a) : background
+            return { j, a, b, out, fa, fb in
+                if let w = windows {
+                    let (ra, rb) = w.rows(j, a, b)
+                    for i in 0..<n { out[i] = unorm8(Float(ra[i]) / 255 * q + Float(rb[i]) / 255 * progress) }
                 } else {
-                    out[i] = x.b.inside && r.b.inside ? bilinear(b, B.width, r.b, x.b) : background
+                    A.fill(j, a, fa); B.fill(j, b, fb)
+                    for i in 0..<n { out[i] = unorm8(fa[i] * q + fb[i] * progress) }
                 }
             }
-            withExtendedLifetime((columns, rows)) {}
         }
     }
 
-    /// Where row `j` of the output starts in each layer's plane: the crop's origin (`x`, `y`) and the row length.
+    /// Reads one layer's plane at the samples of the output plane (`ReferenceLayer.color` and `.sample` along each
+    /// axis: the map is axis-aligned and upright, so a column's read depends on its position only, a row's on its).
+    struct Sampler: @unchecked Sendable {
+        let columns: Shared<Tap>, rows: Shared<Tap>
+        let n: Int, stride: Int
+        let background: Float
+        /// Where the reads are the window of the plane at (x, y), row length `stride`: every read exact and inside.
+        let window: (x: Int, y: Int, stride: Int)?
+
+        /// `picture`'s plane `k` read through `map` (`TransitionParameters.fromMap`/`toMap`: output uv → stored uv)
+        /// at the output positions `columns` and `rows` (0…1, already moved by the transition), exactly (texel
+        /// fetches) or bilinear, `background` (the fused pass's value) where a read falls outside 0…1 or the picture.
+        init(picture: VideoPicture, plane k: Int, map m: [Float], exact: Bool, columns: [Float], rows: [Float], background: Float) {
+            let plane = picture.planes[k]
+            let chroma = ChromaPositionMap(picture)
+            func axis(_ positions: [Float], horizontal: Bool) -> [Tap] {
+                let full = Float(horizontal ? picture.width : picture.height), count = horizontal ? plane.width : plane.height
+                return positions.map { uv in
+                    let s = horizontal ? m[0] * uv + m[4] : m[3] * uv + m[5]
+                    var pos = s * full
+                    if k > 0 { pos = horizontal ? pos * chroma.scaleX + chroma.offsetX : pos * chroma.scaleY + chroma.offsetY }
+                    let inside = uv >= 0 && uv <= 1 && s >= 0 && s <= 1
+                    if exact {
+                        // exactTexel of prelude.glsl: the texel containing the position, ties to the lower index.
+                        let i = min(max(Int((pos - 1.0 / 64).rounded(.down)), 0), count - 1)
+                        return Tap(inside: inside, i0: i, i1: i, f: 0)
+                    }
+                    let q = pos - 0.5, qf = q.rounded(.down), i = Int(qf)
+                    return Tap(inside: inside, i0: min(max(i, 0), count - 1), i1: min(max(i + 1, 0), count - 1), f: q - qf)
+                }
+            }
+            let cs = axis(columns, horizontal: true), rs = axis(rows, horizontal: false)
+            func window(_ taps: [Tap]) -> Int? {
+                guard exact, let first = taps.first, taps.enumerated().allSatisfy({ $0.element.inside && $0.element.i0 == first.i0 + $0.offset }) else { return nil }
+                return first.i0
+            }
+            if let x = window(cs), let y = window(rs) { self.window = (x, y, plane.width) } else { self.window = nil }
+            self.columns = Shared(cs); self.rows = Shared(rs)
+            n = cs.count; stride = plane.width
+            self.background = background
+        }
+
+        /// Row `j` of the layer's reads into `out` (`n` values, code / 255), from its plane at `base`. The bilinear rule
+        /// of `ReferenceLayer.bilinear8`: along x in the two rows, then along y (an exact read has one tap, weight 0).
+        @inline(__always) func fill(_ j: Int, _ base: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Float>) {
+            let r = rows.base[j], c = columns.base
+            guard r.inside else { out.update(repeating: background, count: n); return }
+            let t = base + r.i0 * stride, u = base + r.i1 * stride
+            for i in 0..<n {
+                let x = c[i]
+                let top = Float(t[x.i0]) / 255 * (1 - x.f) + Float(t[x.i1]) / 255 * x.f
+                let bottom = Float(u[x.i0]) / 255 * (1 - x.f) + Float(u[x.i1]) / 255 * x.f
+                out[i] = x.inside ? top * (1 - r.f) + bottom * r.f : background
+            }
+        }
+    }
+
+    /// Where row `j` of the output starts in each layer's plane: the window's origin (`x`, `y`) and the row length.
     struct Windows: Sendable {
         let a: (x: Int, y: Int, stride: Int), b: (x: Int, y: Int, stride: Int)
         @inline(__always) func rows(_ j: Int, _ pa: UnsafePointer<UInt8>, _ pb: UnsafePointer<UInt8>) -> (UnsafePointer<UInt8>, UnsafePointer<UInt8>) {
@@ -195,10 +287,9 @@ public enum PlaneTransitions {
         }
     }
 
-    /// A bilinear read along one axis: whether it lies inside its layer, its two taps and the second's weight.
+    /// A read along one axis: whether it lies inside its layer, its two taps (indices into the plane's rows or
+    /// columns, equal for an exact read) and the second's weight.
     struct Tap { let inside: Bool; let i0: Int; let i1: Int; let f: Float }
-    /// A push's column or row: whether A shows there, and where A and B are read.
-    struct AxisTap { let showsA: Bool; let a: Tap; let b: Tap }
 
     /// `v` (0…1, unclamped) as an 8-bit code: clamped, scaled to 255 and rounded to the nearest code (half-way values
     /// to even: adding 2²³ leaves the integer in the low bits of the `Float`), in a form the compiler vectorises (no
@@ -208,7 +299,7 @@ public enum PlaneTransitions {
         return UInt8(truncatingIfNeeded: (c * 255 + 8_388_608).bitPattern)
     }
 
-    /// A copy of some bytes at a stable address, read by the kernels' threads and freed with the last closure that
+    /// A copy of some values at a stable address, read by the kernels' threads and freed with the last closure that
     /// holds it (`@unchecked Sendable`: nothing writes it after `init`).
     final class Shared<Element>: @unchecked Sendable {
         let base: UnsafePointer<Element>

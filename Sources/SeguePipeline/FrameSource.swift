@@ -130,48 +130,66 @@ final class FrameSource {
     /// matrix) is turned upright here, on the decode thread, when that lets its frame skip compositing
     /// (`DirectFrame.route`): `framePictures(_:)` then hands on the turned picture and the plan for it.
     var uprights = false
-    /// Whether the two layers of a transition frame that `PlaneTransitions` can draw are turned upright too, so that
-    /// it draws the frame (`auto` on a software rasteriser). Only kinds that read the layers at their own pixels
-    /// (not push: its filtered reads of a turned picture would site the chroma differently).
-    var uprightsTransitions = false
+    /// Whether the layers of a frame that `PlaneTransitions` draws (`auto` on a software rasteriser) are turned
+    /// upright too (a phone clip scaled into the frame, or either side of a transition), so that it draws them.
+    var uprightsForPlanes = false
     /// One turner per layer of a pass (a transition's two layers may turn differently; each keeps its graph).
     private let turners = [PictureTurner(), PictureTurner()]
-    /// The last picture turned for each placement: the stored picture's identity and the turned one.
-    private var turnedPictures: [Int: (stored: UInt64, turned: VideoPicture)] = [:]
+    /// The last picture turned for each placement: the stored picture's identity, the turned one (read exactly: its
+    /// stored chroma siting) and, once needed, the same planes with the siting that filtered reads need.
+    private var turnedPictures: [Int: (stored: UInt64, turned: VideoPicture, filtered: VideoPicture?)] = [:]
     /// Frames with a layer turned upright by a turner rather than drawn.
     private(set) var uprightFrames = 0
 
     /// The plan and pictures for output frame `n`: `frame(_:)`, and with `uprights`, a first layer that a turn of its
     /// planes makes direct replaced by the turned picture, the plan changed to match (`DirectFrame.uprighted`: the
-    /// same output); with `uprightsTransitions` the same for each layer of a transition `PlaneTransitions` draws.
+    /// same output); with `uprightsForPlanes` the same for each layer of a frame `PlaneTransitions` draws.
     /// Throws `MediaError`.
     func framePictures(_ n: Int64) throws -> (plan: FramePlan, pictures: [VideoPicture]) {
         var (plan, pictures) = try frame(n)
         guard uprights else { return (plan, pictures) }
         let first = plan.passes[0]
-        var layers: [LayerPlan] = []
-        if first.transition == nil {
-            layers = [first.from]
-        } else if uprightsTransitions, plan.passes.count == 1, let t = first.transition, let to = first.to,
-                  PlaneTransitions.kinds.contains(t.kind), !t.kind.traits.movesLayers {
-            layers = [first.from, to]
+        // Each layer of the first pass to turn, and how.
+        var turns: [(k: Int, turn: Orientation)] = []
+        if uprightsForPlanes && PlaneTransitions.drawsKind(plan) {
+            let layers = [first.from] + (first.to.map { [$0] } ?? [])
+            for (k, layer) in layers.enumerated() {
+                guard let turn = PlaneTransitions.turn(layer, picture: pictures[k], plan: plan) else { turns = []; break }
+                if turn != .identity { turns.append((k, turn)) }
+            }
+        } else if first.transition == nil, let route = DirectFrame.route(first, picture: pictures[0], plan: plan), route.turns {
+            turns = [(0, route.turn)]
         }
-        var turnedAny = false
-        for (k, layer) in layers.enumerated() {
-            guard let route = DirectFrame.route(layer, picture: pictures[k], plan: plan), route.turns else { continue }
-            let stored = pictures[k], clip = layer.clipIndex
-            if stored.identity != 0, let held = turnedPictures[clip], held.stored == stored.identity {
+        for (k, turn) in turns {
+            let stored = pictures[k], clip = (k == 0 ? first.from : first.to!).clipIndex
+            var held: (stored: UInt64, turned: VideoPicture, filtered: VideoPicture?)
+            if stored.identity != 0, let h = turnedPictures[clip], h.stored == stored.identity {
+                held = h
+            } else {
+                var turned = try turners[k].turned(stored, by: turn)
+                turned.identity = VideoPicture.newIdentity()
+                held = (stored.identity, turned, nil)
+            }
+            plan = DirectFrame.uprighted(plan, layer: k, turn: turn, picture: stored)
+            let after = k == 0 ? plan.passes[0].from : plan.passes[0].to!
+            if TransitionParameters.isExact(plan.passes[0], after, picture: held.turned) {
                 pictures[k] = held.turned
             } else {
-                var turned = try turners[k].turned(stored, by: route.turn)
-                turned.identity = VideoPicture.newIdentity()
-                turnedPictures[clip] = (stored.identity, turned)
-                pictures[k] = turned
+                // Filtered reads of the turned planes: their chroma sits where the turn put it.
+                if held.filtered == nil {
+                    let t = held.turned
+                    var colour = t.colour
+                    colour.siting = PlaneTransitions.siting(stored.colour.siting, turnedBy: turn)
+                    var f = VideoPicture(width: t.width, height: t.height, layout: t.layout, chromaShiftX: t.chromaShiftX, chromaShiftY: t.chromaShiftY,
+                                         bitDepth: t.bitDepth, swapsChroma: t.swapsChroma, planes: t.planes, colour: colour)
+                    f.identity = VideoPicture.newIdentity()
+                    held.filtered = f
+                }
+                pictures[k] = held.filtered!
             }
-            plan = DirectFrame.uprighted(plan, layer: k, turn: route.turn, picture: stored)
-            turnedAny = true
+            turnedPictures[clip] = held
         }
-        if turnedAny { uprightFrames += 1 }
+        if !turns.isEmpty { uprightFrames += 1 }
         return (plan, pictures)
     }
 

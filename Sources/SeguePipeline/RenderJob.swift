@@ -304,7 +304,7 @@ public enum RenderJob {
         // the CPU draws faster on the planes (`PlaneTransitions`) are drawn there.
         let planePath = options.backend == .auto && RenderJob.drawsTransitionsOnPlanes(renderer)
         direct?.planeTransitions = planePath
-        frames.uprightsTransitions = planePath
+        frames.uprightsForPlanes = planePath
         direct?.planeThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let pipeline: YUV420Pipeline = direct ?? composited
         var drawn = range.lowerBound
@@ -344,9 +344,9 @@ public enum RenderJob {
             options.log("segue: \(direct?.directFrames ?? 0) of \(range.count) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0): their planes went to the encoder directly")
             options.log("segue: \(direct?.basePlaneFrames ?? 0) more had their first layer taken as planes in the same way, only the layers above it drawn (each inside its rectangle)")
             if planePath {
-                options.log("segue: backend auto: \(renderer is GPURenderer ? "GL_RENDERER is a software rasteriser" : "no GPU") here, so the CPU draws \(direct?.planeFrames ?? 0) transition frames (\(PlaneTransitions.kinds.map(\.rawValue).sorted().joined(separator: ", ")) between untouched layers) on the planes, faster; the others: \(renderer.name)")
+                options.log("segue: backend auto: \(renderer is GPURenderer ? "GL_RENDERER is a software rasteriser" : "no GPU") here, so the CPU draws \(direct?.planeFrames ?? 0) frames on the planes, faster (one upright layer at any scale or position, or \(PlaneTransitions.kinds.map(\.rawValue).sorted().joined(separator: ", ")) between two such layers); the others: \(renderer.name)")
             }
-            options.log("segue: \(frames.uprightFrames) frames: a layer (a quarter turn, half turn or mirror at scale 1) was turned upright by libavfilter (transpose/hflip/vflip) instead of being drawn")
+            options.log("segue: \(frames.uprightFrames) frames: a layer (a quarter turn, half turn or mirror) was turned upright by libavfilter (transpose/hflip/vflip) instead of being drawn")
             options.log(String(format: "segue: time: decoding %.2f s on the decode thread (overlapped); on the render thread: waiting "
                                + "for decoded pictures %.2f s, compositing %.2f s (GPU: upload, draw, and waiting for the previous "
                                + "frame's readback), waiting for the encoder %.2f s, audio %.2f s",

@@ -209,19 +209,24 @@ final class DirectFrameTests: EndToEndTestCase {
         }
     }
 
-    /// `auto` on llvmpipe (issue 25): crossfade, wipe, push and circleopen frames between untouched BT.709 clips, and a
-    /// crossfade into a phone clip turned upright, are drawn on the planes by the CPU (`PlaneTransitions`);
-    /// `--verbose` says so and counts them, and the file is within a code of the one `--backend gpu` draws (llvmpipe
-    /// for every transition frame).
+    /// `auto` on llvmpipe (issue 25): crossfade, wipe, push and circleopen frames between BT.709 clips, clips scaled into
+    /// the frame, and phone clips turned upright (at scale 1, and scaled: their chroma siting turned too) are drawn on
+    /// the planes by the CPU (`PlaneTransitions`); `--verbose` says so and counts them, and the file is within a code
+    /// of the one `--backend gpu` draws (llvmpipe for every such frame).
     func testAutoDrawsTransitionsOnThePlanes() throws {
         let a = try bt709Clip("a.mp4", size: "64x48"), b = try bt709Clip("b.mp4", size: "64x48", source: "smptebars")
         let c = try bt709Clip("c.mp4", size: "64x48", source: "rgbtestsrc"), d = try bt709Clip("d.mp4", size: "80x48")
         let e = try bt709Clip("e.mp4", size: "64x48", source: "smptebars")
-        // A phone clip: stored 48×64 with a quarter-turn display matrix, upright 64×48.
+        // Phone clips: stored 48×64 with a quarter-turn display matrix (upright 64×48, scale 1), and stored 64×48 with
+        // the other quarter turn (upright 48×64: filling the frame scales it by 4/3).
         let f0 = try bt709Clip("f0.mp4", size: "48x64", source: "rgbtestsrc"), f = path("f.mp4")
         try TestSupport.rotated(f0, degrees: 90, to: f)
+        let g0 = try bt709Clip("g0.mp4", size: "64x48", source: "testsrc"), g = path("g.mp4")
+        try TestSupport.rotated(g0, degrees: -90, to: g)
+        let h = try bt709Clip("h.mp4", size: "32x24", source: "smptebars")   // upscaled 2×
         var edit = Edit(clips: [clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.wipe, 1.0 / 3, .downRight)),
-                                clip(d, tr(.push, 1.0 / 3, .left)), clip(e, tr(.circleopen, 1.0 / 3)), clip(f, tr(.crossfade, 1.0 / 3))])
+                                clip(d, tr(.push, 1.0 / 3, .left)), clip(e, tr(.circleopen, 1.0 / 3)), clip(f, tr(.crossfade, 1.0 / 3)),
+                                clip(g, tr(.push, 1.0 / 3, .up)), clip(h, tr(.crossfade, 1.0 / 3))])
         edit.renderSize = PixelSize(width: 64, height: 48)
         edit.frameRate = FrameRate(30)
         edit.output.codec = .ffv1
@@ -229,16 +234,18 @@ final class DirectFrameTests: EndToEndTestCase {
         let (_, log) = try render(edit, backend: .auto, direct: true, name: "auto.mkv")
         XCTAssertFalse(gpuLog.contains { $0.contains("backend auto") }, "\(gpuLog)")
         let line = try XCTUnwrap(log.first { $0.contains("segue: backend auto:") }, "\(log)")
-        XCTAssertTrue(line.contains("the CPU draws 50 transition frames"), line)
-        // Alone: a 20 frames, b–e 10 each, f 20 (turned upright); f's crossfade turned too.
-        XCTAssertEqual(directCount(log), 80, "\(log)")
-        XCTAssertEqual(uprightCount(log), 30, "\(log)")
-        XCTAssertEqual(uprightCount(gpuLog), 20, "\(gpuLog)")
+        // 70 transition frames, and g alone (10) and h alone (20), scaled.
+        XCTAssertTrue(line.contains("the CPU draws 100 frames on the planes"), line)
+        // Alone at scale 1: a 20 frames, b–f 10 each (f turned upright).
+        XCTAssertEqual(directCount(log), 70, "\(log)")
+        // Turned: f alone, f's crossfade in, the push from f to g, g alone, g's crossfade out: 10 each.
+        XCTAssertEqual(uprightCount(log), 50, "\(log)")
+        XCTAssertEqual(uprightCount(gpuLog), 10, "\(gpuLog)")
         let x = try TestSupport.decodeFrames(path("auto.mkv"), width: 64, height: 48), y = try TestSupport.decodeFrames(path("gpu.mkv"), width: 64, height: 48)
-        XCTAssertEqual(x.count, 130)
+        XCTAssertEqual(x.count, 170)
         XCTAssertEqual(x.count, y.count)
         var worst = 0
-        for (g, h) in zip(x, y) { for i in g.indices { worst = max(worst, abs(Int(g[i]) - Int(h[i]))) } }
+        for (p, q) in zip(x, y) { for i in p.indices { worst = max(worst, abs(Int(p[i]) - Int(q[i]))) } }
         XCTAssertLessThanOrEqual(worst, 1)
     }
 }

@@ -96,16 +96,18 @@ final class PlaneTransitionTests: RendererTestCase {
         }
     }
 
-    /// What the planes leave to the renderer: scaled or turned layers, linear light, colour layers, other kinds.
+    /// What the planes leave to the renderer: layers not yet turned upright, translucent layers, linear light, other
+    /// colours, other kinds.
     func testOnlyDirectLayersAndMixingKindsAreDrawnOnThePlanes() {
         let a = PlanarPictures.textured(16, 12, seed: 33), b = PlanarPictures.textured(16, 12, seed: 34)
         XCTAssertNil(PlaneTransitions.image(plan(.slideleft, progress: 0.5, a, b), pictures: [a, b]))
         XCTAssertNil(PlaneTransitions.image(plan(.dissolve, progress: 0.5, a, b), pictures: [a, b]))
         XCTAssertNotNil(PlaneTransitions.image(plan(.push, .left, progress: 0.5, a, b), pictures: [a, b]))
         XCTAssertNotNil(PlaneTransitions.image(plan(.circleopen, progress: 0.5, a, b), pictures: [a, b]))
-        let big = PlanarPictures.textured(32, 24, seed: 35)   // shown at half size: scaled
-        XCTAssertNil(PlaneTransitions.image(plan(.crossfade, progress: 0.5, a, big), pictures: [a, big]))
-        XCTAssertNil(PlaneTransitions.image(plan(.push, .up, progress: 0.5, a, big), pictures: [a, big]))
+        var faded = plan(.crossfade, progress: 0.5, a, b)
+        faded.passes[0] = CompositePass(track: 0, from: faded.passes[0].from, to: { var l = layer(1, b); l.opacity = 0.5; return l }(),
+                                        transition: faded.passes[0].transition, progress: 0.5, rect: nil)
+        XCTAssertNil(PlaneTransitions.image(faded, pictures: [a, b]))
         var linear = Transition(kind: .crossfade, duration: MediaTime(value: 1, timescale: 1))
         linear.blend = .linear
         let l = FramePlan(frame: 0, time: .zero, from: layer(0, a), to: layer(1, b), transition: linear, progress: 0.5, renderSize: size)
@@ -141,6 +143,93 @@ final class PlaneTransitionTests: RendererTestCase {
             XCTAssertEqual(try renderers[0].renderYUV420(g, pictures: [a, upright]), try renderers[0].renderYUV420(f, pictures: [a, stored]), "\(kind)")
             XCTAssertLessThanOrEqual(worst(drawn, try renderers[0].renderYUV420(f, pictures: [a, stored])), 1, "\(kind)")
             XCTAssertLessThanOrEqual(worst(drawn, try renderers[1].renderYUV420(f, pictures: [a, stored])), 1, "GPU \(kind)")
+        }
+    }
+
+    /// One layer scaled into the frame (a clip smaller or larger than the render size, letterboxed with `fit`, filling
+    /// it with `fill`), and transitions between a scaled layer and another: bilinear reads, the background outside the
+    /// layer, each within a code of the reference and the GPU.
+    func testScaledLayersMatchTheReferenceAndTheGPU() throws {
+        let renderers = try self.renderers()
+        let small = PlanarPictures.textured(10, 6, seed: 61), big = PlanarPictures.textured(32, 24, seed: 62)
+        let wide = PlanarPictures.textured(24, 12, seed: 63), tall = PlanarPictures.textured(8, 16, seed: 64)
+        let direct = PlanarPictures.textured(16, 12, seed: 65)
+        func scaled(_ clip: Int, _ p: VideoPicture, _ fit: FitMode) -> LayerPlan {
+            LayerPlan(clipIndex: clip, sourceTime: .zero,
+                      outputToSource: LayerGeometry.outputToSource(codedSize: p.size, sar: 1, orientation: .identity, renderSize: size, fit: fit))
+        }
+        var differing = 0, total = 0
+        func check(_ f: FramePlan, _ pictures: [VideoPicture], _ label: String) throws {
+            let planes = try XCTUnwrap(PlaneTransitions.image(f, pictures: pictures, threads: 2), label)
+            let reference = try renderers[0].renderYUV420(f, pictures: pictures)
+            XCTAssertLessThanOrEqual(worst(planes, reference), 1, label)
+            XCTAssertLessThanOrEqual(worst(planes, try renderers[1].renderYUV420(f, pictures: pictures)), 1, "GPU: " + label)
+            let x = samples(planes), y = samples(reference)
+            differing += x.indices.filter { x[$0] != y[$0] }.count
+            total += x.count
+        }
+        for (p, name) in [(small, "10x6"), (big, "32x24"), (wide, "24x12"), (tall, "8x16")] {
+            for fit in [FitMode.fit, .fill, .stretch] {
+                let one = FramePlan(frame: 0, time: .zero, from: scaled(0, p, fit), to: nil, transition: nil, progress: 0, renderSize: size)
+                try check(one, [p], "\(name) \(fit)")
+            }
+        }
+        // Letterboxed: the rows above and below a 24×12 picture fitted into 16×12 are the background (black: Y 16).
+        let letterbox = try XCTUnwrap(PlaneTransitions.image(FramePlan(frame: 0, time: .zero, from: scaled(0, wide, .fit), to: nil, transition: nil,
+                                                                       progress: 0, renderSize: size), pictures: [wide]))
+        XCTAssertEqual(Array(letterbox.y[0..<32]), [UInt8](repeating: 16, count: 32))
+        XCTAssertEqual(Array(letterbox.cb[0..<8]), [UInt8](repeating: 128, count: 8))
+        for (kind, d) in [(Transition.Kind.crossfade, nil), (.circleopen, nil), (.wipe, Transition.Direction.left), (.push, .up), (.push, .right)] {
+            for progress in [0.3, 0.62] {
+                let f = FramePlan(frame: 0, time: .zero, from: layer(0, direct), to: scaled(1, small, .fit),
+                                  transition: Transition(kind: kind, duration: MediaTime(value: 1, timescale: 1), direction: d), progress: progress, renderSize: size)
+                try check(f, [direct, small], "\(kind) \(d.map(\.rawValue) ?? "") p=\(progress) into a fitted 10×6")
+                let g = FramePlan(frame: 0, time: .zero, from: scaled(0, big, .fill), to: scaled(1, tall, .fit),
+                                  transition: Transition(kind: kind, duration: MediaTime(value: 1, timescale: 1), direction: d), progress: progress, renderSize: size)
+                try check(g, [big, tall], "\(kind) \(d.map(\.rawValue) ?? "") p=\(progress) 32×24 filled into a fitted 8×16")
+            }
+        }
+        XCTAssertLessThan(differing, total / 10, "\(differing) of \(total) samples differ")
+    }
+
+    /// A phone clip scaled into the frame (all eight display matrices, fitted and filling): turned upright by
+    /// libavfilter, its chroma siting turned with it (`PlaneTransitions.siting`), then drawn on the planes, within a
+    /// code of what the reference and the GPU draw from the stored picture through the turn.
+    func testTurnedScaledLayersMatchTheReferenceAndTheGPU() throws {
+        let renderers = try self.renderers()
+        let stored = PlanarPictures.textured(20, 12, seed: 71)
+        let turner = PictureTurner()
+        let orientations = [Orientation(a: 1, b: 0, c: 0, d: 1), Orientation(a: -1, b: 0, c: 0, d: 1), Orientation(a: 1, b: 0, c: 0, d: -1),
+                            Orientation(a: -1, b: 0, c: 0, d: -1), Orientation(a: 0, b: 1, c: 1, d: 0), Orientation(a: 0, b: -1, c: 1, d: 0),
+                            Orientation(a: 0, b: 1, c: -1, d: 0), Orientation(a: 0, b: -1, c: -1, d: 0)]
+        for o in orientations {
+            for fit in [FitMode.fit, .fill] {
+                let label = "\(o) \(fit)"
+                let f = FramePlan(frame: 0, time: .zero, from: LayerPlan(clipIndex: 0, sourceTime: .zero, outputToSource:
+                    LayerGeometry.outputToSource(codedSize: stored.size, sar: 1, orientation: o, renderSize: size, fit: fit)),
+                                  to: nil, transition: nil, progress: 0, renderSize: size)
+                let turn = try XCTUnwrap(PlaneTransitions.turn(f.passes[0].from, picture: stored, plan: f), label)
+                XCTAssertEqual(turn == .identity, o == .identity, label)
+                let t = try turner.turned(stored, by: turn)
+                let g = DirectFrame.uprighted(f, turn: turn, picture: stored)
+                // Filtered reads (scaled) take the turned siting; exact ones (scale 1: the mirrors and the half turn
+                // filling the frame) read the turned planes as a permutation, with the stored siting (FrameSource).
+                let exact = TransitionParameters.isExact(g.passes[0], g.passes[0].from, picture: t)
+                XCTAssertEqual(exact, !o.swapsAxes && fit == .fill, label)
+                var colour = t.colour
+                if !exact { colour.siting = PlaneTransitions.siting(stored.colour.siting, turnedBy: turn) }
+                let upright = VideoPicture(width: t.width, height: t.height, layout: t.layout, chromaShiftX: 1, chromaShiftY: 1, bitDepth: 8,
+                                           planes: t.planes, colour: colour)
+                XCTAssertEqual(PlaneTransitions.turn(g.passes[0].from, picture: upright, plan: g), .identity, label)
+                let planes = try XCTUnwrap(PlaneTransitions.image(g, pictures: [upright]), label)
+                XCTAssertLessThanOrEqual(worst(planes, try renderers[0].renderYUV420(f, pictures: [stored])), 1, label)
+                XCTAssertLessThanOrEqual(worst(planes, try renderers[1].renderYUV420(f, pictures: [stored])), 1, "GPU " + label)
+                // Without turning the siting, the chroma of a quarter turn is read half a sample off.
+                if o.swapsAxes {
+                    let unsited = try XCTUnwrap(PlaneTransitions.image(g, pictures: [t]), label)
+                    XCTAssertGreaterThan(worst(unsited, try renderers[0].renderYUV420(f, pictures: [stored])), 1, label + ": the siting must turn")
+                }
+            }
         }
     }
 }
