@@ -154,19 +154,20 @@ public struct TransitionParameters: Sendable {
 
 /// A pipeline that hands frames needing no compositing (`DirectFrame`) straight on and renders the others with
 /// `inner`, keeping submission order: before a direct frame, the frames still in `inner`'s flight are finished.
-/// With `planeTransitions`, the transition frames `PlaneTransitions` draws (a crossfade or wipe between two direct
-/// layers) are drawn on the planes by the CPU too (`auto` on a software rasteriser).
+/// With `planeTransitions`, the frames `PlaneTransitions` draws (a scaled layer, or a crossfade, wipe, push or circle
+/// between two upright layers) are drawn on the planes by the CPU too (`auto` on a software rasteriser), and so is the first pass of a
+/// frame with more when it can (`PlaneTransitions.withBasePlanes`: a logo over a transition).
 public final class DirectFramePipeline: YUV420Pipeline {
     let inner: YUV420Pipeline
     /// Frames that took the direct path so far.
     public private(set) var directFrames: Int64 = 0
-    /// Frames of several passes whose first pass the renderer takes as planes (`DirectFrame.basePlanes`), drawing only
-    /// the passes above it.
+    /// Frames of several passes whose first pass the renderer takes as planes (`DirectFrame.basePlanes`, or drawn by
+    /// `PlaneTransitions.withBasePlanes`), drawing only the passes above it.
     public private(set) var basePlaneFrames: Int64 = 0
-    /// Whether `PlaneTransitions` draws the transition frames it can, and on how many threads.
+    /// Whether `PlaneTransitions` draws the frames (or first passes) it can, and on how many threads.
     public var planeTransitions = false
     public var planeThreads = 2
-    /// Transition frames drawn by `PlaneTransitions` so far.
+    /// Frames, or first passes below others, drawn by `PlaneTransitions` so far.
     public private(set) var planeFrames: Int64 = 0
     private var innerBusy = false
     public init(inner: YUV420Pipeline) { self.inner = inner }
@@ -185,6 +186,12 @@ public final class DirectFramePipeline: YUV420Pipeline {
         }
         innerBusy = true
         if plan.passes.count > 1 && DirectFrame.cropOrigin(plan.passes[0], picture: pictures[0], plan: plan) != nil { basePlaneFrames += 1 }
+        if planeTransitions, let based = PlaneTransitions.withBasePlanes(plan, pictures: pictures, threads: planeThreads) {
+            // The first pass drawn on the planes, the passes above it by the renderer.
+            planeFrames += 1
+            basePlaneFrames += 1
+            return try inner.submit(based.plan, pictures: based.pictures)
+        }
         return try inner.submit(plan, pictures: pictures)
     }
     public func finish() throws -> [YUV420Image] {

@@ -26,12 +26,35 @@ public enum PlaneTransitions {
     /// The transition kinds drawn here.
     public static let kinds: Set<TransitionKind> = [.crossfade, .fade, .wipe, .push, .circleopen, .circleclose]
 
-    /// Whether the planes draw `plan`'s pass as far as its kind goes: one pass, without a transition or with one of
-    /// `kinds` mixed in gamma space. (Its layers must also be upright reads: `turn`.)
-    public static func drawsKind(_ plan: FramePlan) -> Bool {
-        guard plan.passes.count == 1 else { return false }
-        guard let t = plan.passes[0].transition else { return true }
-        return kinds.contains(t.kind) && t.blend != .linear && plan.passes[0].to != nil
+    /// Whether the planes draw `pass` as far as its kind goes: without a transition, or with one of `kinds` mixed in
+    /// gamma space. (Its layers must also be upright reads: `turn`.)
+    public static func drawsKind(_ pass: CompositePass) -> Bool {
+        guard let t = pass.transition else { return true }
+        return kinds.contains(t.kind) && t.blend != .linear && pass.to != nil
+    }
+
+    /// A frame of several passes whose first pass the planes draw (`image` of that pass alone), rewritten so that the
+    /// renderer starts from those planes and draws only the passes above it, each inside its rectangle (as for a
+    /// direct first layer, `DirectFrame.basePlanes`): the first pass becomes one untouched layer of the drawn
+    /// picture (8-bit 4:2:0 BT.709, the render size). Nil when `plan` has one pass, keeps alpha, or its first pass is
+    /// not one `image` draws. `pictures`: those of `plan.layers`.
+    public static func withBasePlanes(_ plan: FramePlan, pictures: [VideoPicture], threads: Int = 2) -> (plan: FramePlan, pictures: [VideoPicture])? {
+        guard plan.passes.count > 1, !plan.keepsAlpha else { return nil }
+        let first = plan.passes[0], k = first.layers.count
+        var alone = plan
+        alone.passes = [first]
+        guard let base = image(alone, pictures: Array(pictures[0..<k]), threads: threads) else { return nil }
+        let size = plan.renderSize
+        let picture = VideoPicture(width: size.width, height: size.height, layout: .planar, chromaShiftX: 1, chromaShiftY: 1, bitDepth: 8,
+                                   planes: [PicturePlane(width: size.width, height: size.height, channels: 1, bytes: base.y),
+                                            PicturePlane(width: size.width / 2, height: size.height / 2, channels: 1, bytes: base.cb),
+                                            PicturePlane(width: size.width / 2, height: size.height / 2, channels: 1, bytes: base.cr)],
+                                   colour: .output)
+        var out = plan
+        let layer = LayerPlan(clipIndex: first.from.clipIndex, sourceTime: first.from.sourceTime,
+                              outputToSource: .scale(1 / Double(size.width), 1 / Double(size.height)))
+        out.passes[0] = CompositePass(track: first.track, from: layer, to: nil, transition: nil, progress: 0, rect: first.rect)
+        return (out, [picture] + pictures[k...])
     }
 
     /// The turn (`Orientation`, the linear part of the map from turned pixel indices to stored ones, as
@@ -69,7 +92,7 @@ public enum PlaneTransitions {
     /// layers are upright reads (`turn` is the identity) of `pictures` (those of `plan.layers`). `threads`: how many
     /// threads share the rows (at least 1).
     public static func image(_ plan: FramePlan, pictures: [VideoPicture], threads: Int = 2) -> YUV420Image? {
-        guard drawsKind(plan) else { return nil }
+        guard plan.passes.count == 1, drawsKind(plan.passes[0]) else { return nil }
         let pass = plan.passes[0]
         let layers = [pass.from] + (pass.to.map { [$0] } ?? [])
         guard pictures.count == layers.count,
@@ -90,9 +113,22 @@ public enum PlaneTransitions {
             // Where each layer is read: at the sample's own position, or for a push moved along its direction (A by
             // −p, B by 1 − p: push.frag).
             let moves = kind == .push ? [-p.progress, 1 - p.progress] : [0, 0]
+            // The columns each layer is shown in: all, but in a push along x only A's run and the rest.
+            var needed = [0..<pw, 0..<pw]
+            if kind == .push {
+                func shows(_ v: Float, _ d: Float) -> Bool { let m = v - p.progress * d; return m >= 0 && m <= 1 }
+                let columnsA = us.map { shows($0, p.direction.0) }, everyRow = vs.allSatisfy { shows($0, p.direction.1) }
+                if let lo = columnsA.firstIndex(of: true), let hi = columnsA.lastIndex(of: true) {
+                    needed[0] = lo..<(hi + 1)
+                    if everyRow && lo == 0 { needed[1] = (hi + 1)..<pw } else if everyRow && hi == pw - 1 { needed[1] = 0..<lo }
+                } else {
+                    needed[0] = 0..<0
+                }
+            }
             let samplers = (0..<layers.count).map { n in
                 Sampler(picture: pictures[n], plane: k, map: maps[n], exact: TransitionParameters.isExact(pass, layers[n], picture: pictures[n]),
-                        columns: us.map { $0 + moves[n] * p.direction.0 }, rows: vs.map { $0 + moves[n] * p.direction.1 }, background: background)
+                        columns: us.map { $0 + moves[n] * p.direction.0 }, rows: vs.map { $0 + moves[n] * p.direction.1 }, needed: needed[n],
+                        background: background)
             }
             let row = kernel(kind, p, samplers: samplers, us: us, vs: vs, plan: plan)
             let b = samplers.count > 1 ? 1 : 0
@@ -102,10 +138,9 @@ public enum PlaneTransitions {
                         let shared = Planes(a: pa.baseAddress!, b: pb.baseAddress!, out: out.baseAddress!)
                         let stripes = max(1, min(threads, ph))
                         DispatchQueue.concurrentPerform(iterations: stripes) { s in
-                            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * pw)
-                            defer { scratch.deallocate() }
+                            let scratch = Scratch(width: pw)
                             for j in (s * ph / stripes)..<((s + 1) * ph / stripes) {
-                                row(j, shared.a, shared.b, shared.out + j * pw, scratch, scratch + pw)
+                                row(j, shared.a, shared.b, shared.out + j * pw, scratch)
                             }
                         }
                     }
@@ -121,10 +156,41 @@ public enum PlaneTransitions {
         let a: UnsafePointer<UInt8>, b: UnsafePointer<UInt8>, out: UnsafeMutablePointer<UInt8>
     }
 
-    /// Draws row `j` of a plane: the layers' planes (`a`, `b`: whole pictures' planes) → the output row, with two rows
-    /// of `Float` scratch (the layers' samples where they are filtered).
+    /// Draws row `j` of a plane: the layers' planes (`a`, `b`: whole pictures' planes) → the output row, with one
+    /// thread's `Scratch`.
     typealias Row = @Sendable (_ j: Int, _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>,
-                               _ rowA: UnsafeMutablePointer<Float>, _ rowB: UnsafeMutablePointer<Float>) -> Void
+                               _ scratch: Scratch) -> Void
+
+    /// One thread's working rows: each layer's samples of the output row (`a`, `b`), and each layer's last two
+    /// source rows filtered along x (`RowCache`), which the output rows between them share.
+    final class Scratch {
+        let a: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>
+        let cacheA: RowCache, cacheB: RowCache
+        init(width: Int) {
+            a = .allocate(capacity: width); b = .allocate(capacity: width)
+            cacheA = RowCache(width: width); cacheB = RowCache(width: width)
+        }
+        deinit { a.deallocate(); b.deallocate() }
+    }
+
+    /// Two source rows of a layer filtered along x (`Sampler.filterRow`), by source row index.
+    final class RowCache {
+        private var index = [-1, -1]
+        private let rows: [UnsafeMutablePointer<Float>]
+        private var next = 0
+        init(width: Int) { rows = [.allocate(capacity: width), .allocate(capacity: width)] }
+        deinit { rows.forEach { $0.deallocate() } }
+        /// Source row `y` filtered along x, made by `fill` unless held; `keep`: a row not to evict for it.
+        @inline(__always) func row(_ y: Int, keep: Int, _ fill: (UnsafeMutablePointer<Float>) -> Void) -> UnsafePointer<Float> {
+            if index[0] == y { return UnsafePointer(rows[0]) }
+            if index[1] == y { return UnsafePointer(rows[1]) }
+            let slot = index[0] == keep ? 1 : index[1] == keep ? 0 : next
+            next = 1 - slot
+            index[slot] = y
+            fill(rows[slot])
+            return UnsafePointer(rows[slot])
+        }
+    }
 
     /// The row kernel of `kind` (nil: the one layer alone) for one plane, reading the layers through `samplers` at the
     /// sample positions `us` (columns) and `vs` (rows). Where every read is an exact fetch of a window of the pictures
@@ -135,11 +201,12 @@ public enum PlaneTransitions {
         let windows = kind != .push ? A.window.flatMap { a in B.window.map { b in Windows(a: a, b: b) } } : nil
         switch kind {
         case nil:
-            return { j, a, _, out, ra, _ in
+            return { j, a, _, out, scratch in
                 if let w = windows {
                     out.update(from: w.rows(j, a, a).0, count: n)
                 } else {
-                    A.fill(j, a, ra)
+                    let ra = scratch.a
+                    A.fill(j, a, ra, scratch.cacheA)
                     for i in 0..<n { out[i] = unorm8(ra[i]) }
                 }
             }
@@ -147,15 +214,16 @@ public enum PlaneTransitions {
             // wipe.frag, per axis: +1 keeps A where the position ≥ p, −1 where it is < 1 − p.
             func keepsA(_ v: Float, _ d: Float) -> Bool { d > 0.5 ? v >= p.progress : d < -0.5 ? v < 1 - p.progress : true }
             let columnsA = Shared(us.map { keepsA($0, p.direction.0) ? UInt8(1) : 0 }), rowsA = vs.map { keepsA($0, p.direction.1) }
-            return { j, a, b, out, fa, fb in
+            return { j, a, b, out, scratch in
+                let fa = scratch.a, fb = scratch.b
                 let keep = columnsA.base
                 if let w = windows {
                     let (ra, rb) = w.rows(j, a, b)
                     guard rowsA[j] else { out.update(from: rb, count: n); return }
                     for i in 0..<n { out[i] = keep[i] != 0 ? ra[i] : rb[i] }
                 } else {
-                    B.fill(j, b, fb)
-                    if rowsA[j] { A.fill(j, a, fa) }
+                    B.fill(j, b, fb, scratch.cacheB)
+                    if rowsA[j] { A.fill(j, a, fa, scratch.cacheA) }
                     for i in 0..<n { out[i] = unorm8(rowsA[j] && keep[i] != 0 ? fa[i] : fb[i]) }
                 }
                 withExtendedLifetime(columnsA) {}
@@ -171,7 +239,8 @@ public enum PlaneTransitions {
             let dys = vs.map { v -> Float in let d = (v * res.1 - 1.0 / 64).rounded(.down) - c.1; return d * d }
             // circleopen: mix(B, A, s); circleclose: mix(A, B, s).
             let opens = kind == .circleopen
-            return { j, a, b, out, fa, fb in
+            return { j, a, b, out, scratch in
+                let fa = scratch.a, fb = scratch.b
                 let dy = dys[j], dx = dxs.base
                 @inline(__always) func weight(_ i: Int) -> Float {
                     let e = (dx[i] + dy).squareRoot() / radius + offset
@@ -186,7 +255,7 @@ public enum PlaneTransitions {
                         out[i] = unorm8(Float(x[i]) / 255 * (1 - s) + Float(y[i]) / 255 * s)
                     }
                 } else {
-                    A.fill(j, a, fa); B.fill(j, b, fb)
+                    A.fill(j, a, fa, scratch.cacheA); B.fill(j, b, fb, scratch.cacheB)
                     let (x, y) = opens ? (fb, fa) : (fa, fb)
                     for i in 0..<n {
                         let s = weight(i)
@@ -196,26 +265,36 @@ public enum PlaneTransitions {
                 withExtendedLifetime(dxs) {}
             }
         case .push?:
-            // push.frag: A (read at uv − p·direction) where that position lies inside the frame, else B.
+            // push.frag: A (read at uv − p·direction) where that position lies inside the frame, else B. Along each
+            // axis the positions where A shows are one run (the position is monotonic): the columns `lo..<hi`.
             let progress = p.progress
             func shows(_ v: Float, _ d: Float) -> Bool { let m = v - progress * d; return m >= 0 && m <= 1 }
-            let columnsA = Shared(us.map { shows($0, p.direction.0) ? UInt8(1) : 0 }), rowsA = vs.map { shows($0, p.direction.1) }
-            return { j, a, b, out, fa, fb in
-                let keep = columnsA.base
-                B.fill(j, b, fb)
-                if rowsA[j] { A.fill(j, a, fa) }
-                for i in 0..<n { out[i] = unorm8(rowsA[j] && keep[i] != 0 ? fa[i] : fb[i]) }
-                withExtendedLifetime(columnsA) {}
+            let columnsA = us.map { shows($0, p.direction.0) }, rowsA = vs.map { shows($0, p.direction.1) }
+            let lo = columnsA.firstIndex(of: true) ?? n, hi = (columnsA.lastIndex(of: true) ?? -1) + 1
+            return { j, a, b, out, scratch in
+                let fa = scratch.a, fb = scratch.b
+                if rowsA[j] && lo < hi {
+                    A.fill(j, a, fa, scratch.cacheA)
+                    for i in lo..<hi { out[i] = unorm8(fa[i]) }
+                    guard lo > 0 || hi < n else { return }
+                    B.fill(j, b, fb, scratch.cacheB)
+                    for i in 0..<lo { out[i] = unorm8(fb[i]) }
+                    for i in hi..<n { out[i] = unorm8(fb[i]) }
+                } else {
+                    B.fill(j, b, fb, scratch.cacheB)
+                    for i in 0..<n { out[i] = unorm8(fb[i]) }
+                }
             }
         default:
             // crossfade, fade: mix(A, B, p).
             let progress = p.progress, q = 1 - progress
-            return { j, a, b, out, fa, fb in
+            return { j, a, b, out, scratch in
+                let fa = scratch.a, fb = scratch.b
                 if let w = windows {
                     let (ra, rb) = w.rows(j, a, b)
                     for i in 0..<n { out[i] = unorm8(Float(ra[i]) / 255 * q + Float(rb[i]) / 255 * progress) }
                 } else {
-                    A.fill(j, a, fa); B.fill(j, b, fb)
+                    A.fill(j, a, fa, scratch.cacheA); B.fill(j, b, fb, scratch.cacheB)
                     for i in 0..<n { out[i] = unorm8(fa[i] * q + fb[i] * progress) }
                 }
             }
@@ -225,7 +304,12 @@ public enum PlaneTransitions {
     /// Reads one layer's plane at the samples of the output plane (`ReferenceLayer.color` and `.sample` along each
     /// axis: the map is axis-aligned and upright, so a column's read depends on its position only, a row's on its).
     struct Sampler: @unchecked Sendable {
-        let columns: Shared<Tap>, rows: Shared<Tap>
+        let rows: Shared<Tap>
+        /// Per column: the two taps, their weights (`1 − f`, `f`); the run of columns inside the layer.
+        let taps0: Shared<Int32>, taps1: Shared<Int32>, weights0: Shared<Float>, weights1: Shared<Float>
+        let first: Int, last: Int
+        /// Columns whose taps are `runOffset + i` and `runOffset + i + 1`.
+        let run: Range<Int>, runOffset: Int
         let n: Int, stride: Int
         let background: Float
         /// Where the reads are the window of the plane at (x, y), row length `stride`: every read exact and inside.
@@ -233,8 +317,10 @@ public enum PlaneTransitions {
 
         /// `picture`'s plane `k` read through `map` (`TransitionParameters.fromMap`/`toMap`: output uv → stored uv)
         /// at the output positions `columns` and `rows` (0…1, already moved by the transition), exactly (texel
-        /// fetches) or bilinear, `background` (the fused pass's value) where a read falls outside 0…1 or the picture.
-        init(picture: VideoPicture, plane k: Int, map m: [Float], exact: Bool, columns: [Float], rows: [Float], background: Float) {
+        /// fetches) or bilinear, `background` (the fused pass's value) where a read falls outside 0…1 or the picture;
+        /// only the columns `needed` (the others: the background).
+        init(picture: VideoPicture, plane k: Int, map m: [Float], exact: Bool, columns: [Float], rows: [Float], needed: Range<Int>,
+             background: Float) {
             let plane = picture.planes[k]
             let chroma = ChromaPositionMap(picture)
             func axis(_ positions: [Float], horizontal: Bool) -> [Tap] {
@@ -259,24 +345,63 @@ public enum PlaneTransitions {
                 return first.i0
             }
             if let x = window(cs), let y = window(rs) { self.window = (x, y, plane.width) } else { self.window = nil }
-            self.columns = Shared(cs); self.rows = Shared(rs)
+            self.rows = Shared(rs)
             n = cs.count; stride = plane.width
             self.background = background
+            // The columns inside the layer are one run (the map is monotonic along each axis); only those `needed`
+            // are read (the others are left as the background).
+            first = max(cs.firstIndex { $0.inside } ?? 0, needed.lowerBound)
+            last = min((cs.lastIndex { $0.inside } ?? -1) + 1, needed.upperBound)
+            taps0 = Shared(cs.map { Int32($0.i0) }); taps1 = Shared(cs.map { Int32($0.i1) })
+            // The longest run of columns whose taps are (c + i, c + i + 1) for one c.
+            var best = 0..<0, start = 0
+            for i in 0...cs.count {
+                let continues = i < cs.count && cs[i].i1 == cs[i].i0 + 1 && (i == start || cs[i].i0 - i == cs[start].i0 - start)
+                if !continues {
+                    if i - start > best.count { best = start..<i }
+                    start = i < cs.count && cs[i].i1 == cs[i].i0 + 1 ? i : i + 1
+                }
+            }
+            run = best
+            runOffset = best.isEmpty ? 0 : cs[best.lowerBound].i0 - best.lowerBound
+            weights0 = Shared(cs.map { 1 - $0.f }); weights1 = Shared(cs.map { $0.f })
         }
 
         /// Row `j` of the layer's reads into `out` (`n` values, code / 255), from its plane at `base`. The bilinear rule
-        /// of `ReferenceLayer.bilinear8`: along x in the two rows, then along y (an exact read has one tap, weight 0).
-        @inline(__always) func fill(_ j: Int, _ base: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Float>) {
-            let r = rows.base[j], c = columns.base
-            guard r.inside else { out.update(repeating: background, count: n); return }
-            let t = base + r.i0 * stride, u = base + r.i1 * stride
-            for i in 0..<n {
-                let x = c[i]
-                let top = Float(t[x.i0]) / 255 * (1 - x.f) + Float(t[x.i1]) / 255 * x.f
-                let bottom = Float(u[x.i0]) / 255 * (1 - x.f) + Float(u[x.i1]) / 255 * x.f
-                out[i] = x.inside ? top * (1 - r.f) + bottom * r.f : background
+        /// of `ReferenceLayer.bilinear8`: along x in the two source rows (each filtered once for the output rows that
+        /// share it, `cache`), then along y; an exact read has one tap of weight 1 (`x·1 + x·0` is `x`).
+        @inline(__always) func fill(_ j: Int, _ base: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Float>, _ cache: RowCache) {
+            let r = rows.base[j]
+            guard r.inside, first < last else { out.update(repeating: background, count: n); return }
+            let top = cache.row(r.i0, keep: r.i1) { filterRow(base + r.i0 * stride, into: $0) }
+            if r.f == 0 {
+                // top·(1 − 0) + bottom·0 is top.
+                out.update(from: top, count: n)
+            } else {
+                let bottom = cache.row(r.i1, keep: r.i0) { filterRow(base + r.i1 * stride, into: $0) }
+                let w0 = 1 - r.f, w1 = r.f
+                for i in first..<last { out[i] = top[i] * w0 + bottom[i] * w1 }
             }
+            for i in 0..<first { out[i] = background }
+            for i in last..<n { out[i] = background }
         }
+
+        /// One source row filtered along x at every output column inside the layer: `t[i0]/255·(1 − f) + t[i1]/255·f`.
+        /// Where the taps are consecutive samples (`run`: no scaling, away from the clamped edges) the loads are
+        /// contiguous and the loop vectorises; elsewhere each tap is fetched by its index.
+        @inline(__always) func filterRow(_ t: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<Float>) {
+            let i0 = taps0.base, i1 = taps1.base, w0 = weights0.base, w1 = weights1.base, unorm = Sampler.unorm.base
+            let lo = min(max(run.lowerBound, first), last), hi = max(min(run.upperBound, last), lo)
+            for i in first..<lo { out[i] = unorm[Int(t[Int(i0[i])])] * w0[i] + unorm[Int(t[Int(i1[i])])] * w1[i] }
+            if lo < hi {
+                let p = t + runOffset
+                for i in lo..<hi { out[i] = Float(p[i]) / 255 * w0[i] + Float(p[i + 1]) / 255 * w1[i] }
+            }
+            for i in hi..<last { out[i] = unorm[Int(t[Int(i0[i])])] * w0[i] + unorm[Int(t[Int(i1[i])])] * w1[i] }
+        }
+
+        /// `code / 255` for each 8-bit code, as the reference computes it.
+        static let unorm = Shared((0..<256).map { Float($0) / 255 })
     }
 
     /// Where row `j` of the output starts in each layer's plane: the window's origin (`x`, `y`) and the row length.

@@ -130,8 +130,9 @@ final class FrameSource {
     /// matrix) is turned upright here, on the decode thread, when that lets its frame skip compositing
     /// (`DirectFrame.route`): `framePictures(_:)` then hands on the turned picture and the plan for it.
     var uprights = false
-    /// Whether the layers of a frame that `PlaneTransitions` draws (`auto` on a software rasteriser) are turned
-    /// upright too (a phone clip scaled into the frame, or either side of a transition), so that it draws them.
+    /// Whether the layers of a first pass that `PlaneTransitions` draws (`auto` on a software rasteriser: the whole
+    /// frame, or the planes below a logo) are turned upright too (a phone clip scaled into the frame, or either side of
+    /// a transition), so that it draws them.
     var uprightsForPlanes = false
     /// One turner per layer of a pass (a transition's two layers may turn differently; each keeps its graph).
     private let turners = [PictureTurner(), PictureTurner()]
@@ -151,7 +152,7 @@ final class FrameSource {
         let first = plan.passes[0]
         // Each layer of the first pass to turn, and how.
         var turns: [(k: Int, turn: Orientation)] = []
-        if uprightsForPlanes && PlaneTransitions.drawsKind(plan) {
+        if uprightsForPlanes && PlaneTransitions.drawsKind(first) {
             let layers = [first.from] + (first.to.map { [$0] } ?? [])
             for (k, layer) in layers.enumerated() {
                 guard let turn = PlaneTransitions.turn(layer, picture: pictures[k], plan: plan) else { turns = []; break }

@@ -232,4 +232,36 @@ final class PlaneTransitionTests: RendererTestCase {
             }
         }
     }
+
+    /// A logo over a transition between scaled layers: the transition drawn on the planes as the frame's starting
+    /// point (`withBasePlanes`), the logo by the renderer inside its rectangle, within a code of the renderer drawing
+    /// every pass; a frame of one pass, or whose first pass the planes do not draw, is left as it is.
+    func testALogoOverAPlaneDrawnTransition() throws {
+        let a = PlanarPictures.textured(32, 24, seed: 81), b = PlanarPictures.textured(10, 6, seed: 82)
+        let logo = PlanarPictures.textured(8, 8, seed: 83, colour: YCbCrColour(matrix: .bt601, range: .full))
+        let g = LayerGeometry.place(codedSize: logo.size, sar: 1, orientation: .identity, renderSize: size, fit: .fill,
+                                    transform: LayerTransform(x: 0.7, y: 0.3, scale: 0.3))!
+        var over = LayerPlan(clipIndex: 2, sourceTime: .zero, outputToSource: g.outputToSource)
+        over.bounds = g.bounds
+        over.opacity = 0.6
+        let logoPass = CompositePass(track: 1, from: over, to: nil, transition: nil, progress: 0, rect: g.bounds.evenAligned.intersection(PixelRect(size)))
+        for kind in [Transition.Kind.crossfade, .push] {
+            let t = plan(kind, kind == .push ? .left : nil, progress: 0.35, a, b)
+            let f = FramePlan(frame: 0, time: .zero, renderSize: size, passes: [t.passes[0], logoPass])
+            let based = try XCTUnwrap(PlaneTransitions.withBasePlanes(f, pictures: [a, b, logo]), "\(kind)")
+            XCTAssertEqual(based.pictures.count, 2)
+            XCTAssertNotNil(DirectFrame.basePlanes(based.plan, picture: based.pictures[0]), "the drawn pass is taken as planes")
+            for r in try renderers() {
+                let whole = try r.renderYUV420(f, pictures: [a, b, logo]), split = try r.renderYUV420(based.plan, pictures: based.pictures)
+                XCTAssertLessThanOrEqual(worst(split, whole), 1, "\(r.name) \(kind)")
+                // The logo is there: its rectangle differs from the transition alone.
+                let bare = try XCTUnwrap(PlaneTransitions.image(t, pictures: [a, b]))
+                XCTAssertGreaterThan(worst(split, bare), 10, "\(r.name) \(kind)")
+            }
+        }
+        XCTAssertNil(PlaneTransitions.withBasePlanes(plan(.crossfade, progress: 0.5, a, b), pictures: [a, b]), "one pass: `image`")
+        let slide = plan(.slideleft, progress: 0.5, a, b)
+        XCTAssertNil(PlaneTransitions.withBasePlanes(FramePlan(frame: 0, time: .zero, renderSize: size, passes: [slide.passes[0], logoPass]),
+                                                     pictures: [a, b, logo]))
+    }
 }
