@@ -1,3 +1,4 @@
+import Foundation
 import SegueCore
 import SegueEdit
 import SegueMedia
@@ -115,8 +116,8 @@ final class FrameSource {
             reuses += 1
             reused = true
         } else {
-            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, sequence: p.spec.imageSequence,
-                               policy: timeline.inputPolicy)
+            r = try VideoReader(path: p.spec.path, colourOverride: p.spec.colour, hardware: hardware, decoderThreads: FrameSource.decoderThreads,
+                               sequence: p.spec.imageSequence, policy: timeline.inputPolicy)
             opens += 1
             if let why = r.hardwareProblem { hardwareProblems.insert(why) }
         }
@@ -125,6 +126,12 @@ final class FrameSource {
         taken[i] = reused ? Counts(r) : Counts()
         return r
     }
+
+    /// libavcodec's thread count for the clips' decoders: one on machines of up to four cores, where the encoder keeps
+    /// every core busy and a frame-threaded decoder only adds a copy of its state and pictures per thread (about 25 MB
+    /// a 1080p H.264 decoder, two of them open during a transition) without finishing sooner; libavcodec's own choice
+    /// on bigger machines, where decoding 4K on one core could fall behind.
+    static let decoderThreads: Int32 = ProcessInfo.processInfo.activeProcessorCount <= 4 ? 1 : 0
 
     /// Whether a first layer shown at scale 1 through a quarter turn, half turn or mirror (a phone clip's display
     /// matrix) is turned upright here, on the decode thread, when that lets its frame skip compositing
