@@ -155,8 +155,9 @@ public struct TransitionParameters: Sendable {
 /// A pipeline that hands frames needing no compositing (`DirectFrame`) straight on and renders the others with
 /// `inner`, keeping submission order: before a direct frame, the frames still in `inner`'s flight are finished.
 /// With `planeTransitions`, the frames `PlaneTransitions` draws (a scaled layer, or a crossfade, wipe, push or circle
-/// between two upright layers) are drawn on the planes by the CPU too (`auto` on a software rasteriser), and so is the first pass of a
-/// frame with more when it can (`PlaneTransitions.withBasePlanes`: a logo over a transition).
+/// between two upright layers) are drawn on the planes by the CPU too (`auto` on a software rasteriser), with the
+/// RGBA layers above them blended inside their rectangles (`PlaneOverlays`: a logo, a title); where a pass above
+/// needs the renderer, the first pass is still drawn on the planes (`PlaneTransitions.withBasePlanes`).
 public final class DirectFramePipeline: YUV420Pipeline {
     let inner: YUV420Pipeline
     /// Frames that took the direct path so far.
@@ -175,7 +176,8 @@ public final class DirectFramePipeline: YUV420Pipeline {
         var image = DirectFrame.image(plan, pictures: pictures)
         if image != nil {
             directFrames += 1
-        } else if planeTransitions, let drawn = PlaneTransitions.image(plan, pictures: pictures, threads: planeThreads) {
+        } else if planeTransitions, let drawn = PlaneTransitions.image(plan, pictures: pictures, threads: planeThreads)
+                    ?? PlaneOverlays.image(plan, pictures: pictures, threads: planeThreads) {
             planeFrames += 1
             image = drawn
         }

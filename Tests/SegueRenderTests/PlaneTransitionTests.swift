@@ -264,4 +264,71 @@ final class PlaneTransitionTests: RendererTestCase {
         XCTAssertNil(PlaneTransitions.withBasePlanes(FramePlan(frame: 0, time: .zero, renderSize: size, passes: [slide.passes[0], logoPass]),
                                                      pictures: [a, b, logo]))
     }
+
+    /// RGBA layers over a frame whose first pass is planes (a direct clip, a scaled one, a crossfade, a push): a logo
+    /// with soft alpha at 0.6 opacity, scaled; a 1×1 colour card at half opacity; blended on the planes inside their
+    /// rectangles (`PlaneOverlays`), within a code of the renderers drawing every pass; the samples outside the
+    /// rectangles are the first pass's exactly.
+    func testLogosBlendedIntoThePlanes() throws {
+        let a = PlanarPictures.textured(16, 12, seed: 91), b = PlanarPictures.textured(32, 24, seed: 92)
+        // A 10×6 logo: premultiplied R′G′B′ under an alpha ramp (0 at the left to 255 at the right).
+        var pixels = [UInt8]()
+        for y in 0..<6 { for x in 0..<10 {
+            let alpha = x * 255 / 9
+            pixels += [UInt8(200 * alpha / 255), UInt8((40 + 20 * y) * alpha / 255), UInt8(90 * alpha / 255), UInt8(alpha)]
+        } }
+        var logo = VideoPicture(RGBAImage(width: 10, height: 6, pixels: pixels))
+        logo.hasAlpha = true
+        let card = VideoPicture.colour(RGBColour(r: 30, g: 200, b: 90), alpha: 1)
+        func over(_ picture: VideoPicture, x: Double, y: Double, scale: Double, opacity: Double, clip: Int) -> CompositePass {
+            let g = LayerGeometry.place(codedSize: picture.size, sar: 1, orientation: .identity, renderSize: size, fit: .fill,
+                                        transform: LayerTransform(x: x, y: y, scale: scale))!
+            var l = LayerPlan(clipIndex: clip, sourceTime: .zero, outputToSource: g.outputToSource)
+            l.bounds = g.bounds
+            l.opacity = opacity
+            return CompositePass(track: clip, from: l, to: nil, transition: nil, progress: 0, rect: g.bounds.evenAligned.intersection(PixelRect(size)))
+        }
+        let logoPass = over(logo, x: 0.65, y: 0.35, scale: 0.55, opacity: 0.6, clip: 2)
+        let cardPass = over(card, x: 0.25, y: 0.75, scale: 0.3, opacity: 0.5, clip: 3)
+        let firsts: [(String, CompositePass, [VideoPicture])] = [
+            ("direct", plan(.crossfade, progress: 0, a, a).passes[0].withoutTransition, [a]),
+            ("scaled", FramePlan(frame: 0, time: .zero, from: layer(0, b), to: nil, transition: nil, progress: 0, renderSize: size).passes[0], [b]),
+            ("crossfade", plan(.crossfade, progress: 0.4, a, b).passes[0], [a, b]),
+            ("push", plan(.push, .left, progress: 0.3, a, b).passes[0], [a, b]),
+        ]
+        let renderers = try self.renderers()
+        for (name, first, pictures) in firsts {
+            let f = FramePlan(frame: 0, time: .zero, renderSize: size, passes: [first, logoPass, cardPass])
+            let all = pictures + [logo, card]
+            XCTAssertTrue(PlaneOverlays.blends(logoPass, picture: logo, plan: f))
+            let drawn = try XCTUnwrap(PlaneOverlays.image(f, pictures: all), name)
+            for r in renderers {
+                XCTAssertLessThanOrEqual(worst(drawn, try r.renderYUV420(f, pictures: all)), 1, "\(r.name) \(name)")
+            }
+            // Outside both rectangles: the first pass alone, exactly.
+            var alone = f
+            alone.passes = [first]
+            let below = try XCTUnwrap(PlaneTransitions.image(alone, pictures: pictures))
+            let rects = [logoPass.rect!, cardPass.rect!]
+            var inside = 0
+            for j in 0..<12 { for i in 0..<16 {
+                if rects.contains(where: { i >= $0.x0 && i < $0.x1 && j >= $0.y0 && j < $0.y1 }) {
+                    inside += drawn.y[j * 16 + i] != below.y[j * 16 + i] ? 1 : 0
+                } else {
+                    XCTAssertEqual(drawn.y[j * 16 + i], below.y[j * 16 + i], "\(name) (\(i), \(j))")
+                }
+            } }
+            XCTAssertGreaterThan(inside, 10, "\(name): the layers show")
+        }
+        // A rotated logo, a cropped one, or one with a transition is left to the renderer.
+        var turned = logoPass
+        turned = CompositePass(track: 2, from: LayerPlan(clipIndex: 2, sourceTime: .zero, outputToSource: Affine2D(a: 0, b: 0.1, c: 0.1, d: 0, tx: 0, ty: 0)),
+                               to: nil, transition: nil, progress: 0, rect: logoPass.rect)
+        XCTAssertFalse(PlaneOverlays.blends(turned, picture: logo, plan: FramePlan(frame: 0, time: .zero, renderSize: size, passes: [firsts[0].1, turned])))
+    }
+}
+
+extension CompositePass {
+    /// The same pass showing its first layer alone.
+    var withoutTransition: CompositePass { CompositePass(track: track, from: from, to: nil, transition: nil, progress: 0, rect: rect) }
 }
