@@ -59,7 +59,8 @@ final class LayerOracleTests: EndToEndTestCase {
             let edit = Edit(tracks: [VideoTrack(clips: [ClipSpec(path: base)]), VideoTrack(clips: [top])])
             let want = try oracle([([], base), ([], pip)], graph)
             XCTAssertEqual(want.count, 30)
-            for backend in [Backend.gpu, .cpu] {
+            // auto: on llvmpipe the layers over planes are blended on the planes (`PlaneOverlays`, `withBasePlanes`).
+            for backend in [Backend.gpu, .cpu, .auto] {
                 let got = try frames(edit, "\(name)-\(backend).mkv", backend: backend)
                 TestSupport.assertYUVSequencesMatch(got, want, width: w, height: h, minPSNR: 35, label: "\(name) on \(backend) vs FFmpeg overlay")
             }
@@ -105,7 +106,8 @@ final class LayerOracleTests: EndToEndTestCase {
             let prepare = file == png ? "[1:v]scale=out_color_matrix=bt709:out_range=tv,format=yuva420p[l]" : "[1:v]format=yuva420p[l]"
             let want = Array(try oracle([([], base), (decoder, file)], prepare + ";[0:v][l]overlay=100:30").prefix(30))
             XCTAssertEqual(want.count, 30, name)
-            for backend in [Backend.gpu, .cpu] {
+            // auto: on llvmpipe the layers over planes are blended on the planes (`PlaneOverlays`, `withBasePlanes`).
+            for backend in [Backend.gpu, .cpu, .auto] {
                 let got = try frames(edit, "\(name)-\(backend).mkv", backend: backend)
                 TestSupport.assertYUVSequencesMatch(got, want, width: w, height: h, minPSNR: 35, label: "\(name) on \(backend) vs FFmpeg overlay")
             }
