@@ -5,7 +5,7 @@ run alternately in one process run, several repetitions each. Prints medians, ra
 Environment (defaults follow the issue's spec):
   BENCH_CLIPS=10  BENCH_CLIP_SECONDS=3  BENCH_TRANSITION=1  BENCH_REPS=3  BENCH_PRESET=medium  BENCH_CRF=18
   BENCH_SIZE=1920x1080  BENCH_LONG=1 (also an edit 4x as long, for memory)  BENCH_BACKENDS=auto,gpu,cpu (auto: llvmpipe with
-  crossfades and wipes of untouched layers drawn on the planes by the CPU, what `segue render` does by default here)
+  the frames the planes draw (scaled clips, crossfade/wipe/push/circles, logos over them) drawn by the CPU, what `segue render` does by default here)
   BENCH_PREFILTER=1 (also the 4K60 clip into a 720 square)  BENCH_PREFILTER_ONLY=1 (only that case)
   BENCH_PEERS=1 (also the peers' edit: six 4 s clips at 1280x720, crossfade, wipe, push, circleopen and the gl-transitions
   shader directionalwipe, 1 s each, against FFmpeg's xfade graph with diagtl in the shader's place; BENCH_PEERS_ONLY=1: only it)

@@ -69,12 +69,7 @@ public enum PlaneOverlays {
             let inside = inRect && uv >= 0 && uv <= 1 && s >= 0 && s <= 1
             let n = horizontal ? pw : ph
             let pos = s * Float(n)
-            if exact {
-                let i = min(max(Int((pos - 1.0 / 64).rounded(.down)), 0), n - 1)
-                return PlaneTransitions.Tap(inside: inside, i0: i, i1: i, f: 0)
-            }
-            let q = pos - 0.5, qf = q.rounded(.down), i = Int(qf)
-            return PlaneTransitions.Tap(inside: inside, i0: min(max(i, 0), n - 1), i1: min(max(i + 1, 0), n - 1), f: q - qf)
+            return PlaneTransitions.Tap(pos, count: n, exact: exact, inside: inside)
         }
         let rgba = picture.planes[0].bytes
         // One output plane (k: 0 luma, 1 chroma: Cb and Cr together) over its samples `xs` × `ys`.

@@ -300,8 +300,8 @@ public enum RenderJob {
         // Frames come back from the renderer's pipeline in order, possibly a frame late (GPU readback).
         let composited = renderer.makeYUV420Pipeline()
         let direct = options.directFrames ? DirectFramePipeline(inner: composited) : nil
-        // `auto` on a machine whose OpenGL is a software rasteriser (or with no GPU context at all): the transition frames
-        // the CPU draws faster on the planes (`PlaneTransitions`) are drawn there.
+        // `auto` on a machine whose OpenGL is a software rasteriser (or with no GPU context at all): the frames the CPU
+        // draws faster on the planes (`PlaneTransitions`, `PlaneOverlays`) are drawn there.
         let planePath = options.backend == .auto && RenderJob.drawsTransitionsOnPlanes(renderer)
         direct?.planeTransitions = planePath
         frames.uprightsForPlanes = planePath
@@ -366,8 +366,9 @@ public enum RenderJob {
 }
 
 extension RenderJob {
-    /// Whether `auto` has the CPU draw the transition frames `PlaneTransitions` can: where `renderer` is a software
-    /// rasteriser (llvmpipe: 30–40 ms for a 1080p crossfade frame against about 3 on the planes) or the CPU reference.
+    /// Whether `auto` has the CPU draw the frames `PlaneTransitions` and `PlaneOverlays` can: where `renderer` is a
+    /// software rasteriser (llvmpipe: 30–45 ms for a 1080p crossfade or push frame against 2–4 on the planes) or the CPU
+    /// reference.
     public static func drawsTransitionsOnPlanes(_ renderer: CompositeRenderer) -> Bool {
         if let gpu = renderer as? GPURenderer { return gpu.isSoftwareRasteriser }
         return renderer is ReferenceRenderer
