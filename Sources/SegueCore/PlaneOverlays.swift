@@ -72,48 +72,52 @@ public enum PlaneOverlays {
             return PlaneTransitions.Tap(pos, count: n, exact: exact, inside: inside)
         }
         let rgba = picture.planes[0].bytes
-        // One output plane (k: 0 luma, 1 chroma: Cb and Cr together) over its samples `xs` × `ys`.
-        func draw(_ k: Int, columns xs: Range<Int>, rows ys: Range<Int>) {
+        // One output plane's samples `xs` × `ys` (k: 0 luma; 1 chroma, Cb and Cr together from one read).
+        func draw(_ k: Int, columns xs: Range<Int>, rows ys: Range<Int>, into outs: [UnsafeMutablePointer<UInt8>]) {
             let chroma = k > 0
             let colour = LayerColourMap(picture: picture, pass: chroma ? .chroma : .luma, fused: true)
-            let m = colour.matrix, o = colour.offset
+            // The colour map's rows this pass writes (Y′; or Cb, Cr), as SIMD4 (R′, G′, B′, α) weights.
+            let weights = (0..<outs.count).map { r in SIMD4(colour.matrix[3 * r], colour.matrix[3 * r + 1], colour.matrix[3 * r + 2], colour.offset[r]) }
             let cols = xs.map { i in axis(chroma ? ((Float(i) + 0.5) * 2 - 0.5 + site.x) / fw : (Float(i) + 0.5) / fw, horizontal: true) }
             let rows = ys.map { j in axis(chroma ? ((Float(j) + 0.5) * 2 - 0.5 + site.y) / fh : (Float(j) + 0.5) / fh, horizontal: false) }
+            // The columns inside the layer and the rectangle are one run.
+            guard let lo = cols.firstIndex(where: { $0.inside }), let last = cols.lastIndex(where: { $0.inside }) else { return }
             let stride = chroma ? W / 2 : W
-            func apply(_ plane: inout [UInt8], _ row: Int) {
-                // row: the colour map's row giving this plane's value (Y′: 0; Cb: 0, Cr: 1 of the chroma map).
-                rgba.withUnsafeBufferPointer { src in
-                    plane.withUnsafeMutableBufferPointer { out in
-                        @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
-                            let i = (y * pw + x) * 4
-                            return SIMD4(Float(src[i]), Float(src[i + 1]), Float(src[i + 2]), Float(src[i + 3])) / 255
-                        }
-                        for (b, y) in rows.enumerated() where y.inside {
-                            let j = ys.lowerBound + b
-                            for (a, x) in cols.enumerated() where x.inside {
-                                // ReferenceLayer.bilinear4, then the colour map, times the opacity.
-                                let top = texel(x.i0, y.i0) * (1 - x.f) + texel(x.i1, y.i0) * x.f
-                                let bottom = texel(x.i0, y.i1) * (1 - x.f) + texel(x.i1, y.i1) * x.f
-                                let c = top * (1 - y.f) + bottom * y.f
-                                let value = (m[3 * row] * c.x + m[3 * row + 1] * c.y + m[3 * row + 2] * c.z + o[row] * c.w) * opacity
-                                let alpha = c.w * opacity
-                                let i = j * stride + xs.lowerBound + a
-                                out[i] = PlaneTransitions.unorm8(value + (1 - alpha) * (Float(out[i]) / 255))
+            rgba.withUnsafeBufferPointer { src in
+                cols.withUnsafeBufferPointer { cs in
+                    let base = src.baseAddress!
+                    @inline(__always) func texel(_ row: UnsafePointer<UInt8>, _ x: Int) -> SIMD4<Float> {
+                        let p = row + x * 4
+                        return SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3])) / 255
+                    }
+                    for (b, y) in rows.enumerated() where y.inside {
+                        let r0 = base + y.i0 * pw * 4, r1 = base + y.i1 * pw * 4
+                        let line = (ys.lowerBound + b) * stride + xs.lowerBound
+                        for a in lo...last {
+                            let x = cs[a]
+                            // ReferenceLayer.bilinear4 (lane by lane as the reference's SIMD4), the colour map, the opacity.
+                            let top = texel(r0, x.i0) * (1 - x.f) + texel(r0, x.i1) * x.f
+                            let bottom = texel(r1, x.i0) * (1 - x.f) + texel(r1, x.i1) * x.f
+                            let c = top * (1 - y.f) + bottom * y.f
+                            let alpha = c.w * opacity
+                            for (n, out) in outs.enumerated() {
+                                let w = weights[n]
+                                let value = (w.x * c.x + w.y * c.y + w.z * c.z + w.w * c.w) * opacity
+                                out[line + a] = PlaneTransitions.unorm8(value + (1 - alpha) * (Float(out[line + a]) / 255))
                             }
                         }
                     }
                 }
             }
-            if chroma {
-                apply(&image.cb, 0)
-                apply(&image.cr, 1)
-            } else {
-                apply(&image.y, 0)
-            }
         }
-        draw(0, columns: r.x0..<r.x1, rows: r.y0..<r.y1)
+        image.y.withUnsafeMutableBufferPointer { y in draw(0, columns: r.x0..<r.x1, rows: r.y0..<r.y1, into: [y.baseAddress!]) }
         // The chroma samples of the rectangle's 2×2 blocks.
         let cx0 = r.x0 / 2, cx1 = min(W / 2, (r.x1 + 1) / 2), cy0 = r.y0 / 2, cy1 = min(H / 2, (r.y1 + 1) / 2)
-        if cx0 < cx1 && cy0 < cy1 { draw(1, columns: cx0..<cx1, rows: cy0..<cy1) }
+        guard cx0 < cx1 && cy0 < cy1 else { return }
+        image.cb.withUnsafeMutableBufferPointer { cb in
+            image.cr.withUnsafeMutableBufferPointer { cr in
+                draw(1, columns: cx0..<cx1, rows: cy0..<cy1, into: [cb.baseAddress!, cr.baseAddress!])
+            }
+        }
     }
 }
