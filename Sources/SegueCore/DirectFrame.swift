@@ -52,11 +52,7 @@ public enum DirectFrame {
     /// `route` of one layer, whatever its pass does (a transition's two layers: `PlaneTransitions`).
     public static func route(_ layer: LayerPlan, picture: VideoPicture, plan: FramePlan) -> Route? {
         let renderSize = plan.renderSize
-        guard !plan.keepsAlpha, layer.isUntouched, layer.content == .media, plan.colour.dynamicRange == .sdr,
-              picture.layout == .planar, picture.bitDepth == 8, picture.chromaShiftX == 1, picture.chromaShiftY == 1,
-              !picture.swapsChroma, !picture.hasAlpha, picture.colour.matrix == .bt709, picture.colour.range == .limited,
-              picture.colour.siting == .left, picture.colour.transfer == .sdr, picture.colour.primaries != .bt2020,
-              renderSize.width % 2 == 0, renderSize.height % 2 == 0 else { return nil }
+        guard isOutputFormat(layer, picture: picture, plan: plan), picture.colour.siting == .left else { return nil }
         let w = picture.width, h = picture.height
         let m = layer.outputToSource.then(.scale(Double(w), Double(h)))
         func near(_ v: Double, _ t: Double) -> Bool { abs(v - t) < 1e-9 }
@@ -75,6 +71,18 @@ public enum DirectFrame {
         let ox = a * dx + b * dy, oy = c * dx + d * dy
         guard ox >= 0, oy >= 0, ox % 2 == 0, oy % 2 == 0, ox + renderSize.width <= tw, oy + renderSize.height <= th else { return nil }
         return Route(turn: turn, x: ox, y: oy)
+    }
+
+    /// Whether `layer` shows `picture` as the output stores its samples, whatever its geometry: an opaque, uncropped
+    /// media layer of an 8-bit 4:2:0 planar BT.709 limited-range SDR picture without alpha, in an SDR output without
+    /// alpha of even width and height (its chroma siting aside). What the direct path (`route`) and the plane path
+    /// (`PlaneTransitions.turn`) both start from.
+    public static func isOutputFormat(_ layer: LayerPlan, picture: VideoPicture, plan: FramePlan) -> Bool {
+        !plan.keepsAlpha && layer.isUntouched && layer.content == .media && plan.colour.dynamicRange == .sdr
+            && picture.layout == .planar && picture.bitDepth == 8 && picture.chromaShiftX == 1 && picture.chromaShiftY == 1
+            && !picture.swapsChroma && !picture.hasAlpha && picture.colour.matrix == .bt709 && picture.colour.range == .limited
+            && picture.colour.transfer == .sdr && picture.colour.primaries != .bt2020
+            && plan.renderSize.width % 2 == 0 && plan.renderSize.height % 2 == 0
     }
 
     /// `plan` with a layer of its first pass (`layer` 0: `from`, 1: `to`) looking at `picture` turned by `turn`

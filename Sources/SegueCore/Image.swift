@@ -187,8 +187,10 @@ public final class DirectFramePipeline: YUV420Pipeline {
             return earlier + [image]
         }
         innerBusy = true
-        if plan.passes.count > 1 && DirectFrame.cropOrigin(plan.passes[0], picture: pictures[0], plan: plan) != nil { basePlaneFrames += 1 }
-        if planeTransitions, let based = PlaneTransitions.withBasePlanes(plan, pictures: pictures, threads: planeThreads) {
+        if plan.passes.count > 1 && DirectFrame.cropOrigin(plan.passes[0], picture: pictures[0], plan: plan) != nil {
+            // The renderer takes the first pass's planes from its picture itself.
+            basePlaneFrames += 1
+        } else if planeTransitions, let based = PlaneTransitions.withBasePlanes(plan, pictures: pictures, threads: planeThreads) {
             // The first pass drawn on the planes, the passes above it by the renderer.
             planeFrames += 1
             basePlaneFrames += 1

@@ -64,12 +64,7 @@ public enum PlaneTransitions {
     /// that is not 8-bit 4:2:0 planar BT.709 limited-range SDR or has alpha, a layer that is not opaque, is cropped or
     /// is not media, a map that is not axis-aligned (rotation by other than quarter turns), or an odd render size.
     public static func turn(_ layer: LayerPlan, picture: VideoPicture, plan: FramePlan) -> Orientation? {
-        let renderSize = plan.renderSize
-        guard !plan.keepsAlpha, layer.isUntouched, layer.content == .media, plan.colour.dynamicRange == .sdr,
-              picture.layout == .planar, picture.bitDepth == 8, picture.chromaShiftX == 1, picture.chromaShiftY == 1,
-              !picture.swapsChroma, !picture.hasAlpha, picture.colour.matrix == .bt709, picture.colour.range == .limited,
-              picture.colour.transfer == .sdr, picture.colour.primaries != .bt2020,
-              renderSize.width % 2 == 0, renderSize.height % 2 == 0, picture.width % 2 == 0, picture.height % 2 == 0 else { return nil }
+        guard DirectFrame.isOutputFormat(layer, picture: picture, plan: plan), picture.width % 2 == 0, picture.height % 2 == 0 else { return nil }
         let m = layer.outputToSource.then(.scale(Double(picture.width), Double(picture.height)))
         let scale = max(abs(m.a), abs(m.b), abs(m.c), abs(m.d))
         func zero(_ v: Double) -> Bool { abs(v) <= 1e-9 * scale }
