@@ -259,6 +259,28 @@ public final class EGLSession {
         return found.isEmpty ? ["none"] : found
     }
 
+    /// Whether a session made with `options` could only be a software rasteriser, found without making one: no device
+    /// named, the gbm platform not forced, no DRM render node (`drmGetDevices2`, which the gbm platform would open
+    /// first), and every EGL device (`eglQueryDevicesEXT`) is Mesa's software device (`EGL_MESA_device_software`).
+    /// Enumerating devices loads no driver (about 2 MB here); `eglInitialize` on llvmpipe maps 50–55 MB of LLVM and
+    /// Gallium code and state, which `RenderJob` then makes only when a frame needs it. False when EGL is disabled
+    /// (`SEGUE_DISABLE_EGL=1`) or devices cannot be enumerated: then a session is made (or fails) as usual.
+    public static func isSoftwareOnly(_ options: EGLOptions = EGLOptions()) -> Bool {
+        if ProcessInfo.processInfo.environment["SEGUE_DISABLE_EGL"] == "1" { return false }
+        guard options.device == nil, options.platform != .gbm else { return false }
+        var buf = [CChar](repeating: 0, count: 8 * 256)
+        guard segue_drm_render_nodes(&buf, 256, 8) == 0 else { return false }
+        let clientExt = eglQueryString(segue_egl_no_display(), EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
+        guard clientExt.contains("EGL_EXT_device_enumeration") || clientExt.contains("EGL_EXT_device_base") else { return false }
+        var devices = [EGLDeviceEXT?](repeating: nil, count: 16)
+        var count: EGLint = 0
+        guard segue_egl_query_devices(16, &devices, &count) == EGL_TRUE, count > 0 else { return false }
+        return devices.prefix(Int(count)).allSatisfy { device in
+            let ext = segue_egl_query_device_string(device, EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
+            return ext.split(separator: " ").contains("EGL_MESA_device_software")
+        }
+    }
+
     static func hasExtension(_ dpy: EGLDisplay?, _ name: String) -> Bool {
         guard let s = eglQueryString(dpy, EGL_EXTENSIONS) else { return false }
         return String(cString: s).split(separator: " ").contains(Substring(name))

@@ -73,7 +73,7 @@ private final class PackSlot {
     /// the buffer and fences the copy. Does not wait.
     func startRead(_ t: GPURenderer.YUV420Targets, renderSize: PixelSize, bitDepth: Int) throws {
         precondition(fence == nil, "PackSlot reused before its frame was collected")
-        let b = bitDepth > 8 ? 2 : 1, w = renderSize.width, h = renderSize.height
+        let b = bitDepth > 8 ? 2 : 1, w = renderSize.width
         var reads: [(GLFramebuffer, Int, Int)] = [(t.luma, 0, w * b), (t.chroma, 0, w / 2 * b), (t.chroma, 1, w / 2 * b)]
         if let a = t.alpha, let ca = t.chromaAlpha { reads += [(a, 0, w), (ca, 0, w / 2)] }
         let planes = reads.map { (rowBytes: $0.0.size.width * 4, rows: $0.0.size.height, width: $0.2) }

@@ -9,7 +9,8 @@ import SegueReference
 /// the GPU cannot be had or cannot draw the render size, never for a transition only the GPU draws.
 extension RenderJob {
     /// Makes the renderer for `options.backend`, ready for the transitions of `timeline` (`CompositeRenderer.prepare`).
-    /// With `.auto`, falls back to the CPU with a one-line warning, unless the user named a GPU (`options.egl.device`):
+    /// With `.auto` where the only GPU is a software rasteriser and no transition is glsl, its context is made only when
+    /// a frame needs it (`DeferredGPURenderer`). With `.auto`, falls back to the CPU with a one-line warning, unless the user named a GPU (`options.egl.device`):
     /// a named device that cannot be used is an error (`GPUError`), and so is a missing GPU when a transition needs it
     /// (glsl). A render size (`timeline.renderSize`) larger than the GPU's maximum texture size (`maxPictureSize`)
     /// cannot be drawn there: `.auto` then takes the CPU with a warning, `.gpu` throws `GPUError`. (Pictures larger
@@ -86,10 +87,13 @@ extension RenderJob {
 
     /// `needsGPU`: a transition only the GPU can draw (glsl): `auto` does not fall back to the CPU then.
     private static func makeRenderer(_ options: RenderOptions, needsGPU: Bool, renderSize: PixelSize?) throws -> CompositeRenderer {
-        let gpu: GPURenderer
+        let gpu: CompositeRenderer
         switch options.backend {
         case .cpu: return ReferenceRenderer()
         case .gpu: gpu = try GPURenderer(options: options.egl)
+        case .auto where !needsGPU && EGLSession.isSoftwareOnly(options.egl):
+            // llvmpipe or nothing: the context is made only if a frame needs it (`DeferredGPURenderer`).
+            gpu = DeferredGPURenderer(options: options)
         case .auto:
             do { gpu = try GPURenderer(options: options.egl) } catch let e as GPUError where e.namedDeviceMissing {
                 throw e

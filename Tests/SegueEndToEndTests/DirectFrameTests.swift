@@ -1,6 +1,7 @@
 import XCTest
 import SegueCore
 import SegueEdit
+import SegueGL
 import SeguePipeline
 import SegueTestSupport
 
@@ -241,11 +242,68 @@ final class DirectFrameTests: EndToEndTestCase {
         // Turned: f alone, f's crossfade in, the push from f to g, g alone, g's crossfade out: 10 each.
         XCTAssertEqual(uprightCount(log), 50, "\(log)")
         XCTAssertEqual(uprightCount(gpuLog), 10, "\(gpuLog)")
+        // No frame needed OpenGL: where llvmpipe is the only GPU, its context was never made (`DeferredGPURenderer`).
+        if EGLSession.isSoftwareOnly() {
+            XCTAssertTrue(log.contains { $0.contains("segue: renderer cpu on the planes") && $0.contains("no GL context was made") }, "\(log)")
+            XCTAssertFalse(log.contains { $0.contains("made the context now") }, "\(log)")
+        }
         let x = try TestSupport.decodeFrames(path("auto.mkv"), width: 64, height: 48), y = try TestSupport.decodeFrames(path("gpu.mkv"), width: 64, height: 48)
         XCTAssertEqual(x.count, 170)
         XCTAssertEqual(x.count, y.count)
         var worst = 0
         for (p, q) in zip(x, y) { for i in p.indices { worst = max(worst, abs(Int(p[i]) - Int(q[i]))) } }
         XCTAssertLessThanOrEqual(worst, 1)
+    }
+
+    /// Where llvmpipe is the only GPU, `auto` makes its context only when a frame needs it (`DeferredGPURenderer`): here
+    /// the `radial` frames, in the middle of the edit, after frames drawn on the planes and direct ones. The context is
+    /// made once, with the renderer's programs then, and the file is within a code of `--backend gpu`'s.
+    func testAutoMakesTheGLContextWhenAFrameNeedsIt() throws {
+        guard EGLSession.isSoftwareOnly() else { throw XCTSkip("a GPU other than llvmpipe: auto makes its context at once") }
+        let a = try bt709Clip("a.mp4", size: "64x48"), b = try bt709Clip("b.mp4", size: "64x48", source: "smptebars")
+        let c = try bt709Clip("c.mp4", size: "64x48", source: "rgbtestsrc")
+        var edit = Edit(clips: [clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.radial, 1.0 / 3))])
+        edit.renderSize = PixelSize(width: 64, height: 48)
+        edit.frameRate = FrameRate(30)
+        edit.output.codec = .ffv1
+        let (_, gpuLog) = try render(edit, backend: .gpu, direct: true, name: "gpu.mkv")
+        let (_, log) = try render(edit, backend: .auto, direct: true, name: "auto.mkv")
+        XCTAssertFalse(gpuLog.contains { $0.contains("made the context now") }, "\(gpuLog)")
+        XCTAssertEqual(log.filter { $0.contains("segue: a frame needs OpenGL: made the context now (gpu (llvmpipe") }.count, 1, "\(log)")
+        let line = try XCTUnwrap(log.first { $0.contains("segue: backend auto:") }, "\(log)")
+        XCTAssertTrue(line.contains("the CPU draws 10 frames on the planes"), line)
+        XCTAssertTrue(line.contains("the others: gpu (llvmpipe"), line)
+        let x = try TestSupport.decodeFrames(path("auto.mkv"), width: 64, height: 48), y = try TestSupport.decodeFrames(path("gpu.mkv"), width: 64, height: 48)
+        XCTAssertEqual(x.count, 70)
+        XCTAssertEqual(x.count, y.count)
+        var worst = 0
+        for (p, q) in zip(x, y) { for i in p.indices { worst = max(worst, abs(Int(p[i]) - Int(q[i]))) } }
+        XCTAssertLessThanOrEqual(worst, 1)
+        // The radial frames are llvmpipe's on both: those are equal.
+        for n in 40..<50 { XCTAssertEqual(x[n], y[n], "frame \(n)") }
+    }
+
+    /// `EGLSession.isSoftwareOnly` (which decides whether `auto` defers the GL context) says what a session would be,
+    /// without making one: where it says software only, the session made is a software rasteriser whose texture limit
+    /// is the one assumed until then (16384, `DeferredGPURenderer.assumedMaxPictureSize`); a named device, the gbm
+    /// platform or disabled EGL are never deferred.
+    func testSoftwareOnlyIsWhatASessionWouldBe() throws {
+        XCTAssertFalse(EGLSession.isSoftwareOnly(EGLOptions(platform: .gbm)))
+        XCTAssertFalse(EGLSession.isSoftwareOnly(EGLOptions(device: "0")))
+        setenv("SEGUE_DISABLE_EGL", "1", 1)
+        XCTAssertFalse(EGLSession.isSoftwareOnly())
+        unsetenv("SEGUE_DISABLE_EGL")
+        let gpu: GPURenderer
+        do { gpu = try GPURenderer() } catch {
+            if TestSupport.inCI { XCTFail("GPU tests must run in CI: \(error)") }
+            throw XCTSkip("no EGL context: \(error)")
+        }
+        if EGLSession.isSoftwareOnly() {
+            XCTAssertTrue(gpu.isSoftwareRasteriser, gpu.name)
+            XCTAssertEqual(gpu.maxPictureSize, 16384)
+            XCTAssertTrue(EGLSession.isSoftwareOnly(EGLOptions(platform: .surfaceless)))
+        } else if TestSupport.inCI {
+            XCTFail("CI has no GPU: llvmpipe's device should be the only one (\(EGLSession.availableDevices()))")
+        }
     }
 }
