@@ -171,6 +171,17 @@ def main():
             cases[f"segue-{b} {W}x{H} logo"] = [[SEGUE, "render", edit, "--size", f"{W}x{H}", "--backend", b, "--overlay",
                                                  f"{logo}:0.92,0.9,0.1", "--progress", "none", "-o", out(f"segue-{b}-logo.mp4")]]
         cases[f"ffmpeg {W}x{H} logo"] = [with_logo(ffmpeg_graph(paths, W, H, out("ffmpeg-logo.mp4")), logo, W, H)]
+        # The encoder's share: libx264 alone (same settings) on Segue's own pictures with and without the logo, rendered
+        # once losslessly (untimed). A logo moves x264's decisions (frame types, bits) as any change of content can;
+        # what it costs there is the encoder's, the rest is Segue's.
+        lossless = {}
+        for tag, extra in (("", []), (" logo", ["--overlay", f"{logo}:0.92,0.9,0.1"])):
+            p = out(f"segue-frames{tag.strip() and '-logo'}-{W}x{H}.mkv")
+            subprocess.run([SEGUE, "render", edit, "--size", f"{W}x{H}", "--codec", "ffv1", "--no-audio", "--progress", "none", "-o", p] + extra,
+                           check=True, stderr=subprocess.DEVNULL)
+            lossless[tag] = p
+            cases[f"x264 on segue's frames{tag}"] = [["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", p, "-an", "-c:v", "libx264",
+                                                      "-preset", PRESET, "-crf", CRF, out(f"x264-frames{tag.strip() and '-logo'}.mp4")]]
     cases["ffmpeg square"] = [ffmpeg_graph(paths, sq, sq, out("ffmpeg-sq.mp4"))]
     # The floor re-encodes a reference of the right size: make them once (untimed).
     tag = f"{W}x{H}-{CLIPS}x{SECONDS}-{TRANS}-{PRESET}-{CRF}"
@@ -215,9 +226,16 @@ def main():
             k = f"segue-{b} {W}x{H} logo"
             r = {"logo cost (with/without)": med[k] / med[f"segue-{b} {W}x{H}"], "segue/ffmpeg": med[k] / med[f"ffmpeg {W}x{H} logo"],
                  "segue/floor": med[k] / med[f"floor {W}x{H}"], "cpu logo cost": cpu[k] / cpu[f"segue-{b} {W}x{H}"]}
+            # Seconds the logo adds to the render, less what it adds to libx264 alone on the same pictures.
+            enc = med["x264 on segue's frames logo"] - med["x264 on segue's frames"]
+            own = med[k] - med[f"segue-{b} {W}x{H}"] - enc
+            r["encoder's share s"], r["segue's own logo cost"] = enc, own / med[f"segue-{b} {W}x{H}"]
+            r["bytes with/without"] = os.path.getsize(out(f"segue-{b}-logo.mp4")) / os.path.getsize(out(f"segue-{b}.mp4"))
             result["ratios"][k] = r
-            print(f"{k:28} logo costs {100 * (r['logo cost (with/without)'] - 1):+5.1f} % (CPU {100 * (r['cpu logo cost'] - 1):+5.1f} %)   "
-                  f"segue/ffmpeg {r['segue/ffmpeg']:5.2f}   segue/floor {r['segue/floor']:5.2f}")
+            print(f"{k:28} logo costs {100 * (r['logo cost (with/without)'] - 1):+5.1f} % (CPU {100 * (r['cpu logo cost'] - 1):+5.1f} %, "
+                  f"bytes {100 * (r['bytes with/without'] - 1):+5.1f} %)   segue/ffmpeg {r['segue/ffmpeg']:5.2f}   segue/floor {r['segue/floor']:5.2f}")
+            own_pct = 100 * r["segue's own logo cost"]
+            print(f"{'':28} libx264 alone on the same pictures: {enc:+.2f} s; Segue's own cost of the logo {own_pct:+5.1f} %")
     if env("BENCH_LONG", "1") == "1":
         long_edit = edit_file(paths * 4, "edit-40.json")
         t10, m10 = run([[SEGUE, "render", edit, "--size", f"{sq}x{sq}", "--progress", "none", "-o", out("mem10.mp4")]])
