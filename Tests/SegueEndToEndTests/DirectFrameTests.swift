@@ -55,6 +55,23 @@ final class DirectFrameTests: EndToEndTestCase {
         return Int(line.split(separator: " ")[1])
     }
 
+    /// `clips` at 64×48, 30 fps, lossless, rendered with `--backend gpu` (gpu.mkv) and `auto` (auto.mkv), `--verbose`.
+    /// - Returns: both logs, both files' frames (checked to number `frames` each), and their largest difference in codes.
+    func renderAutoAndGPU(_ clips: [ClipSpec], frames: Int) throws -> (gpuLog: [String], log: [String], auto: [[UInt8]], gpu: [[UInt8]], worst: Int) {
+        var edit = Edit(clips: clips)
+        edit.renderSize = PixelSize(width: 64, height: 48)
+        edit.frameRate = FrameRate(30)
+        edit.output.codec = .ffv1
+        let (_, gpuLog) = try render(edit, backend: .gpu, direct: true, name: "gpu.mkv")
+        let (_, log) = try render(edit, backend: .auto, direct: true, name: "auto.mkv")
+        let x = try TestSupport.decodeFrames(path("auto.mkv"), width: 64, height: 48), y = try TestSupport.decodeFrames(path("gpu.mkv"), width: 64, height: 48)
+        XCTAssertEqual(x.count, frames)
+        XCTAssertEqual(y.count, frames)
+        var worst = 0
+        for (p, q) in zip(x, y) { for i in p.indices { worst = max(worst, abs(Int(p[i]) - Int(q[i]))) } }
+        return (gpuLog, log, x, y, worst)
+    }
+
     /// Phone clips (display matrices of −90°, 90° and 180°) shown at scale 1 as a centred square: every frame is
     /// turned upright by libavfilter and sent to the encoder without compositing, byte-identical to the composited
     /// file on both backends, and equal to FFmpeg's own autorotate + crop (the oracle), frame for frame.
@@ -225,14 +242,10 @@ final class DirectFrameTests: EndToEndTestCase {
         let g0 = try bt709Clip("g0.mp4", size: "64x48", source: "testsrc"), g = path("g.mp4")
         try TestSupport.rotated(g0, degrees: -90, to: g)
         let h = try bt709Clip("h.mp4", size: "32x24", source: "smptebars")   // upscaled 2×
-        var edit = Edit(clips: [clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.wipe, 1.0 / 3, .downRight)),
-                                clip(d, tr(.push, 1.0 / 3, .left)), clip(e, tr(.circleopen, 1.0 / 3)), clip(f, tr(.crossfade, 1.0 / 3)),
-                                clip(g, tr(.push, 1.0 / 3, .up)), clip(h, tr(.crossfade, 1.0 / 3))])
-        edit.renderSize = PixelSize(width: 64, height: 48)
-        edit.frameRate = FrameRate(30)
-        edit.output.codec = .ffv1
-        let (_, gpuLog) = try render(edit, backend: .gpu, direct: true, name: "gpu.mkv")
-        let (_, log) = try render(edit, backend: .auto, direct: true, name: "auto.mkv")
+        let (gpuLog, log, _, _, worst) = try renderAutoAndGPU([
+            clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.wipe, 1.0 / 3, .downRight)), clip(d, tr(.push, 1.0 / 3, .left)),
+            clip(e, tr(.circleopen, 1.0 / 3)), clip(f, tr(.crossfade, 1.0 / 3)), clip(g, tr(.push, 1.0 / 3, .up)), clip(h, tr(.crossfade, 1.0 / 3))],
+            frames: 170)
         XCTAssertFalse(gpuLog.contains { $0.contains("backend auto") }, "\(gpuLog)")
         let line = try XCTUnwrap(log.first { $0.contains("segue: backend auto:") }, "\(log)")
         // 70 transition frames, and g alone (10) and h alone (20), scaled.
@@ -247,11 +260,6 @@ final class DirectFrameTests: EndToEndTestCase {
             XCTAssertTrue(log.contains { $0.contains("segue: renderer cpu on the planes") && $0.contains("no GL context was made") }, "\(log)")
             XCTAssertFalse(log.contains { $0.contains("made the context now") }, "\(log)")
         }
-        let x = try TestSupport.decodeFrames(path("auto.mkv"), width: 64, height: 48), y = try TestSupport.decodeFrames(path("gpu.mkv"), width: 64, height: 48)
-        XCTAssertEqual(x.count, 170)
-        XCTAssertEqual(x.count, y.count)
-        var worst = 0
-        for (p, q) in zip(x, y) { for i in p.indices { worst = max(worst, abs(Int(p[i]) - Int(q[i]))) } }
         XCTAssertLessThanOrEqual(worst, 1)
     }
 
@@ -262,22 +270,12 @@ final class DirectFrameTests: EndToEndTestCase {
         guard EGLSession.isSoftwareOnly() else { throw XCTSkip("a GPU other than llvmpipe: auto makes its context at once") }
         let a = try bt709Clip("a.mp4", size: "64x48"), b = try bt709Clip("b.mp4", size: "64x48", source: "smptebars")
         let c = try bt709Clip("c.mp4", size: "64x48", source: "rgbtestsrc")
-        var edit = Edit(clips: [clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.radial, 1.0 / 3))])
-        edit.renderSize = PixelSize(width: 64, height: 48)
-        edit.frameRate = FrameRate(30)
-        edit.output.codec = .ffv1
-        let (_, gpuLog) = try render(edit, backend: .gpu, direct: true, name: "gpu.mkv")
-        let (_, log) = try render(edit, backend: .auto, direct: true, name: "auto.mkv")
+        let (gpuLog, log, x, y, worst) = try renderAutoAndGPU([clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.radial, 1.0 / 3))], frames: 70)
         XCTAssertFalse(gpuLog.contains { $0.contains("made the context now") }, "\(gpuLog)")
         XCTAssertEqual(log.filter { $0.contains("segue: a frame needs OpenGL: made the context now (gpu (llvmpipe") }.count, 1, "\(log)")
         let line = try XCTUnwrap(log.first { $0.contains("segue: backend auto:") }, "\(log)")
         XCTAssertTrue(line.contains("the CPU draws 10 frames on the planes"), line)
         XCTAssertTrue(line.contains("the others: gpu (llvmpipe"), line)
-        let x = try TestSupport.decodeFrames(path("auto.mkv"), width: 64, height: 48), y = try TestSupport.decodeFrames(path("gpu.mkv"), width: 64, height: 48)
-        XCTAssertEqual(x.count, 70)
-        XCTAssertEqual(x.count, y.count)
-        var worst = 0
-        for (p, q) in zip(x, y) { for i in p.indices { worst = max(worst, abs(Int(p[i]) - Int(q[i]))) } }
         XCTAssertLessThanOrEqual(worst, 1)
         // The radial frames are llvmpipe's on both: those are equal.
         for n in 40..<50 { XCTAssertEqual(x[n], y[n], "frame \(n)") }
