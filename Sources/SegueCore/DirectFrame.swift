@@ -129,15 +129,15 @@ public enum DirectFrame {
         let w = size.width, h = size.height
         func crop(_ plane: PicturePlane, _ x0: Int, _ y0: Int, _ cw: Int, _ ch: Int) -> [UInt8] {
             if x0 == 0 && y0 == 0 && cw == plane.width && ch == plane.height { return plane.bytes }
-            var out = [UInt8](repeating: 0, count: cw * ch)
-            plane.bytes.withUnsafeBufferPointer { src in
-                out.withUnsafeMutableBufferPointer { dst in
+            // Every byte is written: no zero fill first.
+            return plane.bytes.withUnsafeBufferPointer { src in
+                [UInt8](unsafeUninitializedCapacity: cw * ch) { dst, count in
                     for row in 0..<ch {
                         (dst.baseAddress! + row * cw).update(from: src.baseAddress! + (y0 + row) * plane.width + x0, count: cw)
                     }
+                    count = cw * ch
                 }
             }
-            return out
         }
         return YUV420Image(width: w, height: h, y: crop(picture.planes[0], ox, oy, w, h),
                            cb: crop(picture.planes[1], ox / 2, oy / 2, w / 2, h / 2), cr: crop(picture.planes[2], ox / 2, oy / 2, w / 2, h / 2))

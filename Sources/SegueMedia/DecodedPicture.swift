@@ -50,9 +50,10 @@ extension Frame {
         func copy(_ data: UnsafeMutablePointer<UInt8>?, _ linesize: Int32, _ pw: Int, _ ph: Int, _ channels: Int) -> PicturePlane? {
             guard let data = data, linesize > 0 else { return nil }
             let row = pw * channels * bytesPerSample
-            var bytes = [UInt8](repeating: 0, count: row * ph)
-            bytes.withUnsafeMutableBytes { dst in
-                for y in 0..<ph { (dst.baseAddress! + y * row).copyMemory(from: data + y * Int(linesize), byteCount: row) }
+            // Every byte is written: no zero fill first (a pass over each decoded picture).
+            let bytes = [UInt8](unsafeUninitializedCapacity: row * ph) { dst, count in
+                for y in 0..<ph { (dst.baseAddress! + y * row).update(from: data + y * Int(linesize), count: row) }
+                count = row * ph
             }
             return PicturePlane(width: pw, height: ph, channels: channels, bytes: bytes)
         }
