@@ -241,22 +241,32 @@ public final class EGLSession {
     /// The GPUs `--gpu-device` can name on this machine, described: each DRM render node ("render node
     /// /dev/dri/renderD128") and each EGL device ("EGL device 0 (EGL_MESA_device_software …)"), or "none".
     public static func availableDevices() -> [String] {
-        var found: [String] = []
-        var buf = [CChar](repeating: 0, count: 8 * 256)
-        let n = segue_drm_render_nodes(&buf, 256, 8)
-        for i in 0..<Int(n) { found.append("render node " + buf.withUnsafeBufferPointer { String(cString: $0.baseAddress! + i * 256) }) }
-        let clientExt = eglQueryString(segue_egl_no_display(), EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
-        if clientExt.contains("EGL_EXT_platform_device") {
-            var devices = [EGLDeviceEXT?](repeating: nil, count: 16)
-            var count: EGLint = 0
-            if segue_egl_query_devices(16, &devices, &count) == EGL_TRUE {
-                for i in 0..<Int(count) {
-                    let ext = segue_egl_query_device_string(devices[i], EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
-                    found.append("EGL device \(i)\(ext.isEmpty ? "" : " (\(ext))")")
-                }
-            }
+        var found = renderNodes().map { "render node " + $0 }
+        if clientExtensions.contains("EGL_EXT_platform_device") {
+            for (i, d) in eglDevices().enumerated() { found.append("EGL device \(i)\(d.extensions.isEmpty ? "" : " (\(d.extensions))")") }
         }
         return found.isEmpty ? ["none"] : found
+    }
+
+    /// The DRM render nodes (`/dev/dri/renderD*`, through libdrm's `drmGetDevices2`), at most 8.
+    static func renderNodes() -> [String] {
+        var buf = [CChar](repeating: 0, count: 8 * 256)
+        let n = segue_drm_render_nodes(&buf, 256, 8)
+        return (0..<Int(n)).map { i in buf.withUnsafeBufferPointer { String(cString: $0.baseAddress! + i * 256) } }
+    }
+
+    /// The EGL devices (`eglQueryDevicesEXT`, at most 16) with their extension strings; empty where they cannot be
+    /// enumerated.
+    static func eglDevices() -> [(device: EGLDeviceEXT?, extensions: String)] {
+        var devices = [EGLDeviceEXT?](repeating: nil, count: 16)
+        var count: EGLint = 0
+        guard segue_egl_query_devices(16, &devices, &count) == EGL_TRUE else { return [] }
+        return devices.prefix(Int(count)).map { ($0, segue_egl_query_device_string($0, EGL_EXTENSIONS).map { String(cString: $0) } ?? "") }
+    }
+
+    /// The client extensions (`eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`).
+    static var clientExtensions: String {
+        eglQueryString(segue_egl_no_display(), EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
     }
 
     /// Whether a session made with `options` could only be a software rasteriser, found without making one: no device
@@ -267,18 +277,11 @@ public final class EGLSession {
     /// (`SEGUE_DISABLE_EGL=1`) or devices cannot be enumerated: then a session is made (or fails) as usual.
     public static func isSoftwareOnly(_ options: EGLOptions = EGLOptions()) -> Bool {
         if ProcessInfo.processInfo.environment["SEGUE_DISABLE_EGL"] == "1" { return false }
-        guard options.device == nil, options.platform != .gbm else { return false }
-        var buf = [CChar](repeating: 0, count: 8 * 256)
-        guard segue_drm_render_nodes(&buf, 256, 8) == 0 else { return false }
-        let clientExt = eglQueryString(segue_egl_no_display(), EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
+        guard options.device == nil, options.platform != .gbm, renderNodes().isEmpty else { return false }
+        let clientExt = clientExtensions
         guard clientExt.contains("EGL_EXT_device_enumeration") || clientExt.contains("EGL_EXT_device_base") else { return false }
-        var devices = [EGLDeviceEXT?](repeating: nil, count: 16)
-        var count: EGLint = 0
-        guard segue_egl_query_devices(16, &devices, &count) == EGL_TRUE, count > 0 else { return false }
-        return devices.prefix(Int(count)).allSatisfy { device in
-            let ext = segue_egl_query_device_string(device, EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
-            return ext.split(separator: " ").contains("EGL_MESA_device_software")
-        }
+        let devices = eglDevices()
+        return !devices.isEmpty && devices.allSatisfy { $0.extensions.split(separator: " ").contains("EGL_MESA_device_software") }
     }
 
     static func hasExtension(_ dpy: EGLDisplay?, _ name: String) -> Bool {
@@ -287,18 +290,13 @@ public final class EGLSession {
     }
 
     static func open(_ platform: EGLOptions.Platform, device: String?) throws -> EGLDisplayHandle {
-        let clientExt = eglQueryString(segue_egl_no_display(), EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
+        let clientExt = clientExtensions
         switch platform {
         case .gbm:
             guard clientExt.contains("EGL_KHR_platform_gbm") || clientExt.contains("EGL_MESA_platform_gbm") else {
                 throw GPUError("eglQueryString", "EGL_KHR_platform_gbm is not supported")
             }
-            var nodes: [String] = []
-            if let d = device, d.hasPrefix("/") { nodes = [d] } else {
-                var buf = [CChar](repeating: 0, count: 8 * 256)
-                let n = segue_drm_render_nodes(&buf, 256, 8)
-                for i in 0..<Int(n) { nodes.append(buf.withUnsafeBufferPointer { String(cString: $0.baseAddress! + i * 256) }) }
-            }
+            let nodes = device.flatMap { $0.hasPrefix("/") ? [$0] : nil } ?? renderNodes()
             guard let node = nodes.first else { throw GPUError("drmGetDevices2", "no DRM render node (/dev/dri/renderD*)") }
             let gbm = try GBMDevice(node: try DRMDescriptor(path: node), path: node)
             return try EGLDisplayHandle(segue_egl_platform_display(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(gbm.device)),
@@ -307,20 +305,17 @@ public final class EGLSession {
             guard clientExt.contains("EGL_EXT_platform_device") else {
                 throw GPUError("eglQueryString", "EGL_EXT_platform_device is not supported")
             }
-            var devices = [EGLDeviceEXT?](repeating: nil, count: 16)
-            var count: EGLint = 0
-            guard segue_egl_query_devices(16, &devices, &count) == EGL_TRUE, count > 0 else {
-                throw GPUError("eglQueryDevicesEXT", "no EGL devices")
-            }
+            let devices = eglDevices()
+            guard !devices.isEmpty else { throw GPUError("eglQueryDevicesEXT", "no EGL devices") }
             var index = 0
             if let d = device, !d.hasPrefix("/") {
-                guard let i = Int(d), i >= 0, i < Int(count) else {
-                    throw GPUError("eglQueryDevicesEXT", "EGL device \(d) does not exist (found \(count))")
+                guard let i = Int(d), i >= 0, i < devices.count else {
+                    throw GPUError("eglQueryDevicesEXT", "EGL device \(d) does not exist (found \(devices.count))")
                 }
                 index = i
             }
-            let ext = segue_egl_query_device_string(devices[index], EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
-            return try EGLDisplayHandle(segue_egl_platform_display(EGLenum(EGL_PLATFORM_DEVICE_EXT), UnsafeMutableRawPointer(devices[index])),
+            let (chosen, ext) = devices[index]
+            return try EGLDisplayHandle(segue_egl_platform_display(EGLenum(EGL_PLATFORM_DEVICE_EXT), UnsafeMutableRawPointer(chosen)),
                                         description: "device \(index) (\(ext.isEmpty ? "no extensions" : ext))")
         case .surfaceless:
             guard clientExt.contains("EGL_MESA_platform_surfaceless") else {

@@ -44,15 +44,16 @@ final class DeferredGPURenderer: CompositeRenderer {
         if let made { return made }
         let r: CompositeRenderer
         do {
-            let gpu = try GPURenderer(options: options.egl)
+            r = try GPURenderer(options: options.egl)
+        } catch let e as GPUError {
+            RenderJob.warnNoGPU(e, options)
+            r = ReferenceRenderer()
+        }
+        if let gpu = r as? GPURenderer {
             if let limit = gpu.maxPictureSize, limit < Self.assumedMaxPictureSize {
                 throw GPUError("GL_MAX_TEXTURE_SIZE", "\(gpu.session.renderer) takes pictures of at most \(limit) pixels, not the \(Self.assumedMaxPictureSize) assumed before its context was made; use --backend gpu")
             }
-            r = gpu
             if options.verbose { options.log("segue: a frame needs OpenGL: made the context now (\(gpu.name))") }
-        } catch let e as GPUError where e.function != "GL_MAX_TEXTURE_SIZE" {
-            options.log("warning: no GPU context (\(e)); rendering on the CPU reference instead")
-            r = ReferenceRenderer()
         }
         if let p = preparedFor { try r.prepare(for: p.transitions, images: p.images) }
         made = r

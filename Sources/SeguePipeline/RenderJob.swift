@@ -344,7 +344,11 @@ public enum RenderJob {
             options.log("segue: \(direct?.directFrames ?? 0) of \(range.count) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0): their planes went to the encoder directly")
             options.log("segue: \(direct?.basePlaneFrames ?? 0) more had their first layer taken as planes in the same way, only the layers above it drawn (each inside its rectangle)")
             if planePath {
-                options.log("segue: backend auto: \(renderer is DeferredGPURenderer ? "the only EGL device is a software rasteriser (EGL_MESA_device_software)" : renderer is GPURenderer ? "GL_RENDERER is a software rasteriser" : "no GPU") here, so the CPU draws \(direct?.planeFrames ?? 0) frames on the planes, faster (one upright layer at any scale or position, or \(PlaneTransitions.kinds.map(\.rawValue).sorted().joined(separator: ", ")) between two such layers); \((renderer as? DeferredGPURenderer).map { $0.isStarted ? "the others: \($0.name)" : "no other frame needed OpenGL, so no GL context was made" } ?? "the others: \(renderer.name)")")
+                let deferred = renderer as? DeferredGPURenderer
+                let why = deferred != nil ? "the only EGL device is a software rasteriser (EGL_MESA_device_software)"
+                    : renderer is GPURenderer ? "GL_RENDERER is a software rasteriser" : "no GPU"
+                let others = deferred?.isStarted == false ? "no other frame needed OpenGL, so no GL context was made" : "the others: \(renderer.name)"
+                options.log("segue: backend auto: \(why) here, so the CPU draws \(direct?.planeFrames ?? 0) frames on the planes, faster (one upright layer at any scale or position, or \(PlaneTransitions.kinds.map(\.rawValue).sorted().joined(separator: ", ")) between two such layers); \(others)")
             }
             options.log("segue: \(frames.uprightFrames) frames: a layer (a quarter turn, half turn or mirror) was turned upright by libavfilter (transpose/hflip/vflip) instead of being drawn")
             options.log(String(format: "segue: time: decoding %.2f s on the decode thread (overlapped); on the render thread: waiting "

@@ -85,6 +85,11 @@ extension RenderJob {
         return out
     }
 
+    /// `auto`'s one-line warning when it takes the CPU reference because the GPU context could not be made.
+    static func warnNoGPU(_ error: Error, _ options: RenderOptions) {
+        options.log("warning: no GPU context (\(error)); rendering on the CPU reference instead")
+    }
+
     /// `needsGPU`: a transition only the GPU can draw (glsl): `auto` does not fall back to the CPU then.
     private static func makeRenderer(_ options: RenderOptions, needsGPU: Bool, renderSize: PixelSize?) throws -> CompositeRenderer {
         let gpu: CompositeRenderer
@@ -100,7 +105,7 @@ extension RenderJob {
             } catch let e as GPUError where needsGPU {
                 throw e.with(message: "\(e.message); a glsl transition needs the GPU (the CPU reference cannot run GLSL)")
             } catch {
-                options.log("warning: no GPU context (\(error)); rendering on the CPU reference instead")
+                warnNoGPU(error, options)
                 return ReferenceRenderer()
             }
         }
