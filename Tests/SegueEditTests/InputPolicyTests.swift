@@ -125,7 +125,7 @@ final class InputPolicyTests: XCTestCase {
         let started = Date()
         XCTAssertTrue(parse("fifo.mp4")?.message.contains("FIFO") == true, "refused without opening it (which would block)")
         XCTAssertEqual(parse("/dev/zero")?.field, "clips[1].transition.shader")
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "refused without opening (an open would block for good)")
         XCTAssertTrue(parse("../outside/x.mp4", policy: InputPolicy(root: base))?.message.contains("outside the root") == true)
         XCTAssertTrue(parse("http://example.com/t.glsl")?.message.contains("local files only") == true)
         let big = base + "/big.glsl"

@@ -60,10 +60,14 @@ final class LibraryTests: EndToEndTestCase {
         let session = ExportSession(edit: edit, outputPath: out, options: cpu())
         let render = Task { try await session.export() }
         var last: RenderProgress?
+        var frameOne: Date?
         for await p in session.progress {
             last = p
+            if p.frame >= 1 && frameOne == nil { frameOne = Date() }
             if p.frame >= 3 { break }
         }
+        // "At its next frame" measured, not assumed: a frame of this machine, under whatever load it has now.
+        let perFrame = Date().timeIntervalSince(try XCTUnwrap(frameOne)) / Double(max(1, last!.frame - 1))
         let total = try XCTUnwrap(last).total
         let cancelledAt = Date()
         render.cancel()
@@ -75,7 +79,7 @@ final class LibraryTests: EndToEndTestCase {
             XCTFail("expected CancellationError, got \(error)")
         }
         let took = Date().timeIntervalSince(cancelledAt)
-        XCTAssertLessThan(took, 2.0, "the render stops at its next frame")
+        XCTAssertLessThan(took, 1.0 + 4 * perFrame, "the render stops at its next frame (\(perFrame) s a frame)")
         print(String(format: "cancelled after frame %lld of %lld; returned %.3f s after cancel()", last!.frame, total, took))
         XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "precious")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")

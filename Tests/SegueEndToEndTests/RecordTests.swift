@@ -182,7 +182,7 @@ final class RecordTests: RecordTestCase {
         let r = try record(["udp://127.0.0.1:\(port(7))", "-o", out, "--timeout", "2"], limit: 20)
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("sent nothing for 2 s"), r.stderr)
-        XCTAssertLessThan(r.seconds, 2 + 2.5, "gave up within the timeout (plus start-up)")
+        XCTAssertLessThan(r.seconds, 2 + 8, "gave up at the timeout (plus start-up under load, with margin), not at the 20 s limit")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     }
 
