@@ -9,8 +9,8 @@
 /// `transpose`/`hflip`/`vflip`; `uprighted` gives the plan for the turned picture): the renderers read a turned
 /// 4:2:0 picture as a permutation of each plane's samples, which is exactly what the filters write.
 ///
-/// The same holds for the first pass of a frame with more: its planes are the frame's starting point (`basePlanes`),
-/// and only the passes above it are drawn, each inside its rectangle.
+/// The same holds for the first pass of a frame with more: its planes are the frame's starting point
+/// (`FrameStrategy.base`), and only the passes above it are drawn, each inside its rectangle.
 public enum DirectFrame {
     /// How a pass's picture becomes the output without compositing: turned by `turn` (stored pixel grid → upright
     /// grid; `.identity` when the picture is shown as stored), then cropped at (`x`, `y`) in the turned picture
@@ -49,7 +49,7 @@ public enum DirectFrame {
         return route(pass.from, picture: picture, plan: plan)
     }
 
-    /// `route` of one layer, whatever its pass does (a transition's two layers: `PlaneTransitions`).
+    /// `route` of one layer, whatever its pass does.
     public static func route(_ layer: LayerPlan, picture: VideoPicture, plan: FramePlan) -> Route? {
         let renderSize = plan.renderSize
         guard isOutputFormat(layer, picture: picture, plan: plan), picture.colour.siting == .left else { return nil }
@@ -76,7 +76,7 @@ public enum DirectFrame {
     /// Whether `layer` shows `picture` as the output stores its samples, whatever its geometry: an opaque, uncropped
     /// media layer of an 8-bit 4:2:0 planar BT.709 limited-range SDR picture without alpha, in an SDR output without
     /// alpha of even width and height (its chroma siting aside). What the direct path (`route`) and the plane path
-    /// (`PlaneTransitions.turn`) both start from.
+    /// start from.
     public static func isOutputFormat(_ layer: LayerPlan, picture: VideoPicture, plan: FramePlan) -> Bool {
         !plan.keepsAlpha && layer.isUntouched && layer.content == .media && plan.colour.dynamicRange == .sdr
             && picture.layout == .planar && picture.bitDepth == 8 && picture.chromaShiftX == 1 && picture.chromaShiftY == 1
@@ -106,21 +106,6 @@ public enum DirectFrame {
         out.passes[0] = CompositePass(track: first.track, from: from, to: to, transition: first.transition,
                                       progress: first.progress, rect: first.rect)
         return out
-    }
-
-    /// The output frame taken straight from the picture's planes when `plan` is one pass that needs no compositing
-    /// (`cropOrigin`), else nil. `pictures` are those of `plan.layers`. An untouched picture shares its plane storage
-    /// (no copy); a crop copies the visible rows once.
-    public static func image(_ plan: FramePlan, pictures: [VideoPicture]) -> YUV420Image? {
-        guard plan.passes.count == 1 else { return nil }
-        return basePlanes(plan, picture: pictures[0])
-    }
-
-    /// The planes of the first pass taken straight from its picture (`picture`, that of `plan.layers[0]`), when that
-    /// pass needs no compositing (`cropOrigin`); nil otherwise. The passes above it are then blended into these.
-    public static func basePlanes(_ plan: FramePlan, picture: VideoPicture) -> YUV420Image? {
-        guard let (ox, oy) = cropOrigin(plan.passes[0], picture: picture, plan: plan) else { return nil }
-        return cropped(picture, x: ox, y: oy, size: plan.renderSize)
     }
 
     /// The `size` window of an 8-bit 4:2:0 picture's planes at (`x`, `y`) (even), as an output image: the planes

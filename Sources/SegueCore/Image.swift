@@ -52,7 +52,9 @@ public protocol CompositeRenderer: AnyObject {
     /// Renders one frame straight into the encoder's format: BT.709 limited-range Y′CbCr 4:2:0, chroma sited
     /// left (`YUV420Image`; the render size must be even). Luma is computed at each pixel centre, chroma at each
     /// chroma sample's site (`RGBToOutputYCbCr.siting`), both from the same composite.
-    func renderYUV420(_ plan: FramePlan, pictures: [VideoPicture]) throws -> YUV420Image
+    /// With `base` (8-bit 4:2:0, the render size: the first pass's planes taken straight from its picture,
+    /// `FrameStrategy.base`) only the passes above it are drawn, each inside its rectangle; nil: every pass is drawn.
+    func renderYUV420(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> YUV420Image
     /// A pipeline for rendering many frames in a row into the encoder's format, with the same pixels as
     /// `renderYUV420`; the GPU renderer's overlaps each frame's readback with the next frame's drawing. The
     /// default renders synchronously (`SynchronousYUV420Pipeline`). Use it on the renderer's thread, and no
@@ -76,7 +78,7 @@ public protocol CompositeRenderer: AnyObject {
 public protocol YUV420Pipeline: AnyObject {
     /// Starts rendering one frame (the arguments of `CompositeRenderer.renderYUV420`) and returns the frames
     /// finished since the last call, oldest first.
-    func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image]
+    func submit(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> [YUV420Image]
     /// Waits for every frame still in flight and returns them, oldest first.
     func finish() throws -> [YUV420Image]
 }
@@ -85,13 +87,22 @@ public protocol YUV420Pipeline: AnyObject {
 public final class SynchronousYUV420Pipeline: YUV420Pipeline {
     public let renderer: CompositeRenderer
     public init(renderer: CompositeRenderer) { self.renderer = renderer }
-    public func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image] {
-        [try renderer.renderYUV420(plan, pictures: pictures)]
+    public func submit(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> [YUV420Image] {
+        [try renderer.renderYUV420(plan, pictures: pictures, base: base)]
     }
     public func finish() throws -> [YUV420Image] { [] }
 }
 
+extension YUV420Pipeline {
+    /// `submit` with every pass drawn.
+    public func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image] { try submit(plan, pictures: pictures, base: nil) }
+}
+
 extension CompositeRenderer {
+    /// `renderYUV420` with every pass drawn.
+    public func renderYUV420(_ plan: FramePlan, pictures: [VideoPicture]) throws -> YUV420Image {
+        try renderYUV420(plan, pictures: pictures, base: nil)
+    }
     public func makeYUV420Pipeline() -> YUV420Pipeline { SynchronousYUV420Pipeline(renderer: self) }
     public var maxPictureSize: Int? { nil }
     public func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws {}
@@ -149,57 +160,5 @@ public struct TransitionParameters: Sendable {
         if picture.width == 1 && picture.height == 1 { return true }
         return picture.layout != .rgba && picture.chromaShiftX == 1 && picture.chromaShiftY == 1
             && pass.transition?.kind.traits.movesLayers != true && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: picture.size)
-    }
-}
-
-/// A pipeline that hands frames needing no compositing (`DirectFrame`) straight on and renders the others with
-/// `inner`, keeping submission order: before a direct frame, the frames still in `inner`'s flight are finished.
-/// With `planeTransitions`, the frames `PlaneTransitions` draws (a scaled layer, or a crossfade, wipe, push or circle
-/// between two upright layers) are drawn on the planes by the CPU too (`auto` on a software rasteriser), with the
-/// RGBA layers above them blended inside their rectangles (`PlaneOverlays`: a logo, a title); where a pass above
-/// needs the renderer, the first pass is still drawn on the planes (`PlaneTransitions.withBasePlanes`).
-public final class DirectFramePipeline: YUV420Pipeline {
-    let inner: YUV420Pipeline
-    /// Frames that took the direct path so far.
-    public private(set) var directFrames: Int64 = 0
-    /// Frames of several passes whose first pass the renderer takes as planes (`DirectFrame.basePlanes`, or drawn by
-    /// `PlaneTransitions.withBasePlanes`), drawing only the passes above it.
-    public private(set) var basePlaneFrames: Int64 = 0
-    /// Whether `PlaneTransitions` draws the frames (or first passes) it can, and on how many threads.
-    public var planeTransitions = false
-    public var planeThreads = 2
-    /// Frames, or first passes below others, drawn by `PlaneTransitions` so far.
-    public private(set) var planeFrames: Int64 = 0
-    private var innerBusy = false
-    public init(inner: YUV420Pipeline) { self.inner = inner }
-    public func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image] {
-        var image = DirectFrame.image(plan, pictures: pictures)
-        if image != nil {
-            directFrames += 1
-        } else if planeTransitions, let drawn = PlaneTransitions.image(plan, pictures: pictures, threads: planeThreads)
-                    ?? PlaneOverlays.image(plan, pictures: pictures, threads: planeThreads) {
-            planeFrames += 1
-            image = drawn
-        }
-        if let image {
-            let earlier = innerBusy ? try inner.finish() : []
-            innerBusy = false
-            return earlier + [image]
-        }
-        innerBusy = true
-        if plan.passes.count > 1 && DirectFrame.cropOrigin(plan.passes[0], picture: pictures[0], plan: plan) != nil {
-            // The renderer takes the first pass's planes from its picture itself.
-            basePlaneFrames += 1
-        } else if planeTransitions, let based = PlaneTransitions.withBasePlanes(plan, pictures: pictures, threads: planeThreads) {
-            // The first pass drawn on the planes, the passes above it by the renderer.
-            planeFrames += 1
-            basePlaneFrames += 1
-            return try inner.submit(based.plan, pictures: based.pictures)
-        }
-        return try inner.submit(plan, pictures: pictures)
-    }
-    public func finish() throws -> [YUV420Image] {
-        innerBusy = false
-        return try inner.finish()
     }
 }

@@ -25,9 +25,9 @@ final class GPUReadbackPipeline: YUV420Pipeline {
         slots.removeAll()
     }
 
-    func submit(_ plan: FramePlan, pictures: [VideoPicture]) throws -> [YUV420Image] {
+    func submit(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> [YUV420Image] {
         let renderSize = plan.renderSize
-        let targets = try renderer.drawYUV420(plan, pictures: pictures)
+        let targets = try renderer.drawYUV420(plan, pictures: pictures, base: base)
         if slots.isEmpty { slots = (0..<2).map { _ in PackSlot() } }
         let slot = nextSlot
         try slots[slot].startRead(targets, renderSize: renderSize, bitDepth: OutputYCbCr(plan.colour.dynamicRange).bitDepth)

@@ -164,8 +164,8 @@ public final class GPURenderer: CompositeRenderer {
         return RGBAImage(width: renderSize.width, height: renderSize.height, pixels: pixels)
     }
 
-    public func renderYUV420(_ plan: FramePlan, pictures: [VideoPicture]) throws -> YUV420Image {
-        let t = try drawYUV420(plan, pictures: pictures)
+    public func renderYUV420(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> YUV420Image {
+        let t = try drawYUV420(plan, pictures: pictures, base: base)
         let renderSize = plan.renderSize
         let format = OutputYCbCr(plan.colour.dynamicRange), b = format.bitDepth > 8 ? 2 : 1
         let half = renderSize.width / 2
@@ -189,9 +189,9 @@ public final class GPURenderer: CompositeRenderer {
 
     /// Makes the context current and draws the output's luma target (four 8-bit samples, or two 10-bit samples
     /// as byte pairs, per RGBA8 texel) and chroma target (attachment 0: Cb, 1: Cr): the first pass over the whole
-    /// frame (or, when it needs no compositing, its picture's planes uploaded as they are: `DirectFrame.basePlanes`),
-    /// then each later pass inside its rectangle. Returns them for reading back.
-    func drawYUV420(_ plan: FramePlan, pictures: [VideoPicture]) throws -> YUV420Targets {
+    /// frame (or, given `base`, the first pass's planes taken from its picture, `FrameStrategy.base`, uploaded as they
+    /// are), then each later pass inside its rectangle. Returns them for reading back.
+    func drawYUV420(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> YUV420Targets {
         try session.makeCurrent()
         let renderSize = plan.renderSize
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
@@ -213,9 +213,10 @@ public final class GPURenderer: CompositeRenderer {
         }
         var sets: [TextureSet?]
         var firstPass = 0, k = 0
-        if plan.passes.count > 1, !plan.keepsAlpha, let direct = DirectFrame.basePlanes(plan, picture: pictures[0]) {
+        if let base {
             // The planes of an untouched first layer are the frame's starting point: uploaded, not drawn.
-            try uploadPlanes(direct, luma: lumaTarget!, chroma: chromaTarget!)
+            precondition(b == 1 && base.width == renderSize.width && base.height == renderSize.height && !plan.keepsAlpha, "base planes of another format")
+            try uploadPlanes(base, luma: lumaTarget!, chroma: chromaTarget!)
             firstPass = 1
             k = plan.passes[0].layers.count
             sets = Array(repeating: nil, count: k) + (try upload(Array(pictures.dropFirst(k))))
@@ -306,26 +307,20 @@ public final class GPURenderer: CompositeRenderer {
     private func draw(_ pass: CompositePass, plan: FramePlan, pictures: [VideoPicture], sets: [TextureSet?], first: Int,
                       output: OutputPass, target: GLFramebuffer, overBelow: Bool) throws {
         let renderSize = plan.renderSize
-        let p = TransitionParameters(pass: pass, renderSize: renderSize)
+        let recipe = PassRecipe(pass: pass, plan: plan, pictures: pictures[first...], output: output, overBelow: overBelow, fuseColour: fuseColour)
+        let p = recipe.parameters
         let from = pictures[first], toPicture = pass.to == nil ? from : pictures[first + 1]
         let fromSet = sets[first]!, toSet = pass.to == nil ? fromSet : sets[first + 1]!
-        let toLayer = pass.to ?? pass.from
-        // HDR clips (and SDR clips whose primaries differ from the output's) have a colour stage that is not affine:
-        // such a layer gives R'G'B', and the output conversion is done on the composite (not fused).
-        let fromStage = ColourStage(picture: from, plan: plan, pass: output), toStage = ColourStage(picture: toPicture, plan: plan, pass: output)
-        let fused = fuseColour && output.writesYCbCr && p.fuses && fromStage == nil && toStage == nil
-        let outputRange = output.writesYCbCr ? plan.colour.dynamicRange : DynamicRange.sdr
-        let format = OutputYCbCr(outputRange)
-        let fromColour = LayerColourMap(picture: from, pass: output, fused: fused, output: format)
-        let toColour = LayerColourMap(picture: toPicture, pass: output, fused: fused, output: format)
-        func variant(_ picture: VideoPicture, _ layer: LayerPlan, _ colour: LayerColourMap, _ stage: ColourStage?) -> ShaderLibrary.LayerVariant {
-            ShaderLibrary.LayerVariant(kind: GPURenderer.kind(picture), exact: TransitionParameters.isExact(pass, layer, picture: picture),
-                                       readsLuma: colour.readsLuma, readsChroma: colour.readsChroma,
-                                       transfer: stage?.shaderID ?? 0, tone: stage?.toneMap?.curve.shaderID ?? 0, cropped: layer.crop != .unit)
+        let format = recipe.format
+        func variant(_ picture: VideoPicture, _ layer: PassRecipe.Layer) -> ShaderLibrary.LayerVariant {
+            ShaderLibrary.LayerVariant(kind: GPURenderer.kind(picture), exact: layer.exact,
+                                       readsLuma: layer.colour.readsLuma, readsChroma: layer.colour.readsChroma,
+                                       transfer: layer.stage?.shaderID ?? 0, tone: layer.stage?.toneMap?.curve.shaderID ?? 0,
+                                       cropped: layer.plan.crop != .unit)
         }
-        let program = try program(ProgramKey(transition: programName(pass.transition), from: variant(from, pass.from, fromColour, fromStage),
-                                             to: variant(toPicture, toLayer, toColour, toStage), output: output,
-                                             fused: fused, linear: p.linear, outputTransfer: outputRange.shaderID, outputBits: format.bitDepth,
+        let program = try program(ProgramKey(transition: programName(pass.transition), from: variant(from, recipe.from),
+                                             to: variant(toPicture, recipe.to), output: output,
+                                             fused: recipe.fused, linear: p.linear, outputTransfer: recipe.outputRange.shaderID, outputBits: format.bitDepth,
                                              overBelow: overBelow))
         // A later pass changes only the texels of its rectangle: those are copied, and only those drawn.
         var scissor: (x: Int, y: Int, w: Int, h: Int)? = nil
@@ -346,16 +341,15 @@ public final class GPURenderer: CompositeRenderer {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
         glUseProgram(program.id)
-        bind(program, "From", from, fromSet.textures, unit: 0, map: p.fromMap, colour: fromColour, stage: fromStage, layer: pass.from)
-        bind(program, "To", toPicture, toSet.textures, unit: 3, map: p.toMap, colour: toColour, stage: toStage, layer: toLayer)
-        let luminance = outputRange.primaries.luminanceCoefficients.map { Float($0) }
+        bind(program, "From", from, fromSet.textures, unit: 0, map: recipe.from.map, colour: recipe.from.colour, stage: recipe.from.stage, layer: recipe.from.plan)
+        bind(program, "To", toPicture, toSet.textures, unit: 3, map: recipe.to.map, colour: recipe.to.colour, stage: recipe.to.stage, layer: recipe.to.plan)
+        let luminance = recipe.outputRange.primaries.luminanceCoefficients.map { Float($0) }
         glUniform3f(program.location("segue_outputLuminance"), luminance[0], luminance[1], luminance[2])
         func vec4(_ name: String, _ r: [Float]) { glUniform4f(program.location(name), r[0], r[1], r[2], r[3]) }
         // Outside its pictures the first pass shows the background; a later one is transparent there.
-        vec4("background", overBelow ? [0, 0, 0, 0] : LayerColourMap.background(pass: output, fused: fused, output: format, colour: plan.background,
-                                                                                  alpha: plan.backgroundAlpha))
-        vec4("segue_black", LayerColourMap.constant(0, 0, 0, pass: output, fused: fused, output: format))
-        vec4("segue_white", LayerColourMap.constant(1, 1, 1, pass: output, fused: fused, output: format))
+        vec4("background", recipe.background)
+        vec4("segue_black", recipe.black)
+        vec4("segue_white", recipe.white)
         if overBelow {
             let r = pass.rect ?? PixelRect(renderSize)
             glUniform4f(program.location("segue_rect"), Float(r.x0), Float(r.y0), Float(r.x1), Float(r.y1))

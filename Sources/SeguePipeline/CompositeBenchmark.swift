@@ -34,12 +34,10 @@ public enum CompositeBenchmark {
         return (a, b)
     }
 
-    /// Draws `frames` frames of `transition` (progress 0 → 1) at `size` and times them. With `planes`, the frames
-    /// `PlaneTransitions` draws (a crossfade or wipe: both pictures are direct) are drawn on the planes by the CPU
-    /// (`auto` on a software rasteriser), on up to four threads, the others by `renderer`.
+    /// Draws `frames` frames of `transition` (progress 0 → 1) at `size` and times them, each by the renderer that would
+    /// draw it in a render (`FrameRenderer`: the GPU, or the CPU renderer where the only GPU is a software rasteriser).
     /// - Throws: what the renderer throws (`GPUError`).
-    public static func run(renderer: CompositeRenderer, size: PixelSize, transition: Transition, frames: Int,
-                           planes: Bool = false) throws -> Result {
+    public static func run(renderer: CompositeRenderer, size: PixelSize, transition: Transition, frames: Int) throws -> Result {
         let (a, b) = pictures(size)
         let map = LayerGeometry.outputToSource(codedSize: size, sar: 1, orientation: .identity, renderSize: size, fit: .fill)
         let rate = FrameRate(30)
@@ -49,18 +47,8 @@ public enum CompositeBenchmark {
                                              to: LayerPlan(clipIndex: 1, sourceTime: .zero, outputToSource: map),
                                              transition: transition, progress: Double(n) / Double(max(1, frames)))])
         }
-        let inner = renderer.makeYUV420Pipeline()
-        let pipeline: YUV420Pipeline
-        var name = renderer.name
-        if planes {
-            let direct = DirectFramePipeline(inner: inner)
-            direct.planeTransitions = true
-            direct.planeThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-            pipeline = direct
-            if PlaneTransitions.image(plan(1), pictures: [a, b]) != nil { name = "cpu planes (\(direct.planeThreads) threads)" }
-        } else {
-            pipeline = inner
-        }
+        let pipeline = renderer.makeYUV420Pipeline()
+        let name = renderer.name
         for n in 0..<3 { _ = try pipeline.submit(plan(n), pictures: [a, b]) }   // compile, allocate
         _ = try pipeline.finish()
         let start = DispatchTime.now().uptimeNanoseconds

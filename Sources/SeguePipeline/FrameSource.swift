@@ -133,72 +133,39 @@ final class FrameSource {
     /// on bigger machines, where decoding 4K on one core could fall behind.
     static let decoderThreads: Int32 = ProcessInfo.processInfo.activeProcessorCount <= 4 ? 1 : 0
 
-    /// Whether a first layer shown at scale 1 through a quarter turn, half turn or mirror (a phone clip's display
-    /// matrix) is turned upright here, on the decode thread, when that lets its frame skip compositing
-    /// (`DirectFrame.route`): `framePictures(_:)` then hands on the turned picture and the plan for it.
-    var uprights = false
-    /// Whether the layers of a first pass that `PlaneTransitions` draws (`auto` on a software rasteriser: the whole
-    /// frame, or the planes below a logo) are turned upright too (a phone clip scaled into the frame, or either side of
-    /// a transition), so that it draws them.
-    var uprightsForPlanes = false
+    /// The machine's side of each frame's strategy (`FrameStrategy.decide`), decided here, on the decode thread, where
+    /// the pictures it turns upright are turned; nil (previews): no strategy, the renderer draws each frame as planned.
+    var machine: RenderMachine?
     /// One turner per layer of a pass (a transition's two layers may turn differently; each keeps its graph).
     private let turners = [PictureTurner(), PictureTurner()]
-    /// The last picture turned for each placement: the stored picture's identity, the turned one (read exactly: its
-    /// stored chroma siting) and, once needed, the same planes with the siting that filtered reads need.
-    private var turnedPictures: [Int: (stored: UInt64, turned: VideoPicture, filtered: VideoPicture?)] = [:]
-    /// Frames with a layer turned upright by a turner rather than drawn.
-    private(set) var uprightFrames = 0
+    /// The last picture turned for each placement: the stored picture's identity and the turned one.
+    private var turnedPictures: [Int: (stored: UInt64, turned: VideoPicture)] = [:]
 
-    /// The plan and pictures for output frame `n`: `frame(_:)`, and with `uprights`, a first layer that a turn of its
-    /// planes makes direct replaced by the turned picture, the plan changed to match (`DirectFrame.uprighted`: the
-    /// same output); with `uprightsForPlanes` the same for each layer of a frame `PlaneTransitions` draws.
-    /// Throws `MediaError`.
-    func framePictures(_ n: Int64) throws -> (plan: FramePlan, pictures: [VideoPicture]) {
+    /// The plan and pictures for output frame `n` (`frame(_:)`) and, with `machine`, its strategy: the pictures it
+    /// turns upright (`FrameStrategy.turns`) replaced by the turned ones, the plan changed to match
+    /// (`DirectFrame.uprighted`: the same output). Throws `MediaError`.
+    func framePictures(_ n: Int64) throws -> (plan: FramePlan, pictures: [VideoPicture], strategy: FrameStrategy?) {
         var (plan, pictures) = try frame(n)
-        guard uprights else { return (plan, pictures) }
+        guard let machine else { return (plan, pictures, nil) }
+        let strategy = FrameStrategy.decide(plan, pictures: pictures, machine: machine)
         let first = plan.passes[0]
-        // Each layer of the first pass to turn, and how.
-        var turns: [(k: Int, turn: Orientation)] = []
-        if uprightsForPlanes && PlaneTransitions.drawsKind(first) {
-            let layers = [first.from] + (first.to.map { [$0] } ?? [])
-            for (k, layer) in layers.enumerated() {
-                guard let turn = PlaneTransitions.turn(layer, picture: pictures[k], plan: plan) else { turns = []; break }
-                if turn != .identity { turns.append((k, turn)) }
-            }
-        } else if first.transition == nil, let route = DirectFrame.route(first, picture: pictures[0], plan: plan), route.turns {
-            turns = [(0, route.turn)]
-        }
-        for (k, turn) in turns {
+        for step in strategy.turns {
+            let k = step.layer
             let stored = pictures[k], clip = (k == 0 ? first.from : first.to!).clipIndex
-            var held: (stored: UInt64, turned: VideoPicture, filtered: VideoPicture?)
+            var held: (stored: UInt64, turned: VideoPicture)
             if stored.identity != 0, let h = turnedPictures[clip], h.stored == stored.identity {
                 held = h
             } else {
-                var turned = try turners[k].turned(stored, by: turn)
+                var turned = try turners[k].turned(stored, by: step.turn)
                 turned.identity = VideoPicture.newIdentity()
-                held = (stored.identity, turned, nil)
+                held = (stored.identity, turned)
             }
-            plan = DirectFrame.uprighted(plan, layer: k, turn: turn, picture: stored)
-            let after = k == 0 ? plan.passes[0].from : plan.passes[0].to!
-            if TransitionParameters.isExact(plan.passes[0], after, picture: held.turned) {
-                pictures[k] = held.turned
-            } else {
-                // Filtered reads of the turned planes: their chroma sits where the turn put it.
-                if held.filtered == nil {
-                    let t = held.turned
-                    var colour = t.colour
-                    colour.siting = PlaneTransitions.siting(stored.colour.siting, turnedBy: turn)
-                    var f = VideoPicture(width: t.width, height: t.height, layout: t.layout, chromaShiftX: t.chromaShiftX, chromaShiftY: t.chromaShiftY,
-                                         bitDepth: t.bitDepth, swapsChroma: t.swapsChroma, planes: t.planes, colour: colour)
-                    f.identity = VideoPicture.newIdentity()
-                    held.filtered = f
-                }
-                pictures[k] = held.filtered!
-            }
+            plan = DirectFrame.uprighted(plan, layer: k, turn: step.turn, picture: stored)
+            // Turned for a route: read exactly (as a permutation of the stored samples), with the stored chroma siting.
+            pictures[k] = held.turned
             turnedPictures[clip] = held
         }
-        if !turns.isEmpty { uprightFrames += 1 }
-        return (plan, pictures)
+        return (plan, pictures, strategy.turned)
     }
 
     /// The 1×1 pictures of colour layers, made once each (one identity: the GPU uploads each once).

@@ -33,16 +33,21 @@ public enum RecordJob {
     }
 }
 
-/// Recorded frames drawn by the renderers, as `render` draws a clip: one layer, the source's rotation (its display
-/// matrix) applied, scaled to fill the output size and cropped in the middle (`LayerGeometry.outputToSource` with
-/// `FitMode.fill`), converted to BT.709 4:2:0. The renderer (GPU, or the CPU reference per `RenderOptions.backend`)
-/// is made on the first frame, on the recording's thread, where its GL context stays current.
+/// Recorded frames made as `render` makes a clip's: one layer, the source's rotation (its display matrix) applied,
+/// scaled to fill the output size and cropped in the middle (`LayerGeometry.outputToSource` with `FitMode.fill`),
+/// converted to BT.709 4:2:0, each by its `FrameStrategy`: taken straight from the source's planes where no drawing
+/// is needed (turned upright by libavfilter first for a phone's quarter turn, half turn or mirror), else drawn by the
+/// renderers (`FrameRenderer`: the GPU, or the CPU per `RenderOptions.backend` and the machine), made on the first
+/// frame, on the recording's thread, where a GL context stays current.
 final class RenderedLiveFrames: LiveVideoProcessor {
     let square: Bool
     let size: PixelSize?
     let options: RenderOptions
-    private var renderer: CompositeRenderer?
+    private var renderer: FrameRenderer?
+    private let turner = PictureTurner()
     private var frame: Int64 = 0
+    /// Frames taken straight from the source's planes, and of those, turned upright first.
+    private(set) var counts = FrameStrategy.Counts()
 
     init(square: Bool, size: PixelSize?, options: RenderOptions) {
         self.square = square
@@ -66,12 +71,26 @@ final class RenderedLiveFrames: LiveVideoProcessor {
             renderer = try RenderJob.makeRenderer(options)
             if options.verbose { options.log("segue: frames drawn by \(renderer!.name)") }
         }
-        let plan = RenderedLiveFrames.plan(frame: frame, info: info, size: size)
+        var plan = RenderedLiveFrames.plan(frame: frame, info: info, size: size)
         frame += 1
+        var picture = picture
+        let strategy = FrameStrategy.decide(plan, pictures: [picture], machine: renderer!.machine)
+        counts.add(strategy)
+        if let step = strategy.turns.first {
+            plan = DirectFrame.uprighted(plan, turn: step.turn, picture: picture)
+            picture = try turner.turned(picture, by: step.turn)
+        }
+        if strategy.isDirect, let b = strategy.base { return DirectFrame.cropped(picture, x: b.x, y: b.y, size: plan.renderSize) }
         return try renderer!.renderYUV420(plan, pictures: [picture])
     }
 
-    func finish() { renderer = nil }
+    func finish() {
+        if options.verbose && frame > 0 {
+            options.log("segue: \(counts.direct) of \(frame) recorded frames taken straight from the source's planes (\(counts.turned) turned upright first), \(counts.cpu + counts.gpu) drawn")
+        }
+        renderer = nil
+        turner.release()
+    }
 
     /// The one place a recorded frame becomes a `FramePlan`: one layer, no transition, SDR output, black behind.
     static func plan(frame: Int64, info: SourceInfo, size: PixelSize) -> FramePlan {

@@ -249,7 +249,7 @@ public enum RenderJob {
     ///
     /// With `watchdog`, each frame is timed (`RenderOptions.frameTimeout`): one that takes longer ends the process,
     /// naming the frame, its clips and the shaders being drawn (`FrameWatch`).
-    static func encode(_ timeline: Timeline, renderer: CompositeRenderer, to path: String, options: RenderOptions,
+    static func encode(_ timeline: Timeline, renderer: FrameRenderer, to path: String, options: RenderOptions,
                        frames wanted: Range<Int64>? = nil, encoderLookahead: Int64 = 0,
                        decodeAheadDepth: Int = 3, watchdog: Watchdog? = nil) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
         var range = wanted ?? 0..<timeline.frameCount
@@ -267,7 +267,8 @@ public enum RenderJob {
         var watch = FrameWatch(timeline: timeline, watchdog: watchdog)
         defer { watchdog?.disarm() }
         let frames = FrameSource(timeline: timeline, hardware: options.hardwareDecoding, maxPictureSize: renderer.maxPictureSize)
-        frames.uprights = options.directFrames
+        // Each frame's strategy is decided on the decode thread (which turns pictures upright where it says so).
+        frames.machine = renderer.machine
         frames.reusesReaders = options.reuseReaders
         // Decoding runs ahead on its own thread (a few frames, bounded); `frames` is used only there until
         // `decoded.cancel()` has returned.
@@ -297,16 +298,8 @@ public enum RenderJob {
             defer { t += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9 }
             return try body()
         }
-        // Frames come back from the renderer's pipeline in order, possibly a frame late (GPU readback).
-        let composited = renderer.makeYUV420Pipeline()
-        let direct = options.directFrames ? DirectFramePipeline(inner: composited) : nil
-        // `auto` on a machine whose OpenGL is a software rasteriser (or with no GPU context at all): the frames the CPU
-        // draws faster on the planes (`PlaneTransitions`, `PlaneOverlays`) are drawn there.
-        let planePath = options.backend == .auto && RenderJob.drawsTransitionsOnPlanes(renderer)
-        direct?.planeTransitions = planePath
-        frames.uprightsForPlanes = planePath
-        direct?.planeThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        let pipeline: YUV420Pipeline = direct ?? composited
+        // Frames come back in order, possibly a frame late (GPU readback).
+        let pipeline = FrameDrawer(renderer)
         var drawn = range.lowerBound
         func emit(_ images: [YUV420Image]) throws {
             for picture in images {
@@ -327,8 +320,8 @@ public enum RenderJob {
         for n in range {
             try options.checkCancellation()
             watch.start(frame: n)
-            let (plan, pictures) = try timed(&stage.pictures) { try decoded.next() }
-            let images = try timed(&stage.composite) { try pipeline.submit(plan, pictures: pictures) }
+            let (plan, pictures, strategy) = try timed(&stage.pictures) { try decoded.next() }
+            let images = try timed(&stage.composite) { try pipeline.submit(plan, pictures: pictures, strategy: strategy!) }
             if let onFrame = options.onFrame { onFrame(n, try renderer.render(plan, pictures: pictures)) }
             try emit(images)
         }
@@ -341,16 +334,16 @@ public enum RenderJob {
         try timed(&stage.video) { result = try writer.finish() }
         report(Int64(range.count), "done")
         if options.verbose {
-            options.log("segue: \(direct?.directFrames ?? 0) of \(range.count) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0): their planes went to the encoder directly")
-            options.log("segue: \(direct?.basePlaneFrames ?? 0) more had their first layer taken as planes in the same way, only the layers above it drawn (each inside its rectangle)")
-            if planePath {
-                let deferred = renderer as? DeferredGPURenderer
-                let why = deferred != nil ? "the only EGL device is a software rasteriser (EGL_MESA_device_software)"
-                    : renderer is GPURenderer ? "GL_RENDERER is a software rasteriser" : "no GPU"
-                let others = deferred?.isStarted == false ? "no other frame needed OpenGL, so no GL context was made" : "the others: \(renderer.name)"
-                options.log("segue: backend auto: \(why) here, so the CPU draws \(direct?.planeFrames ?? 0) frames on the planes, faster (one upright layer at any scale or position, or \(PlaneTransitions.kinds.map(\.rawValue).sorted().joined(separator: ", ")) between two such layers); \(others)")
+            let c = pipeline.counts
+            options.log("segue: \(c.direct) of \(range.count) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0): their planes went to the encoder directly")
+            options.log("segue: \(c.basePlanes) more had their first layer taken as planes in the same way, only the layers above it drawn (each inside its rectangle)")
+            if let why = renderer.cpuBecause {
+                let gl = renderer.gpu == nil ? "no GL context was made" : "\(c.gpu) frames with gl-transitions shaders drawn by \(renderer.gpu!.name)"
+                options.log("segue: backend auto: \(why) here, so the CPU draws \(c.cpu) frames on the planes, faster (every built-in transition, layers at any scale, position or rotation); \(gl)")
+            } else {
+                options.log("segue: frames drawn: \(c.cpu) by the CPU renderer, \(c.gpu) by \(renderer.gpu?.name ?? "the GPU")")
             }
-            options.log("segue: \(frames.uprightFrames) frames: a layer (a quarter turn, half turn or mirror) was turned upright by libavfilter (transpose/hflip/vflip) instead of being drawn")
+            options.log("segue: \(c.turned) frames: a layer (a quarter turn, half turn or mirror) was turned upright by libavfilter (transpose/hflip/vflip) instead of being drawn")
             options.log(String(format: "segue: time: decoding %.2f s on the decode thread (overlapped); on the render thread: waiting "
                                + "for decoded pictures %.2f s, compositing %.2f s (GPU: upload, draw, and waiting for the previous "
                                + "frame's readback), waiting for the encoder %.2f s, audio %.2f s",
@@ -370,15 +363,6 @@ public enum RenderJob {
 }
 
 extension RenderJob {
-    /// Whether `auto` has the CPU draw the frames `PlaneTransitions` and `PlaneOverlays` can: where `renderer` is a
-    /// software rasteriser (llvmpipe: 30–45 ms for a 1080p crossfade or push frame against 2–4 on the planes) or the CPU
-    /// reference.
-    public static func drawsTransitionsOnPlanes(_ renderer: CompositeRenderer) -> Bool {
-        if let gpu = renderer as? GPURenderer { return gpu.isSoftwareRasteriser }
-        if renderer is DeferredGPURenderer { return true }
-        return renderer is ReferenceRenderer
-    }
-
     /// Renders only the given output frames (in any order; rendered in ascending order), seeking each clip
     /// to the keyframe before the first picture it needs. For previews (`segue frame`, `segue sheet`).
     /// - Returns: the pictures in the order of `frames`, and how many source frames were decoded.

@@ -5,20 +5,23 @@ import SegueGL
 import SegueMedia
 import SegueReference
 
-/// Choosing and preparing the renderer of a render (`RenderOptions.backend`): the GPU, or the CPU reference where
-/// the GPU cannot be had or cannot draw the render size, never for a transition only the GPU draws.
+/// Choosing and preparing the renderers of a render (`RenderOptions.backend`): the CPU renderer, and the GPU where a
+/// frame may need it (`FrameRenderer`).
 extension RenderJob {
-    /// Makes the renderer for `options.backend`, ready for the transitions of `timeline` (`CompositeRenderer.prepare`).
-    /// With `.auto` where the only GPU is a software rasteriser and no transition is glsl, its context is made only when
-    /// a frame needs it (`DeferredGPURenderer`). With `.auto`, falls back to the CPU with a one-line warning, unless the user named a GPU (`options.egl.device`):
-    /// a named device that cannot be used is an error (`GPUError`), and so is a missing GPU when a transition needs it
-    /// (glsl). A render size (`timeline.renderSize`) larger than the GPU's maximum texture size (`maxPictureSize`)
-    /// cannot be drawn there: `.auto` then takes the CPU with a warning, `.gpu` throws `GPUError`. (Pictures larger
-    /// than the limit are not a reason: the pipeline reduces them on the CPU, `LayerGeometry.reducedSize`.)
+    /// Makes the renderers for `options.backend`, ready for the transitions of `timeline` (`CompositeRenderer.prepare`):
+    ///
+    /// - `.cpu`: the CPU renderer alone; a glsl transition is refused (`EditError`: it cannot run GLSL).
+    /// - `.gpu`: the GPU draws every frame that needs drawing (`GPUError` when there is none, or when the render size
+    ///   exceeds its `GL_MAX_TEXTURE_SIZE`).
+    /// - `.auto`: the GPU draws them where there is a real one; where the only OpenGL is a software rasteriser
+    ///   (llvmpipe) or there is none, the CPU renderer does, faster, and the GPU context is made only when a
+    ///   gl-transitions shader needs it (`EGLSession.isSoftwareOnly` finds that without making one). A GPU that cannot
+    ///   be had gives a one-line warning and the CPU, unless the user named a device (`options.egl.device`: an error)
+    ///   or a transition needs it (glsl: an error); a render size over its texture limit gives the CPU with a warning.
     ///
     /// Then, with `options.frameTimeout`, each gl-transitions shader is tried on a tiny target before any frame is
     /// rendered (`preflight`), so that one that never finishes fails in a second or two rather than after a frame timeout.
-    public static func makeRenderer(_ options: RenderOptions, for timeline: Timeline? = nil) throws -> CompositeRenderer {
+    public static func makeRenderer(_ options: RenderOptions, for timeline: Timeline? = nil) throws -> FrameRenderer {
         let transitions = timeline?.placements.compactMap(\.spec.transition) ?? []
         let renderer = try makeRenderer(options, needsGPU: transitions.contains { $0.kind == .glsl }, renderSize: timeline?.renderSize)
         let images = try images(of: transitions, policy: timeline?.inputPolicy ?? options.inputPolicy)
@@ -31,7 +34,7 @@ extension RenderJob {
         } else {
             try renderer.prepare(for: transitions, images: images)
         }
-        if let seconds = options.frameTimeout, let gpu = renderer as? GPURenderer { try preflight(transitions, on: gpu, frameTimeout: seconds) }
+        if let seconds = options.frameTimeout, let gpu = renderer.gpu { try preflight(transitions, on: gpu, frameTimeout: seconds) }
         return renderer
     }
 
@@ -91,14 +94,16 @@ extension RenderJob {
     }
 
     /// `needsGPU`: a transition only the GPU can draw (glsl): `auto` does not fall back to the CPU then.
-    private static func makeRenderer(_ options: RenderOptions, needsGPU: Bool, renderSize: PixelSize?) throws -> CompositeRenderer {
-        let gpu: CompositeRenderer
+    private static func makeRenderer(_ options: RenderOptions, needsGPU: Bool, renderSize: PixelSize?) throws -> FrameRenderer {
+        let cpu = ReferenceRenderer()
+        let gpu: GPURenderer
         switch options.backend {
-        case .cpu: return ReferenceRenderer()
+        case .cpu: return FrameRenderer(cpu: cpu, gpu: nil, composites: .cpu, options: options)
         case .gpu: gpu = try GPURenderer(options: options.egl)
         case .auto where !needsGPU && EGLSession.isSoftwareOnly(options.egl):
-            // llvmpipe or nothing: the context is made only if a frame needs it (`DeferredGPURenderer`).
-            gpu = DeferredGPURenderer(options: options)
+            // llvmpipe or nothing, and no frame needs OpenGL: no context is made.
+            return FrameRenderer(cpu: cpu, gpu: nil, composites: .cpu, options: options,
+                                 why: "the only EGL device is a software rasteriser (EGL_MESA_device_software)")
         case .auto:
             do { gpu = try GPURenderer(options: options.egl) } catch let e as GPUError where e.namedDeviceMissing {
                 throw e
@@ -106,16 +111,23 @@ extension RenderJob {
                 throw e.with(message: "\(e.message); a glsl transition needs the GPU (the CPU reference cannot run GLSL)")
             } catch {
                 warnNoGPU(error, options)
-                return ReferenceRenderer()
+                return FrameRenderer(cpu: cpu, gpu: nil, composites: .cpu, options: options, why: "no GPU")
             }
         }
-        if let size = renderSize, let limit = gpu.maxPictureSize, max(size.width, size.height) > limit {
-            let why = "render size \(size) exceeds this GPU's maximum texture size (\(limit))"
-            guard options.backend == .auto else { throw GPUError("GL_MAX_TEXTURE_SIZE", why + "; use --backend cpu or a smaller --size") }
-            if needsGPU { throw GPUError("GL_MAX_TEXTURE_SIZE", why + "; a glsl transition needs the GPU: use a smaller --size") }
-            options.log("warning: \(why); rendering on the CPU reference instead")
-            return ReferenceRenderer()
+        var composites: FrameStrategy.Drawer = .gpu
+        var why: String?
+        if options.backend == .auto && gpu.isSoftwareRasteriser {
+            composites = .cpu
+            why = "GL_RENDERER is a software rasteriser"
         }
-        return gpu
+        if let size = renderSize, let limit = gpu.maxPictureSize, max(size.width, size.height) > limit {
+            let problem = "render size \(size) exceeds this GPU's maximum texture size (\(limit))"
+            guard options.backend == .auto else { throw GPUError("GL_MAX_TEXTURE_SIZE", problem + "; use --backend cpu or a smaller --size") }
+            if needsGPU { throw GPUError("GL_MAX_TEXTURE_SIZE", problem + "; a glsl transition needs the GPU: use a smaller --size") }
+            if composites == .gpu { options.log("warning: \(problem); rendering on the CPU reference instead") }
+            return FrameRenderer(cpu: cpu, gpu: nil, composites: .cpu, options: options, why: why ?? problem)
+        }
+        // A software rasteriser that no frame needs is let go (its context holds 50–60 MB).
+        return FrameRenderer(cpu: cpu, gpu: composites == .gpu || needsGPU ? gpu : nil, composites: composites, options: options, why: why)
     }
 }

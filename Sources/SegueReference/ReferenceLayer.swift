@@ -22,9 +22,10 @@ final class ReferenceLayer {
     let fw, fh, fcw, fch: Float
     let m: [Float], o: [Float]
     let chroma: ChromaPositionMap
-    /// Copies of the planes (stable pointers for the per-pixel loops).
-    private let planes: [UnsafeMutableBufferPointer<UInt8>]
-    private let p0: UnsafeMutableBufferPointer<UInt8>, p1: UnsafeMutableBufferPointer<UInt8>, p2: UnsafeMutableBufferPointer<UInt8>
+    /// The planes' bytes, held (never mutated) so that their storage, which `p0`…`p2` point into, stays where it is
+    /// for as long as the layer reads it: no copy per frame.
+    private let storage: [[UInt8]]
+    let p0: UnsafeBufferPointer<UInt8>, p1: UnsafeBufferPointer<UInt8>, p2: UnsafeBufferPointer<UInt8>
 
     let readsLuma: Bool, readsChroma: Bool
     let background: SIMD4<Float>
@@ -33,6 +34,12 @@ final class ReferenceLayer {
     let u0, v0, u1, v1: Float
     let cropped: Bool
     let opacity: Float
+
+    /// The layer `recipe` describes (a `PassRecipe`'s `from` or `to`), showing `picture`, `background` outside it.
+    convenience init(_ recipe: PassRecipe.Layer, picture: VideoPicture, background: [Float]) {
+        self.init(picture: picture, map: recipe.map, exact: recipe.exact, colour: recipe.colour, stage: recipe.stage, background: background,
+                  crop: recipe.plan.crop, opacity: Float(recipe.plan.opacity))
+    }
 
     init(picture: VideoPicture, map: [Float], exact: Bool, colour: LayerColourMap, stage: ColourStage?, background: [Float],
          crop: NormalizedRect = .unit, opacity: Float = 1) {
@@ -55,15 +62,11 @@ final class ReferenceLayer {
         readsLuma = colour.readsLuma; readsChroma = colour.readsChroma
         self.background = SIMD4(background[0], background[1], background[2], background[3])
         chroma = ChromaPositionMap(picture)
-        planes = picture.planes.map { plane in
-            let buf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, plane.bytes.count))
-            _ = buf.initialize(from: plane.bytes)
-            return buf
-        }
-        let empty = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
-        p0 = planes[0]; p1 = planes.count > 1 ? planes[1] : empty; p2 = planes.count > 2 ? planes[2] : empty
+        storage = picture.planes.map(\.bytes)
+        let pointers = storage.map { bytes in bytes.withUnsafeBufferPointer { $0 } }
+        let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        p0 = pointers[0]; p1 = pointers.count > 1 ? pointers[1] : empty; p2 = pointers.count > 2 ? pointers[2] : empty
     }
-    deinit { planes.forEach { $0.deallocate() } }
 
     /// `getFromColor(uv)`: background outside 0…1 and outside the part of the stored picture shown.
     @inline(__always) func color(_ uv: SIMD2<Float>) -> SIMD4<Float> {
@@ -114,6 +117,12 @@ final class ReferenceLayer {
                 if readsChroma { v.y = bilinear8(p1, cw, ch, 1, 0, pcx, pcy); v.z = bilinear8(p2, cw, ch, 1, 0, pcx, pcy) }
             }
         }
+        return shade(v, alpha: alpha)
+    }
+
+    /// The pass's values of stored samples `v` (Y′, Cb, Cr as read, 0 where not read; or R′G′B′ of an RGBA picture,
+    /// premultiplied) with alpha `alpha`: the colour map, `matrix · v + offset · α`, or through the colour stage.
+    @inline(__always) func shade(_ v: SIMD3<Float>, alpha: Float) -> SIMD4<Float> {
         if let stage {
             // The stage is not affine: through it unpremultiplied, then premultiplied again.
             if alpha <= 0 { return SIMD4(repeating: 0) }
@@ -131,7 +140,7 @@ final class ReferenceLayer {
         min(max(Int((p - 1.0 / 64).rounded(.down)), 0), n - 1)
     }
 
-    @inline(__always) func code16(_ p: UnsafeMutableBufferPointer<UInt8>, _ i: Int) -> Float {
+    @inline(__always) func code16(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> Float {
         Float(UInt16(p[2 * i]) | UInt16(p[2 * i + 1]) << 8)
     }
 
@@ -144,7 +153,7 @@ final class ReferenceLayer {
     }
 
     /// One channel of an 8-bit plane with `channels` interleaved samples, as unorm (`code / 255`).
-    @inline(__always) func bilinear8(_ p: UnsafeMutableBufferPointer<UInt8>, _ w: Int, _ h: Int, _ channels: Int, _ channel: Int,
+    @inline(__always) func bilinear8(_ p: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ channels: Int, _ channel: Int,
                                      _ x: Float, _ y: Float) -> Float {
         let (x0, x1, fx) = taps(x, w), (y0, y1, fy) = taps(y, h)
         @inline(__always) func t(_ x: Int, _ y: Int) -> Float { Float(p[(y * w + x) * channels + channel]) / 255 }
@@ -154,7 +163,7 @@ final class ReferenceLayer {
     }
 
     /// A 16-bit little-endian plane, as integer code values.
-    @inline(__always) func bilinear16(_ p: UnsafeMutableBufferPointer<UInt8>, _ w: Int, _ h: Int, _ x: Float, _ y: Float) -> Float {
+    @inline(__always) func bilinear16(_ p: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ x: Float, _ y: Float) -> Float {
         let (x0, x1, fx) = taps(x, w), (y0, y1, fy) = taps(y, h)
         @inline(__always) func t(_ x: Int, _ y: Int) -> Float {
             let i = (y * w + x) * 2

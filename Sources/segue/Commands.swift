@@ -28,12 +28,8 @@ func renderCommand(_ a: Arguments) throws {
 
 /// Compositing + readback alone (no decoding, no encoding), frames per second, per transition (`CompositeBenchmark`).
 func benchCompositeCommand(_ a: Arguments) throws {
-    var options = a.options
-    // auto: the GPU, with the transition frames it draws on the planes where the GPU is a software rasteriser, as a render does.
-    let auto = options.backend == .auto
-    if auto { options.backend = .gpu }
-    let renderer = try RenderJob.makeRenderer(options)
-    let planes = auto && RenderJob.drawsTransitionsOnPlanes(renderer)
+    // Each frame drawn by the renderer a render would draw it with (auto: the CPU where the only GPU is a software rasteriser).
+    let renderer = try RenderJob.makeRenderer(a.options)
     let size = a.size ?? PixelSize(width: 1920, height: 1080)
     let kinds = a.transitions.compactMap { $0 }
     // By default the three transitions `make gpu-check` reports (the built-ins all draw through the same layers).
@@ -41,7 +37,7 @@ func benchCompositeCommand(_ a: Arguments) throws {
     let transitions = kinds.isEmpty ? defaults.map { Transition(kind: $0, duration: MediaTime(value: 1, timescale: 1)) } : kinds
     var results: [CompositeBenchmark.Result] = []
     for t in transitions {
-        let r = try CompositeBenchmark.run(renderer: renderer, size: size, transition: t, frames: a.frames ?? 120, planes: planes)
+        let r = try CompositeBenchmark.run(renderer: renderer, size: size, transition: t, frames: a.frames ?? 120)
         results.append(r)
         if !a.json { print(String(format: "%@ %dx%d: %.1f frames/s (%d frames in %.2f s) on %@", r.transition, r.width, r.height, r.framesPerSecond, r.frames, r.seconds, r.renderer)) }
     }

@@ -227,10 +227,10 @@ final class DirectFrameTests: EndToEndTestCase {
         }
     }
 
-    /// `auto` on llvmpipe (issue 25): crossfade, wipe, push and circleopen frames between BT.709 clips, clips scaled into
-    /// the frame, and phone clips turned upright (at scale 1, and scaled: their chroma siting turned too) are drawn on
-    /// the planes by the CPU (`PlaneTransitions`); `--verbose` says so and counts them, and the file is within a code
-    /// of the one `--backend gpu` draws (llvmpipe for every such frame).
+    /// `auto` on llvmpipe (issues 25 and 32): frames of built-in transitions (Segue's and FFmpeg's xfade ones) between
+    /// BT.709 clips, clips scaled into the frame, and phone clips turned upright (at scale 1, and scaled: their chroma
+    /// siting turned too) are drawn on the planes by the CPU renderer; `--verbose` says so and counts them, no GL
+    /// context is made, and the file is within a code of the one `--backend gpu` draws (llvmpipe for every such frame).
     func testAutoDrawsTransitionsOnThePlanes() throws {
         let a = try bt709Clip("a.mp4", size: "64x48"), b = try bt709Clip("b.mp4", size: "64x48", source: "smptebars")
         let c = try bt709Clip("c.mp4", size: "64x48", source: "rgbtestsrc"), d = try bt709Clip("d.mp4", size: "80x48")
@@ -244,47 +244,52 @@ final class DirectFrameTests: EndToEndTestCase {
         let h = try bt709Clip("h.mp4", size: "32x24", source: "smptebars")   // upscaled 2×
         let (gpuLog, log, _, _, worst) = try renderAutoAndGPU([
             clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.wipe, 1.0 / 3, .downRight)), clip(d, tr(.push, 1.0 / 3, .left)),
-            clip(e, tr(.circleopen, 1.0 / 3)), clip(f, tr(.crossfade, 1.0 / 3)), clip(g, tr(.push, 1.0 / 3, .up)), clip(h, tr(.crossfade, 1.0 / 3))],
-            frames: 170)
+            clip(e, tr(.circleopen, 1.0 / 3)), clip(f, tr(.crossfade, 1.0 / 3)), clip(g, tr(.push, 1.0 / 3, .up)), clip(h, tr(.crossfade, 1.0 / 3)),
+            clip(a, tr(.slideleft, 1.0 / 3)), clip(b, tr(.diagtl, 1.0 / 3)), clip(c, tr(.radial, 1.0 / 3)), clip(e, tr(.dissolve, 1.0 / 3)),
+            clip(a, tr(.zoomin, 1.0 / 3)), clip(b, tr(.fadegrays, 1.0 / 3))],
+            frames: 290)
         XCTAssertFalse(gpuLog.contains { $0.contains("backend auto") }, "\(gpuLog)")
         let line = try XCTUnwrap(log.first { $0.contains("segue: backend auto:") }, "\(log)")
-        // 70 transition frames, and g alone (10) and h alone (20), scaled.
-        XCTAssertTrue(line.contains("the CPU draws 100 frames on the planes"), line)
-        // Alone at scale 1: a 20 frames, b–f 10 each (f turned upright).
-        XCTAssertEqual(directCount(log), 70, "\(log)")
-        // Turned: f alone, f's crossfade in, the push from f to g, g alone, g's crossfade out: 10 each.
-        XCTAssertEqual(uprightCount(log), 50, "\(log)")
+        // 13 transitions of 10 frames, g alone and h alone (10 each), scaled.
+        XCTAssertTrue(line.contains("the CPU draws 150 frames on the planes"), line)
+        // Alone at scale 1: a 20 frames, b–f 10 each (f turned upright), and the six clips after h: 10 each but the last (20).
+        XCTAssertEqual(directCount(log), 140, "\(log)")
+        // Turned: f alone (a direct frame); the CPU reads the other turned layers as stored, row by row.
+        XCTAssertEqual(uprightCount(log), 10, "\(log)")
         XCTAssertEqual(uprightCount(gpuLog), 10, "\(gpuLog)")
-        // No frame needed OpenGL: where llvmpipe is the only GPU, its context was never made (`DeferredGPURenderer`).
+        // No frame needed OpenGL: where llvmpipe is the only GPU, its context was never made.
         if EGLSession.isSoftwareOnly() {
-            XCTAssertTrue(log.contains { $0.contains("segue: renderer cpu on the planes") && $0.contains("no GL context was made") }, "\(log)")
-            XCTAssertFalse(log.contains { $0.contains("made the context now") }, "\(log)")
+            XCTAssertTrue(line.contains("no GL context was made"), line)
+            XCTAssertTrue(log.contains { $0.hasPrefix("segue: renderer cpu") }, "\(log)")
         }
         XCTAssertLessThanOrEqual(worst, 1)
     }
 
-    /// Where llvmpipe is the only GPU, `auto` makes its context only when a frame needs it (`DeferredGPURenderer`): here
-    /// the `radial` frames, in the middle of the edit, after frames drawn on the planes and direct ones. The context is
-    /// made once, with the renderer's programs then, and the file is within a code of `--backend gpu`'s.
-    func testAutoMakesTheGLContextWhenAFrameNeedsIt() throws {
-        guard EGLSession.isSoftwareOnly() else { throw XCTSkip("a GPU other than llvmpipe: auto makes its context at once") }
+    /// Where llvmpipe is the only GPU, an edit with a gl-transitions shader makes its context at once (the shader is
+    /// compiled and tried before the first frame); the CPU still draws every other frame, llvmpipe only the shader's,
+    /// and the file is within a code of `--backend gpu`'s (the shader's frames equal).
+    func testAutoDrawsOnlyShaderFramesOnTheGPU() throws {
+        guard EGLSession.isSoftwareOnly() else { throw XCTSkip("a GPU other than llvmpipe draws every frame under auto") }
         let a = try bt709Clip("a.mp4", size: "64x48"), b = try bt709Clip("b.mp4", size: "64x48", source: "smptebars")
         let c = try bt709Clip("c.mp4", size: "64x48", source: "rgbtestsrc")
-        let (gpuLog, log, x, y, worst) = try renderAutoAndGPU([clip(a), clip(b, tr(.crossfade, 1.0 / 3)), clip(c, tr(.radial, 1.0 / 3))], frames: 70)
-        XCTAssertFalse(gpuLog.contains { $0.contains("made the context now") }, "\(gpuLog)")
-        XCTAssertEqual(log.filter { $0.contains("segue: a frame needs OpenGL: made the context now (gpu (llvmpipe") }.count, 1, "\(log)")
+        let shader = path("swirl.glsl")
+        try Data("vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), smoothstep(0.0, 1.0, progress + uv.x - 0.5)); }\n".utf8)
+            .write(to: URL(fileURLWithPath: shader))
+        var t = tr(.glsl, 1.0 / 3)
+        t.shader = try GLTransitionShader(path: shader, name: "swirl.glsl", field: "clips[2].transition.shader")
+        let (gpuLog, log, x, y, worst) = try renderAutoAndGPU([clip(a), clip(b, tr(.wipeleft, 1.0 / 3)), clip(c, t)], frames: 70)
+        XCTAssertFalse(gpuLog.contains { $0.contains("backend auto") }, "\(gpuLog)")
         let line = try XCTUnwrap(log.first { $0.contains("segue: backend auto:") }, "\(log)")
         XCTAssertTrue(line.contains("the CPU draws 10 frames on the planes"), line)
-        XCTAssertTrue(line.contains("the others: gpu (llvmpipe"), line)
+        XCTAssertTrue(line.contains("10 frames with gl-transitions shaders drawn by gpu (llvmpipe"), line)
         XCTAssertLessThanOrEqual(worst, 1)
-        // The radial frames are llvmpipe's on both: those are equal.
+        // The shader's frames are llvmpipe's on both: those are equal.
         for n in 40..<50 { XCTAssertEqual(x[n], y[n], "frame \(n)") }
     }
 
-    /// `EGLSession.isSoftwareOnly` (which decides whether `auto` defers the GL context) says what a session would be,
-    /// without making one: where it says software only, the session made is a software rasteriser whose texture limit
-    /// is the one assumed until then (16384, `DeferredGPURenderer.assumedMaxPictureSize`); a named device, the gbm
-    /// platform or disabled EGL are never deferred.
+    /// `EGLSession.isSoftwareOnly` (which lets `auto` make no GL context) says what a session would be, without making
+    /// one: where it says software only, the session made is a software rasteriser (texture limit 16384); a named
+    /// device, the gbm platform or disabled EGL are never taken for one.
     func testSoftwareOnlyIsWhatASessionWouldBe() throws {
         XCTAssertFalse(EGLSession.isSoftwareOnly(EGLOptions(platform: .gbm)))
         XCTAssertFalse(EGLSession.isSoftwareOnly(EGLOptions(device: "0")))

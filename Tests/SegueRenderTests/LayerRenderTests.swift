@@ -81,13 +81,14 @@ final class LayerRenderTests: RendererTestCase {
     /// its planes: the overlay's colour inside its box, the base's samples outside, within a code between renderers.
     func testDirectFirstLayerUnderAnOverlay() throws {
         let base = PlanarPictures.textured(32, 16, seed: 6)
-        XCTAssertNotNil(DirectFrame.basePlanes(plan([layer(0, base)]), picture: base))
         let logo = rgba(4, 4) { _, _ in (0, 255, 0, 255) }
         let p = plan([layer(0, base), layer(1, logo, transform: LayerTransform(x: 0.25, y: 0.25, scale: 0.25))])
+        let planes = try XCTUnwrap(DirectFrame.basePlanes(p, picture: base))
         let (y, _, _) = PlanarPictures.planes(base)
         var outs: [YUV420Image] = []
         for r in try renderers() {
-            let out = try r.renderYUV420(p, pictures: [base, logo])
+            let out = try r.renderYUV420(p, pictures: [base, logo], base: planes)
+            XCTAssertEqual(out, try r.renderYUV420(p, pictures: [base, logo]), "\(r.name): the same frame with every pass drawn")
             // The overlay covers x 4…12, y 2…6 (an 8×4 box centred at (8, 4)); green, BT.709: Y = 16 + 219·0.7152 = 172.6.
             XCTAssertEqual(Int(out.y[3 * 32 + 6]), 173, r.name)
             XCTAssertEqual(out.y[10 * 32 + 20], y[10 * 32 + 20], r.name)

@@ -47,7 +47,7 @@ final class UprightTests: RendererTestCase {
                     XCTAssertEqual(turned.size, upright, label)
                     let after = DirectFrame.uprighted(plan, turn: route.turn, picture: stored)
                     XCTAssertEqual(DirectFrame.route(after.passes[0], picture: turned, plan: after), DirectFrame.Route(turn: .identity, x: route.x, y: route.y), label)
-                    assertSame(try XCTUnwrap(DirectFrame.image(after, pictures: [turned]), label), composited, label + " direct")
+                    assertSame(try XCTUnwrap(DirectFrame.image(after, picture: turned, renderSize: after.renderSize), label), composited, label + " direct")
                     // The renderers given the turned picture and its plan draw the same frame again.
                     assertSame(try r.renderYUV420(after, pictures: [turned]), composited, label + " redrawn")
                 }
@@ -77,8 +77,9 @@ final class UprightTests: RendererTestCase {
                 let route = try XCTUnwrap(DirectFrame.route(plan.passes[0], picture: stored, plan: plan))
                 let turned = try turner.turned(stored, by: route.turn)
                 let after = DirectFrame.uprighted(plan, turn: route.turn, picture: stored)
-                XCTAssertNotNil(DirectFrame.basePlanes(after, picture: turned))
-                assertSame(try r.renderYUV420(after, pictures: [turned, logo]), drawn, "\(r.name) \(o)")
+                let planes = try XCTUnwrap(DirectFrame.basePlanes(after, picture: turned))
+                assertSame(try r.renderYUV420(after, pictures: [turned, logo], base: planes), drawn, "\(r.name) \(o)")
+                assertSame(try r.renderYUV420(after, pictures: [turned, logo]), drawn, "\(r.name) \(o) every pass drawn")
             }
         }
     }

@@ -60,7 +60,19 @@ extension DirectFrame {
     public static func cropOrigin(_ plan: FramePlan, picture: VideoPicture, renderSize: PixelSize) -> (x: Int, y: Int)? {
         cropOrigin(plan.passes[0], picture: picture, plan: plan.at(renderSize))
     }
+    /// The first pass's planes a render takes straight from `picture` (`FrameStrategy.base`, without turning), or nil.
+    public static func basePlanes(_ plan: FramePlan, picture: VideoPicture) -> YUV420Image? {
+        let pictures = [VideoPicture](repeating: picture, count: plan.layers.count)
+        let s = FrameStrategy.decide(plan, pictures: pictures, machine: RenderMachine(composites: .cpu))
+        guard s.turns.isEmpty, let b = s.base else { return nil }
+        return cropped(picture, x: b.x, y: b.y, size: plan.renderSize)
+    }
+
+    /// The frame a render takes straight from `picture` (its `FrameStrategy` is direct, without turning), or nil.
     public static func image(_ plan: FramePlan, picture: VideoPicture, renderSize: PixelSize) -> YUV420Image? {
-        image(plan.at(renderSize), pictures: [picture])
+        let p = plan.at(renderSize)
+        let s = FrameStrategy.decide(p, pictures: [picture], machine: RenderMachine(composites: .cpu))
+        guard s.isDirect, s.turns.isEmpty, let b = s.base else { return nil }
+        return cropped(picture, x: b.x, y: b.y, size: renderSize)
     }
 }

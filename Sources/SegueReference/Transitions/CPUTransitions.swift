@@ -109,8 +109,20 @@ struct TransitionInput {
     /// `segue_neutralChroma`: neutral Cb and Cr, code / `maxCode`.
     let neutralChroma: Float
 
-    @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { linear.map { $0.eotfPremultiplied(from.color(uv)) } ?? from.color(uv) }
-    @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { linear.map { $0.eotfPremultiplied(to.color(uv)) } ?? to.color(uv) }
+    /// The sample being evaluated when the pass is evaluated row by row (`PassEvaluator`): a lookup at the sample's own
+    /// position takes the layer's value from the row read once for all columns. Nil: every lookup reads its point.
+    unowned(unsafe) var cursor: RowCursor?
+
+    @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+        let c: SIMD4<Float>
+        if let k = cursor, uv == k.uv { c = k.own(0) } else { c = from.color(uv) }
+        return linear.map { $0.eotfPremultiplied(c) } ?? c
+    }
+    @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+        let c: SIMD4<Float>
+        if let k = cursor, uv == k.uv { c = k.own(1) } else { c = to.color(uv) }
+        return linear.map { $0.eotfPremultiplied(c) } ?? c
+    }
 
     /// `segue_pixel`: the output pixel (column, row) that uv lies in; edges count for the pixel above / to the left.
     @inline(__always) func pixel(_ uv: SIMD2<Float>) -> SIMD2<Float> { (uv * resolution - 1.0 / 64).rounded(.down) }

@@ -1,0 +1,204 @@
+import SegueCore
+
+/// A layer's reads along rows of output sample positions, where its map is axis-aligned or turned by a quarter turn
+/// (the stored column depends on the output column only and the stored row on the output row, or the other way round:
+/// upright, mirrored and phone-rotated pictures at any scale), for 8-bit planar Y′CbCr and RGBA pictures: the taps of
+/// each output column are made once per pass, and an upright layer's stored rows are filtered along x once for the
+/// output rows that share them (`Cache`), in loops over contiguous memory.
+///
+/// The values are `ReferenceLayer.color`'s, bit for bit: the same taps (`ReferenceLayer.taps`, `exactTexel`), the
+/// same bilinear arithmetic in the same order (along the stored x in both stored rows, then along y; an exact read is
+/// a tap of weight 1 and one of weight 0, which gives the texel itself), the same colour map (`ReferenceLayer.shade`)
+/// and opacity, the background outside the picture, the crop, and 0…1.
+final class LayerRows: @unchecked Sendable {
+    let layer: ReferenceLayer
+    /// Output columns read (the others are left alone).
+    let columns: Range<Int>
+    /// Whether the map turns by a quarter turn: an output column is a stored row, an output row a stored column.
+    private let swapsAxes: Bool
+    /// Per column: inside 0…1 and the crop.
+    private let inside: [Bool]
+    /// Per stored plane read (0: luma or RGBA; 1: chroma), per output column: the two taps along the stored axis the
+    /// column runs along (x when upright, y when turned) and their weights.
+    private let taps: [ColumnTaps]
+    /// Whether plane 0 is read, and the chroma planes.
+    private let readsLuma: Bool, readsChroma: Bool
+
+    struct ColumnTaps {
+        var i0: [Int32], i1: [Int32], w0: [Float], w1: [Float]
+    }
+
+    /// Rows for `layer` at the output column positions `us` (0…1), for the columns `columns`; nil where the layer's
+    /// reads are not separable (a rotation by other than quarter turns) or its picture is semi-planar or deeper than
+    /// 8 bits (read point by point).
+    init?(_ layer: ReferenceLayer, us: [Float], columns: Range<Int>) {
+        guard layer.kind == .planar8 || layer.kind == .rgba else { return nil }
+        if layer.b == 0 && layer.c == 0 { swapsAxes = false } else if layer.a == 0 && layer.d == 0 { swapsAxes = true } else { return nil }
+        self.layer = layer
+        self.columns = columns
+        readsLuma = layer.kind == .rgba || layer.readsLuma
+        readsChroma = layer.kind == .planar8 && layer.readsChroma
+        var inside = [Bool](repeating: false, count: us.count)
+        var luma = ColumnTaps(i0: [], i1: [], w0: [], w1: []), chroma = luma
+        let l = layer
+        for i in 0..<us.count {
+            let u = us[i]
+            // ReferenceLayer.color: s = a·u + c·v + tx and t = b·u + d·v + ty, with c = b = 0 (upright) or a = d = 0 (turned).
+            let p: Float, within: Bool, chromaPosition: Float
+            if swapsAxes {
+                let t = l.b * u + l.ty
+                within = t >= l.v0 && t <= l.v1
+                var py = t * l.fh
+                if l.cropped && !l.exact { py = min(max(py, l.v0 * l.fh + 0.5), l.v1 * l.fh - 0.5) }
+                p = py
+                chromaPosition = py * l.chroma.scaleY + l.chroma.offsetY
+            } else {
+                let s = l.a * u + l.tx
+                within = s >= l.u0 && s <= l.u1
+                var px = s * l.fw
+                if l.cropped && !l.exact { px = min(max(px, l.u0 * l.fw + 0.5), l.u1 * l.fw - 0.5) }
+                p = px
+                chromaPosition = px * l.chroma.scaleX + l.chroma.offsetX
+            }
+            inside[i] = columns.contains(i) && u >= 0 && u <= 1 && within
+            func add(_ taps: inout ColumnTaps, _ p: Float, _ n: Int) {
+                let (a, b, f) = l.exact ? (ReferenceLayer.exactTexel(p, n), ReferenceLayer.exactTexel(p, n), Float(0)) : l.taps(p, n)
+                taps.i0.append(Int32(a)); taps.i1.append(Int32(b)); taps.w0.append(1 - f); taps.w1.append(f)
+            }
+            add(&luma, p, swapsAxes ? l.h : l.w)
+            add(&chroma, chromaPosition, swapsAxes ? l.ch : l.cw)
+        }
+        self.inside = inside
+        taps = [luma, chroma]
+    }
+
+    /// One thread's working memory for one layer: the filtered stored rows it holds, and the plane values of a row.
+    final class Cache {
+        let width: Int
+        /// Stored rows filtered along x, by plane (0: luma or RGBA, 1: Cb, 2: Cr): two slots each, by stored row.
+        fileprivate var rows: [[UnsafeMutablePointer<SIMD4<Float>>]]
+        fileprivate var index: [[Int]]
+        fileprivate var next = [0, 0, 0]
+        /// A row of plane values (Y′, Cb, Cr; or R′G′B′A) at the output columns.
+        fileprivate let values: [UnsafeMutablePointer<SIMD4<Float>>]
+        init(width: Int) {
+            self.width = width
+            rows = (0..<3).map { _ in [.allocate(capacity: max(1, width)), .allocate(capacity: max(1, width))] }
+            index = [[-1, -1], [-1, -1], [-1, -1]]
+            values = (0..<3).map { _ in .allocate(capacity: max(1, width)) }
+        }
+        deinit {
+            rows.joined().forEach { $0.deallocate() }
+            values.forEach { $0.deallocate() }
+        }
+        /// Stored row `y` of plane `k` filtered along x, made by `fill` unless held; `keep`: a row not to evict for it.
+        @inline(__always) fileprivate func row(_ k: Int, _ y: Int, keep: Int, _ fill: (UnsafeMutablePointer<SIMD4<Float>>) -> Void) -> UnsafeMutablePointer<SIMD4<Float>> {
+            if index[k][0] == y { return rows[k][0] }
+            if index[k][1] == y { return rows[k][1] }
+            let slot = index[k][0] == keep ? 1 : index[k][1] == keep ? 0 : next[k]
+            next[k] = 1 - slot
+            index[k][slot] = y
+            fill(rows[k][slot])
+            return rows[k][slot]
+        }
+    }
+
+    /// The layer's colours (`ReferenceLayer.color`) at row position `v` (0…1) and every column of `columns`, into
+    /// `out` (indexed by column).
+    func fill(_ v: Float, into out: UnsafeMutablePointer<SIMD4<Float>>, cache: Cache) {
+        let l = layer
+        // The row's position along the stored axis it runs across: t (upright) or s (turned).
+        let w = swapsAxes ? l.c * v + l.tx : l.d * v + l.ty
+        let (lo, hi) = swapsAxes ? (l.u0, l.u1) : (l.v0, l.v1)
+        guard v >= 0 && v <= 1 && w >= lo && w <= hi else {
+            for i in columns { out[i] = l.background }
+            return
+        }
+        let full = swapsAxes ? l.fw : l.fh
+        var p = w * full
+        if l.cropped && !l.exact { p = min(max(p, lo * full + 0.5), hi * full - 0.5) }
+        let chromaP = swapsAxes ? p * l.chroma.scaleX + l.chroma.offsetX : p * l.chroma.scaleY + l.chroma.offsetY
+        if l.kind == .rgba {
+            let rgba = plane(0, p, cache)
+            inside.withUnsafeBufferPointer { ins in
+                for i in columns {
+                    guard ins[i] else { out[i] = l.background; continue }
+                    let c = rgba[i]
+                    out[i] = l.shade(SIMD3(c.x, c.y, c.z), alpha: c.w) * l.opacity
+                }
+            }
+            return
+        }
+        let luma = readsLuma ? plane(0, p, cache) : nil
+        let cb = readsChroma ? plane(1, chromaP, cache) : nil
+        let cr = readsChroma ? plane(2, chromaP, cache) : nil
+        inside.withUnsafeBufferPointer { ins in
+            for i in columns {
+                guard ins[i] else { out[i] = l.background; continue }
+                let s = SIMD3(luma?[i].x ?? 0, cb?[i].x ?? 0, cr?[i].x ?? 0)
+                out[i] = l.shade(s, alpha: 1) * l.opacity
+            }
+        }
+    }
+
+    /// Plane `k`'s values (lane x, or R′G′B′A) at every column, the row at stored position `p` (texel units) along
+    /// the axis the output row runs across.
+    private func plane(_ k: Int, _ p: Float, _ cache: Cache) -> UnsafeMutablePointer<SIMD4<Float>> {
+        let l = layer
+        let chroma = k > 0
+        let width = chroma ? l.cw : l.w, height = chroma ? l.ch : l.h
+        let n = swapsAxes ? width : height
+        let (r0, r1, f) = l.exact ? (ReferenceLayer.exactTexel(p, n), ReferenceLayer.exactTexel(p, n), Float(0)) : l.taps(p, n)
+        let base = (k == 0 ? l.p0 : k == 1 ? l.p1 : l.p2).baseAddress!
+        let channels = l.kind == .rgba ? 4 : 1
+        let t = taps[chroma ? 1 : 0]
+        let out = cache.values[k]
+        if swapsAxes {
+            // The output row is stored columns r0 and r1 (x), read down the stored rows the columns' taps give (y):
+            // per sample, along x in both stored rows, then along y (`bilinear8`, `bilinear4`).
+            let stride = width * channels, w0x = 1 - f
+            @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+                let q = base + (y * stride + x * channels)
+                return channels == 4 ? SIMD4(Float(q[0]), Float(q[1]), Float(q[2]), Float(q[3])) / 255 : SIMD4(Float(q[0]) / 255, 0, 0, 0)
+            }
+            t.i0.withUnsafeBufferPointer { i0 in t.i1.withUnsafeBufferPointer { i1 in
+                t.w0.withUnsafeBufferPointer { w0 in t.w1.withUnsafeBufferPointer { w1 in
+                    for i in columns {
+                        let y0 = Int(i0[i]), y1 = Int(i1[i])
+                        let top = texel(r0, y0) * w0x + texel(r1, y0) * f
+                        let bottom = texel(r0, y1) * w0x + texel(r1, y1) * f
+                        out[i] = top * w0[i] + bottom * w1[i]
+                    }
+                } }
+            } }
+            return out
+        }
+        let stride = width * channels
+        let top = cache.row(k, r0, keep: r1) { filter(base + r0 * stride, t, channels, $0) }
+        guard f != 0 else { return top }
+        let bottom = cache.row(k, r1, keep: r0) { filter(base + r1 * stride, t, channels, $0) }
+        let w0 = 1 - f
+        for i in columns { out[i] = top[i] * w0 + bottom[i] * f }
+        return out
+    }
+
+    /// One stored row filtered along x at every column read: `t[i0]/255·(1 − f) + t[i1]/255·f` (`bilinear8`, in lane
+    /// x; `bilinear4` for RGBA).
+    private func filter(_ row: UnsafePointer<UInt8>, _ t: ColumnTaps, _ channels: Int, _ out: UnsafeMutablePointer<SIMD4<Float>>) {
+        t.i0.withUnsafeBufferPointer { i0 in t.i1.withUnsafeBufferPointer { i1 in
+            t.w0.withUnsafeBufferPointer { w0 in t.w1.withUnsafeBufferPointer { w1 in
+                if channels == 4 {
+                    @inline(__always) func texel(_ x: Int) -> SIMD4<Float> {
+                        let p = row + x * 4
+                        return SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3])) / 255
+                    }
+                    for i in columns { out[i] = texel(Int(i0[i])) * w0[i] + texel(Int(i1[i])) * w1[i] }
+                } else {
+                    for i in columns {
+                        out[i] = SIMD4(Float(row[Int(i0[i])]) / 255 * w0[i] + Float(row[Int(i1[i])]) / 255 * w1[i], 0, 0, 0)
+                    }
+                }
+            } }
+        } }
+    }
+}
