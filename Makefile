@@ -12,10 +12,11 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 libpng-dev libjpeg62-turbo-dev \
                 libraqm-dev libharfbuzz-dev libfribidi-dev libfreetype-dev libfontconfig-dev libunibreak-dev libass-dev \
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
-                tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin
+                tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin \
+                man-db groff-base zsh fish
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo memory layers text text-docs test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv
+.PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -60,6 +61,13 @@ text: release fixtures
 text-docs: build fixtures
 	.build/debug/segue sheet Fixtures/titles.json -o docs/text-titles.png --cols 3 --tile-width 320
 	.build/debug/segue sheet Fixtures/captions.json -o docs/text-captions.png --cols 2 --tile-width 320
+
+# The manual page and the reference of every command and option, generated from the option table
+# (Sources/segue/Options*.swift, CommandTable.swift): docs/segue.1 (`man -l docs/segue.1`) and docs/cli-reference.md.
+# CLIHelpTests fails when they differ from what `segue man` prints.
+man: build
+	.build/debug/segue man > docs/segue.1
+	.build/debug/segue man --format markdown > docs/cli-reference.md
 
 # The oracle of the OpenTimelineIO tests: the `opentimelineio` package and its CMX 3600 EDL and FCP 7 XML adapters
 # (separate packages since OTIO 0.17), from PyPI into a virtual environment made once and kept in .build (about 11 s

@@ -11,6 +11,7 @@
 #include FT_OUTLINE_H
 #include FT_SIZES_H
 #include <raqm.h>
+#include <hb.h>
 #include <fontconfig/fontconfig.h>
 #include <linebreak.h>
 

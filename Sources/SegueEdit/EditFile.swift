@@ -459,27 +459,11 @@ public enum EditFile {
     static func checkKeys(_ o: [String: Any], _ prefix: String, _ allowed: [String]) throws {
         for key in o.keys.sorted() where !allowed.contains(key) {
             let field = prefix.isEmpty ? key : "\(prefix).\(key)"
-            let near = allowed.min(by: { editDistance($0.lowercased(), key.lowercased()) < editDistance($1.lowercased(), key.lowercased()) })
             var msg = "unknown field"
-            if let n = near, editDistance(n.lowercased(), key.lowercased()) <= max(2, key.count / 3) { msg += "; did you mean \"\(n)\"?" }
+            if let n = NearestName.suggestion(for: key, among: allowed) { msg += "; did you mean \"\(n)\"?" }
             msg += " (allowed: \(allowed.joined(separator: ", ")))"
             throw EditError(field, msg)
         }
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var prev = Array(0...b.count)
-        for i in 1...a.count {
-            var cur = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            prev = cur
-        }
-        return prev[b.count]
     }
 
     /// " at line L, column C" from the byte index Foundation reports, when it reports one.

@@ -70,10 +70,7 @@ extension EditFile {
         if let k = TransitionKind(rawValue: name) { return k }
         let names = TransitionKind.allCases.map(\.rawValue)
         var message = "unknown transition \"\(name)\""
-        if let near = (names + ["cut"]).min(by: { editDistance($0, name.lowercased()) < editDistance($1, name.lowercased()) }),
-           editDistance(near, name.lowercased()) <= max(2, name.count / 3) {
-            message += "; did you mean \"\(near)\"?"
-        }
+        if let near = NearestName.suggestion(for: name, among: names + ["cut"]) { message += "; did you mean \"\(near)\"?" }
         throw EditError(field, message + " (one of \(names.joined(separator: ", ")), or cut for none; `segue transitions` describes them)")
     }
 

@@ -90,7 +90,11 @@ func farmCommand(_ a: Arguments) throws {
         sub = first
         rest.positional.removeFirst()
     }
-    try CommandOptions.check(a.given, command: "farm", sub: sub)
+    guard CommandTable.farmSubcommands.contains(where: { $0.name == sub }) else {
+        let near = NearestName.suggestion(for: sub, among: CommandTable.farmSubcommands.map(\.name))
+        throw UsageError("farm needs an engine (\(engines)), status or resume (got \(sub)\(near.map { "; did you mean \($0)?" } ?? ""))")
+    }
+    try OptionTable.check(a.given, scope: "farm \(sub)")
     switch sub {
     case let name where FarmEngines.named(name) != nil:
         let engine: FarmEngine = name == "local" ? LocalEngine(jobs: rest.farm.maxParallel, log: { say($0) }) : FarmEngines.named(name)!
@@ -192,16 +196,5 @@ extension Arguments {
             throw UsageError("the plan fixes what the edit may read (\(recorded.root.map { "--root \($0)" } ?? "no --root")\(recorded.allowIndirectInputs ? ", --allow-indirect-inputs" : ""), and its limits): drop the input options here or make the plan again")
         }
         return recorded
-    }
-
-    /// The options every chunk render gets from `farm slurm`'s command line.
-    func renderArgumentsForChunks() -> [String] {
-        var r: [String] = []
-        if given.contains("--frame-timeout") { r += ["--frame-timeout", options.frameTimeout.map { "\($0)" } ?? "0"] }
-        if options.backend != .auto { r += ["--backend", options.backend.rawValue] }
-        if let p = options.egl.platform { r += ["--egl-platform", p.rawValue] }
-        if let d = options.egl.device { r += ["--gpu-device", d] }
-        if options.verbose { r.append("--verbose") }
-        return r
     }
 }
