@@ -32,6 +32,7 @@ usage:
   segue frame EDIT.json (--at SECONDS | --frame N) -o FRAME.png [--backend ...]
   segue sheet EDIT.json -o SHEET.png [--cols 5] [--tile-width 192] [--at-progress P[,P...]] [--backend ...]
   segue transitions [--json]
+  segue schema                 the JSON Schema (draft 2020-12) of the edit file, from the parser's declarations
   segue compare A.mp4 B.mp4 [--min-psnr DB] [--json]
   segue compare --backends EDIT.json [--min-psnr DB] [--json]
   segue bench-composite [--size WxH] [--frames N] [--transition TYPE:SECONDS]... [--backend gpu|cpu] [--json]
@@ -85,6 +86,10 @@ let commands: [String: (Arguments) throws -> Void] = [
     "frame": frameCommand, "sheet": sheetCommand, "compare": compareCommand,
     "render-audio": renderAudioCommand, "stitch": stitchCommand, "farm": farmCommand, "transitions": transitionsCommand,
     "bench-composite": benchCompositeCommand, "record": recordCommand, "export-otio": exportOTIOCommand,
+    "schema": { a in
+        guard a.positional.isEmpty else { throw UsageError("schema takes no arguments") }
+        FileHandle.standardOutput.write(EditSchema.json)
+    },
 ]
 if ["-h", "--help", "help"].contains(command) { print(usage); exit(0) }
 guard let run = commands[command] else { say("segue: unknown command \(command)\n\(usage)"); exit(ExitStatus.invalid) }
