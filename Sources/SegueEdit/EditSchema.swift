@@ -425,7 +425,7 @@ struct EditFields {
         return object[name] is NSNull
     }
 
-    func bool(_ name: String) -> Bool? { (self[name] as? NSNumber)?.boolValue }
+    func bool(_ name: String) -> Bool? { self[name].flatMap { EditFile.isBool($0) ? ($0 as? NSNumber)?.boolValue : nil } }
     func number(_ name: String) -> Double? { self[name].flatMap { EditFile.isBool($0) ? nil : ($0 as? NSNumber)?.doubleValue } }
     func int(_ name: String) -> Int? { number(name).map { Int($0) } }
     func string(_ name: String) -> String? { self[name] as? String }
