@@ -16,7 +16,7 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 man-db groff-base zsh fish
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv
+.PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv schema-venv
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -80,9 +80,19 @@ otio-venv: deps
 	  echo "$(OTIO_PACKAGES)" > $(OTIO_VENV)/.segue-packages; \
 	fi
 
+# The oracle of the edit file's JSON Schema tests (`segue schema`): Python's `jsonschema` (draft 2020-12) from PyPI, in
+# a virtual environment made once and kept in .build. Only the tests use it.
+SCHEMA_VENV := .build/schema-venv
+SCHEMA_PACKAGES := jsonschema==4.23.0
+schema-venv: deps
+	@if [ ! -x $(SCHEMA_VENV)/bin/python ] || [ ! -f $(SCHEMA_VENV)/.segue-packages ] || [ "$$(cat $(SCHEMA_VENV)/.segue-packages)" != "$(SCHEMA_PACKAGES)" ]; then \
+	  rm -rf $(SCHEMA_VENV) && python3 -m venv $(SCHEMA_VENV) && $(SCHEMA_VENV)/bin/pip install -q --disable-pip-version-check $(SCHEMA_PACKAGES) && \
+	  echo "$(SCHEMA_PACKAGES)" > $(SCHEMA_VENV)/.segue-packages; \
+	fi
+
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
 # Then the library's example package (Examples/ThreeClips) and the real Slurm run (farm-test).
-test: deps otio-venv
+test: deps otio-venv schema-venv
 	$(SWIFT) build --build-tests $(SWIFT_DEBUG_FLAGS)
 	$(SWIFT) test --skip-build --disable-swift-testing
 	$(MAKE) example

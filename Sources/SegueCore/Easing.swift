@@ -115,21 +115,20 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
         return t
     }
 
+    /// The easings CSS names with a keyword (`parse` also takes the functions `cubic-bezier(…)` and `steps(…)`).
+    public static let keywords: [String: Easing] = [
+        "linear": .linear, "ease": .ease, "ease-in": .easeIn, "ease-out": .easeOut, "ease-in-out": .easeInOut,
+        "step-start": .steps(1, .jumpStart), "step-end": .steps(1, .jumpEnd),
+    ]
+    /// The CSS easing functions `parse` takes besides `keywords`.
+    public static let functionNames = ["cubic-bezier", "steps"]
+
     /// Parses CSS syntax: `linear`, `ease`, `ease-in`, `ease-out`, `ease-in-out`, `cubic-bezier(x1, y1, x2, y2)`,
     /// `steps(n)`, `steps(n, jump-start|jump-end|jump-none|jump-both|start|end)`, `step-start`, `step-end`.
     /// - Throws: `EditError` naming `field` and what is wrong.
     public static func parse(_ text: String, field: String) throws -> Easing {
         let s = text.trimmingCharacters(in: .whitespaces).lowercased()
-        switch s {
-        case "linear": return .linear
-        case "ease": return .ease
-        case "ease-in": return .easeIn
-        case "ease-out": return .easeOut
-        case "ease-in-out": return .easeInOut
-        case "step-start": return .steps(1, .jumpStart)
-        case "step-end": return .steps(1, .jumpEnd)
-        default: break
-        }
+        if let named = keywords[s] { return named }
         let usage = "must be linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) or steps(n[, jump-start|jump-end|jump-none|jump-both])"
         guard let open = s.firstIndex(of: "("), s.hasSuffix(")") else { throw EditError(field, "\(usage) (got \"\(text)\")") }
         let name = s[..<open].trimmingCharacters(in: .whitespaces)

@@ -20,16 +20,14 @@ public enum YCbCrMatrix: String, Sendable, CaseIterable {
     public var displayName: String {
         switch self { case .bt601: "BT.601"; case .bt709: "BT.709"; case .bt2020: "BT.2020"; case .smpte240m: "SMPTE 240M"; case .fcc: "FCC" }
     }
-    /// Accepted spellings in an edit file's `colour.matrix` (FFmpeg's `colorspace` names too); the matrices an override
-    /// may name are BT.601, BT.709 and BT.2020.
-    public static func parse(_ s: String) -> YCbCrMatrix? {
-        switch s.lowercased() {
-        case "bt601", "bt470bg", "smpte170m": return .bt601
-        case "bt709": return .bt709
-        case "bt2020", "bt2020nc", "bt2020-ncl": return .bt2020
-        default: return nil
-        }
-    }
+    /// Accepted spellings in an edit file's `colour.matrix` (FFmpeg's `colorspace` names too), lower case; the matrices
+    /// an override may name are BT.601, BT.709 and BT.2020.
+    public static let spellings: [String: YCbCrMatrix] = [
+        "bt601": .bt601, "bt470bg": .bt601, "smpte170m": .bt601, "bt709": .bt709,
+        "bt2020": .bt2020, "bt2020nc": .bt2020, "bt2020-ncl": .bt2020,
+    ]
+    /// One of `spellings`, case-insensitive; nil otherwise.
+    public static func parse(_ s: String) -> YCbCrMatrix? { spellings[s.lowercased()] }
 }
 
 /// Quantisation range of Y′CbCr code values (ITU-T H.273 §8.1, `video_full_range_flag`).
@@ -68,15 +66,13 @@ public enum TransferFunction: String, Sendable, CaseIterable {
 
     /// True for HLG and PQ.
     public var isHDR: Bool { self != .sdr }
-    /// Accepted spellings in an edit file's `colour.transfer` (FFmpeg's names too).
-    public static func parse(_ s: String) -> TransferFunction? {
-        switch s.lowercased() {
-        case "sdr", "bt709", "bt601", "bt1886", "smpte170m", "bt2020-10", "bt2020-12": return .sdr
-        case "hlg", "arib-std-b67": return .hlg
-        case "pq", "smpte2084": return .pq
-        default: return nil
-        }
-    }
+    /// Accepted spellings in an edit file's `colour.transfer` (FFmpeg's names too), lower case.
+    public static let spellings: [String: TransferFunction] = [
+        "sdr": .sdr, "bt709": .sdr, "bt601": .sdr, "bt1886": .sdr, "smpte170m": .sdr, "bt2020-10": .sdr, "bt2020-12": .sdr,
+        "hlg": .hlg, "arib-std-b67": .hlg, "pq": .pq, "smpte2084": .pq,
+    ]
+    /// One of `spellings`, case-insensitive; nil otherwise.
+    public static func parse(_ s: String) -> TransferFunction? { spellings[s.lowercased()] }
 }
 
 /// Colour primaries: the chromaticities of R, G and B and the white point (ITU-T H.273 Table 2, `AVColorPrimaries`).
@@ -89,15 +85,12 @@ public enum ColourPrimaries: String, Sendable, CaseIterable {
     /// ITU-R BT.2020 / BT.2100 wide gamut.
     case bt2020
 
-    /// Accepted spellings in an edit file's `colour.primaries` (FFmpeg's names too).
-    public static func parse(_ s: String) -> ColourPrimaries? {
-        switch s.lowercased() {
-        case "bt709": return .bt709
-        case "bt601", "bt470bg", "smpte170m", "smpte240m": return .bt601
-        case "bt2020": return .bt2020
-        default: return nil
-        }
-    }
+    /// Accepted spellings in an edit file's `colour.primaries` (FFmpeg's names too), lower case.
+    public static let spellings: [String: ColourPrimaries] = [
+        "bt709": .bt709, "bt601": .bt601, "bt470bg": .bt601, "smpte170m": .bt601, "smpte240m": .bt601, "bt2020": .bt2020,
+    ]
+    /// One of `spellings`, case-insensitive; nil otherwise.
+    public static func parse(_ s: String) -> ColourPrimaries? { spellings[s.lowercased()] }
 }
 
 /// The colour description of a Y′CbCr picture.

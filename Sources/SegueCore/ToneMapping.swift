@@ -20,11 +20,11 @@ public enum ToneMapCurve: String, CaseIterable, Sendable, Codable {
     /// `bt2390`.
     public static let `default` = ToneMapCurve.bt2390
 
-    /// Accepts the names above, case-insensitive, and libplacebo's spelling `bt.2390`.
-    public static func parse(_ s: String) -> ToneMapCurve? {
-        let n = s.lowercased()
-        return n == "bt.2390" ? .bt2390 : ToneMapCurve(rawValue: n)
-    }
+    /// The names `parse` takes, lower case: the names above and libplacebo's spelling `bt.2390`.
+    public static let spellings: [String: ToneMapCurve] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+        .merging(["bt.2390": .bt2390]) { a, _ in a }
+    /// One of `spellings`, case-insensitive; nil otherwise.
+    public static func parse(_ s: String) -> ToneMapCurve? { spellings[s.lowercased()] }
 
     /// `LAYER_TONE` in `layer.glsl` (0 is "no tone mapping").
     public var shaderID: Int {

@@ -58,20 +58,10 @@ public struct ClipSpec: Equatable, Sendable {
     /// Where and how the item is drawn over the tracks below it: position, scale, rotation, opacity, crop, each a
     /// value or keyframes (`LayerSpec`); the default draws the picture fitted to the render size.
     public var layer = LayerSpec()
-    /// How fast the source plays (`"speed"`): a constant factor, a ramp of keyframes, or `capture`; `start` and
-    /// `duration` stay in source seconds and the item lasts `duration / speed` on its track (`TimeMap`).
-    public var speed: Speed = .constant(1)
-    /// Plays the source backwards: the item's frame k shows source frame N − 1 − k (its audio reversed too).
-    public var reverse = false
-    /// Holds the source frame at this time (seconds from the clip's first frame) for `duration`: a still made from a
-    /// video, silent. Nil: the clip plays.
-    public var freeze: MediaTime?
-    /// In slow motion, mixes the two source frames around each output frame's source time by their distance (as
-    /// FFmpeg's `framerate` filter does) instead of repeating the frame at or before it.
-    public var frameBlend = false
-    /// What a retimed clip's audio does: `keep` its pitch (time-stretched; the default), `follow` the speed
-    /// (varispeed), or `mute`.
-    public var pitch: Pitch = .keep
+    /// The item's effects, OTIO-like (`ItemEffect`): today the time effects `speed` (with its `frameBlend` and
+    /// `pitch`), `reverse` and `freeze`, each at most once, in that order; `speed`, `reverse`, `freeze`, `frameBlend`
+    /// and `pitch` read and write their entries. Empty: the source plays as recorded.
+    public var effects: [ItemEffect] = []
     /// For a path that is a numbered picture pattern (`frames/img_%04d.png`, `ImageSequencePattern`): the sequence's
     /// rate and missing-frame policy (the edit file's `rate` and `missingFrames`); nil for any other item.
     public var imageSequence: ImageSequence?

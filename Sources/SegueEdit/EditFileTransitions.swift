@@ -4,62 +4,45 @@ import SegueCore
 /// The edit file's transitions (see docs/edit-file.md and docs/transitions.md): the transition object of a clip, its
 /// `params` for a built-in or a gl-transitions shader, `blend`, and `"type": "cut"`.
 extension EditFile {
+    /// A transition from JSON (an OTIO transition's `metadata.segue`, or its type): checked against
+    /// `EditSchema.transition`, then read. Throws `EditError` naming the field under `tf`.
+    static func transition(_ raw: Any, field tf: String, base: String, policy: InputPolicy = .default) throws -> Transition {
+        try transition(try EditFields.open(raw, .object(EditSchema.transition), tf), base: base, policy: policy)
+    }
+
     /// A clip's `transition` object (not a cut: `isCut`): its type (`TransitionKind`, or `glsl` with its `shader`),
     /// duration (default 1 s), direction, audio curve, `params`, `blend`, `easing` and `audioEasing`. Throws
-    /// `EditError` naming the field (`tf`, e.g. `clips[1].transition`); shader and image paths are relative to `base`.
-    static func transition(_ raw: Any, field tf: String, base: String, policy: InputPolicy = .default) throws -> Transition {
-        let to = try object(raw, tf)
-        try checkKeys(to, tf, ["type", "duration", "direction", "audioCurve", "params", "easing", "audioEasing", "shader", "blend"])
-        let kind: Transition.Kind
-        if let k = to["type"] {
-            kind = try transitionKind(try string(k, "\(tf).type"), field: "\(tf).type")
-        } else { kind = .crossfade }
-        var duration = MediaTime(value: 1, timescale: 1)
-        if let d = to["duration"] {
-            let v = try seconds(d, "\(tf).duration")
-            guard v > 0 else { throw EditError("\(tf).duration", "must be > 0 seconds (got \(v))") }
-            duration = MediaTime(seconds: v)
-        }
-        var direction: Transition.Direction?
-        if let dr = to["direction"] {
-            let s = try string(dr, "\(tf).direction")
-            guard let dd = Transition.Direction(rawValue: s) else {
-                throw EditError("\(tf).direction", "must be one of \(Transition.Direction.allCases.map(\.rawValue).joined(separator: ", ")) (got \"\(s)\")")
-            }
-            try Transition.check(kind: kind, direction: dd, field: "\(tf).direction")
-            direction = dd
-        }
-        var transition = Transition(kind: kind, duration: duration, direction: direction)
-        if let c = to["audioCurve"] {
-            let s = try string(c, "\(tf).audioCurve")
-            guard let curve = AudioCurve(rawValue: s) else { throw EditError("\(tf).audioCurve", "must be linear or equal-power (got \"\(s)\")") }
-            transition.audioCurve = curve
-        }
+    /// `EditError` naming the field (e.g. `clips[1].transition.direction`): a direction or parameter the type does not
+    /// take, a shader without glsl or glsl without one; shader and image paths are relative to `base`.
+    static func transition(_ t: EditFields, base: String, policy: InputPolicy = .default) throws -> Transition {
+        let kind = try t.string("type").map { try transitionKind($0, field: t.path("type")) } ?? .crossfade
+        let direction = t.choice("direction", Transition.Direction.self)
+        try Transition.check(kind: kind, direction: direction, field: t.path("direction"))
+        var transition = Transition(kind: kind, duration: t.seconds("duration") ?? MediaTime(value: 1, timescale: 1), direction: direction)
+        if let curve = t.choice("audioCurve", AudioCurve.self) { transition.audioCurve = curve }
         if kind == .glsl {
-            guard let sh = to["shader"] else { throw EditError("\(tf).shader", "is required for a glsl transition: the path of a gl-transitions shader file") }
-            let name = try string(sh, "\(tf).shader")
-            guard !name.isEmpty else { throw EditError("\(tf).shader", "must name a shader file") }
+            guard let name = t.string("shader") else { throw EditError(t.path("shader"), "is required for a glsl transition: the path of a gl-transitions shader file") }
             let path = resolved(name, base: base)
-            try policy.checkFile(path: path, field: "\(tf).shader")
-            let shader = try GLTransitionShader(path: path, name: name, field: "\(tf).shader")
+            try policy.checkFile(path: path, field: t.path("shader"))
+            let shader = try GLTransitionShader(path: path, name: name, field: t.path("shader"))
             transition.shader = shader
-            if let p = to["params"] { transition.params = try shaderParameters(p, shader: shader, base: base, field: "\(tf).params", policy: policy) }
+            if let p = t["params"] { transition.params = try shaderParameters(p, shader: shader, base: base, field: t.path("params"), policy: policy) }
         } else {
-            if to["shader"] != nil { throw EditError("\(tf).shader", "a shader file goes with \"type\": \"glsl\" (this transition is a \(kind.rawValue))") }
-            if let p = to["params"] { transition.params = try builtInParameters(p, kind: kind, field: "\(tf).params") }
+            if t["shader"] != nil { throw EditError(t.path("shader"), "a shader file goes with \"type\": \"glsl\" (this transition is a \(kind.rawValue))") }
+            if let p = t["params"] { transition.params = try builtInParameters(p, kind: kind, field: t.path("params")) }
         }
-        if let b = to["blend"] { transition.blend = try blending(b, "\(tf).blend") }
-        if let e = to["easing"] { transition.easing = try Easing.parse(try string(e, "\(tf).easing"), field: "\(tf).easing") }
-        if let e = to["audioEasing"] { transition.audioEasing = try Easing.parse(try string(e, "\(tf).audioEasing"), field: "\(tf).audioEasing") }
+        if let b = t.choice("blend", Blending.self) { transition.blend = b }
+        if let e = t.string("easing") { transition.easing = try Easing.parse(e, field: t.path("easing")) }
+        if let e = t.string("audioEasing") { transition.audioEasing = try Easing.parse(e, field: t.path("audioEasing")) }
         return transition
     }
 
     /// Whether a transition object is `{"type": "cut"}`: no transition, as `--transition cut` on the command line
     /// (also on the first clip, where it changes nothing). A cut with other fields is an error naming the field.
-    static func isCut(_ raw: Any, _ f: String) throws -> Bool {
-        guard let o = raw as? [String: Any], let type = o["type"] as? String, type == "cut" else { return false }
-        if let extra = o.keys.sorted().first(where: { $0 != "type" }) {
-            throw EditError("\(f).\(extra)", "a cut has no \(extra): leave it out, or give the transition another type")
+    static func isCut(_ t: EditFields) throws -> Bool {
+        guard t.string("type") == "cut" else { return false }
+        if let extra = t.object.keys.sorted().first(where: { $0 != "type" }) {
+            throw EditError(t.path(extra), "a cut has no \(extra): leave it out, or give the transition another type")
         }
         return true
     }
@@ -72,13 +55,6 @@ extension EditFile {
         var message = "unknown transition \"\(name)\""
         if let near = NearestName.suggestion(for: name, among: names + ["cut"]) { message += "; did you mean \"\(near)\"?" }
         throw EditError(field, message + " (one of \(names.joined(separator: ", ")), or cut for none; `segue transitions` describes them)")
-    }
-
-    /// `"gamma"` or `"linear"`.
-    static func blending(_ v: Any, _ field: String) throws -> Blending {
-        let s = try string(v, field)
-        guard let b = Blending(rawValue: s) else { throw EditError(field, "must be gamma or linear (got \"\(s)\")") }
-        return b
     }
 
     /// A path from the edit file: absolute, or relative to the edit file's folder; a URL (`InputPolicy.urlScheme`)

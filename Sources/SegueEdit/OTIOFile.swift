@@ -127,10 +127,8 @@ public struct OTIOFile: Sendable {
         var edit = Edit(tracks: tracks, audioTracks: audioTracks)
 
         if let segue = timeline.segueMetadata {
-            let allowed = ["renderSize", "square", "fit", "frameRate", "output", "music", "audio", "background", "blending", "allowIndirectInputs"]
             let prefix = (timeline.path.isEmpty ? "" : "\(timeline.path).") + "metadata.segue"
-            try EditFile.checkKeys(segue, prefix, allowed)
-            try EditFile.properties(segue, into: &edit, base: reader.base, prefix: prefix + ".")
+            try EditFile.properties(EditFields.open(segue, .object(EditSchema.otioTimeline), prefix), into: &edit, base: reader.base)
         }
         if let g = timeline.child("global_start_time") {
             edit.globalStartTime = try OTIOTime.seconds(of: g)

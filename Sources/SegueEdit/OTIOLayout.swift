@@ -236,31 +236,26 @@ extension OTIOReader {
         }
         var spec = ClipSpec(path: path)
         spec.interchange = true
-        switch c.warp {
-        case .freeze:
+        spec.effects = c.effects
+        if spec.freeze != nil {
             guard video else { return .gap(length) }
-            spec.freeze = c.sourceStart
             spec.duration = length
-        case .speed(let s):
-            let r = MediaTime(seconds: s)
-            spec.start = c.sourceStart + from.scaled(by: r.value, r.timescale)
+        } else {
+            // A constant speed S: `length` of track time uses `length × S` of the source; played backwards, the track
+            // time τ shows the source at the range's end less τ.
+            let speed: Double
+            if case .constant(let s) = spec.speed { speed = s } else { speed = 1 }
+            let r = MediaTime(seconds: speed)
+            spec.start = c.sourceStart + (spec.reverse ? c.duration - from - length : from).scaled(by: r.value, r.timescale)
             spec.duration = length.scaled(by: r.value, r.timescale)
-            spec.speed = .constant(s)
-        case .reverse(let s):
-            // The clip's range plays backwards: its track time τ shows the source at the range's end less τ.
-            let r = MediaTime(seconds: s)
-            spec.start = c.sourceStart + (c.duration - from - length).scaled(by: r.value, r.timescale)
-            spec.duration = length.scaled(by: r.value, r.timescale)
-            spec.speed = .constant(s)
-            spec.reverse = true
         }
         if let extra = c.segue {
             // Segue's own fields (what `export-otio` writes): read as an edit file's item, then taken over.
-            let keys = video ? ["volume", "ramps", "colour", "audioTrack", "motion", "layer", "frameBlend", "pitch"] : ["volume", "ramps", "audioTrack", "pitch"]
+            let field = "\(c.path).metadata.segue"
+            _ = try EditFields.open(extra, .object(EditSchema.otioClip(video: video)), field)
             var o = extra
             o["path"] = path
-            try EditFile.checkKeys(extra, "\(c.path).metadata.segue", keys)
-            let read = try EditFile.clip(o, field: "\(c.path).metadata.segue", first: true, base: base, audio: !video, policy: options.policy)
+            let read = try EditFile.clip(o, field: field, first: true, base: base, audio: !video, policy: options.policy)
             spec.ramps = read.ramps; spec.colour = read.colour; spec.audioTrack = read.audioTrack; spec.motion = read.motion
             spec.layer = read.layer; spec.frameBlend = read.frameBlend; spec.pitch = read.pitch
             if !video { spec.volume = read.volume }

@@ -20,13 +20,6 @@ indirect enum OTIONode {
     }
 }
 
-/// How a clip's source time follows the track's (`LinearTimeWarp`, `FreezeFrame`).
-enum OTIOWarp: Equatable {
-    case speed(Double)
-    case reverse(Double)
-    case freeze
-}
-
 /// A marker as read: relative to the start of what carries it (in its visible time, seconds).
 struct OTIOMarker {
     var name: String
@@ -45,7 +38,9 @@ struct OTIOClip {
     var sourceStart: MediaTime
     /// Length on the track (the source range's duration: a time warp changes the speed, not this).
     var duration: MediaTime
-    var warp = OTIOWarp.speed(1)
+    /// Its time warps as Segue's effects: a `LinearTimeWarp` a speed (with `reverse` when negative), a `FreezeFrame`
+    /// (or a scalar of 0) a freeze of the range's first frame; none when it plays as recorded.
+    var effects: [ItemEffect] = []
     var markers: [OTIOMarker] = []
     /// `metadata.segue`: Segue's own item fields (`EditFile.clip`'s), for clips Segue wrote.
     var segue: [String: Any]?
@@ -312,13 +307,16 @@ struct OTIOReader {
             scalar *= s
         }
         if scalar == 0 {
-            c.warp = .freeze
+            c.effects = [.freeze(at: start)]
         } else {
             let speed = abs(scalar)
             guard EditFile.speedRange.contains(speed) else {
                 throw EditError("\(o.path).effects", "clip \"\(o.name)\": a time_scalar of \(scalar) is a speed outside 1/32…32")
             }
-            c.warp = scalar < 0 ? .reverse(speed) : .speed(speed)
+            var spec = ClipSpec(path: "")
+            spec.speed = .constant(speed)
+            spec.reverse = scalar < 0
+            c.effects = spec.effects
         }
         c.markers = try markers(o, origin: range.start)
         return c

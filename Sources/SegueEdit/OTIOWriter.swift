@@ -173,6 +173,35 @@ public enum OTIOWriter {
             return o
         }
 
+        /// Source seconds per track second: the speed the item plays at (a ramp's mean).
+        func meanSpeed(_ p: Timeline.Placement) -> Double {
+            p.timeMap.isConstant ? p.timeMap.speed(at: .zero) : MediaTime.ratio(p.sourceDuration, p.duration)
+        }
+
+        /// The item's effects (`ClipSpec.effects`) as OTIO's: a freeze a `FreezeFrame` (its clip's source range
+        /// starting at the frame held); the speed and `reverse` together one `LinearTimeWarp` of the speed it plays at
+        /// (`meanSpeed`), negative when played backwards, none at speed 1 forwards.
+        func otioEffects(_ p: Timeline.Placement) -> [[String: Any]] {
+            var out: [[String: Any]] = []
+            var warped = false
+            for effect in p.spec.effects {
+                switch effect {
+                case .freeze:
+                    out.append(["OTIO_SCHEMA": "FreezeFrame.1", "name": "", "metadata": [String: Any](), "effect_name": "FreezeFrame",
+                                "enabled": true, "time_scalar": 0.0])
+                case .speed, .reverse:
+                    guard p.spec.freeze == nil, !warped else { continue }
+                    warped = true
+                    let speed = meanSpeed(p)
+                    if speed != 1 || p.spec.reverse {
+                        out.append(["OTIO_SCHEMA": "LinearTimeWarp.1", "name": "", "metadata": [String: Any](), "effect_name": "LinearTimeWarp",
+                                    "enabled": true, "time_scalar": p.spec.reverse ? -speed : speed])
+                    }
+                }
+            }
+            return out
+        }
+
         /// A clip (or generator, or gap) lasting `length` on its OTIO track from the placement's start.
         mutating func item(_ p: Timeline.Placement, length: MediaTime, video: Bool) -> [String: Any] {
             let label = "\(Timeline.name(p.spec))"
@@ -198,8 +227,6 @@ public enum OTIOWriter {
                 ref["available_range"] = p.source.isStill ? NSNull() : range(.zero, p.source.duration)
                 reference = ref
                 if p.spec.freeze != nil {
-                    effects.append(["OTIO_SCHEMA": "FreezeFrame.1", "name": "", "metadata": [String: Any](), "effect_name": "FreezeFrame",
-                                    "enabled": true, "time_scalar": 0.0])
                     clip["source_range"] = range(p.sourceStart, length)
                 } else if p.source.isStill {
                     clip["source_range"] = range(.zero, length)
@@ -207,17 +234,12 @@ public enum OTIOWriter {
                     if !p.timeMap.isConstant {
                         warnings.append("\(label): a speed ramp is written as its mean speed (OTIO's LinearTimeWarp is constant)")
                     }
-                    // Source seconds per track second (a ramp's mean).
-                    let speed = p.timeMap.isConstant ? p.timeMap.speed(at: .zero) : MediaTime.ratio(p.sourceDuration, p.duration)
                     let used = p.timeMap.sourceOffset(at: length)
                     // Played backwards, the first `length` of the item shows the end of its source range.
                     let start = p.spec.reverse ? p.sourceStart + p.sourceDuration - used : p.sourceStart
                     clip["source_range"] = range(start, length)
-                    if speed != 1 || p.spec.reverse {
-                        effects.append(["OTIO_SCHEMA": "LinearTimeWarp.1", "name": "", "metadata": [String: Any](), "effect_name": "LinearTimeWarp",
-                                        "enabled": true, "time_scalar": p.spec.reverse ? -speed : speed])
-                    }
                 }
+                if !p.source.isStill { effects = otioEffects(p) }
                 if !video {
                     if p.spec.volume != 1 { segue["volume"] = p.spec.volume }
                     if !p.spec.ramps.isEmpty { segue["ramps"] = p.spec.ramps.map(ramp) }

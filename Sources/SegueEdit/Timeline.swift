@@ -404,8 +404,7 @@ public struct Timeline: Sendable {
     static func timing(_ ref: ItemReference, _ src: SourceInfo, rate: FrameRate) throws -> (timeline: MediaTime, source: MediaTime, map: TimeMap) {
         let spec = ref.spec, f = ref.field
         let name = "\(f) (\(Timeline.name(spec)))"
-        let retimed = !spec.speed.isNormal || spec.reverse || spec.freeze != nil
-        if retimed && (spec.file == nil || src.isStill) {
+        if spec.effects.contains(where: \.changesTime) && (spec.file == nil || src.isStill) {
             let what = spec.freeze != nil ? "freeze" : spec.reverse ? "reverse" : "speed"
             throw EditError("\(f).\(what)", "\(name) has no time to \(what == "speed" ? "play faster or slower" : what == "reverse" ? "play backwards" : "freeze"): only a video (or audio) clip has")
         }
@@ -439,7 +438,7 @@ public struct Timeline: Sendable {
                     throw EditError("\(f).freeze", "\(name): \(fmt(at)) s is at or beyond the clip's end (\(fmt(src.duration)) s)")
                 }
                 let d = spec.duration ?? SourceInfo.defaultStillDuration
-                return (d, .zero, .frozen())
+                return (d, .zero, try timeMap(spec, source: src, rate: rate, field: f, name: name))
             }
             if !(spec.start < src.duration) {
                 throw EditError("\(f).start", "\(name): start \(fmt(spec.start)) s is at or beyond the clip's end (\(fmt(src.duration)) s)")
@@ -452,26 +451,43 @@ public struct Timeline: Sendable {
             if avail + slack < d, !spec.lastsUntilEditEnd {
                 throw EditError("\(f).duration", "\(name): start \(fmt(spec.start)) s + duration \(fmt(d)) s runs past the clip's end (\(fmt(src.duration)) s)")
             }
-            let map: TimeMap
-            switch spec.speed {
-            case .constant(let s): map = s == 1 ? .identity : TimeMap(speed: s)
-            case .ramp(let keys): map = TimeMap(ramp: keys)
-            case .capture:
-                // Every frame the file holds, once: the edit's rate over the rate its frames are stamped at (a 240 fps
-                // recording stamped in real time: 30/240; one the phone already slowed to 30 fps, whatever its
-                // com.android.capture.fps says: 30/30).
-                guard let capture = src.streamRate else {
-                    throw EditError("\(f).speed", "\(name) says no frame rate: give the speed as a number")
-                }
-                let num = Int64(rate.numerator) * Int64(capture.denominator), den = Int64(rate.denominator) * Int64(capture.numerator)
-                let s = Double(num) / Double(den)
-                guard EditFile.speedRange.contains(s) else {
-                    throw EditError("\(f).speed", "\(name): the edit's \(rate) fps over the clip's \(capture) fps is a speed of \(String(format: "%g", s)), outside 1/32…32")
-                }
-                map = TimeMap(rational: num, den)
-            }
+            let map = try timeMap(spec, source: src, rate: rate, field: f, name: name)
             return (map.timelineDuration(source: d), d, map)
         }
+    }
+
+    /// The time map of an item's effects (`ClipSpec.effects`, in their order; the one place the list becomes a map): a
+    /// freeze holds one frame; a speed is a constant factor (exact: its decimal as a rational), a ramp, or `capture`,
+    /// the edit's rate over the rate the file's frames are stamped at; `reverse` reads the same map backwards
+    /// (`Placement.sourceTime`). Throws `EditError` naming `f.speed`: `capture` of a file without a rate, or outside
+    /// 1/32…32.
+    static func timeMap(_ spec: ClipSpec, source src: SourceInfo, rate: FrameRate, field f: String, name: String) throws -> TimeMap {
+        var map = TimeMap.identity
+        for effect in spec.effects {
+            switch effect {
+            case .freeze: return .frozen()
+            case .reverse: continue
+            case .speed(let e):
+                switch e.speed {
+                case .constant(let s): map = s == 1 ? .identity : TimeMap(speed: s)
+                case .ramp(let keys): map = TimeMap(ramp: keys)
+                case .capture:
+                    // Every frame the file holds, once: the edit's rate over the rate its frames are stamped at (a 240
+                    // fps recording stamped in real time: 30/240; one the phone already slowed to 30 fps, whatever its
+                    // com.android.capture.fps says: 30/30).
+                    guard let capture = src.streamRate else {
+                        throw EditError("\(f).speed", "\(name) says no frame rate: give the speed as a number")
+                    }
+                    let num = Int64(rate.numerator) * Int64(capture.denominator), den = Int64(rate.denominator) * Int64(capture.numerator)
+                    let s = Double(num) / Double(den)
+                    guard EditFile.speedRange.contains(s) else {
+                        throw EditError("\(f).speed", "\(name): the edit's \(rate) fps over the clip's \(capture) fps is a speed of \(String(format: "%g", s)), outside 1/32…32")
+                    }
+                    map = TimeMap(rational: num, den)
+                }
+            }
+        }
+        return map
     }
 
     /// Lays out one track: checks its transitions against the items they join and places each item (`at`, or after

@@ -97,17 +97,23 @@ extension Timeline {
         return l
     }
 
-    /// How placement `p`'s source is timed, in words ("2×", "0.5×, blended", "ramp …", "reverse", "frozen at 1.250 s");
-    /// nil when it simply plays.
+    /// How placement `p`'s source is timed, in words, one part per effect in the item's order (`ClipSpec.effects`):
+    /// "speed 2×", "speed 0.5×, frames blended, audio pitch kept", "speed ramp …", "reverse", "frozen at 1.250 s"; nil
+    /// when it simply plays.
     static func timeDescription(_ p: Placement) -> String? {
         if p.spec.freeze != nil { return "frozen at \(String(format: "%.3f", p.sourceStart.seconds)) s" }
         var parts: [String] = []
-        if !p.timeMap.isIdentity {
-            parts.append((p.spec.speed == .capture ? "capture speed " : "speed ") + p.timeMap.description)
-            if p.spec.frameBlend { parts.append("frames blended") }
-            if p.isMedia && p.source.hasAudio { parts.append("audio \(p.spec.pitch == .keep ? "pitch kept" : p.spec.pitch == .follow ? "pitch following" : "muted")") }
+        for effect in p.spec.effects {
+            switch effect {
+            case .speed(let s):
+                guard !p.timeMap.isIdentity else { continue }
+                parts.append((s.speed == .capture ? "capture speed " : "speed ") + p.timeMap.description)
+                if s.frameBlend { parts.append("frames blended") }
+                if p.isMedia && p.source.hasAudio { parts.append("audio \(s.pitch == .keep ? "pitch kept" : s.pitch == .follow ? "pitch following" : "muted")") }
+            case .reverse: parts.append("reverse")
+            case .freeze: continue
+            }
         }
-        if p.spec.reverse { parts.append("reverse") }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 

@@ -45,6 +45,8 @@ public struct TimelineReport: Codable, Sendable {
         /// How the source is timed when it does not simply play: "2×", "0.5×, blended", "ramp 1×@0s → 4×@1s",
         /// "reverse", "frozen at 1.250 s"; nil for none.
         public var time: String? = nil
+        /// The item's effects by type, in their order (`ClipSpec.effects`: "speed", "reverse", "freeze"); nil for none.
+        public var effects: [String]? = nil
     }
     /// One caption cue (`Edit.captions`) and the output frames `[firstFrame, endFrame)` it shows on.
     public struct Cue: Codable, Sendable {
@@ -156,6 +158,7 @@ public struct TimelineReport: Codable, Sendable {
                 c.textStyle = (p.text?.summary ?? "") + ", picture \(p.source.codedSize)"
             }
             c.time = Timeline.timeDescription(p)
+            c.effects = p.spec.effects.isEmpty ? nil : p.spec.effects.map(\.kind.rawValue)
             return c
         }
         clips = t.placements.filter { !t.captionTracks.contains($0.track) }.map { clip($0, audio: false) }

@@ -112,6 +112,12 @@ func transitionsCommand(_ a: Arguments) throws {
     if a.json { try printJSON(catalogue) } else { print(catalogue.text, terminator: "") }
 }
 
+/// `segue schema`: the edit file's JSON Schema (draft 2020-12), from the declarations the parser reads (`EditSchema`).
+func schemaCommand(_ a: Arguments) throws {
+    guard a.positional.isEmpty else { throw UsageError("schema takes no arguments") }
+    FileHandle.standardOutput.write(EditSchema.json)
+}
+
 /// `segue frame`: the library's `renderFrame` for `--frame N` or `--at SECONDS` (the frame showing that instant).
 func frameCommand(_ a: Arguments) throws {
     let out = try a.requirePNGOutput()

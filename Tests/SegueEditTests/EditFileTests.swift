@@ -91,7 +91,7 @@ final class EditFileTests: XCTestCase {
         assertError(#"{"clips": [{"path": "a"}, {"path": "b", "transition": {"type": "push", "direction": "down-right"}}]}"#, field: "clips[1].transition.direction", contains: "one axis")
         assertError(#"{"clips": [{"path": "a", "duration": -1}]}"#, field: "clips[0].duration", contains: "> 0")
         assertError(#"{"clips": [{"path": "a"}], "square": 1}"#, field: "square", contains: "true or false")
-        assertError(#"{"clips": [{"path": "a"}], "fit": "crop"}"#, field: "fit", contains: "fill, fit, stretch")
+        assertError(#"{"clips": [{"path": "a"}], "fit": "crop"}"#, field: "fit", contains: "fill, fit or stretch")
         assertError(#"{"clips": [{"path": "a", "transition": {"type": "crossfade"}}]}"#, field: "clips[0].transition", contains: "first clip")
         assertError(#"{"clips": [{"path": "a"}], "output": {"codec": "dnxhd"}}"#, field: "output.codec", contains: "h264, ffv1, vp9, av1, prores, gif, png, tiff or exr")
         assertError("{\"clips\": [\n {\"path\": \"a\" ]\n}", field: "", contains: "not valid JSON")
@@ -126,7 +126,7 @@ final class EditFileTests: XCTestCase {
         XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}]}"#).output.toneMap, .bt2390, "default")
         XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}], "output": {"toneMap": "hable"}}"#).output.toneMap, .hable)
         XCTAssertEqual(try parse(#"{"clips": [{"path": "a"}], "output": {"toneMap": "BT.2390"}}"#).output.toneMap, .bt2390)
-        assertError(#"{"clips": [{"path": "a"}], "output": {"toneMap": "aces"}}"#, field: "output.toneMap", contains: "bt2390, hable, mobius, reinhard, clip")
+        assertError(#"{"clips": [{"path": "a"}], "output": {"toneMap": "aces"}}"#, field: "output.toneMap", contains: "bt2390, hable, mobius, reinhard or clip")
         assertError(#"{"clips": [{"path": "a"}], "output": {"toneMap": 2}}"#, field: "output.toneMap", contains: "must be a string")
         assertError(#"{"clips": [{"path": "a"}], "output": {"tonemap": "hable"}}"#, field: "output.tonemap", contains: "did you mean \"toneMap\"")
     }
