@@ -75,7 +75,8 @@ final class LayerRows: @unchecked Sendable {
     /// One thread's working memory for one layer: the filtered stored rows it holds, and the plane values of a row.
     final class Cache {
         let width: Int
-        /// Stored rows filtered along x, by plane (0: luma or RGBA, 1: Cb, 2: Cr): two slots each, by stored row.
+        /// Stored rows filtered along x, by plane (0: luma or RGBA, 1: Cb, 2: Cr): two slots each, by stored row; as
+        /// four floats a column (RGBA pictures use all four, planes the first).
         fileprivate var rows: [[UnsafeMutablePointer<SIMD4<Float>>]]
         fileprivate var index: [[Int]]
         fileprivate var next = [0, 0, 0]
@@ -129,14 +130,25 @@ final class LayerRows: @unchecked Sendable {
             }
             return
         }
-        let luma = readsLuma ? plane(0, p, cache) : nil
-        let cb = readsChroma ? plane(1, chromaP, cache) : nil
-        let cr = readsChroma ? plane(2, chromaP, cache) : nil
+        // Planar: each plane's values are in the first float of each column's four (the others are 0, unread planes 0),
+        // so one column is (Y′, Cb, Cr) = the three planes' first floats.
+        let luma = readsLuma ? UnsafeMutableRawPointer(plane(0, p, cache)).assumingMemoryBound(to: Float.self) : nil
+        let cb = readsChroma ? UnsafeMutableRawPointer(plane(1, chromaP, cache)).assumingMemoryBound(to: Float.self) : nil
+        let cr = readsChroma ? UnsafeMutableRawPointer(plane(2, chromaP, cache)).assumingMemoryBound(to: Float.self) : nil
+        let background = l.background, opacity = l.opacity
+        let c0 = l.c0, c1 = l.c1, c2 = l.c2, off = l.off
         inside.withUnsafeBufferPointer { ins in
-            for i in columns {
-                guard ins[i] else { out[i] = l.background; continue }
-                let s = SIMD3(luma?[i].x ?? 0, cb?[i].x ?? 0, cr?[i].x ?? 0)
-                out[i] = l.shade(s, alpha: 1) * l.opacity
+            if l.stage == nil, let y = luma, cb == nil {
+                // Luma alone (a fused luma pass of a picture in the output's colours): shade(v, 1) with v = (Y′, 0, 0).
+                for i in columns { out[i] = ins[i] ? (c0 * y[4 * i] + c1 * 0 + c2 * 0 + off) * opacity : background }
+            } else if l.stage == nil, luma == nil, let b = cb, let r = cr {
+                for i in columns { out[i] = ins[i] ? (c0 * 0 + c1 * b[4 * i] + c2 * r[4 * i] + off) * opacity : background }
+            } else {
+                for i in columns {
+                    guard ins[i] else { out[i] = background; continue }
+                    let v = SIMD3(luma?[4 * i] ?? 0, cb?[4 * i] ?? 0, cr?[4 * i] ?? 0)
+                    out[i] = l.shade(v, alpha: 1) * opacity
+                }
             }
         }
     }
@@ -193,6 +205,9 @@ final class LayerRows: @unchecked Sendable {
                         return SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3])) / 255
                     }
                     for i in columns { out[i] = texel(Int(i0[i])) * w0[i] + texel(Int(i1[i])) * w1[i] }
+                } else if layer.exact {
+                    // One tap of weight 1 and one of weight 0 (`x·1 + y·0` is `x`): the texel itself.
+                    for i in columns { out[i] = SIMD4(Float(row[Int(i0[i])]) / 255, 0, 0, 0) }
                 } else {
                     for i in columns {
                         out[i] = SIMD4(Float(row[Int(i0[i])]) / 255 * w0[i] + Float(row[Int(i1[i])]) / 255 * w1[i], 0, 0, 0)

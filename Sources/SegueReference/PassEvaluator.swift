@@ -15,9 +15,9 @@ final class PassEvaluator: @unchecked Sendable {
     let layers: [ReferenceLayer]
     /// Each layer's row reads at the output columns, where separable.
     let rows: [LayerRows?]
-    let transition: CPUTransitions.Function?
-    /// The transition's input, without a cursor.
+    /// The transition's input, without a cursor, and what it refers to (kept alive here).
     let input: TransitionInput?
+    private let context: TransitionInput.Context?
     /// Output columns evaluated, and their positions.
     let columns: Range<Int>
     let us: [Float]
@@ -46,16 +46,17 @@ final class PassEvaluator: @unchecked Sendable {
         let p = recipe.parameters
         linear = p.linear ? recipe.outputRange : nil
         if let kind = p.kind {
-            guard let f = CPUTransitions.function(kind) else { throw ReferenceRenderer.cannotRunGLSL(pass.transition) }
-            transition = f
+            guard CPUTransitions.function(kind) != nil else { throw ReferenceRenderer.cannotRunGLSL(pass.transition) }
             func constant(_ v: [Float]) -> SIMD4<Float> { SIMD4(v[0], v[1], v[2], v[3]) }
+            let context = TransitionInput.Context(parameters: p.parameters, from: from, to: to, noise: kind.traits.usesNoise ? noise() : [],
+                                                  output: recipe.format)
+            self.context = context
             input = TransitionInput(progress: p.progress, ratio: Float(size.width) / Float(size.height),
-                                    direction: SIMD2(p.direction.0, p.direction.1), resolution: res, parameters: p.parameters,
-                                    from: from, to: to, black: constant(recipe.black), white: constant(recipe.white),
-                                    noise: kind.traits.usesNoise ? noise() : [], output: recipe.format, linear: linear)
+                                    direction: SIMD2(p.direction.0, p.direction.1), resolution: res, black: constant(recipe.black),
+                                    white: constant(recipe.white), linear: linear, context: context)
         } else {
-            transition = nil
             input = nil
+            context = nil
         }
         let b = recipe.background
         under = SIMD4(b[0], b[1], b[2], b[3])
@@ -65,11 +66,19 @@ final class PassEvaluator: @unchecked Sendable {
 
     /// Per-thread state: the cursor and each layer's row cache.
     final class Scratch {
-        let cursor: RowCursor
+        let cursor: UnsafeMutablePointer<RowCursor>
         let caches: [LayerRows.Cache]
+        private let values: [UnsafeMutablePointer<SIMD4<Float>>]
         init(width: Int) {
             caches = [LayerRows.Cache(width: width), LayerRows.Cache(width: width)]
-            cursor = RowCursor(width: width)
+            values = [.allocate(capacity: max(1, width)), .allocate(capacity: max(1, width))]
+            cursor = .allocate(capacity: 1)
+            cursor.initialize(to: RowCursor(from: values[0], to: values[1]))
+        }
+        deinit {
+            cursor.deinitialize(count: 1)
+            cursor.deallocate()
+            values.forEach { $0.deallocate() }
         }
     }
 
@@ -78,32 +87,76 @@ final class PassEvaluator: @unchecked Sendable {
     /// The pass's colours at row position `v` (0…1) and every column of `columns`, into `out` (indexed by column).
     func row(_ v: Float, scratch: Scratch, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         let k = scratch.cursor
-        k.start(self, v: v, caches: scratch.caches)
-        let overBelow = recipe.overBelow
-        us.withUnsafeBufferPointer { us in
-            if overBelow && (((v * res.y - 1.0 / 64).rounded(.down)) < rect.1 || ((v * res.y - 1.0 / 64).rounded(.down)) >= rect.3) {
+        k.pointee.start(self, v: v, caches: scratch.caches)
+        let overBelow = recipe.overBelow, under = self.under, res = self.res, rect = self.rect
+        if overBelow {
+            // segue_pixel of the row: outside the rectangle the pass is transparent.
+            let py = (v * res.y - 1.0 / 64).rounded(.down)
+            if py < rect.1 || py >= rect.3 {
                 for i in columns { out[i] = SIMD4(repeating: 0) }
+                return
+            }
+        }
+        let columns = self.columns
+        us.withUnsafeBufferPointer { us in
+            guard let kind = recipe.parameters.kind, var withCursor = input else {
+                // One layer: its own reads.
+                let own = k.pointee.row(0)
+                for i in columns {
+                    if overBelow {
+                        let px = (us[i] * res.x - 1.0 / 64).rounded(.down)
+                        if px < rect.0 || px >= rect.2 { out[i] = SIMD4(repeating: 0); continue }
+                    }
+                    let c = own[i]
+                    out[i] = overBelow ? c : c + (1 - c.w) * under
+                }
+                return
+            }
+            withCursor.cursor = k
+            let loop = RowLoop(input: withCursor, cursor: k, us: us.baseAddress!, v: v, columns: columns, out: out, under: under,
+                               overBelow: overBelow, res: res, rect: rect, linear: linear)
+            _ = CPUTransitions.visit(kind, loop)
+        }
+    }
+
+    /// The loop over a row's samples for one transition, specialised for its formula (`CPUTransitions.visit`), which
+    /// the optimiser inlines.
+    struct RowLoop: TransitionFormulaVisitor {
+        let input: TransitionInput
+        let cursor: UnsafeMutablePointer<RowCursor>
+        let us: UnsafePointer<Float>
+        let v: Float
+        let columns: Range<Int>
+        let out: UnsafeMutablePointer<SIMD4<Float>>
+        let under: SIMD4<Float>
+        let overBelow: Bool
+        let res: SIMD2<Float>
+        let rect: (Float, Float, Float, Float)
+        let linear: DynamicRange?
+
+        func visit<T: TransitionFormula>(_ formula: T.Type) {
+            let cursor = self.cursor, input = self.input, us = self.us, v = self.v, out = self.out, under = self.under
+            if linear == nil && !overBelow {
+                // The common case: a first pass mixed in gamma.
+                for i in columns {
+                    let uv = SIMD2(us[i], v)
+                    cursor.pointee.uv = uv
+                    cursor.pointee.i = i
+                    let c = T.colour(uv, input)
+                    out[i] = c + (1 - c.w) * under
+                }
                 return
             }
             for i in columns {
                 let uv = SIMD2(us[i], v)
                 if overBelow {
-                    // segue_pixel of the position: outside the rectangle the pass is transparent.
                     let px = (uv.x * res.x - 1.0 / 64).rounded(.down)
                     if px < rect.0 || px >= rect.2 { out[i] = SIMD4(repeating: 0); continue }
                 }
-                let c: SIMD4<Float>
-                if let transition, var input {
-                    k.uv = uv
-                    k.i = i
-                    input.cursor = k
-                    let t = transition(uv, input)
-                    c = linear.map { $0.inverseEOTFPremultiplied(t) } ?? t
-                } else {
-                    k.uv = uv
-                    k.i = i
-                    c = k.own(0)
-                }
+                cursor.pointee.uv = uv
+                cursor.pointee.i = i
+                let t = T.colour(uv, input)
+                let c = linear.map { $0.inverseEOTFPremultiplied(t) } ?? t
                 out[i] = overBelow ? c : c + (1 - c.w) * under
             }
         }
@@ -122,34 +175,49 @@ final class PassEvaluator: @unchecked Sendable {
     }
 }
 
-/// The sample a `PassEvaluator` row is at, and each layer's reads at the row's own positions, made on first use.
-final class RowCursor {
+/// The sample a `PassEvaluator` row is at, and each layer's reads at the row's own positions, made on first use. A
+/// plain value behind a pointer (`PassEvaluator.Scratch.cursor`), so that reaching it per sample costs no reference
+/// counting.
+struct RowCursor {
     /// The current sample's position and column.
     var uv = SIMD2<Float>(repeating: -1)
     var i = 0
     private var v: Float = 0
-    private let values: [UnsafeMutablePointer<SIMD4<Float>>]
-    private var filled = [false, false]
-    private unowned(unsafe) var evaluator: PassEvaluator?
-    private var caches: [LayerRows.Cache] = []
+    private let from: UnsafeMutablePointer<SIMD4<Float>>, to: UnsafeMutablePointer<SIMD4<Float>>
+    private var fromFilled = false, toFilled = false
+    /// The pass has one layer (`to` is `from`).
+    private var oneLayer = false
+    private var evaluator: Unmanaged<PassEvaluator>?
+    private var fromCache: Unmanaged<LayerRows.Cache>?, toCache: Unmanaged<LayerRows.Cache>?
 
-    init(width: Int) { values = [.allocate(capacity: max(1, width)), .allocate(capacity: max(1, width))] }
-    deinit { values.forEach { $0.deallocate() } }
+    init(from: UnsafeMutablePointer<SIMD4<Float>>, to: UnsafeMutablePointer<SIMD4<Float>>) { self.from = from; self.to = to }
 
-    fileprivate func start(_ e: PassEvaluator, v: Float, caches: [LayerRows.Cache]) {
-        evaluator = e
+    fileprivate mutating func start(_ e: PassEvaluator, v: Float, caches: [LayerRows.Cache]) {
+        evaluator = Unmanaged.passUnretained(e)
         self.v = v
-        self.caches = caches
-        filled = [false, false]
+        fromCache = Unmanaged.passUnretained(caches[0]); toCache = Unmanaged.passUnretained(caches[1])
+        fromFilled = false; toFilled = false
+        oneLayer = e.layers[1] === e.layers[0]
+    }
+
+    /// Layer `n`'s (0: from, 1: to) colours at the row's own positions, read now if not yet.
+    @inline(__always) fileprivate mutating func row(_ n: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+        if n == 0 || oneLayer {
+            if !fromFilled { fill(0) }
+            return from
+        }
+        if !toFilled { fill(1) }
+        return to
+    }
+
+    @inline(never) private mutating func fill(_ n: Int) {
+        let cache = (n == 0 ? fromCache : toCache)!
+        let out = n == 0 ? from : to
+        let v = self.v
+        evaluator!._withUnsafeGuaranteedRef { e in cache._withUnsafeGuaranteedRef { c in e.fill(n, v: v, into: out, cache: c) } }
+        if n == 0 { fromFilled = true } else { toFilled = true }
     }
 
     /// Layer `n`'s (0: from, 1: to) colour at the current sample.
-    @inline(__always) func own(_ n: Int) -> SIMD4<Float> {
-        let m = evaluator!.layers[1] === evaluator!.layers[0] ? 0 : n
-        if !filled[m] {
-            evaluator!.fill(m, v: v, into: values[m], cache: caches[m])
-            filled[m] = true
-        }
-        return values[m][i]
-    }
+    @inline(__always) mutating func own(_ n: Int) -> SIMD4<Float> { row(n)[i] }
 }

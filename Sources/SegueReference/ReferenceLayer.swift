@@ -20,7 +20,9 @@ final class ReferenceLayer {
     let a, b, c, d, tx, ty: Float
     let w, h, cw, ch: Int
     let fw, fh, fcw, fch: Float
-    let m: [Float], o: [Float]
+    /// The colour map's columns and offset (`LayerColourMap`: value = c0·v.x + c1·v.y + c2·v.z + off·α), lane 3 giving
+    /// α itself (columns 0 there, offset 1).
+    let c0: SIMD4<Float>, c1: SIMD4<Float>, c2: SIMD4<Float>, off: SIMD4<Float>
     let chroma: ChromaPositionMap
     /// The planes' bytes, held (never mutated) so that their storage, which `p0`…`p2` point into, stays where it is
     /// for as long as the layer reads it: no copy per frame.
@@ -58,7 +60,9 @@ final class ReferenceLayer {
         w = picture.width; h = picture.height; fw = Float(w); fh = Float(h)
         let cs = picture.chromaSize
         cw = cs.width; ch = cs.height; fcw = Float(cw); fch = Float(ch)
-        m = colour.matrix; o = colour.offset
+        let m = colour.matrix, o = colour.offset
+        c0 = SIMD4(m[0], m[3], m[6], 0); c1 = SIMD4(m[1], m[4], m[7], 0); c2 = SIMD4(m[2], m[5], m[8], 0)
+        off = SIMD4(o[0], o[1], o[2], 1)
         readsLuma = colour.readsLuma; readsChroma = colour.readsChroma
         self.background = SIMD4(background[0], background[1], background[2], background[3])
         chroma = ChromaPositionMap(picture)
@@ -127,12 +131,12 @@ final class ReferenceLayer {
             // The stage is not affine: through it unpremultiplied, then premultiplied again.
             if alpha <= 0 { return SIMD4(repeating: 0) }
             let u = v / alpha
-            @inline(__always) func row(_ r: Int) -> Float { m[3 * r] * u.x + m[3 * r + 1] * u.y + m[3 * r + 2] * u.z + o[r] }
-            let c = stage.apply(SIMD3(row(0), row(1), row(2))) * alpha
-            return SIMD4(c.x, c.y, c.z, alpha)
+            let c = c0 * u.x + c1 * u.y + c2 * u.z + off
+            let s = stage.apply(SIMD3(c.x, c.y, c.z)) * alpha
+            return SIMD4(s.x, s.y, s.z, alpha)
         }
-        @inline(__always) func row(_ r: Int) -> Float { m[3 * r] * v.x + m[3 * r + 1] * v.y + m[3 * r + 2] * v.z + o[r] * alpha }
-        return SIMD4(row(0), row(1), row(2), alpha)
+        // Each lane: m[3r]·v.x + m[3r+1]·v.y + m[3r+2]·v.z + o[r]·α, left to right (lane 3: α).
+        return c0 * v.x + c1 * v.y + c2 * v.z + off * alpha
     }
 
     /// `exactTexel` of `prelude.glsl`: the texel containing `p`, ties to the lower index, clamped.

@@ -85,23 +85,6 @@ public final class ReferenceRenderer: CompositeRenderer {
                       into image: inout YUV420Image) throws {
         let W = plan.renderSize.width, H = plan.renderSize.height, CW = W / 2, CH = H / 2
         let fw = Float(W), fh = Float(H), site = RGBToOutputYCbCr.siting
-        let tenBit = format.bitDepth > 8
-        let maxCode = Float(format.maxCode)
-        let ky = format.y, kb = format.cb, kr = format.cr
-        // A premultiplied colour's value along an output row: dot(row.xyz, c.rgb) + row.w·α (main.glsl).
-        @inline(__always) func dot(_ k: [Float], _ c: SIMD4<Float>) -> Float { k[0] * c.x + k[1] * c.y + k[2] * c.z + k[3] * c.w }
-        @inline(__always) func load(_ plane: UnsafeMutablePointer<UInt8>, _ i: Int) -> Float {
-            tenBit ? Float(Int(plane[2 * i]) | Int(plane[2 * i + 1]) << 8) / maxCode : Float(plane[i]) / 255
-        }
-        @inline(__always) func store(_ plane: UnsafeMutablePointer<UInt8>, _ i: Int, _ v: Float, alpha: Float) {
-            let out = overBelow ? v + (1 - alpha) * load(plane, i) : v
-            if tenBit {
-                let c = Unorm.code10(out)
-                plane[2 * i] = UInt8(c & 255); plane[2 * i + 1] = UInt8(c >> 8)
-            } else {
-                plane[i] = Unorm.code8(out)
-            }
-        }
         let r = overBelow ? (pass.rect ?? PixelRect(plan.renderSize)).intersection(PixelRect(plan.renderSize)) : PixelRect(plan.renderSize)
         guard !r.isEmpty else { return }
         let lumaU = (0..<W).map { (Float($0) + 0.5) / fw }, lumaV = (0..<H).map { (Float($0) + 0.5) / fh }
@@ -112,44 +95,32 @@ public final class ReferenceRenderer: CompositeRenderer {
             PassRecipe(pass: pass, plan: plan, pictures: pictures, output: output, overBelow: overBelow, fuseColour: fuseColour)
         }
         let luma = try evaluator(pass, plan: plan, pictures: pictures, recipe: recipe(.luma), us: lumaU, columns: r.x0..<r.x1)
-        let fusedLuma = luma.recipe.fused
         image.y.withUnsafeMutableBufferPointer { o in
-            let o = Shared(o.baseAddress!)
-            evaluate(luma, rows: r.y0..<r.y1, vs: lumaV) { j, c in
-                for i in r.x0..<r.x1 { store(o.p, j * W + i, fusedLuma ? c[i].x : dot(ky, c[i]), alpha: c[i].w) }
-            }
+            let store = PlaneStore(o.baseAddress!, stride: W, recipe: luma.recipe, value: .y, format: format)
+            evaluate(luma, rows: r.y0..<r.y1, vs: lumaV) { j, c in store.write(j, c, r.x0..<r.x1) }
         }
         guard cx0 < cx1, cy0 < cy1 else { return }
         if plan.keepsAlpha {
             // main.glsl OUTPUT 3 and 4: the composite's alpha at pixel centres and at chroma sites, over the alpha below.
-            @inline(__always) func over(_ plane: UnsafeMutablePointer<UInt8>, _ i: Int, _ a: Float) {
-                plane[i] = Unorm.code8(overBelow ? a + (1 - a) * (Float(plane[i]) / 255) : a)
-            }
             let alpha = try evaluator(pass, plan: plan, pictures: pictures, recipe: recipe(.alpha), us: lumaU, columns: r.x0..<r.x1)
             image.alpha!.withUnsafeMutableBufferPointer { o in
-                let o = Shared(o.baseAddress!)
-                evaluate(alpha, rows: r.y0..<r.y1, vs: lumaV) { j, c in
-                    for i in r.x0..<r.x1 { over(o.p, j * W + i, c[i].w) }
-                }
+                let store = PlaneStore(o.baseAddress!, stride: W, recipe: alpha.recipe, value: .alpha, format: OutputYCbCr(.sdr))
+                evaluate(alpha, rows: r.y0..<r.y1, vs: lumaV) { j, c in store.write(j, c, r.x0..<r.x1) }
             }
             let chromaAlpha = try evaluator(pass, plan: plan, pictures: pictures, recipe: recipe(.chromaAlpha), us: chromaU, columns: cx0..<cx1)
             image.chromaAlpha!.withUnsafeMutableBufferPointer { o in
-                let o = Shared(o.baseAddress!)
-                evaluate(chromaAlpha, rows: cy0..<cy1, vs: chromaV) { j, c in
-                    for i in cx0..<cx1 { over(o.p, j * CW + i, c[i].w) }
-                }
+                let store = PlaneStore(o.baseAddress!, stride: CW, recipe: chromaAlpha.recipe, value: .alpha, format: OutputYCbCr(.sdr))
+                evaluate(chromaAlpha, rows: cy0..<cy1, vs: chromaV) { j, c in store.write(j, c, cx0..<cx1) }
             }
         }
         let chroma = try evaluator(pass, plan: plan, pictures: pictures, recipe: recipe(.chroma), us: chromaU, columns: cx0..<cx1)
-        let fusedChroma = chroma.recipe.fused
         image.cb.withUnsafeMutableBufferPointer { ob in
             image.cr.withUnsafeMutableBufferPointer { or in
-                let ob = Shared(ob.baseAddress!), or = Shared(or.baseAddress!)
+                let cb = PlaneStore(ob.baseAddress!, stride: CW, recipe: chroma.recipe, value: .cb, format: format)
+                let cr = PlaneStore(or.baseAddress!, stride: CW, recipe: chroma.recipe, value: .cr, format: format)
                 evaluate(chroma, rows: cy0..<cy1, vs: chromaV) { j, c in
-                    for i in cx0..<cx1 {
-                        store(ob.p, j * CW + i, fusedChroma ? c[i].x : dot(kb, c[i]), alpha: c[i].w)
-                        store(or.p, j * CW + i, fusedChroma ? c[i].y : dot(kr, c[i]), alpha: c[i].w)
-                    }
+                    cb.write(j, c, cx0..<cx1)
+                    cr.write(j, c, cx0..<cx1)
                 }
             }
         }
@@ -218,5 +189,65 @@ public final class ReferenceRenderer: CompositeRenderer {
         let values = TransitionNoise.values(width: size.width, height: size.height)
         noiseCache = (size, values)
         return values
+    }
+}
+
+/// How a pass's colours become one output plane's codes (`main.glsl`'s outputs): the value — the fused pass's lane
+/// (Y′ in x, Cb in x and Cr in y of the chroma pass), `dot(row.xyz, c.rgb) + row.w·α` with the output's row when the
+/// pass is not fused, or the alpha — then, for a later pass, `value + (1 − α)·below`, as an 8-bit or 10-bit code
+/// (`Unorm`; 10-bit as little-endian byte pairs). Rows of different threads go to different bytes.
+struct PlaneStore: @unchecked Sendable {
+    enum Value { case y, cb, cr, alpha }
+    let plane: UnsafeMutablePointer<UInt8>
+    let stride: Int
+    /// The lane of a fused value (0 or 1), or nil: the dot product with `weights`, or (alpha) lane 3.
+    let lane: Int?
+    let weights: SIMD4<Float>
+    let alphaOnly: Bool, overBelow: Bool, tenBit: Bool
+    let maxCode: Float
+
+    init(_ plane: UnsafeMutablePointer<UInt8>, stride: Int, recipe: PassRecipe, value: Value, format: OutputYCbCr) {
+        self.plane = plane; self.stride = stride
+        alphaOnly = value == .alpha
+        overBelow = recipe.overBelow
+        tenBit = !alphaOnly && format.bitDepth > 8
+        maxCode = Float(format.maxCode)
+        let row: [Float]
+        switch value {
+        case .y: row = format.y; lane = recipe.fused ? 0 : nil
+        case .cb: row = format.cb; lane = recipe.fused ? 0 : nil
+        case .cr: row = format.cr; lane = recipe.fused ? 1 : nil
+        case .alpha: row = [0, 0, 0, 1]; lane = nil
+        }
+        weights = SIMD4(row[0], row[1], row[2], row[3])
+    }
+
+    /// The value of colour `c`.
+    @inline(__always) func value(_ c: SIMD4<Float>) -> Float {
+        if alphaOnly { return c.w }
+        if let lane { return lane == 0 ? c.x : c.y }
+        let p = weights * c
+        return p.x + p.y + p.z + p.w
+    }
+
+    /// Row `j`'s samples `columns` from the colours `c` (indexed by column).
+    func write(_ j: Int, _ c: UnsafePointer<SIMD4<Float>>, _ columns: Range<Int>) {
+        if !overBelow && !tenBit, let lane {
+            // The common case: a fused first pass, 8-bit.
+            let out = plane + j * stride
+            if lane == 0 { for i in columns { out[i] = Unorm.code8(c[i].x) } } else { for i in columns { out[i] = Unorm.code8(c[i].y) } }
+            return
+        }
+        for i in columns {
+            let k = j * stride + i
+            let v = value(c[i]), a = c[i].w
+            if tenBit {
+                let below = Float(Int(plane[2 * k]) | Int(plane[2 * k + 1]) << 8) / maxCode
+                let code = Unorm.code10(overBelow ? v + (1 - a) * below : v)
+                plane[2 * k] = UInt8(code & 255); plane[2 * k + 1] = UInt8(code >> 8)
+            } else {
+                plane[k] = Unorm.code8(overBelow ? v + (1 - a) * (Float(plane[k]) / 255) : v)
+            }
+        }
     }
 }

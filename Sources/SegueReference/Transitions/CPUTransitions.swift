@@ -1,68 +1,94 @@
 import SegueCore
 
 /// The transition functions of `Shaders/glsl/*.frag`, mirrored in Swift: one file per transition, named like its
-/// shader, each an extension of this enum with one function `(uv, input) -> colour`.
+/// shader, each a `TransitionFormula` (`Formulas.<name>`) whose `colour(uv, input)` is the formula; here, the table
+/// from `TransitionKind` to them.
 enum CPUTransitions {
     /// A transition function: output uv (0…1, top-left origin) → colour (R′G′B′A, or the pass's values when fused).
     typealias Function = (SIMD2<Float>, TransitionInput) -> SIMD4<Float>
 
     /// The function of `kind`. Every built-in has one: a new `TransitionKind` case does not compile without its line
-    /// here. `glsl` has none: the CPU reference cannot run GLSL.
+    /// in `visit`. `glsl` has none: the CPU reference cannot run GLSL.
     static func function(_ kind: TransitionKind) -> Function? {
+        struct AsFunction: TransitionFormulaVisitor {
+            func visit<T: TransitionFormula>(_ formula: T.Type) -> Function { T.colour }
+        }
+        return visit(kind, AsFunction())
+    }
+
+    /// `visitor` given the formula of `kind` as a type (nil for `glsl`), so that what it does with it — a loop over a
+    /// row of samples — is specialised for that formula, the formula inlined.
+    static func visit<V: TransitionFormulaVisitor>(_ kind: TransitionKind, _ visitor: V) -> V.Result? {
+        typealias F = Formulas
         switch kind {
         case .glsl: return nil
-        case .crossfade: return crossfade
-        case .push: return push
-        case .wipe: return wipe
-        case .fade: return fade
-        case .wipeleft: return wipeleft
-        case .wiperight: return wiperight
-        case .wipeup: return wipeup
-        case .wipedown: return wipedown
-        case .slideleft: return slideleft
-        case .slideright: return slideright
-        case .slideup: return slideup
-        case .slidedown: return slidedown
-        case .circlecrop: return circlecrop
-        case .rectcrop: return rectcrop
-        case .distance: return distance
-        case .fadeblack: return fadeblack
-        case .fadewhite: return fadewhite
-        case .radial: return radial
-        case .smoothleft: return smoothleft
-        case .smoothright: return smoothright
-        case .smoothup: return smoothup
-        case .smoothdown: return smoothdown
-        case .circleopen: return circleopen
-        case .circleclose: return circleclose
-        case .vertopen: return vertopen
-        case .vertclose: return vertclose
-        case .horzopen: return horzopen
-        case .horzclose: return horzclose
-        case .dissolve: return dissolve
-        case .pixelize: return pixelize
-        case .diagtl: return diagtl
-        case .diagtr: return diagtr
-        case .diagbl: return diagbl
-        case .diagbr: return diagbr
-        case .hlslice: return hlslice
-        case .hrslice: return hrslice
-        case .vuslice: return vuslice
-        case .vdslice: return vdslice
-        case .hblur: return hblur
-        case .fadegrays: return fadegrays
-        case .wipetl: return wipetl
-        case .wipetr: return wipetr
-        case .wipebl: return wipebl
-        case .wipebr: return wipebr
-        case .squeezeh: return squeezeh
-        case .squeezev: return squeezev
-        case .zoomin: return zoomin
-        case .fadefast: return fadefast
-        case .fadeslow: return fadeslow
+        case .crossfade: return visitor.visit(F.crossfade.self)
+        case .push: return visitor.visit(F.push.self)
+        case .wipe: return visitor.visit(F.wipe.self)
+        case .fade: return visitor.visit(F.fade.self)
+        case .wipeleft: return visitor.visit(F.wipeleft.self)
+        case .wiperight: return visitor.visit(F.wiperight.self)
+        case .wipeup: return visitor.visit(F.wipeup.self)
+        case .wipedown: return visitor.visit(F.wipedown.self)
+        case .slideleft: return visitor.visit(F.slideleft.self)
+        case .slideright: return visitor.visit(F.slideright.self)
+        case .slideup: return visitor.visit(F.slideup.self)
+        case .slidedown: return visitor.visit(F.slidedown.self)
+        case .circlecrop: return visitor.visit(F.circlecrop.self)
+        case .rectcrop: return visitor.visit(F.rectcrop.self)
+        case .distance: return visitor.visit(F.distance.self)
+        case .fadeblack: return visitor.visit(F.fadeblack.self)
+        case .fadewhite: return visitor.visit(F.fadewhite.self)
+        case .radial: return visitor.visit(F.radial.self)
+        case .smoothleft: return visitor.visit(F.smoothleft.self)
+        case .smoothright: return visitor.visit(F.smoothright.self)
+        case .smoothup: return visitor.visit(F.smoothup.self)
+        case .smoothdown: return visitor.visit(F.smoothdown.self)
+        case .circleopen: return visitor.visit(F.circleopen.self)
+        case .circleclose: return visitor.visit(F.circleclose.self)
+        case .vertopen: return visitor.visit(F.vertopen.self)
+        case .vertclose: return visitor.visit(F.vertclose.self)
+        case .horzopen: return visitor.visit(F.horzopen.self)
+        case .horzclose: return visitor.visit(F.horzclose.self)
+        case .dissolve: return visitor.visit(F.dissolve.self)
+        case .pixelize: return visitor.visit(F.pixelize.self)
+        case .diagtl: return visitor.visit(F.diagtl.self)
+        case .diagtr: return visitor.visit(F.diagtr.self)
+        case .diagbl: return visitor.visit(F.diagbl.self)
+        case .diagbr: return visitor.visit(F.diagbr.self)
+        case .hlslice: return visitor.visit(F.hlslice.self)
+        case .hrslice: return visitor.visit(F.hrslice.self)
+        case .vuslice: return visitor.visit(F.vuslice.self)
+        case .vdslice: return visitor.visit(F.vdslice.self)
+        case .hblur: return visitor.visit(F.hblur.self)
+        case .fadegrays: return visitor.visit(F.fadegrays.self)
+        case .wipetl: return visitor.visit(F.wipetl.self)
+        case .wipetr: return visitor.visit(F.wipetr.self)
+        case .wipebl: return visitor.visit(F.wipebl.self)
+        case .wipebr: return visitor.visit(F.wipebr.self)
+        case .squeezeh: return visitor.visit(F.squeezeh.self)
+        case .squeezev: return visitor.visit(F.squeezev.self)
+        case .zoomin: return visitor.visit(F.zoomin.self)
+        case .fadefast: return visitor.visit(F.fadefast.self)
+        case .fadeslow: return visitor.visit(F.fadeslow.self)
         }
     }
 }
+
+/// A transition's formula as a type (`CPUTransitions.visit`).
+protocol TransitionFormula {
+    static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float>
+}
+
+/// What is done with the formula of a transition kind (`CPUTransitions.visit`).
+protocol TransitionFormulaVisitor {
+    associatedtype Result
+    func visit<T: TransitionFormula>(_ formula: T.Type) -> Result
+}
+
+/// The built-in transitions' formulas, one type per transition in its own file named like its shader
+/// (`Shaders/glsl/<name>.frag`): `Formulas.crossfade.colour(uv, t)`.
+enum Formulas {}
 
 /// What a transition function sees, as in the gl-transitions contract: `progress`, `ratio`, Segue's `direction`,
 /// its parameters, and the two lookups `getFromColor` / `getToColor` (uv 0…1, top-left origin); and the helpers
@@ -77,52 +103,73 @@ struct TransitionInput {
     let direction: SIMD2<Float>
     /// Render size in pixels.
     let resolution: SIMD2<Float>
-    /// The kind's parameters, in the order of `TransitionTraits.parameters`.
-    let parameters: [Float]
-    let from: ReferenceLayer
-    let to: ReferenceLayer
     /// Black and white as the layers give colours in this pass (`segue_black`, `segue_white`).
     let black: SIMD4<Float>
     let white: SIMD4<Float>
-    /// `TransitionNoise` for the render size (empty unless the kind `usesNoise`).
-    let noise: [Float]
-    /// The pass's Y′CbCr (`segue_rowY`…, `segue_fromOutputMatrix`): the output's, or SDR BT.709 for RGBA previews.
-    let output: OutputYCbCr
     /// Mixing in linear light (`LINEAR`): the signal the layers are in (the pass's `DynamicRange`), whose EOTF the
     /// lookups pass through (`segue_outputEOTF`) and whose inverse the Y′CbCr helpers apply first; nil: gamma.
     let linear: DynamicRange?
-
-    init(progress: Float, ratio: Float, direction: SIMD2<Float>, resolution: SIMD2<Float>, parameters: [Float], from: ReferenceLayer,
-         to: ReferenceLayer, black: SIMD4<Float>, white: SIMD4<Float>, noise: [Float], output: OutputYCbCr, linear: DynamicRange?) {
-        self.progress = progress; self.ratio = ratio; self.direction = direction; self.resolution = resolution
-        self.parameters = parameters; self.from = from; self.to = to; self.black = black; self.white = white; self.noise = noise
-        self.output = output; self.linear = linear
-        rowY = output.y; rowCb = output.cb; rowCr = output.cr
-        toRGB = output.toRGB
-        maxCode = Float(output.maxCode)
-        neutralChroma = output.neutralChroma
-    }
-    private let rowY: [Float], rowCb: [Float], rowCr: [Float]
-    private let toRGB: YCbCrToRGB
     /// `segue_maxCode`: the output's largest code value (255, or 1023 for HDR output).
     let maxCode: Float
     /// `segue_neutralChroma`: neutral Cb and Cr, code / `maxCode`.
     let neutralChroma: Float
+    /// The rest, held by reference: the input is handed to each sample's formula, and stays a few words long. Its
+    /// owner (`PassEvaluator`, or whoever made the input) keeps it alive.
+    unowned(unsafe) let context: Context
+
+    /// What the formulas read less often: the layers, the parameters, the noise, the output's conversions.
+    final class Context {
+        let parameters: [Float]
+        let from: ReferenceLayer, to: ReferenceLayer
+        let noise: [Float]
+        let output: OutputYCbCr
+        let rowY: [Float], rowCb: [Float], rowCr: [Float]
+        let toRGB: YCbCrToRGB
+        init(parameters: [Float], from: ReferenceLayer, to: ReferenceLayer, noise: [Float], output: OutputYCbCr) {
+            self.parameters = parameters; self.from = from; self.to = to; self.noise = noise; self.output = output
+            rowY = output.y; rowCb = output.cb; rowCr = output.cr
+            toRGB = output.toRGB
+        }
+    }
+
+    /// `context` must outlive the input.
+    init(progress: Float, ratio: Float, direction: SIMD2<Float>, resolution: SIMD2<Float>, black: SIMD4<Float>, white: SIMD4<Float>,
+         linear: DynamicRange?, context: Context) {
+        self.progress = progress; self.ratio = ratio; self.direction = direction; self.resolution = resolution
+        self.black = black; self.white = white; self.linear = linear; self.context = context
+        maxCode = Float(context.output.maxCode)
+        neutralChroma = context.output.neutralChroma
+    }
+
+    /// The kind's parameters, in the order of `TransitionTraits.parameters`.
+    var parameters: [Float] { context.parameters }
+    var from: ReferenceLayer { context.from }
+    var to: ReferenceLayer { context.to }
+    /// The pass's Y′CbCr (`segue_rowY`…, `segue_fromOutputMatrix`): the output's, or SDR BT.709 for RGBA previews.
+    var output: OutputYCbCr { context.output }
 
     /// The sample being evaluated when the pass is evaluated row by row (`PassEvaluator`): a lookup at the sample's own
     /// position takes the layer's value from the row read once for all columns. Nil: every lookup reads its point.
-    unowned(unsafe) var cursor: RowCursor?
+    var cursor: UnsafeMutablePointer<RowCursor>?
 
     @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> {
-        let c: SIMD4<Float>
-        if let k = cursor, uv == k.uv { c = k.own(0) } else { c = from.color(uv) }
-        return linear.map { $0.eotfPremultiplied(c) } ?? c
+        if let k = cursor, uv.x == k.pointee.uv.x && uv.y == k.pointee.uv.y {
+            let c = k.pointee.own(0)
+            return linear == nil ? c : lightened(c)
+        }
+        return read(from, uv)
     }
     @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> {
-        let c: SIMD4<Float>
-        if let k = cursor, uv == k.uv { c = k.own(1) } else { c = to.color(uv) }
-        return linear.map { $0.eotfPremultiplied(c) } ?? c
+        if let k = cursor, uv.x == k.pointee.uv.x && uv.y == k.pointee.uv.y {
+            let c = k.pointee.own(1)
+            return linear == nil ? c : lightened(c)
+        }
+        return read(to, uv)
     }
+    /// A lookup elsewhere than the sample's own position: `layer`'s point read, in the pass's light.
+    @inline(never) func read(_ layer: ReferenceLayer, _ uv: SIMD2<Float>) -> SIMD4<Float> { lightened(layer.color(uv)) }
+    /// A layer's colour as transitions mix it: through the signal's EOTF when they mix in linear light.
+    @inline(__always) func lightened(_ c: SIMD4<Float>) -> SIMD4<Float> { linear.map { $0.eotfPremultiplied(c) } ?? c }
 
     /// `segue_pixel`: the output pixel (column, row) that uv lies in; edges count for the pixel above / to the left.
     @inline(__always) func pixel(_ uv: SIMD2<Float>) -> SIMD2<Float> { (uv * resolution - 1.0 / 64).rounded(.down) }
@@ -131,18 +178,18 @@ struct TransitionInput {
     /// Render width and height as integers.
     var size: (w: Int, h: Int) { (Int(resolution.x), Int(resolution.y)) }
     /// `segue_noise` at a pixel.
-    @inline(__always) func noise(_ x: Int, _ y: Int) -> Float { noise[y * size.w + x] }
+    @inline(__always) func noise(_ x: Int, _ y: Int) -> Float { context.noise[y * size.w + x] }
 
     /// `segue_toYCbCr`: R′G′B′ → the output's Y′CbCr (code / (2^N − 1)).
     @inline(__always) func toYCbCr(_ colour: SIMD4<Float>) -> SIMD3<Float> {
         let c = linear.map { $0.inverseEOTF(colour) } ?? colour
-        let y = rowY, cb = rowCb, cr = rowCr
+        let y = context.rowY, cb = context.rowCb, cr = context.rowCr
         return SIMD3(y[0] * c.x + y[1] * c.y + y[2] * c.z + y[3], cb[0] * c.x + cb[1] * c.y + cb[2] * c.z + cb[3],
                      cr[0] * c.x + cr[1] * c.y + cr[2] * c.z + cr[3])
     }
     /// `segue_fromYCbCr`: the output's Y′CbCr (code / (2^N − 1)) → R′G′B′A (alpha 1).
     @inline(__always) func fromYCbCr(_ v: SIMD3<Float>) -> SIMD4<Float> {
-        let m = toRGB.matrix, o = toRGB.offset
+        let m = context.toRGB.matrix, o = context.toRGB.offset
         @inline(__always) func row(_ r: Int) -> Float { m[3 * r] * v.x + m[3 * r + 1] * v.y + m[3 * r + 2] * v.z + o[r] }
         let c = SIMD4(row(0), row(1), row(2), 1)
         return linear.map { $0.eotf(c) } ?? c

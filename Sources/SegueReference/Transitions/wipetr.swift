@@ -1,9 +1,11 @@
-extension CPUTransitions {
+extension Formulas {
     /// `wipetr.frag` (FFmpeg xfade "wipetr").
-    static func wipetr(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
-        let P = 1 - t.progress
-        let px = t.pixel(uv)
-        let x = Int(px.x), y = Int(px.y), zw = Int(t.resolution.x * (1 - P)), zh = Int(t.resolution.y * P)
-        return y <= zh && x > zw ? t.getFromColor(uv) : t.getToColor(uv)
+    enum wipetr: TransitionFormula {
+        @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
+            let P = 1 - t.progress
+            let px = t.pixel(uv)
+            let x = Int(px.x), y = Int(px.y), zw = Int(t.resolution.x * (1 - P)), zh = Int(t.resolution.y * P)
+            return y <= zh && x > zw ? t.getFromColor(uv) : t.getToColor(uv)
+        }
     }
 }

@@ -1,8 +1,10 @@
-extension CPUTransitions {
+extension Formulas {
     /// `wipeup.frag` (FFmpeg xfade "wipeup").
-    static func wipeup(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
-        let P = 1 - t.progress
-        let z = Int(t.resolution.y * P)
-        return Int(t.pixel(uv).y) > z ? t.getToColor(uv) : t.getFromColor(uv)
+    enum wipeup: TransitionFormula {
+        @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
+            let P = 1 - t.progress
+            let z = Int(t.resolution.y * P)
+            return Int(t.pixel(uv).y) > z ? t.getToColor(uv) : t.getFromColor(uv)
+        }
     }
 }
