@@ -66,6 +66,7 @@ final class Encoder {
     private let logToken: UnsafeMutableRawPointer?
 
     private init(_ c: UnsafeMutablePointer<AVCodecContext>, path: String) {
+        _ = FF.setup
         ctx = c
         self.path = path
         logToken = FFmpegLog.register(path)
@@ -145,11 +146,11 @@ final class Encoder {
         let rc = avcodec_open2(ctx, codec, &opts)
         av_dict_free(&opts)
         if rc < 0 {
-            throw MediaError(path: path, function: "avcodec_open2", code: rc, message: "cannot open the \(name) encoder\(hint): \(FF.message(rc))")
+            throw MediaError(path: path, function: "avcodec_open2", code: rc, message: "cannot open the \(String(cString: codec.pointee.name)) encoder\(hint): \(FF.message(rc))")
         }
     }
 
-    /// libavcodec's name of the encoder (`libx264`).
+    /// libavcodec's name of the encoder (`libx264`); the encoder is open.
     var name: String { String(cString: ctx.pointee.codec.pointee.name) }
 
     /// Sends `frame` (nil: the end, flushing the encoder); with a fixed quantiser the frame is given it.

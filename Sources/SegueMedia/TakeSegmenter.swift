@@ -3,10 +3,10 @@ import Foundation
 import SegueCore
 
 /// Writes a take's files and distributes its packets over them: one file, or with `--segment S` a new file at the
-/// first video keyframe at or after every S seconds of the take (`take_%03d.mp4`). Each file starts with that keyframe at time 0;
-/// audio packets go to the file whose time range holds their start, so no packet is lost or written twice. Audio that
-/// comes before the keyframe that ends its file is known is held until it is. Without video, a new file starts at the
-/// first audio packet at or after the boundary.
+/// first video keyframe at or after every S seconds of the take (`take_%03d.mp4`). Each file starts with that
+/// keyframe at time 0; audio packets go to the file whose time range holds their start, so no packet is lost or
+/// written twice. Audio that comes before the keyframe that ends its file is known is held until it is. Without
+/// video, a new file starts at the first audio packet at or after the boundary.
 ///
 /// Timestamps come in each stream's own time base, counted from the take's start; the segmenter subtracts its
 /// file's start (the keyframe's own timestamp, exactly, in the video stream).
