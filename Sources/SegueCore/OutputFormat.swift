@@ -217,6 +217,36 @@ public struct OutputFormat: Sendable, Equatable {
     }
 }
 
+/// What `segue record` writes, beside the output-format table: a take is a row of `OutputFormat.all` (its container,
+/// the video encoder and pixel format for SDR that a re-encoded take gets, the audio encoder and sample format, and
+/// `muxOptions` for the finished take, rewritten with its index first), so that a container or codec both commands
+/// write is one row; this adds what only recording has: the fragmented muxing while a take is written, and the
+/// preview picture, a format the render does not write.
+public struct RecordingFormat: Sendable {
+    /// The take's row in the output-format table.
+    public let take: OutputFormat
+    /// The muxer's options while the take is written (FFmpeg's names): fragmented MP4, a fragment at each video
+    /// keyframe and at least every `frag_duration` µs, each flushed to the file when complete, the index with the
+    /// first fragment (`delay_moov`: the codecs' configuration and the audio's edit list are known by then).
+    public let fragmentedMuxOptions: [String: String]
+    /// The preview picture (`--preview`): its encoder and muxer (FFmpeg's names), pixel format, fixed quantiser
+    /// (`qscale`, 2 best … 31 worst) and file-name extensions (lower case, without the dot).
+    public let previewEncoder: String
+    public let previewContainer: String
+    public let previewPixelFormat: String
+    public let previewQuantiser: Int
+    public let previewExtensions: [String]
+
+    /// Takes in MP4 (`OutputFormat.mp4`: H.264 from libx264 when re-encoded, AAC, `+faststart` when finished), the
+    /// preview a baseline JPEG (libavcodec's `mjpeg`, full-range 4:2:0, the raw `mjpeg` muxer: the file is the picture).
+    public static let mp4 = RecordingFormat(
+        take: .mp4,
+        fragmentedMuxOptions: ["movflags": "+frag_keyframe+empty_moov+delay_moov+default_base_moof", "frag_duration": "2000000",
+                               "flush_packets": "1"],
+        previewEncoder: "mjpeg", previewContainer: "mjpeg", previewPixelFormat: "yuvj420p", previewQuantiser: 4,
+        previewExtensions: ["jpg", "jpeg"])
+}
+
 extension OutputSettings {
     /// The row of `codec` in the output-format table.
     public var format: OutputFormat { OutputFormat.of(codec) }

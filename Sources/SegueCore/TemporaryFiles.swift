@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The hidden temporary files an output is written through (renamed into place only when it is finished), their
 /// names, and the removal of those a killed render left behind.
@@ -25,6 +26,15 @@ public enum TemporaryFiles {
     public static func path(for output: String, count: Int) -> String {
         let url = URL(fileURLWithPath: output)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).segue-\(host)-\(getpid())-\(count).tmp").path
+    }
+
+    /// Temporary files named so far in this process (their names' count).
+    private static let count = Mutex(0)
+
+    /// A new temporary path for `output` (`path(for:count:)` with the next count of this process): writers at once in
+    /// one process (a library user's renders, a take's rewrite beside a preview) never share a file.
+    public static func next(for output: String) -> String {
+        path(for: output, count: count.withLock { c -> Int in c += 1; return c })
     }
 
     /// The host and process that wrote the temporary file `name` of the output named `outputName`, or nil when `name`

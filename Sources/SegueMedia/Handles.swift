@@ -79,6 +79,25 @@ extension Frame {
         return f
     }
 
+    /// A frame holding `image`'s planes, rows copied into its padded strides: yuv420p, yuv420p10le (two bytes a
+    /// sample) or, with an alpha plane, yuva420p; colour tags left unset.
+    static func yuv420(_ image: YUV420Image) throws -> Frame {
+        let format = image.alpha != nil ? AV_PIX_FMT_YUVA420P : (image.bitDepth > 8 ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P)
+        let out = try allocated(width: image.width, height: image.height, format: format)
+        let f = out.ptr.pointee
+        let b = image.bytesPerSample
+        func copy(_ src: [UInt8], _ dst: UnsafeMutablePointer<UInt8>, _ stride: Int32, _ w: Int, _ h: Int) {
+            src.withUnsafeBytes { s in
+                for y in 0..<h { (dst + y * Int(stride)).update(from: s.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * w, count: w) }
+            }
+        }
+        copy(image.y, f.data.0!, f.linesize.0, image.width * b, image.height)
+        copy(image.cb, f.data.1!, f.linesize.1, image.width / 2 * b, image.height / 2)
+        copy(image.cr, f.data.2!, f.linesize.2, image.width / 2 * b, image.height / 2)
+        if let a = image.alpha { copy(a, f.data.3!, f.linesize.3, image.width, image.height) }
+        return out
+    }
+
     /// Copies `image` into this RGBA frame of the same size.
     func copyIn(_ image: RGBAImage) {
         let stride = Int(ptr.pointee.linesize.0), base = ptr.pointee.data.0!, row = image.width * 4
@@ -98,34 +117,6 @@ extension Frame {
             for y in 0..<h { (dst.baseAddress! + y * w * 4).copyMemory(from: base + y * stride, byteCount: w * 4) }
         }
         return RGBAImage(width: w, height: h, pixels: pixels)
-    }
-}
-
-/// An output format context (`avformat_alloc_output_context2`) and, once opened, its file (`avio_open`): closed
-/// and freed in deinit, whatever step of opening failed.
-final class OutputFile {
-    let ctx: UnsafeMutablePointer<AVFormatContext>
-    var ioOpen = false
-    init(_ c: UnsafeMutablePointer<AVFormatContext>) { ctx = c }
-    deinit {
-        if ioOpen { avio_closep(&ctx.pointee.pb) }
-        avformat_free_context(ctx)
-    }
-
-    /// A new stream with `source`'s codec parameters; the codec tag is kept only where the container knows it.
-    func addStream(copying source: UnsafeMutablePointer<AVStream>, path: String) throws -> UnsafeMutablePointer<AVStream> {
-        guard let st = avformat_new_stream(ctx, nil) else {
-            throw MediaError(path: path, function: "avformat_new_stream", message: "out of memory")
-        }
-        try FF.check(avcodec_parameters_copy(st.pointee.codecpar, source.pointee.codecpar), "avcodec_parameters_copy", path: path)
-        // Keep a tag the container lists for this codec (hvc1 rather than hev1 in MP4); otherwise the muxer chooses.
-        let par = st.pointee.codecpar.pointee
-        if let tags = ctx.pointee.oformat.pointee.codec_tag, av_codec_get_id(tags, par.codec_tag) == par.codec_id {} else {
-            st.pointee.codecpar.pointee.codec_tag = 0
-        }
-        st.pointee.time_base = source.pointee.time_base
-        st.pointee.avg_frame_rate = source.pointee.avg_frame_rate
-        return st
     }
 }
 

@@ -21,27 +21,15 @@ public enum FFmpegVersions {
     public static func x264() throws -> String {
         _ = FF.setup
         let what = "libx264 version"
-        guard let codec = avcodec_find_encoder_by_name("libx264") else {
-            throw MediaError(path: nil, function: "avcodec_find_encoder_by_name", message: "this FFmpeg has no libx264 encoder")
-        }
-        guard let c = avcodec_alloc_context3(codec) else { throw MediaError(path: nil, function: "avcodec_alloc_context3", message: "out of memory") }
-        let encoder = MediaWriter.Encoder(c, path: what)
-        c.pointee.width = 16
-        c.pointee.height = 16
-        c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        c.pointee.time_base = AVRational(num: 1, den: 25)
-        c.pointee.thread_count = 1
-        var options: OpaquePointer?
-        av_dict_set(&options, "preset", "ultrafast", 0)
-        defer { av_dict_free(&options) }
-        try FF.check(avcodec_open2(encoder.ctx, codec, &options), "avcodec_open2", path: what)
+        let encoder = try Encoder(video: VideoEncoding(codec: "libx264", size: PixelSize(width: 16, height: 16), pixelFormat: AV_PIX_FMT_YUV420P,
+                                                      timeBase: AVRational(num: 1, den: 25), options: [("preset", "ultrafast"), ("threads", "1")]),
+                                  path: what)
         let frame = try Frame.allocated(width: 16, height: 16, format: AV_PIX_FMT_YUV420P)
         frame.ptr.pointee.pts = 0
-        try FF.check(avcodec_send_frame(encoder.ctx, frame.ptr), "avcodec_send_frame", path: what)
-        try FF.check(avcodec_send_frame(encoder.ctx, nil), "avcodec_send_frame", path: what)
-        let packet = Packet()
+        try encoder.send(frame.ptr)
+        try encoder.send(nil)
         var version: String?
-        try FF.receivePackets(encoder.ctx, into: packet.ptr, path: what) { p in
+        try encoder.receivePackets { p in
             if version == nil, let data = p.pointee.data {
                 version = x264Version(in: Data(bytes: data, count: Int(p.pointee.size)))
             }

@@ -15,8 +15,9 @@ import SegueCore
 /// - copies video (H.264, HEVC, AV1, VP9) and audio (AAC, MP3, Opus, FLAC, ALAC, AC-3) as they come when nothing is
 ///   asked of them, else decodes and re-encodes (libx264 at `--preset`, AAC), drawing each frame through the
 ///   `LiveVideoProcessor` (`--square`, `--size`) or only converting it to 4:2:0;
-/// - writes crash-safe fragmented MP4 (`TakeFile`), split at keyframes with `--segment` (`TakeSegmenter`), and a
-///   JPEG preview once a second.
+/// - writes crash-safe fragmented MP4, split at keyframes with `--segment` (`TakeSegmenter`), and a JPEG preview once
+///   a second (`PreviewWriter`), in the formats `RecordingFormat` names, through the one output owner (`OutputFile`,
+///   `Encoder`) that renders use too.
 ///
 /// `run()` blocks until the take ends: `duration`, `stop()`, the source's end, or `timeout` seconds without data.
 public final class LiveRecording: @unchecked Sendable {
@@ -25,6 +26,8 @@ public final class LiveRecording: @unchecked Sendable {
     public let sources: [CaptureSource]
     public let output: String
     public let settings: RecordingSettings
+    /// What the take and its preview are written as.
+    let format: RecordingFormat
     let processor: LiveVideoProcessor?
     let log: @Sendable (String) -> Void
     let progress: (@Sendable (RecordingProgress) -> Void)?
@@ -42,7 +45,10 @@ public final class LiveRecording: @unchecked Sendable {
     public init(sources: [CaptureSource], output: String, settings: RecordingSettings, processor: LiveVideoProcessor? = nil,
                 log: @escaping @Sendable (String) -> Void = { _ in }, progress: (@Sendable (RecordingProgress) -> Void)? = nil) throws {
         guard !sources.isEmpty else { throw UsageError("give a source to record (v4l2:/dev/video0, alsa:default, a stream URL, …)") }
-        guard OutputFormat.mp4.accepts(fileName: output) else { throw UsageError("a take is written as MP4: give -o a .mp4 name (got \(output))") }
+        let format = RecordingFormat.mp4, take = format.take
+        guard take.accepts(fileName: output) else {
+            throw UsageError("a take is written as \(take.containerName): give -o a .\(take.extensions[0]) name (got \(output))")
+        }
         if let s = settings.segment {
             guard s > 0, s.isFinite else { throw UsageError("--segment must be a number of seconds > 0") }
             guard TakeSegmenter.isPattern(output) else {
@@ -62,12 +68,13 @@ public final class LiveRecording: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
             throw UsageError("the output folder \(dir) does not exist")
         }
-        if let p = settings.preview, !p.lowercased().hasSuffix(".jpg") && !p.lowercased().hasSuffix(".jpeg") {
-            throw UsageError("the preview is a JPEG: give --preview a .jpg name (got \(p))")
+        if let p = settings.preview, !format.previewExtensions.contains(OutputFormat.fileExtension(p)) {
+            throw UsageError("the preview is a JPEG: give --preview a .\(format.previewExtensions[0]) name (got \(p))")
         }
         self.sources = sources
         self.output = output
         self.settings = settings
+        self.format = format
         self.processor = processor
         self.log = log
         self.progress = progress

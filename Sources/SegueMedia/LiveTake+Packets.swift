@@ -158,7 +158,14 @@ extension LiveTake {
         let size = video!.size
         if let proc = recording.processor {
             let picture = try f.directPicture() ?? VideoPicture(try rgba(f))
-            return try Frame.yuv420(try proc.process(picture, info: video!.info, size: size))
+            let image = try proc.process(picture, info: video!.info, size: size)
+            precondition(image.bitDepth == 8 && image.alpha == nil, "live re-encoding is 8-bit 4:2:0")
+            // Tagged as what the renderers draw for SDR output: BT.709, limited range.
+            let out = try Frame.yuv420(image)
+            let tags = ColourTags.output(.sdr)
+            (out.ptr.pointee.color_primaries, out.ptr.pointee.color_trc, out.ptr.pointee.colorspace) = (tags.primaries, tags.transfer, tags.matrix)
+            out.ptr.pointee.color_range = AVCOL_RANGE_MPEG
+            return out
         }
         let s = f.ptr.pointee
         if AVPixelFormat(rawValue: s.format) == AV_PIX_FMT_YUV420P && Int(s.width) == size.width && Int(s.height) == size.height && s.color_range != AVCOL_RANGE_JPEG {
@@ -202,10 +209,13 @@ extension LiveTake {
             video!.nextKeyUS = b
         }
         frame.ptr.pointee.pts = pts
+        frame.ptr.pointee.pict_type = key ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         // The take reaches the end of this frame now, though the encoder hands its packet back a few frames later.
         let frameUS = settings.frameRate.map { Int64((1e6 / $0.framesPerSecond).rounded()) } ?? max(0, video!.frameUS)
         lastTakeUS = max(lastTakeUS, us + frameUS)
-        try video!.encoder!.encode(frame.ptr, keyframe: key) { try writeEncodedVideo($0) }
+        let enc = video!.encoder!
+        try enc.send(frame.ptr)
+        try enc.receivePackets { try writeEncodedVideo($0) }
     }
 
     private func writeEncodedVideo(_ packet: UnsafeMutablePointer<AVPacket>) throws {
@@ -224,7 +234,9 @@ extension LiveTake {
         guard let v = video, !v.copy else { return }
         video!.done = false   // frames before the end still in the decoder are written; later ones are dropped by time
         try decode(nil, preview: false)
-        try video!.encoder!.encode(nil) { try writeEncodedVideo($0) }
+        let enc = video!.encoder!
+        try enc.send(nil)
+        try enc.receivePackets { try writeEncodedVideo($0) }
     }
 
     // MARK: Audio
@@ -271,8 +283,7 @@ extension LiveTake {
                 audio!.started = true
                 enc.startSample = max(0, position ?? 0)
             } else if let position {
-                let next = enc.startSample + enc.sent + Int64(enc.pending.count / channels)
-                let drift = position - next
+                let drift = position - enc.nextSample
                 if drift > rate / 5 { samples = [Float](repeating: 0, count: Int(drift) * channels) + samples }
                 else if drift < -rate / 5 { samples.removeFirst(min(samples.count, Int(-drift) * channels)) }
             }
@@ -285,15 +296,14 @@ extension LiveTake {
         var samples = input
         let rate = Int64(enc.sampleRate)
         if let d = settings.duration {
-            let next = enc.startSample + enc.sent + Int64(enc.pending.count / enc.channels)
-            let room = max(0, Int64(d * Double(rate)) - next)
+            let room = max(0, Int64(d * Double(rate)) - enc.nextSample)
             if Int64(samples.count / enc.channels) >= room {
                 samples = Array(samples.prefix(Int(room) * enc.channels))
                 audio!.done = true
             }
         }
         try enc.encode(samples, final: final) { packet in
-            let tb = enc.ctx.pointee.time_base
+            let tb = enc.encoder.ctx.pointee.time_base
             let us = av_rescale_q(packet.pointee.pts, tb, microseconds)
             try segmenter.writeAudio(packet, stream: audioStreamIndex, tb: tb, us: us)
             audioPackets += 1
@@ -318,27 +328,5 @@ extension Frame {
         let r = Frame()
         av_frame_ref(r.ptr, ptr)
         return r
-    }
-
-    /// An 8-bit 4:2:0 picture as a yuv420p frame (rows copied into its padded strides), tagged BT.709 limited range
-    /// (what the renderers draw for SDR output).
-    static func yuv420(_ image: YUV420Image) throws -> Frame {
-        precondition(image.bitDepth == 8, "live re-encoding is 8-bit")
-        let out = try allocated(width: image.width, height: image.height, format: AV_PIX_FMT_YUV420P)
-        let f = out.ptr.pointee
-        func copy(_ src: [UInt8], _ dst: UnsafeMutablePointer<UInt8>, _ stride: Int32, _ w: Int, _ h: Int) {
-            src.withUnsafeBytes { s in
-                for y in 0..<h { (dst + y * Int(stride)).update(from: s.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * w, count: w) }
-            }
-        }
-        copy(image.y, f.data.0!, f.linesize.0, image.width, image.height)
-        copy(image.cb, f.data.1!, f.linesize.1, image.width / 2, image.height / 2)
-        copy(image.cr, f.data.2!, f.linesize.2, image.width / 2, image.height / 2)
-        let tags = ColourTags.output(.sdr)
-        out.ptr.pointee.color_primaries = tags.primaries
-        out.ptr.pointee.color_trc = tags.transfer
-        out.ptr.pointee.colorspace = tags.matrix
-        out.ptr.pointee.color_range = AVCOL_RANGE_MPEG
-        return out
     }
 }

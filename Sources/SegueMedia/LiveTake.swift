@@ -35,16 +35,13 @@ final class LiveTake {
     var lastTakeUS: Int64 = 0
     var lastProgress: UInt64 = 0
     var preview: PreviewWriter?
-    /// Codec parameters made from the encoders (the take's stream templates), freed with the take.
-    var ownedParameters: [UnsafeMutablePointer<AVCodecParameters>?] = []
-    deinit { for i in ownedParameters.indices { avcodec_parameters_free(&ownedParameters[i]) } }
 
     struct VideoState {
         var stream: Int32
         var timeBase: AVRational
         let copy: Bool
         var decoder: Decoder?
-        var encoder: LiveVideoEncoder?
+        var encoder: Encoder?
         var info: SourceInfo
         let size: PixelSize
         /// Nominal frame duration in µs (0: unknown).
@@ -68,7 +65,7 @@ final class LiveTake {
         let copy: Bool
         var decoder: Decoder?
         var resampler: LiveResampler?
-        var encoder: LiveAudioEncoder?
+        var encoder: AudioEncoder?
         /// Output samples placed so far (encoder's next sample) once started.
         var started = false
         var done = false
@@ -104,102 +101,99 @@ final class LiveTake {
         self.videoInput = videoInput
         self.audioInput = audioInput
         clocks = inputs.map { _ in InputClock() }
-        var templates: [TakeStream] = []
-        var videoStreamIndex: Int?
-        let path = recording.output
+        var templates: [StreamParameters] = []
         if let k = videoInput, let vi = inputs[k].videoIndex {
-            let st = inputs[k].stream(vi)
-            let par = st.pointee.codecpar!
-            let info = LiveTake.sourceInfo(st)
-            let processing = recording.processor != nil || settings.frameRate != nil
-            let copy = !processing && LiveTake.copyableVideo.contains(par.pointee.codec_id) && par.pointee.width > 0
-            let rate = st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : (st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : 0)
-            var size = PixelSize(width: Int(par.pointee.width) & ~1, height: Int(par.pointee.height) & ~1)
-            if let p = recording.processor { size = try p.outputSize(for: info) }
-            var state = VideoState(stream: vi, timeBase: st.pointee.time_base, copy: copy, info: info, size: size,
-                                   frameUS: rate > 0 ? Int64((1e6 / rate).rounded()) : 0, codecID: par.pointee.codec_id,
-                                   width: par.pointee.width, height: par.pointee.height)
-            if !copy || settings.preview != nil { state.decoder = try Decoder(stream: st, path: inputs[k].source.spec) }
-            if copy {
-                var matrix: [Int32]?
-                if let m = segue_stream_display_matrix(st) { matrix = Array(UnsafeBufferPointer(start: m, count: 9)) }
-                templates.append(TakeStream(parameters: try ownedCopy(par), timeBase: st.pointee.time_base, frameRate: st.pointee.avg_frame_rate, displayMatrix: matrix))
-            } else {
-                guard size.width >= 2, size.height >= 2 else { throw MediaError(path: inputs[k].source.spec, function: nil, message: "the video stream has no picture size") }
-                let tb = settings.frameRate.map { AVRational(num: $0.denominator, den: $0.numerator) } ?? st.pointee.time_base
-                let fps = settings.frameRate?.framesPerSecond ?? rate
-                let tags = recording.processor != nil ? ColourTags.output(.sdr) : LiveTake.sourceTags(par)
-                let enc = try LiveVideoEncoder(size: size, timeBase: tb, frameRate: fps, preset: settings.preset,
-                                               colour: (tags.primaries, tags.transfer, tags.matrix, AVCOL_RANGE_MPEG), path: path)
-                state.encoder = enc
-                state.timeBase = st.pointee.time_base
-                let par2 = avcodec_parameters_alloc()!
-                ownedParameters.append(par2)
-                try FF.check(avcodec_parameters_from_context(par2, enc.ctx), "avcodec_parameters_from_context", path: path)
-                templates.append(TakeStream(parameters: par2, timeBase: tb, frameRate: enc.ctx.pointee.framerate, displayMatrix: nil))
-                if settings.segment != nil { state.nextKeyUS = Int64(settings.segment! * 1e6) }
-                if recording.processor == nil, info.orientation != .identity, let m = segue_stream_display_matrix(st) {
-                    templates[templates.count - 1] = TakeStream(parameters: par2, timeBase: tb, frameRate: enc.ctx.pointee.framerate,
-                                                                displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
-                }
-            }
-            videoStreamIndex = 0
+            let (state, template) = try setUpVideo(inputs[k], stream: vi)
             video = state
+            templates.append(template)
         }
         if let k = audioInput, let ai = inputs[k].audioIndex {
-            let st = inputs[k].stream(ai)
-            let par = st.pointee.codecpar!
-            let copy = LiveTake.copyableAudio.contains(par.pointee.codec_id) && par.pointee.sample_rate > 0
-            var state = AudioState(stream: ai, timeBase: st.pointee.time_base, copy: copy, codecID: par.pointee.codec_id)
-            if copy {
-                let parameters = try ownedCopy(par)
-                if par.pointee.codec_id == AV_CODEC_ID_AAC && par.pointee.extradata_size == 0 {
-                    // ADTS (MPEG-TS, raw AAC): MP4 wants the AudioSpecificConfig up front and the frames bare.
-                    guard let asc = LiveTake.audioSpecificConfig(par.pointee) else {
-                        throw MediaError(path: inputs[k].source.spec, function: nil, message: "AAC at \(par.pointee.sample_rate) Hz cannot be described for MP4")
-                    }
-                    parameters.pointee.extradata = av_mallocz(asc.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)).assumingMemoryBound(to: UInt8.self)
-                    parameters.pointee.extradata.update(from: asc, count: asc.count)
-                    parameters.pointee.extradata_size = Int32(asc.count)
-                    state.stripsADTS = true
-                }
-                if parameters.pointee.frame_size == 0 && par.pointee.codec_id == AV_CODEC_ID_AAC { parameters.pointee.frame_size = 1024 }
-                templates.append(TakeStream(parameters: parameters, timeBase: st.pointee.time_base, frameRate: AVRational(num: 0, den: 1), displayMatrix: nil))
-            } else {
-                let dec = try Decoder(stream: st, path: inputs[k].source.spec, threads: 1)
-                let rate = dec.ctx.pointee.sample_rate > 0 ? dec.ctx.pointee.sample_rate : 48000
-                let channels = Int(min(2, max(1, dec.ctx.pointee.ch_layout.nb_channels)))
-                let enc = try LiveAudioEncoder(sampleRate: rate, channels: channels, bitRate: settings.preset.audioBitRate, path: path)
-                state.decoder = dec
-                state.resampler = try LiveResampler(from: dec.ctx, rate: rate, channels: channels, path: inputs[k].source.spec)
-                state.encoder = enc
-                let par2 = avcodec_parameters_alloc()!
-                ownedParameters.append(par2)
-                try FF.check(avcodec_parameters_from_context(par2, enc.ctx), "avcodec_parameters_from_context", path: path)
-                templates.append(TakeStream(parameters: par2, timeBase: enc.ctx.pointee.time_base, frameRate: AVRational(num: 0, den: 1), displayMatrix: nil))
-            }
+            let (state, template) = try setUpAudio(inputs[k], stream: ai)
             audio = state
+            templates.append(template)
         }
         let log = recording.log
-        segmenter = TakeSegmenter(pattern: path, segmentSeconds: settings.segment, templates: templates, videoStream: videoStreamIndex,
-                                  faststart: settings.faststart, log: { log($0) })
-        if let p = settings.preview { preview = PreviewWriter(path: p) }
+        segmenter = TakeSegmenter(pattern: recording.output, segmentSeconds: settings.segment, format: recording.format, templates: templates,
+                                  videoStream: video == nil ? nil : 0, faststart: settings.faststart, log: { log($0) })
+        if let p = settings.preview { preview = PreviewWriter(path: p, format: recording.format) }
         if let v = video {
             log("segue: video: \(inputs[videoInput!].source.spec) \(String(cString: avcodec_get_name(v.codecID))) \(v.width)x\(v.height), "
-                + (v.copy ? "copied as it comes" : "re-encoded with libx264 \(settings.preset.x264Preset) at \(v.size) (--preset \(settings.preset.rawValue))"))
+                + (v.copy ? "copied as it comes" : "re-encoded with \(v.encoder!.name) \(settings.preset.x264Preset) at \(v.size) (--preset \(settings.preset.rawValue))"))
         }
         if let a = audio {
-            log("segue: audio: \(inputs[audioInput!].source.spec) \(String(cString: avcodec_get_name(a.codecID))), " + (a.copy ? "copied as it comes" : "re-encoded as AAC"))
+            log("segue: audio: \(inputs[audioInput!].source.spec) \(String(cString: avcodec_get_name(a.codecID))), "
+                + (a.copy ? "copied as it comes" : "re-encoded as \(recording.format.take.audioName)"))
         }
     }
 
-    /// A copy of an input stream's parameters owned by the take: the input may be closed and reopened
-    /// (`--reconnect`) while later files of the take are still made from them.
-    func ownedCopy(_ par: UnsafeMutablePointer<AVCodecParameters>) throws -> UnsafeMutablePointer<AVCodecParameters> {
-        guard let copy = avcodec_parameters_alloc() else { throw MediaError(path: recording.output, function: "avcodec_parameters_alloc", message: "out of memory") }
-        ownedParameters.append(copy)
-        try FF.check(avcodec_parameters_copy(copy, par), "avcodec_parameters_copy", path: recording.output)
-        return copy
+    /// The take's video: its state and the stream it is written as. Copied as it comes (its display matrix kept) when
+    /// nothing is asked of it and the take's container takes its codec; else decoded and re-encoded
+    /// (`LivePreset.videoEncoding`), drawn by the processor or kept at its own size, its rotation kept as a display
+    /// matrix when not drawn.
+    private func setUpVideo(_ input: LiveInput, stream vi: Int32) throws -> (VideoState, StreamParameters) {
+        let st = input.stream(vi)
+        let par = st.pointee.codecpar!
+        let info = LiveTake.sourceInfo(st)
+        let processing = recording.processor != nil || settings.frameRate != nil
+        let copy = !processing && LiveTake.copyableVideo.contains(par.pointee.codec_id) && par.pointee.width > 0
+        let rate = st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : (st.pointee.r_frame_rate.isValid ? st.pointee.r_frame_rate.double : 0)
+        var size = PixelSize(width: Int(par.pointee.width) & ~1, height: Int(par.pointee.height) & ~1)
+        if let p = recording.processor { size = try p.outputSize(for: info) }
+        var state = VideoState(stream: vi, timeBase: st.pointee.time_base, copy: copy, info: info, size: size,
+                               frameUS: rate > 0 ? Int64((1e6 / rate).rounded()) : 0, codecID: par.pointee.codec_id,
+                               width: par.pointee.width, height: par.pointee.height)
+        if !copy || settings.preview != nil { state.decoder = try Decoder(stream: st, path: input.source.spec) }
+        if copy { return (state, try StreamParameters(copying: st, path: recording.output)) }
+        guard size.width >= 2, size.height >= 2 else { throw MediaError(path: input.source.spec, function: nil, message: "the video stream has no picture size") }
+        let tb = settings.frameRate.map { AVRational(num: $0.denominator, den: $0.numerator) } ?? st.pointee.time_base
+        let fps = settings.frameRate?.framesPerSecond ?? rate
+        let tags = recording.processor != nil ? ColourTags.output(.sdr) : LiveTake.sourceTags(par)
+        let encoding = try settings.preset.videoEncoding(format: recording.format, size: size, timeBase: tb, frameRate: fps,
+                                                         colour: (tags.primaries, tags.transfer, tags.matrix, AVCOL_RANGE_MPEG))
+        let enc = try Encoder(video: encoding, path: recording.output)
+        state.encoder = enc
+        if let s = settings.segment { state.nextKeyUS = Int64(s * 1e6) }
+        var template = try StreamParameters(encoder: enc)
+        if recording.processor == nil, info.orientation != .identity, let m = segue_stream_display_matrix(st) {
+            template.displayMatrix = Array(UnsafeBufferPointer(start: m, count: 9))
+        }
+        return (state, template)
+    }
+
+    /// The take's audio: its state and the stream it is written as. Copied as it comes when the take's container
+    /// takes its codec (AAC in ADTS frames made bare, with its AudioSpecificConfig); else decoded, resampled and
+    /// re-encoded (`LivePreset.audioEncoding`: at most two channels, the source's rate).
+    private func setUpAudio(_ input: LiveInput, stream ai: Int32) throws -> (AudioState, StreamParameters) {
+        let st = input.stream(ai)
+        let par = st.pointee.codecpar!
+        let copy = LiveTake.copyableAudio.contains(par.pointee.codec_id) && par.pointee.sample_rate > 0
+        var state = AudioState(stream: ai, timeBase: st.pointee.time_base, copy: copy, codecID: par.pointee.codec_id)
+        if copy {
+            var template = try StreamParameters(copying: st, path: recording.output)
+            template.frameRate = AVRational(num: 0, den: 1)
+            template.displayMatrix = nil
+            let parameters = template.codec.ptr
+            if par.pointee.codec_id == AV_CODEC_ID_AAC && par.pointee.extradata_size == 0 {
+                // ADTS (MPEG-TS, raw AAC): MP4 wants the AudioSpecificConfig up front and the frames bare.
+                guard let asc = LiveTake.audioSpecificConfig(par.pointee) else {
+                    throw MediaError(path: input.source.spec, function: nil, message: "AAC at \(par.pointee.sample_rate) Hz cannot be described for MP4")
+                }
+                parameters.pointee.extradata = av_mallocz(asc.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)).assumingMemoryBound(to: UInt8.self)
+                parameters.pointee.extradata.update(from: asc, count: asc.count)
+                parameters.pointee.extradata_size = Int32(asc.count)
+                state.stripsADTS = true
+            }
+            if parameters.pointee.frame_size == 0 && par.pointee.codec_id == AV_CODEC_ID_AAC { parameters.pointee.frame_size = 1024 }
+            return (state, template)
+        }
+        let dec = try Decoder(stream: st, path: input.source.spec, threads: 1)
+        let rate = dec.ctx.pointee.sample_rate > 0 ? dec.ctx.pointee.sample_rate : 48000
+        let channels = Int(min(2, max(1, dec.ctx.pointee.ch_layout.nb_channels)))
+        let enc = try AudioEncoder(settings.preset.audioEncoding(format: recording.format, sampleRate: rate, channels: channels), path: recording.output)
+        state.decoder = dec
+        state.resampler = try LiveResampler(from: dec.ctx, rate: rate, channels: channels, path: input.source.spec)
+        state.encoder = enc
+        return (state, try StreamParameters(encoder: enc.encoder))
     }
 
     /// The stream's picture as `SourceInfo` (coded size, sample aspect ratio, rotation from its display matrix, rate).

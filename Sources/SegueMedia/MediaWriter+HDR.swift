@@ -10,14 +10,6 @@ import SegueCore
 /// `peak` is the brightest the sources can be (HLG: 1000 cd/m², a PQ clip: its own MaxCLL or mastering peak, SDR
 /// white: 203 cd/m²), not a measurement: MaxFALL would need every frame before the first is written.
 extension MediaWriter {
-    /// The `AVPixelFormat` named `name` (`OutputFormat.pixelFormat`: yuv420p for SDR, yuv420p10le for HDR).
-    /// Wraps `av_get_pix_fmt`. - Throws: `MediaError` if this FFmpeg has no such format.
-    static func pixelFormat(_ name: String) throws -> AVPixelFormat {
-        let f = av_get_pix_fmt(name)
-        guard f != AV_PIX_FMT_NONE else { throw MediaError(path: nil, function: "av_get_pix_fmt", message: "this FFmpeg has no pixel format \(name)") }
-        return f
-    }
-
     /// Darkest luminance of the mastering display written for PQ output, cd/m² (the smallest HDR10 can state).
     static let masteringMinimum = 0.0001
     /// The mastering display's peak for content as bright as `peak`: at least BT.2100's 1000 cd/m² reference display.

@@ -10,43 +10,29 @@ public enum StillImage {
         try VideoReader(path: path, policy: policy).frame(at: .zero)
     }
 
-    /// Encodes `image` as an RGBA PNG and writes it to `path` (via a temporary file renamed on success).
-    /// Throws `MediaError`.
+    /// Encodes `image` as an RGBA PNG (the PNG row's encoder and alpha pixel format, `OutputFormat.png`) and writes it
+    /// to `path` through a hidden temporary file renamed on success (`OutputFile`, the `image2pipe` muxer: the file is
+    /// the picture). Throws `MediaError`.
     public static func writePNG(_ image: RGBAImage, to path: String) throws {
-        _ = FF.setup
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG), let c = avcodec_alloc_context3(codec) else {
-            throw MediaError(path: path, function: "avcodec_find_encoder", message: "this FFmpeg has no PNG encoder")
-        }
-        var ctx: UnsafeMutablePointer<AVCodecContext>? = c
-        defer { avcodec_free_context(&ctx) }
-        c.pointee.width = Int32(image.width)
-        c.pointee.height = Int32(image.height)
-        c.pointee.pix_fmt = AV_PIX_FMT_RGBA
-        c.pointee.time_base = AVRational(num: 1, den: 1)
-        try FF.check(avcodec_open2(c, codec, nil), "avcodec_open2", path: path)
+        let row = OutputFormat.png
+        var e = VideoEncoding(codec: row.defaultEncoders[.sdr]!, size: PixelSize(width: image.width, height: image.height),
+                              pixelFormat: try Encoder.pixelFormat(row.alphaPixelFormat!), timeBase: AVRational(num: 1, den: 1))
+        e.sampleAspectRatio = nil   // no pHYs chunk
+        let encoder = try Encoder(video: e, path: path)
+        let file = try OutputFile(path: path, container: "image2pipe", placement: .replacing)
+        let stream = try file.addStream(encoder)
+        try file.writeHeader(options: [:])
         let frame = try Frame.rgba(image)
         frame.ptr.pointee.pts = 0
-        try FF.check(avcodec_send_frame(c, frame.ptr), "avcodec_send_frame", path: path)
-        try FF.check(avcodec_send_frame(c, nil), "avcodec_send_frame", path: path)
-        let packet = Packet()
-        var bytes = Data()
-        while avcodec_receive_packet(c, packet.ptr) == 0 {
-            bytes.append(packet.ptr.pointee.data, count: Int(packet.ptr.pointee.size))
-            av_packet_unref(packet.ptr)
+        try encoder.send(frame.ptr)
+        try encoder.send(nil)
+        var packets = 0
+        try encoder.receivePackets { packet in
+            try file.write(packet, stream: stream, from: encoder.ctx.pointee.time_base)
+            packets += 1
         }
-        guard !bytes.isEmpty else { throw MediaError(path: path, function: "avcodec_receive_packet", message: "the PNG encoder produced nothing") }
-        let url = URL(fileURLWithPath: path)
-        TemporaryFiles.removeStale(of: path)
-        let temp = URL(fileURLWithPath: TemporaryFiles.path(for: path, count: 0))
-        do {
-            try bytes.write(to: temp)
-            if rename(temp.path, url.path) != 0 { throw MediaError(path: path, function: "rename", message: String(cString: strerror(errno))) }
-        } catch let e as MediaError {
-            unlink(temp.path); throw e
-        } catch {
-            unlink(temp.path)
-            throw MediaError(path: path, function: nil, message: "cannot write: \(error.localizedDescription)")
-        }
+        guard packets > 0 else { throw MediaError(path: path, function: "avcodec_receive_packet", message: "the PNG encoder produced nothing") }
+        try file.finish()
     }
 }
 

@@ -6,7 +6,7 @@ import SegueCore
 public struct VideoPacketSummary: Sendable {
     /// Video packets (one per frame for the codecs Segue writes).
     public let frames: Int64
-    /// SHA-256 of the codec header (see `MediaWriter.headerHash`).
+    /// SHA-256 of the codec header (see `StreamCopy.headerHash`).
     public let headerHash: String
     /// Whether the first packet in decoding order is a keyframe (an IDR frame for H.264).
     public let startsWithKeyframe: Bool
@@ -28,7 +28,7 @@ public struct VideoPacketSummary: Sendable {
         }
         let ai = file.bestStream(AVMEDIA_TYPE_AUDIO)
         let vst = file.stream(vi)
-        headerHash = MediaWriter.headerHash(vst.pointee.codecpar)
+        headerHash = StreamCopy.headerHash(vst.pointee.codecpar)
         width = Int(vst.pointee.codecpar.pointee.width)
         height = Int(vst.pointee.codecpar.pointee.height)
         let frameBase = AVRational(num: frameRate.denominator, den: frameRate.numerator)
@@ -68,7 +68,8 @@ public struct VideoPacketSummary: Sendable {
     }
 }
 
-/// Joins video files by stream copy (no re-encoding), for stitching farm chunks.
+/// Writes files by stream copy (no re-encoding), through the one output owner (`OutputFile`, streams of copied packets:
+/// `StreamParameters`): farm chunks stitched into one file, a take rewritten with its index first.
 public enum StreamCopy {
     /// One input: a video file whose frame 0 is output frame `startFrame`.
     public struct Piece {
@@ -91,31 +92,16 @@ public enum StreamCopy {
     @discardableResult
     public static func concatenate(_ pieces: [Piece], frameRate: FrameRate, audioPath: String?, to path: String,
                                    container: String, muxOptions: [String: String] = [:]) throws -> (video: Int64, audio: Int64) {
-        _ = FF.setup
         guard let firstPiece = pieces.first else { throw MediaError(path: path, function: nil, message: "nothing to join") }
-        var c: UnsafeMutablePointer<AVFormatContext>? = nil
-        try FF.check(avformat_alloc_output_context2(&c, nil, container, path), "avformat_alloc_output_context2", path: path)
-        let out = OutputFile(c!)
-        let oc = out.ctx
-
+        let out = try OutputFile(path: path, container: container)
         var video = try PieceReader(firstPiece, type: AVMEDIA_TYPE_VIDEO)
-        let vst = try out.addStream(copying: video.stream, path: path)
+        let vi = try out.addStream(StreamParameters(copying: video.stream, path: path))
         let audio = try audioPath.map { try PieceReader(Piece(path: $0, startFrame: 0), type: AVMEDIA_TYPE_AUDIO) }
-        let ast = try audio.map { try out.addStream(copying: $0.stream, path: path) }
-
-        var pb: UnsafeMutablePointer<AVIOContext>? = nil
-        let rc = avio_open(&pb, path, AVIO_FLAG_WRITE)
-        if rc < 0 { throw MediaError(path: path, function: "avio_open", code: rc, message: "cannot create the output file: \(FF.message(rc))", outputIO: true) }
-        oc.pointee.pb = pb
-        out.ioOpen = true
-        var muxOpts: OpaquePointer? = nil
-        for (k, v) in muxOptions.sorted(by: { $0.key < $1.key }) { av_dict_set(&muxOpts, k, v, 0) }
-        let hrc = avformat_write_header(oc, &muxOpts)
-        av_dict_free(&muxOpts)
-        try FF.check(hrc, "avformat_write_header", path: path)
+        let ai = try audio.map { try out.addStream(StreamParameters(copying: $0.stream, path: path)) }
+        try out.writeHeader(options: muxOptions)
 
         let frameBase = AVRational(num: frameRate.denominator, den: frameRate.numerator)
-        let outVideoBase = vst.pointee.time_base
+        let header = headerHash(out.stream(vi).pointee.codecpar)
         var nextPiece = 1
         var counts: (video: Int64, audio: Int64) = (0, 0)
         var videoPending = try video.next()
@@ -125,7 +111,7 @@ public enum StreamCopy {
             while !videoPending && nextPiece < pieces.count {
                 video = try PieceReader(pieces[nextPiece], type: AVMEDIA_TYPE_VIDEO)
                 nextPiece += 1
-                guard MediaWriter.headerHash(video.stream.pointee.codecpar) == MediaWriter.headerHash(vst.pointee.codecpar) else {
+                guard headerHash(video.stream.pointee.codecpar) == header else {
                     throw MediaError(path: video.path, function: nil, message: "its codec header differs from the first piece's: cannot join by stream copy")
                 }
                 videoPending = try video.next()
@@ -134,40 +120,55 @@ public enum StreamCopy {
             var takeVideo = videoPending
             if videoPending, audioPending, let a = audio {
                 // Earlier decoding time first.
-                let vDTS = av_rescale_q_rnd(video.packet.ptr.pointee.dts, video.stream.pointee.time_base, frameBase, AV_ROUND_NEAR_INF) + video.piece.startFrame
-                takeVideo = av_compare_ts(vDTS, frameBase, a.packet.ptr.pointee.dts, a.stream.pointee.time_base) <= 0
+                takeVideo = av_compare_ts(video.frame(video.packet.ptr.pointee.dts, frameBase), frameBase, a.packet.ptr.pointee.dts, a.stream.pointee.time_base) <= 0
             }
             if takeVideo {
                 let p = video.packet.ptr
-                let tb = video.stream.pointee.time_base
-                let ptsFrame = av_rescale_q_rnd(p.pointee.pts, tb, frameBase, AV_ROUND_NEAR_INF) + video.piece.startFrame
-                let dtsFrame = av_rescale_q_rnd(p.pointee.dts, tb, frameBase, AV_ROUND_NEAR_INF) + video.piece.startFrame
-                p.pointee.pts = av_rescale_q(ptsFrame, frameBase, outVideoBase)
-                p.pointee.dts = av_rescale_q(dtsFrame, frameBase, outVideoBase)
-                p.pointee.duration = av_rescale_q(1, frameBase, outVideoBase)
-                p.pointee.stream_index = vst.pointee.index
-                p.pointee.pos = -1
-                try FF.check(av_interleaved_write_frame(oc, p), "av_interleaved_write_frame", path: path, outputIO: true)
+                p.pointee.pts = video.frame(p.pointee.pts, frameBase)
+                p.pointee.dts = video.frame(p.pointee.dts, frameBase)
+                p.pointee.duration = 1
+                try out.write(p, stream: vi, from: frameBase)
                 counts.video += 1
                 videoPending = try video.next()
-            } else if let a = audio, let ast {
-                let p = a.packet.ptr
-                av_packet_rescale_ts(p, a.stream.pointee.time_base, ast.pointee.time_base)
-                p.pointee.stream_index = ast.pointee.index
-                p.pointee.pos = -1
-                try FF.check(av_interleaved_write_frame(oc, p), "av_interleaved_write_frame", path: path, outputIO: true)
+            } else if let a = audio, let ai {
+                try out.write(a.packet.ptr, stream: ai, from: a.stream.pointee.time_base)
                 counts.audio += 1
                 audioPending = try a.next()
             }
         }
-        try FF.check(av_write_trailer(oc), "av_write_trailer", path: path, outputIO: true)
-        try FF.check(avio_closep(&oc.pointee.pb), "avio_closep", path: path, outputIO: true)
-        out.ioOpen = false
+        try out.finish()
         return counts
     }
-}
 
-/// An output format context (owner: frees it, closing its file if open).
+    /// Copies every packet of `source` into `path` (`container`, with `muxOptions`: MP4's `+faststart`), the streams'
+    /// timestamps and display matrices as they are, through a hidden temporary file renamed over `path` when complete
+    /// (`path` may be `source` itself).
+    /// - Throws: `MediaError` (the source cannot be read, the copy cannot be written; `path` is then untouched).
+    static func remux(_ source: String, to path: String, container: String, muxOptions: [String: String]) throws {
+        let input = try InputFile(path: source, policy: .default)   // a file Segue itself just wrote
+        let out = try OutputFile(path: path, container: container, placement: .replacing)
+        for i in 0..<Int32(input.ctx.pointee.nb_streams) { _ = try out.addStream(StreamParameters(copying: input.stream(i), path: path)) }
+        try out.writeHeader(options: muxOptions)
+        let pkt = Packet()
+        while true {
+            let r = input.readPacket(pkt.ptr)
+            if r == FF.eof { break }
+            try FF.check(r, "av_read_frame", path: source)
+            let i = pkt.ptr.pointee.stream_index
+            try out.write(pkt.ptr, stream: Int(i), from: input.stream(i).pointee.time_base)
+        }
+        try out.finish()
+    }
+
+    /// SHA-256 of a video codec header as a demuxer reports it: codec, profile, level, size, pixel format and the
+    /// extradata (avcC with SPS/PPS for H.264 in MP4). Chunks of one plan must all have the same.
+    static func headerHash(_ par: UnsafeMutablePointer<AVCodecParameters>) -> String {
+        let p = par.pointee
+        var bytes = Array("\(p.codec_id.rawValue) \(p.profile) \(p.level) \(p.width)x\(p.height) \(p.format) ".utf8)
+        if let e = p.extradata, p.extradata_size > 0 { bytes += UnsafeBufferPointer(start: e, count: Int(p.extradata_size)) }
+        return Digest.sha256(bytes)
+    }
+}
 
 /// Reads the packets of one stream of a file, in file order.
 final class PieceReader {
@@ -186,6 +187,11 @@ final class PieceReader {
         }
         index = i
         stream = file.stream(i)
+    }
+
+    /// A timestamp of this piece (in its stream's time base) as a frame of the output (`frameBase`: 1 / frame rate).
+    func frame(_ ts: Int64, _ frameBase: AVRational) -> Int64 {
+        av_rescale_q_rnd(ts, stream.pointee.time_base, frameBase, AV_ROUND_NEAR_INF) + piece.startFrame
     }
 
     /// Reads the next packet of the stream into `packet`; false at the end of the file.

@@ -2,22 +2,31 @@ import CFFmpeg
 import Foundation
 import SegueCore
 
-/// Distributes a take's packets over its files: one file, or with `--segment S` a new file at the first video
-/// keyframe at or after every S seconds of the take (`take_%03d.mp4`). Each file starts with that keyframe at time 0;
-/// audio packets go to the file whose time range holds their start, so no packet is lost or written twice. Audio that
-/// comes before the keyframe that ends its file is known is held until it is. Without video, a new file starts at the
-/// first audio packet at or after the boundary.
+/// Writes a take's files and distributes its packets over them: one file, or with `--segment S` a new file at the
+/// first video keyframe at or after every S seconds of the take (`take_%03d.mp4`). Each file starts with that
+/// keyframe at time 0; audio packets go to the file whose time range holds their start, so no packet is lost or
+/// written twice. Audio that comes before the keyframe that ends its file is known is held until it is. Without
+/// video, a new file starts at the first audio packet at or after the boundary.
 ///
 /// Timestamps come in each stream's own time base, counted from the take's start; the segmenter subtracts its
 /// file's start (the keyframe's own timestamp, exactly, in the video stream).
+///
+/// Each file is an `OutputFile` in the take's row of the output-format table (`RecordingFormat.take`), written as
+/// fragmented MP4 as the packets come (`RecordingFormat.fragmentedMuxOptions`: a fragment at each video keyframe and at
+/// least every 2 s of media, each flushed to the file when it is complete), so that a process killed mid-take
+/// (`kill -9`, power loss) leaves a file that plays up to its last complete fragment; as
+/// `AVCaptureMovieFileOutput.movieFragmentInterval`. It is written straight to its final name (a crashed take must be
+/// where the user looks for it), never over another file. Once finished it is rewritten as a plain MP4 with the index
+/// first (`makeFaststart`).
 final class TakeSegmenter {
     let pattern: String
     let segmentSeconds: Double?
-    let templates: [TakeStream]
+    let format: RecordingFormat
+    let templates: [StreamParameters]
     let videoStream: Int?
     let faststart: Bool
     let log: (String) -> Void
-    private(set) var current: TakeFile?
+    private(set) var current: OutputFile?
     private(set) var files: [String] = []
     private(set) var fragmented: [String] = []
     /// Bytes of the files finished so far.
@@ -29,9 +38,12 @@ final class TakeSegmenter {
     private var held: [(packet: Packet, stream: Int, tb: AVRational, us: Int64)] = []
 
     /// - Parameter pattern: the file name, or with `segmentSeconds` a name with one `%d`-style pattern (`%03d`).
-    init(pattern: String, segmentSeconds: Double?, templates: [TakeStream], videoStream: Int?, faststart: Bool, log: @escaping (String) -> Void) {
+    /// - Parameter templates: the take's streams, in order (the video first).
+    init(pattern: String, segmentSeconds: Double?, format: RecordingFormat, templates: [StreamParameters], videoStream: Int?, faststart: Bool,
+         log: @escaping (String) -> Void) {
         self.pattern = pattern
         self.segmentSeconds = segmentSeconds
+        self.format = format
         self.templates = templates
         self.videoStream = videoStream
         self.faststart = faststart
@@ -91,9 +103,13 @@ final class TakeSegmenter {
         try current!.write(packet, stream: stream, from: tb)
     }
 
+    /// Creates the next file (which must not exist) with the take's streams, and writes its header.
     private func open() throws {
-        current = try TakeFile(path: name(index), streams: templates)
-        files.append(name(index))
+        let file = try OutputFile(path: name(index), container: format.take.container, placement: .new)
+        for t in templates { _ = try file.addStream(t) }
+        try file.writeHeader(options: format.fragmentedMuxOptions)
+        current = file
+        files.append(file.path)
     }
 
     /// Ends the current file at the keyframe `at` (µs `us`): held audio before it goes into it, the rest into the next.
@@ -115,7 +131,7 @@ final class TakeSegmenter {
         current = nil
         if faststart {
             do {
-                if try !TakeFile.makeFaststart(f.path) {
+                if try !makeFaststart(f.path) {
                     fragmented.append(f.path)
                     log("warning: \(f.path): not enough free disk to rewrite it with the index first; it stays fragmented MP4 (it plays as it is)")
                 }
@@ -126,7 +142,21 @@ final class TakeSegmenter {
         } else {
             fragmented.append(f.path)
         }
-        finishedBytes += TakeFile.fileSize(f.path) ?? 0
+        finishedBytes += OutputFile.fileSize(f.path) ?? 0
+    }
+
+    /// Rewrites the finished fragmented take at `path` as a plain MP4 with its index first (the row's `muxOptions`:
+    /// `+faststart`), by stream copy through a hidden temporary file beside it that is renamed over it
+    /// (`StreamCopy.remux`), when the disk has room for the copy (its size again, plus 16 MiB); otherwise the take
+    /// stays fragmented (it plays as it is). Returns true when rewritten.
+    /// - Throws: `MediaError` when the copy fails (the fragmented take is kept).
+    func makeFaststart(_ path: String) throws -> Bool {
+        guard let size = OutputFile.fileSize(path) else { return false }
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var fs = statvfs()
+        guard statvfs(dir.isEmpty ? "." : dir, &fs) == 0, Int64(fs.f_bavail) * Int64(fs.f_frsize) > size + (16 << 20) else { return false }
+        try StreamCopy.remux(path, to: path, container: format.take.container, muxOptions: format.take.muxOptions)
+        return true
     }
 
     /// Writes what is held and finishes the last file.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SegueCore
 import SegueEdit
 import SegueMedia
@@ -94,9 +93,6 @@ extension RenderJob {
         }
     }
 
-    /// Temporary files made so far in this process (their names' count).
-    static let temporaryCount = Mutex(0)
-
     /// Runs `write` on a hidden temporary file beside `path` (`TemporaryFiles.path`) and renames it to `path` only if
     /// `write` succeeds; on any error (or SIGINT/SIGTERM) the temporary file is removed and an existing file at `path` is
     /// untouched. Temporary files of `path` left by a killed process are removed first (`TemporaryFiles.removeStale`).
@@ -106,8 +102,7 @@ extension RenderJob {
         // What a render of this output killed earlier (SIGKILL) left behind goes first (`TemporaryFiles.removeStale`).
         TemporaryFiles.removeStale(of: path)
         // Host, PID and a per-process count: renders at once in one process (a library user's) never share a file.
-        let n = temporaryCount.withLock { c -> Int in c += 1; return c }
-        let temp = TemporaryFiles.path(for: path, count: n)
+        let temp = TemporaryFiles.next(for: path)
         let slot = SignalCleanup.register(temp)
         defer { SignalCleanup.unregister(slot) }
         do {
@@ -140,8 +135,7 @@ extension RenderJob {
         // image2 reads a `%` anywhere in the path as a number.
         let standIn = dir + "/" + name.replacingOccurrences(of: "%", with: "#")
         TemporaryFiles.removeStale(of: standIn)
-        let n = temporaryCount.withLock { c -> Int in c += 1; return c }
-        let temp = TemporaryFiles.path(for: standIn, count: n)
+        let temp = TemporaryFiles.next(for: standIn)
         do {
             try FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: false)
         } catch {
