@@ -11,6 +11,8 @@ Environment (defaults follow the issue's spec):
   shader directionalwipe, 1 s each, against FFmpeg's xfade graph with diagtl in the shader's place; BENCH_PEERS_ONLY=1: only it)
   BENCH_FARM=1 (default on machines of 8 cores or more: the edit through `segue farm local` with one chunk process and
   with one per 8 cores, its scaling)
+  BENCH_HEAVY=1 (also issue 32's transition-heavy edit: six 4 s clips at 1280x720, fade, wipeleft, slideleft, circleopen
+  and diagtl, 1 s each, the same xfade names in Segue and in FFmpeg's xfade graph; BENCH_HEAVY_ONLY=1: only it)
   BENCH_LOGO=1 (also the same edit with a logo over every frame: `--overlay logo.png:0.92,0.9,0.1`, against FFmpeg's
   graph with an `overlay` at the end; reports what the logo costs, segue with logo / segue without)
 """
@@ -246,6 +248,8 @@ def main():
         result["prefilter"] = prefilter_case()
     if env("BENCH_PEERS", "1") == "1":
         result["peers"] = peers_case()
+    if env("BENCH_HEAVY", "1") == "1":
+        result["heavy"] = heavy_case()
     if env("BENCH_FARM", "1" if (os.cpu_count() or 1) >= 8 else "0") == "1":
         result["farm_local"] = farm_case(edit)
     name = f"results-{CLIPS}x{SECONDS:g}.json"
@@ -276,6 +280,88 @@ def farm_case(edit):
     return {"cores": cores, "median_seconds": med}
 
 
+HEAVY = ["fade", "wipeleft", "slideleft", "circleopen", "diagtl"]
+
+
+def heavy_case():
+    """Issue 32's transition-heavy edit: six 4 s clips at 1280x720 (H.264 + AAC), five 1 s transitions with the same
+    xfade names on both sides (fade, wipeleft, slideleft, circleopen, diagtl), x264 medium CRF 18, AAC; Segue (auto:
+    what `segue render` picks here) against FFmpeg's xfade graph, alternating. Prints segue/ffmpeg (target <= 0.85)."""
+    os.makedirs(WORK, exist_ok=True)
+    out = lambda n: os.path.join(WORK, n)
+    w, h, seconds, n = 1280, 720, 4, 6
+    paths = peer_clips(w, h, seconds, n)
+    clips = [{"path": paths[0]}] + [{"path": p, "transition": {"type": HEAVY[i - 1], "duration": 1}} for i, p in enumerate(paths) if i > 0]
+    edit = out("heavy.json")
+    with open(edit, "w") as fh:
+        json.dump({"frameRate": 30, "renderSize": {"width": w, "height": h}, "clips": clips,
+                   "output": {"codec": "h264", "crf": int(CRF), "preset": PRESET}}, fh)
+    ffmpeg = xfade_graph(paths, HEAVY, seconds, out("heavy-ffmpeg.mp4"))
+    cases = {f"segue-{b} heavy": [[SEGUE, "render", edit, "--backend", b, "--progress", "none", "-o", out(f"heavy-segue-{b}.mp4")]]
+             for b in BACKENDS if b == "auto"}
+    cases["ffmpeg xfade heavy"] = [ffmpeg]
+    return side_by_side(cases, "ffmpeg xfade heavy", "transition-heavy edit (6 x 4 s 1280x720; fade, wipeleft, slideleft, circleopen, diagtl)")
+
+
+def peer_clips(w, h, seconds, n):
+    """The six test clips of the peers' and the transition-heavy edits (made once)."""
+    out = lambda name: os.path.join(WORK, name)
+    paths = []
+    for i in range(n):
+        p = out(f"peers{i}_{w}x{h}.mp4")
+        if not os.path.exists(p):
+            src = ["testsrc2", "smptehdbars", "mandelbrot", "rgbtestsrc", "testsrc", "cellauto"][i]
+            video = f"{src}=s={w}x{h}:r=30" + ("" if src in ("mandelbrot", "cellauto") else f":d={seconds}")
+            ff("-f", "lavfi", "-i", f"{video},trim=duration={seconds},hue=h={i * 50}", "-f", "lavfi", "-i",
+               f"sine=f={200 + 50 * i}:r=48000:d={seconds}", "-shortest", "-c:v", "libx264", "-preset", "veryfast", "-crf", "20",
+               "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-c:a", "aac", p + ".tmp.mp4")
+            os.rename(p + ".tmp.mp4", p)
+        paths.append(p)
+    return paths
+
+
+def xfade_graph(paths, names, seconds, output):
+    """FFmpeg's xfade graph over `paths` with the xfade transitions `names` (1 s each), acrossfade for the audio."""
+    args = [a for p in paths for a in ("-i", p)]
+    parts, v, a, offset = [], "v0", "0:a", seconds - 1
+    for i in range(len(paths)):
+        parts.append(f"[{i}:v]fps=30,format=yuv420p,setsar=1[v{i}]")
+    for i in range(1, len(paths)):
+        parts.append(f"[{v}][v{i}]xfade=transition={names[i - 1]}:duration=1:offset={offset}[x{i}]")
+        parts.append(f"[{a}][{i}:a]acrossfade=d=1:c1=tri:c2=tri[y{i}]")
+        v, a, offset = f"x{i}", f"y{i}", offset + seconds - 1
+    return ["ffmpeg", "-nostdin", "-v", "error", "-y", *args, "-filter_complex", ";".join(parts), "-map", f"[{v}]", "-map", f"[{a}]",
+            "-c:v", "libx264", "-preset", PRESET, "-crf", CRF, "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "192k",
+            "-movflags", "+faststart", output]
+
+
+def side_by_side(cases, reference, title):
+    """Runs `cases` alternately REPS times; prints and returns medians, CPU seconds, peak RSS and each segue case's
+    ratio to `reference`."""
+    times = {k: [] for k in cases}
+    cpus = {k: [] for k in cases}
+    rss = {k: 0 for k in cases}
+    load = [os.getloadavg()[0]]
+    for rep in range(REPS):
+        for k in (list(cases) if rep % 2 == 0 else list(cases)[::-1]):
+            t, m = run(cases[k])
+            times[k].append(t); rss[k] = max(rss[k], m); cpus[k].append(CPU[id(cases[k])])
+            print(f"  rep {rep + 1}/{REPS} {k}: {t:.1f} s, {cpus[k][-1]:.1f} CPU s, {m} MB", flush=True)
+        load.append(os.getloadavg()[0])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    cpu = {k: statistics.median(v) for k, v in cpus.items()}
+    ratios = {k: med[k] / med[reference] for k in cases if k.startswith("segue")}
+    cpu_ratios = {k: cpu[k] / cpu[reference] for k in cases if k.startswith("segue")}
+    print(f"\n{title}:")
+    print(f"  load average (1 min) before and after each round: {' '.join(f'{x:.1f}' for x in load)}")
+    for k in cases:
+        print(f"  {k:28} {med[k]:6.2f} s {cpu[k]:6.1f} CPU s {rss[k]:6d} MB")
+    for k, r in ratios.items():
+        print(f"  {k:28} segue/ffmpeg {r:5.2f}   CPU {cpu_ratios[k]:5.2f}")
+    return {"median_seconds": med, "median_cpu_seconds": cpu, "peak_rss_mb": rss, "segue/ffmpeg": ratios,
+            "cpu segue/ffmpeg": cpu_ratios, "runs": times, "cpu_runs": cpus, "load_average_1min": load}
+
+
 PEERS = [("crossfade", "fade"), ("wipe", "wipeleft"), ("push", "slideleft"), ("circleopen", "circleopen"),
          ("directionalwipe", "diagtl")]
 
@@ -292,17 +378,7 @@ def peers_case():
     os.makedirs(WORK, exist_ok=True)
     out = lambda n: os.path.join(WORK, n)
     w, h, seconds, n = 1280, 720, 4, 6
-    paths = []
-    for i in range(n):
-        p = out(f"peers{i}_{w}x{h}.mp4")
-        if not os.path.exists(p):
-            src = ["testsrc2", "smptehdbars", "mandelbrot", "rgbtestsrc", "testsrc", "cellauto"][i]
-            video = f"{src}=s={w}x{h}:r=30" + ("" if src in ("mandelbrot", "cellauto") else f":d={seconds}")
-            ff("-f", "lavfi", "-i", f"{video},trim=duration={seconds},hue=h={i * 50}", "-f", "lavfi", "-i",
-               f"sine=f={200 + 50 * i}:r=48000:d={seconds}", "-shortest", "-c:v", "libx264", "-preset", "veryfast", "-crf", "20",
-               "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-c:a", "aac", p + ".tmp.mp4")
-            os.rename(p + ".tmp.mp4", p)
-        paths.append(p)
+    paths = peer_clips(w, h, seconds, n)
     def transition(kind):
         if kind == "directionalwipe":
             return {"type": "glsl", "shader": shader, "duration": 1}
@@ -315,42 +391,11 @@ def peers_case():
     with open(edit, "w") as fh:
         json.dump({"frameRate": 30, "renderSize": {"width": w, "height": h}, "clips": clips,
                    "output": {"codec": "h264", "crf": int(CRF), "preset": PRESET}}, fh)
-    args = [a for p in paths for a in ("-i", p)]
-    parts, v, a, offset = [], "v0", "0:a", seconds - 1
-    for i in range(n):
-        parts.append(f"[{i}:v]fps=30,format=yuv420p,setsar=1[v{i}]")
-    for i in range(1, n):
-        parts.append(f"[{v}][v{i}]xfade=transition={PEERS[i - 1][1]}:duration=1:offset={offset}[x{i}]")
-        parts.append(f"[{a}][{i}:a]acrossfade=d=1:c1=tri:c2=tri[y{i}]")
-        v, a, offset = f"x{i}", f"y{i}", offset + seconds - 1
-    ffmpeg = ["ffmpeg", "-nostdin", "-v", "error", "-y", *args, "-filter_complex", ";".join(parts), "-map", f"[{v}]", "-map", f"[{a}]",
-              "-c:v", "libx264", "-preset", PRESET, "-crf", CRF, "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "192k",
-              "-movflags", "+faststart", out("peers-ffmpeg.mp4")]
+    ffmpeg = xfade_graph(paths, [x for _, x in PEERS], seconds, out("peers-ffmpeg.mp4"))
     cases = {f"segue-{b} peers": [[SEGUE, "render", edit, "--backend", b, "--progress", "none", "-o", out(f"peers-segue-{b}.mp4")]]
              for b in BACKENDS if b != "cpu"}
     cases["ffmpeg xfade peers"] = [ffmpeg]
-    times = {k: [] for k in cases}
-    cpus = {k: [] for k in cases}
-    rss = {k: 0 for k in cases}
-    load = [os.getloadavg()[0]]
-    for rep in range(REPS):
-        for k in (list(cases) if rep % 2 == 0 else list(cases)[::-1]):
-            t, m = run(cases[k])
-            times[k].append(t); rss[k] = max(rss[k], m); cpus[k].append(CPU[id(cases[k])])
-            print(f"  rep {rep + 1}/{REPS} {k}: {t:.1f} s, {cpus[k][-1]:.1f} CPU s, {m} MB", flush=True)
-        load.append(os.getloadavg()[0])
-    med = {k: statistics.median(v) for k, v in times.items()}
-    cpu = {k: statistics.median(v) for k, v in cpus.items()}
-    ratios = {k: med[k] / med["ffmpeg xfade peers"] for k in cases if k.startswith("segue")}
-    cpu_ratios = {k: cpu[k] / cpu["ffmpeg xfade peers"] for k in cases if k.startswith("segue")}
-    print("\npeers' edit (6 x 4 s 1280x720, crossfade, wipe, push, circleopen, directionalwipe):")
-    print(f"  load average (1 min) before and after each round: {' '.join(f'{x:.1f}' for x in load)}")
-    for k in cases:
-        print(f"  {k:28} {med[k]:6.2f} s {cpu[k]:6.1f} CPU s {rss[k]:6d} MB")
-    for k, r in ratios.items():
-        print(f"  {k:28} segue/ffmpeg {r:5.2f}   CPU {cpu_ratios[k]:5.2f}")
-    return {"median_seconds": med, "median_cpu_seconds": cpu, "peak_rss_mb": rss, "segue/ffmpeg": ratios,
-            "cpu segue/ffmpeg": cpu_ratios, "runs": times, "cpu_runs": cpus, "load_average_1min": load}
+    return side_by_side(cases, "ffmpeg xfade peers", "peers' edit (6 x 4 s 1280x720, crossfade, wipe, push, circleopen, directionalwipe)")
 
 
 def prefilter_case():
@@ -406,5 +451,7 @@ if __name__ == "__main__":
         prefilter_case()
     elif env("BENCH_PEERS_ONLY") == "1":
         print(json.dumps(peers_case(), indent=2))
+    elif env("BENCH_HEAVY_ONLY") == "1":
+        heavy_case()
     else:
         main()

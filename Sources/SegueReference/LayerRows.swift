@@ -44,22 +44,7 @@ final class LayerRows: @unchecked Sendable {
         for i in 0..<us.count {
             let u = us[i]
             // ReferenceLayer.color: s = a·u + c·v + tx and t = b·u + d·v + ty, with c = b = 0 (upright) or a = d = 0 (turned).
-            let p: Float, within: Bool, chromaPosition: Float
-            if swapsAxes {
-                let t = l.b * u + l.ty
-                within = t >= l.v0 && t <= l.v1
-                var py = t * l.fh
-                if l.cropped && !l.exact { py = min(max(py, l.v0 * l.fh + 0.5), l.v1 * l.fh - 0.5) }
-                p = py
-                chromaPosition = py * l.chroma.scaleY + l.chroma.offsetY
-            } else {
-                let s = l.a * u + l.tx
-                within = s >= l.u0 && s <= l.u1
-                var px = s * l.fw
-                if l.cropped && !l.exact { px = min(max(px, l.u0 * l.fw + 0.5), l.u1 * l.fw - 0.5) }
-                p = px
-                chromaPosition = px * l.chroma.scaleX + l.chroma.offsetX
-            }
+            let (within, p, chromaPosition) = LayerRows.axis(l, swapsAxes ? l.b * u + l.ty : l.a * u + l.tx, alongX: !swapsAxes)
             inside[i] = columns.contains(i) && u >= 0 && u <= 1 && within
             func add(_ taps: inout ColumnTaps, _ p: Float, _ n: Int) {
                 let (a, b, f) = l.exact ? (ReferenceLayer.exactTexel(p, n), ReferenceLayer.exactTexel(p, n), Float(0)) : l.taps(p, n)
@@ -70,6 +55,17 @@ final class LayerRows: @unchecked Sendable {
         }
         self.inside = inside
         taps = [luma, chroma]
+    }
+
+    /// A stored coordinate `w` (normalized, along x or y): whether it lies inside the crop, and the texel position
+    /// reads take there (texel units; a cropped layer's filtered reads kept half a texel inside the crop) in the
+    /// luma (or RGBA) plane and in the chroma planes (`ChromaPositionMap`), as `ReferenceLayer.sample` computes them.
+    static func axis(_ l: ReferenceLayer, _ w: Float, alongX: Bool) -> (inside: Bool, texel: Float, chromaTexel: Float) {
+        let (lo, hi, full) = alongX ? (l.u0, l.u1, l.fw) : (l.v0, l.v1, l.fh)
+        var p = w * full
+        if l.cropped && !l.exact { p = min(max(p, lo * full + 0.5), hi * full - 0.5) }
+        let chroma = alongX ? p * l.chroma.scaleX + l.chroma.offsetX : p * l.chroma.scaleY + l.chroma.offsetY
+        return (w >= lo && w <= hi, p, chroma)
     }
 
     /// One thread's working memory for one layer: the filtered stored rows it holds, and the plane values of a row.
@@ -109,16 +105,11 @@ final class LayerRows: @unchecked Sendable {
     func fill(_ v: Float, into out: UnsafeMutablePointer<SIMD4<Float>>, cache: Cache) {
         let l = layer
         // The row's position along the stored axis it runs across: t (upright) or s (turned).
-        let w = swapsAxes ? l.c * v + l.tx : l.d * v + l.ty
-        let (lo, hi) = swapsAxes ? (l.u0, l.u1) : (l.v0, l.v1)
-        guard v >= 0 && v <= 1 && w >= lo && w <= hi else {
+        let (within, p, chromaP) = LayerRows.axis(l, swapsAxes ? l.c * v + l.tx : l.d * v + l.ty, alongX: swapsAxes)
+        guard v >= 0 && v <= 1 && within else {
             for i in columns { out[i] = l.background }
             return
         }
-        let full = swapsAxes ? l.fw : l.fh
-        var p = w * full
-        if l.cropped && !l.exact { p = min(max(p, lo * full + 0.5), hi * full - 0.5) }
-        let chromaP = swapsAxes ? p * l.chroma.scaleX + l.chroma.offsetX : p * l.chroma.scaleY + l.chroma.offsetY
         if l.kind == .rgba {
             let rgba = plane(0, p, cache)
             inside.withUnsafeBufferPointer { ins in

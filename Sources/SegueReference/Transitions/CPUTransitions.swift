@@ -1,8 +1,8 @@
 import SegueCore
 
 /// The transition functions of `Shaders/glsl/*.frag`, mirrored in Swift: one file per transition, named like its
-/// shader, each a `TransitionFormula` (`Formulas.<name>`) whose `colour(uv, input)` is the formula; here, the table
-/// from `TransitionKind` to them.
+/// shader, each an extension of this enum with one function `(uv, input) -> colour`; here, the table from
+/// `TransitionKind` to them.
 enum CPUTransitions {
     /// A transition function: output uv (0…1, top-left origin) → colour (R′G′B′A, or the pass's values when fused).
     typealias Function = (SIMD2<Float>, TransitionInput) -> SIMD4<Float>
@@ -86,9 +86,59 @@ protocol TransitionFormulaVisitor {
     func visit<T: TransitionFormula>(_ formula: T.Type) -> Result
 }
 
-/// The built-in transitions' formulas, one type per transition in its own file named like its shader
-/// (`Shaders/glsl/<name>.frag`): `Formulas.crossfade.colour(uv, t)`.
-enum Formulas {}
+/// Each transition's function (`CPUTransitions.crossfade`, … one file per transition named like its shader) as a
+/// `TransitionFormula`, for `CPUTransitions.visit`.
+enum Formulas {
+    enum crossfade: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.crossfade(uv, t) } }
+    enum push: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.push(uv, t) } }
+    enum wipe: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipe(uv, t) } }
+    enum fade: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.fade(uv, t) } }
+    enum wipeleft: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipeleft(uv, t) } }
+    enum wiperight: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wiperight(uv, t) } }
+    enum wipeup: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipeup(uv, t) } }
+    enum wipedown: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipedown(uv, t) } }
+    enum slideleft: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slideleft(uv, t) } }
+    enum slideright: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slideright(uv, t) } }
+    enum slideup: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slideup(uv, t) } }
+    enum slidedown: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slidedown(uv, t) } }
+    enum circlecrop: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.circlecrop(uv, t) } }
+    enum rectcrop: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.rectcrop(uv, t) } }
+    enum distance: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.distance(uv, t) } }
+    enum fadeblack: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.fadeblack(uv, t) } }
+    enum fadewhite: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.fadewhite(uv, t) } }
+    enum radial: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.radial(uv, t) } }
+    enum smoothleft: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.smoothleft(uv, t) } }
+    enum smoothright: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.smoothright(uv, t) } }
+    enum smoothup: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.smoothup(uv, t) } }
+    enum smoothdown: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.smoothdown(uv, t) } }
+    enum circleopen: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.circleopen(uv, t) } }
+    enum circleclose: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.circleclose(uv, t) } }
+    enum vertopen: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.vertopen(uv, t) } }
+    enum vertclose: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.vertclose(uv, t) } }
+    enum horzopen: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.horzopen(uv, t) } }
+    enum horzclose: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.horzclose(uv, t) } }
+    enum dissolve: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.dissolve(uv, t) } }
+    enum pixelize: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.pixelize(uv, t) } }
+    enum diagtl: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.diagtl(uv, t) } }
+    enum diagtr: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.diagtr(uv, t) } }
+    enum diagbl: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.diagbl(uv, t) } }
+    enum diagbr: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.diagbr(uv, t) } }
+    enum hlslice: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.hlslice(uv, t) } }
+    enum hrslice: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.hrslice(uv, t) } }
+    enum vuslice: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.vuslice(uv, t) } }
+    enum vdslice: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.vdslice(uv, t) } }
+    enum hblur: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.hblur(uv, t) } }
+    enum fadegrays: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.fadegrays(uv, t) } }
+    enum wipetl: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipetl(uv, t) } }
+    enum wipetr: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipetr(uv, t) } }
+    enum wipebl: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipebl(uv, t) } }
+    enum wipebr: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipebr(uv, t) } }
+    enum squeezeh: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.squeezeh(uv, t) } }
+    enum squeezev: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.squeezev(uv, t) } }
+    enum zoomin: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.zoomin(uv, t) } }
+    enum fadefast: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.fadefast(uv, t) } }
+    enum fadeslow: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.fadeslow(uv, t) } }
+}
 
 /// What a transition function sees, as in the gl-transitions contract: `progress`, `ratio`, Segue's `direction`,
 /// its parameters, and the two lookups `getFromColor` / `getToColor` (uv 0…1, top-left origin); and the helpers

@@ -1,8 +1,6 @@
-extension Formulas {
+extension CPUTransitions {
     /// `crossfade.frag`: `mix(A, B, p)`.
-    enum crossfade: TransitionFormula {
-        @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
-            t.getFromColor(uv) * (1 - t.progress) + t.getToColor(uv) * t.progress
-        }
+    @inline(__always) static func crossfade(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
+        t.getFromColor(uv) * (1 - t.progress) + t.getToColor(uv) * t.progress
     }
 }

@@ -1,14 +1,12 @@
-extension Formulas {
+extension CPUTransitions {
     /// `pixelize.frag` (FFmpeg xfade "pixelize").
-    enum pixelize: TransitionFormula {
-        @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
-            let P = 1 - t.progress
-            let px = t.pixel(uv)
-            let d = (min(P, 1 - P) * 50).rounded(.up) / 50
-            let sq = 2 * d * min(t.resolution.x, t.resolution.y) / 20
-            let s = d > 0 ? pointwiseMin(((px / sq).rounded(.down) + 0.5) * sq, t.resolution - 1).rounded(.down) : px
-            let at = t.moved(uv, s)
-            return mix(t.getToColor(at), t.getFromColor(at), P)
-        }
+    @inline(__always) static func pixelize(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
+        let P = 1 - t.progress
+        let px = t.pixel(uv)
+        let d = (min(P, 1 - P) * 50).rounded(.up) / 50
+        let sq = 2 * d * min(t.resolution.x, t.resolution.y) / 20
+        let s = d > 0 ? pointwiseMin(((px / sq).rounded(.down) + 0.5) * sq, t.resolution - 1).rounded(.down) : px
+        let at = t.moved(uv, s)
+        return mix(t.getToColor(at), t.getFromColor(at), P)
     }
 }

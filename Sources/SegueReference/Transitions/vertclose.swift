@@ -1,11 +1,9 @@
-extension Formulas {
+extension CPUTransitions {
     /// `vertclose.frag` (FFmpeg xfade "vertclose").
-    enum vertclose: TransitionFormula {
-        @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
-            let P = 1 - t.progress
-            let px = t.pixel(uv), res = t.resolution
-            let s = smoothstep(0, 1, 1 + abs((px.x - res.x / 2) / (res.x / 2)) - P * 2)
-            return mix(t.getFromColor(uv), t.getToColor(uv), s)
-        }
+    @inline(__always) static func vertclose(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
+        let P = 1 - t.progress
+        let px = t.pixel(uv), res = t.resolution
+        let s = smoothstep(0, 1, 1 + abs((px.x - res.x / 2) / (res.x / 2)) - P * 2)
+        return mix(t.getFromColor(uv), t.getToColor(uv), s)
     }
 }

@@ -1,10 +1,8 @@
-extension Formulas {
+extension CPUTransitions {
     /// `wipeleft.frag` (FFmpeg xfade "wipeleft").
-    enum wipeleft: TransitionFormula {
-        @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
-            let P = 1 - t.progress
-            let z = Int(t.resolution.x * P)
-            return Int(t.pixel(uv).x) > z ? t.getToColor(uv) : t.getFromColor(uv)
-        }
+    @inline(__always) static func wipeleft(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
+        let P = 1 - t.progress
+        let z = Int(t.resolution.x * P)
+        return Int(t.pixel(uv).x) > z ? t.getToColor(uv) : t.getFromColor(uv)
     }
 }
