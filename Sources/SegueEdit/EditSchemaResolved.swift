@@ -4,9 +4,9 @@ import SegueCore
 // The edit file's `resolved` section (`EditResolution`; docs/edit-file.md, "The resolved edit"): what `segue resolve`
 // records, declared like the rest of the edit file so that `segue schema` validates a resolved edit whole.
 extension EditSchema {
-    static let pixelSize = SchemaObject("pixelSize", "a picture's size in pixels", [
-        SchemaField("width", integer(1...1_000_000), "pixels across"),
-        SchemaField("height", integer(1...1_000_000), "pixels down"),
+    static let pixelSize = SchemaObject("pixelSize", "a picture's size in pixels (0 × 0: an audio file's)", [
+        SchemaField("width", integer(0...1_000_000), "pixels across"),
+        SchemaField("height", integer(0...1_000_000), "pixels down"),
     ], required: ["width", "height"])
 
     /// A whole number beyond the parser's usual ±10⁹ (bytes, pixels, seconds since 1970): a JSON number, read whole.
