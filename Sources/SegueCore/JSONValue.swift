@@ -55,8 +55,9 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// UTF-8 JSON: with `pretty`, two spaces a level, and short lists of numbers or strings on one line; ending in a
-    /// newline. Non-finite numbers (which JSON cannot hold) are written as null.
+    /// UTF-8 JSON: with `pretty`, two spaces a level, short lists of numbers or strings and small objects of them
+    /// (`{"width": 1280, "height": 720}`) on one line; ending in a newline. Non-finite numbers (which JSON cannot hold)
+    /// are written as null.
     public func serialized(pretty: Bool = true) -> Data {
         var out = ""
         write(to: &out, indent: pretty ? "" : nil)
@@ -90,6 +91,7 @@ public indirect enum JSONValue: Equatable, Sendable {
             out += indent + "]"
         case .object(let pairs):
             if pairs.isEmpty { out += "{}"; return }
+            if indent != nil, let line = inline, line.count <= 72 { out += line; return }
             guard let indent else {
                 out += "{"
                 for (k, (key, v)) in pairs.enumerated() {
@@ -111,6 +113,23 @@ public indirect enum JSONValue: Equatable, Sendable {
             }
             out += indent + "}"
         }
+    }
+
+    /// A small object of scalars on one line (`{"x": 0, "y": 0.5}`), nil for anything else.
+    private var inline: String? {
+        guard case .object(let pairs) = self, pairs.count <= 4 else { return nil }
+        var out = "{"
+        for (k, (key, v)) in pairs.enumerated() {
+            switch v {
+            case .array, .object: return nil
+            default: break
+            }
+            if k > 0 { out += ", " }
+            JSONValue.quote(key, into: &out)
+            out += ": "
+            v.write(to: &out, indent: nil)
+        }
+        return out + "}"
     }
 
     /// A finite `Double` as JSON: Swift's shortest round-trip text, without a trailing `.0`, exponents as JSON has them.

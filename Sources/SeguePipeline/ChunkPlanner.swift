@@ -10,7 +10,7 @@ public enum ChunkPlanner {
     /// - Parameters:
     ///   - editPath: the edit file, recorded in the plan so workers and `stitch` can name it in commands.
     ///   - audio: include the audio pass (false: the stitched file has video only); a resolved edit's own choice wins.
-    ///   - policy: the input policy the edit is resolved under (a resolved edit's own wins), recorded for the workers
+    ///   - policy: the input policy the edit is resolved (or checked) under, recorded for the workers
     ///     (`ChunkPlan.inputPolicy`).
     ///   - frameTimeout: recorded in the resolved edit (`--frame-timeout`).
     ///   - bundle: the `.otioz` the edit was read from, recorded so that each worker extracts it again.
@@ -29,9 +29,9 @@ public enum ChunkPlanner {
         let resolved = try RenderJob.resolvedEdit(edit, options: options, bundle: bundle).edit
         // The workers read the written edit: the plan is made from it as they will read it.
         let json = try EditFileWriter.json(resolved)
-        let read = try readResolved(json, bundleFolder: resolved.bundleFolder, policy: options.adopting(resolved.resolution).inputPolicy)
+        let read = try readResolved(json, bundleFolder: resolved.bundleFolder, policy: policy)
         let saved = read.resolution!
-        let timeline = try RenderJob.resolve(read, policy: options.adopting(saved).inputPolicy)
+        let timeline = try RenderJob.resolve(read, policy: policy)
         let ranges = try ChunkPlan.ranges(total: timeline.frameCount, count: count)
         let pass: ChunkPlan.AudioPass? = saved.audio ? ChunkPlan.AudioPass(
             sampleRate: timeline.audio.sampleRate, channels: timeline.audio.channels,
@@ -46,7 +46,7 @@ public enum ChunkPlanner {
                          chunks: ranges.enumerated().map { i, r in
                              ChunkPlan.Chunk(index: i, start: r.lowerBound, end: r.upperBound, file: ChunkPlan.fileName(index: i, format: format))
                          },
-                         audio: pass, inputPolicy: saved.inputPolicy)
+                         audio: pass, inputPolicy: policy)
     }
 
     /// A resolved edit's JSON read back as a worker reads it, its bundle's relative paths from `bundleFolder` (the one

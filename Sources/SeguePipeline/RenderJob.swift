@@ -211,7 +211,8 @@ public enum RenderJob {
     ///
     /// Every render goes through the resolved edit (`resolvedEdit`): an edit as written is resolved once (its media
     /// probed, what was decided recorded in `Edit.resolution`) and its timeline rendered; a resolved edit renders from
-    /// its recorded facts, under the input policy and audio choice it was resolved with (`RenderOptions.adopting`).
+    /// its recorded facts, with the audio choice it was resolved with (`RenderOptions.adopting`), under
+    /// `options.inputPolicy`.
     @discardableResult
     public static func render(_ edit: Edit, to outputPath: String, options given: RenderOptions = RenderOptions()) throws -> RenderResult {
         let options = given.adopting(edit.resolution)

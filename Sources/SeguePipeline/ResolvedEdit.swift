@@ -8,15 +8,13 @@ import SegueMedia
 // in the library — from the same facts, without probing its media again.
 
 extension RenderOptions {
-    /// These options for rendering an edit resolved as `resolution`: its input policy (with the folders this process
-    /// extracted bundles into) and its audio choice, as it was resolved; the renderer, the GPU, the frame timeout and
-    /// the rest as they are. Nil: unchanged.
+    /// These options for rendering an edit resolved as `resolution`: its audio choice, as it was resolved (what is
+    /// written); everything else as it is — the input policy too: the caller's policy is what the render may read (a
+    /// resolved edit's recorded policy is a record, which the command line adopts when it is given no input options,
+    /// as it adopts a chunk plan's; a library caller's stricter policy is never loosened by a file). Nil: unchanged.
     public func adopting(_ resolution: EditResolution?) -> RenderOptions {
         guard let r = resolution else { return self }
         var o = self
-        var policy = r.inputPolicy
-        policy.bundleFolders = inputPolicy.bundleFolders
-        o.inputPolicy = policy
         o.audio = r.audio
         return o
     }
@@ -33,7 +31,7 @@ extension RenderJob {
     /// - Throws: what `resolve` throws.
     public static func resolvedEdit(_ edit: Edit, options: RenderOptions, bundle: String? = nil,
                                     watchdog: Watchdog? = nil) throws -> (edit: Edit, timeline: Timeline) {
-        if edit.resolution != nil { return (edit, try resolve(edit, policy: options.adopting(edit.resolution).inputPolicy, watchdog: watchdog)) }
+        if edit.resolution != nil { return (edit, try resolve(edit, policy: options.inputPolicy, watchdog: watchdog)) }
         var media: [ResolvedMedia] = []
         func recorded(_ path: String, audio: Bool, colour: ColourOverride?, sequence: ImageSequence?, _ probe: () throws -> SourceInfo) throws -> SourceInfo {
             let info = try probe()

@@ -177,7 +177,8 @@ final class EditFileWriterTests: XCTestCase {
         XCTAssertEqual(json["resolved"]?["frameTimeout"], .null)
         // Its output settings are the edit's: a file whose output was changed after it was resolved is refused.
         var text = String(decoding: try EditFileWriter.data(edit), as: UTF8.self)
-        text = text.replacingOccurrences(of: "\"output\": {\n    \"crf\": 20\n  }", with: "\"output\": {\n    \"crf\": 21\n  }")
+        XCTAssertTrue(text.contains("\"output\": {\"crf\": 20}"), text)
+        text = text.replacingOccurrences(of: "\"output\": {\"crf\": 20}", with: "\"output\": {\"crf\": 21}")
         XCTAssertThrowsError(try EditFile.parse(data: Data(text.utf8), baseDirectory: "/")) { e in
             XCTAssertEqual((e as? EditError)?.field, "resolved.output", "\(e)")
         }
