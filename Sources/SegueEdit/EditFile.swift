@@ -30,6 +30,9 @@ public enum EditFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw EditError(path, "cannot read the edit file (missing or not readable)")
         }
+        if let bundle = try resolvedBundle(in: data) {
+            throw EditError(path, "is a resolved edit of the bundle \(bundle), whose media are read from it: open it with EditDocument.open (the Segue library), which extracts it")
+        }
         let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return try parse(data: data, baseDirectory: base, policy: policy)
     }

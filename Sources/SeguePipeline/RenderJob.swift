@@ -236,7 +236,8 @@ public enum RenderJob {
             throw MediaError(path: dir.path, function: nil, message: "the output folder does not exist")
         }
         let watchdog = options.frameTimeout.map { Watchdog(seconds: $0) }
-        let (_, timeline) = try resolvedEdit(edit, options: options, watchdog: watchdog)
+        // Rendered at once and not kept: no fingerprints to take (`segue resolve` and plans take them).
+        let (_, timeline) = try resolvedEdit(edit, options: options, fingerprints: false, watchdog: watchdog)
         if options.verbose {
             timeline.notes.forEach { options.log("segue: \($0)") }
             let format = edit.output.format

@@ -26,16 +26,19 @@ extension RenderJob {
     /// choice, input policy and frame timeout, each media file's facts and fingerprint, the other files'
     /// fingerprints), and its timeline. An edit already resolved is returned as it is, with the timeline made from its
     /// recorded facts (`resolve`).
-    /// - Parameter bundle: the `.otioz` the edit was read from (its media inside `Edit.bundleFolder`), recorded so that
-    ///   a reader of the written edit extracts it again.
+    /// - Parameters:
+    ///   - bundle: the `.otioz` the edit was read from (its media inside `Edit.bundleFolder`), recorded so that a
+    ///     reader of the written edit extracts it again.
+    ///   - fingerprints: take each file's fingerprint (its first and last MiB are read); false for a resolved edit
+    ///     that is rendered at once and not kept (`render`), whose files are not checked again.
     /// - Throws: what `resolve` throws.
-    public static func resolvedEdit(_ edit: Edit, options: RenderOptions, bundle: String? = nil,
+    public static func resolvedEdit(_ edit: Edit, options: RenderOptions, bundle: String? = nil, fingerprints: Bool = true,
                                     watchdog: Watchdog? = nil) throws -> (edit: Edit, timeline: Timeline) {
         if edit.resolution != nil { return (edit, try resolve(edit, policy: options.inputPolicy, watchdog: watchdog)) }
         var media: [ResolvedMedia] = []
         func recorded(_ path: String, audio: Bool, colour: ColourOverride?, sequence: ImageSequence?, _ probe: () throws -> SourceInfo) throws -> SourceInfo {
             let info = try probe()
-            let local = InputPolicy.urlScheme(of: path) == nil && sequence == nil
+            let local = fingerprints && InputPolicy.urlScheme(of: path) == nil && sequence == nil
             media.append(ResolvedMedia(path: path, fingerprint: local ? fingerprint(path) : nil, audio: audio, colour: colour,
                                        imageSequence: sequence, info: info))
             return info
@@ -53,7 +56,7 @@ extension RenderJob {
         resolved.resolution = EditResolution(renderSize: timeline.renderSize, frameRate: timeline.frameRate, frameCount: timeline.frameCount,
                                              output: edit.output, audio: options.audio, inputPolicy: policy, frameTimeout: options.frameTimeout,
                                              bundle: edit.bundleFolder != nil ? bundle : nil, media: media,
-                                             files: otherFiles(of: edit).compactMap { p in fingerprint(p).map { ResolvedFile(path: p, fingerprint: $0) } })
+                                             files: fingerprints ? otherFiles(of: edit).compactMap { p in fingerprint(p).map { ResolvedFile(path: p, fingerprint: $0) } } : [])
         return (resolved, timeline)
     }
 

@@ -164,7 +164,7 @@ with zipfile.ZipFile("edit.otioz", "w") as z:
     for k in range(3): z.write("c%d.mp4" % k, "media/c%d.mp4" % k)
 PY
 "$segue" farm slurm edit.otioz --chunks 3 -o out4.mp4 --work-dir run4 --backend gpu
-check_plan run4/plan.json 3
+check_plan run4/plan.json 6   # the exported timeline has each clip on an audio track too
 python3 -c 'import json, sys; b = json.load(open(sys.argv[1]))["resolvedEdit"]["resolved"]["bundle"]; assert b.endswith("/edit.otioz"), b' run4/plan.json \
   || fail "run 4's resolved edit does not name its bundle"
 wait_queue

@@ -177,6 +177,12 @@ final class ResolvedEditTests: EndToEndTestCase {
         r = try segue(["plan", json])
         XCTAssertNotEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains(path("b.mp4")), r.stderr)
+        // A plan of format 2 (whose workers replayed the command line) is refused, saying so.
+        try Data(#"{"version": 2, "edit": "/m/edit.json", "editArguments": ["--square"]}"#.utf8).write(to: URL(fileURLWithPath: path("old.json")))
+        r = try segue(["render", "--plan", path("old.json"), "--chunk", "0", "-o", path("chunks")])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("is plan format 2 (its workers replay the command line"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("make the plan again"), r.stderr)
         // -o must be a .json that is not the edit file.
         r = try segue(["resolve", path("edit.json"), "-o", path("edit.json")])
         XCTAssertEqual(r.status, 2, r.stderr)
