@@ -16,6 +16,8 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// Keys in order; each at most once.
     case object([(String, JSONValue)])
 
+    /// Equal when they say the same: objects with the same keys and values in any order, a whole `.double` equal to
+    /// the same `.int`.
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true

@@ -43,7 +43,6 @@ public struct EditFileWriter {
         return .string("\(t.value)/\(t.timescale)")
     }
     static func rate(_ r: FrameRate) -> JSONValue { r.denominator == 1 ? .int(Int64(r.numerator)) : .string(r.description) }
-    static func number(_ d: Double) -> JSONValue { .number(d) }
     static func size(_ s: PixelSize) -> JSONValue { .object([("width", .int(Int64(s.width))), ("height", .int(Int64(s.height)))]) }
 
     /// A path as written: relative to `base` inside it, else as it is (absolute, or a URL).

@@ -48,10 +48,9 @@ struct Arguments {
     /// Every option given, by its name (`-o` for `--output`, `--verbose` for `-v`), in order.
     var given: [String] { givenOptions.map(\.option.name) }
     /// The options that change the edit (`OptionEffect.edit`: size, rate, encoder settings, music, …), each with its
-    /// value, as given, files by absolute path (workers may run in another folder): a chunk plan records them so that
-    /// every worker renders the same edit.
+    /// value, as given, files by absolute path: each checked against what a resolved edit or a plan fixes
+    /// (`refuseChanges`).
     var editOverrideGroups: [[String]] = []
-    var editOverrides: [String] { editOverrideGroups.flatMap { $0 } }
     /// The options given that make the resolved edit (`OptionSpec.resolved`), with their values, files by absolute path.
     var resolvedArguments: [String] { givenOptions.filter { $0.option.resolved }.flatMap { Arguments.words($0.option, $0.value) } }
     /// What the edit may read and how much it may ask for (`--root`, `--output-root`, `--allow-indirect-inputs`,
