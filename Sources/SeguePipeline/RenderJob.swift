@@ -119,8 +119,7 @@ public enum RenderJob {
         try resolve(edit, policy: .default, watchdog: nil, probe: { spec, _ in try probe(spec) })
     }
 
-    ///
-    /// A resolved edit (`Edit.resolution`, `segue resolve`) is not probed again: its files are checked against their
+    /// `resolve` with the probes given. A resolved edit (`Edit.resolution`, `segue resolve`) is not probed again: its files are checked against their
     /// fingerprints and the timeline is made from the recorded facts (`resolveSaved`).
     static func resolve(_ edit: Edit, policy given: InputPolicy, watchdog: Watchdog?,
                         probe: (ClipSpec, InputPolicy) throws -> SourceInfo,
