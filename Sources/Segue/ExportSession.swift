@@ -14,6 +14,12 @@ import SeguePipeline
 /// let result = try await render.value
 /// ```
 ///
+/// An edit as written is resolved once into the form `segue resolve` saves (`resolveEdit`: its media probed, what the
+/// render decides before frame 0 recorded in `Edit.resolution`) and rendered from it, as `segue render` renders;
+/// an edit resolved already (`segue resolve`'s file, opened with `EditDocument`) renders from its recorded facts with
+/// the audio choice it was resolved with, under `options.inputPolicy` (a file never loosens the caller's policy),
+/// refusing a media file that changed since.
+///
 /// The render runs on a thread of its own (decoding, the GPU's context and encoding block). The output is written to
 /// a hidden temporary file beside `outputPath` and renamed into place only when it succeeds: a failed or cancelled
 /// export leaves no file behind and an existing file at `outputPath` untouched. Two exports of the same edit with

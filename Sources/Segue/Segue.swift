@@ -107,6 +107,21 @@ public func resolve(_ edit: Edit, policy: InputPolicy = .default) async throws -
     try await onOwnThread { try RenderJob.resolve(edit, policy: policy) }
 }
 
+/// `edit` resolved and saved in it (what `segue resolve` writes): every media file probed under `options.inputPolicy`,
+/// and what a render decides before its first frame recorded in `Edit.resolution` — the render size, rate and length,
+/// the output settings, `options`' audio choice, input policy and frame timeout, each media file's facts and
+/// fingerprint. `EditFileWriter.data(_:)` writes it as an edit file; `ExportSession` (and `segue render`) renders it
+/// from the recorded facts, without probing again, to the bytes the edit as written gives, refusing a media file that
+/// changed since (`StaleResolvedEdit`, exit status 2). An edit resolved already is returned as it is. Nothing is
+/// rendered.
+/// - Throws: what `resolve(_:policy:)` throws.
+public func resolveEdit(_ edit: Edit, options: ExportOptions = ExportOptions()) async throws -> Edit {
+    try await onOwnThread { try RenderJob.resolvedEdit(edit, options: options.renderOptions).edit }
+}
+
+/// A file a resolved edit reads changed (or went) since it was resolved (exit status 2).
+public typealias StaleResolvedEdit = SeguePipeline.StaleResolvedEdit
+
 /// What Segue sees in the media file at `path` (`segue probe`), opened under `policy`.
 /// - Parameter toneMap: the curve an HDR file would be tone-mapped with in an SDR edit (reported, not applied).
 /// - Throws: `MediaError` (the file is missing or cannot be read; names it), `InputRefused` (`policy` refuses it: a

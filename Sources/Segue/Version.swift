@@ -3,8 +3,9 @@ import SegueMedia
 import SegueText
 
 /// Segue's version, `MAJOR.MINOR.PATCH` (semantic versioning; the minor number follows the issue that last changed
-/// the interface: 0.31 is issue 31's one option table). What `segue --version` prints first. Read as `Segue.version`.
-public let version = "0.31.0"
+/// the interface: 0.31 is issue 31's one option table). What `segue --version` prints first, and what a resolved edit
+/// records (`EditResolution.segueVersion`). Read as `Segue.version`; written once, in SegueCore (`SegueVersion`).
+public let version = SegueVersion.current
 
 /// A library Segue renders with and the version of it this process loaded (`libraryVersions`).
 public struct LibraryVersion: Sendable, Equatable {

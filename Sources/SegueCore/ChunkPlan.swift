@@ -32,17 +32,20 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
         }
     }
 
-    /// The plan format; a reader refuses other versions. 2: the output format is recorded (`format`).
-    public static let formatVersion = 2
+    /// The plan format; a reader refuses other versions. 2: the output format is recorded (`format`). 3: the plan holds
+    /// the resolved edit every worker renders (`resolvedEdit`) instead of the command line to replay (`editArguments`).
+    public static let formatVersion = 3
     public let version: Int
     /// The output format every chunk, the audio pass and the stitched file are written in (`OutputFormat`): `stitch`
     /// reads it here rather than guessing it from the chunks' file names.
     public let format: OutputSettings.Codec
-    /// Absolute path of the edit file the plan was made from.
+    /// Absolute path of the edit file the plan was made from (for messages and the output checks; workers read
+    /// `resolvedEdit`).
     public let edit: String
-    /// Command-line options applied on top of the edit file when the plan was made (`--square`, `--crf 20`, …):
-    /// every worker applies the same.
-    public let editArguments: [String]
+    /// The edit every worker, the audio pass and `farm resume` render: the edit file with the command line's options
+    /// folded in and what its render decided before frame 0 (`segue resolve`'s edit file, as JSON: docs/edit-file.md,
+    /// "The resolved edit"). Its media are not probed again but checked against their fingerprints.
+    public let resolvedEdit: JSONValue
     /// Every media file the edit reads (clips, music), absolute: no output may replace one.
     public let inputs: [String]
     /// SHA-256 of the resolved timeline (clips, source ranges, transitions, render size, frame rate, music):
@@ -64,12 +67,12 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
     /// audio pass and `farm resume` open the edit's files under it. Nil in plans written before it was recorded.
     public let inputPolicy: InputPolicy?
 
-    public init(edit: String, editArguments: [String] = [], inputs: [String] = [], editHash: String, settings: String, settingsHash: String,
+    public init(edit: String, resolvedEdit: JSONValue, inputs: [String] = [], editHash: String, settings: String, settingsHash: String,
                 format: OutputSettings.Codec, width: Int, height: Int, frameRate: FrameRate, totalFrames: Int64, chunks: [Chunk], audio: AudioPass?,
                 inputPolicy: InputPolicy? = nil) {
         version = ChunkPlan.formatVersion
         self.format = format
-        self.edit = edit; self.editArguments = editArguments; self.inputs = inputs; self.editHash = editHash; self.settings = settings; self.settingsHash = settingsHash
+        self.edit = edit; self.resolvedEdit = resolvedEdit; self.inputs = inputs; self.editHash = editHash; self.settings = settings; self.settingsHash = settingsHash
         self.width = width; self.height = height; self.frameRate = frameRate.description
         self.totalFrames = totalFrames
         duration = MediaTime(frame: totalFrames, rate: frameRate).seconds

@@ -19,6 +19,13 @@ public struct GLTransitionShader: Hashable, Sendable {
     /// Its own uniforms (parameters), in order.
     public let uniforms: [Uniform]
 
+    /// Two shaders are the same shader when they are the same file with the same text: `name` and `field` only say
+    /// where an edit named it (an edit written out with absolute paths names it otherwise, and is the same edit).
+    public static func == (a: GLTransitionShader, b: GLTransitionShader) -> Bool {
+        a.path == b.path && a.source == b.source && a.uniforms == b.uniforms
+    }
+    public func hash(into h: inout Hasher) { h.combine(path); h.combine(source) }
+
     /// A uniform the shader declares: a parameter the edit's `params` may set.
     public struct Uniform: Hashable, Sendable {
         public let name: String

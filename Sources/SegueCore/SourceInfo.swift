@@ -208,7 +208,7 @@ public struct SourceInfo: Equatable, Sendable {
 }
 
 /// How a clip's frames were scanned (FFmpeg's `AVFieldOrder`, reduced to the order in which the fields are shown).
-public enum FieldOrder: String, Codable, Sendable, CustomStringConvertible {
+public enum FieldOrder: String, CaseIterable, Codable, Sendable, CustomStringConvertible {
     /// Whole frames (also: the stream does not say and no decoded frame is flagged interlaced).
     case progressive
     /// Interlaced, the top field (the even lines, counted from 0) shown first: 1080i/576i broadcast and most AVCHD.

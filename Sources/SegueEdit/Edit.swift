@@ -198,6 +198,10 @@ public struct Edit: Equatable, Sendable {
     /// false: an error, naming the transition); clips joined on the command line always fit (one `--transition`
     /// applies to every join, whatever the clips' lengths).
     public var fitTransitions = false
+    /// What a render of this edit decided before its first frame, saved with it (`segue resolve`, the edit file's
+    /// `resolved`): an edit that carries it renders from the recorded facts instead of probing its media again
+    /// (`EditResolution`). Nil for an edit as written.
+    public var resolution: EditResolution?
 
     /// An edit of one track.
     public init(clips: [ClipSpec]) { self.tracks = [VideoTrack(clips: clips)] }

@@ -30,6 +30,9 @@ public enum EditFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw EditError(path, "cannot read the edit file (missing or not readable)")
         }
+        if let bundle = try resolvedBundle(in: data) {
+            throw EditError(path, "is a resolved edit of the bundle \(bundle), whose media are read from it: open it with EditDocument.open (the Segue library), which extracts it")
+        }
         let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return try parse(data: data, baseDirectory: base, policy: policy)
     }
@@ -43,6 +46,7 @@ public enum EditFile {
             throw EditError("", "the edit file is not valid JSON" + syntaxLocation(data: data, error: error))
         }
         try StrictJSON.check(data)
+        try checkResolvedVersion(root)
         let e = try EditFields.open(root, .object(EditSchema.edit), "")
         var edit: Edit
         if let items = e.objects("clips") {
@@ -58,6 +62,8 @@ public enum EditFile {
             edit.audioTracks.append(track)
         }
         try properties(e, into: &edit, base: baseDirectory)
+        sourceFields(e, into: &edit)
+        if let r = e.object("resolved") { edit.resolution = try resolution(r, edit: edit, base: baseDirectory) }
         return edit
     }
 
@@ -77,7 +83,7 @@ public enum EditFile {
         if let b = e.choice("blending", Blending.self) { edit.blending = b }
         if let f = e.bool("fitTransitions") { edit.fitTransitions = f }
         if let f = e.choice("fit", FitMode.self) { edit.fit = f }
-        if let s = e.string("frameRate") { edit.frameRate = FrameRate.parse(s) } else if let d = e.number("frameRate") { edit.frameRate = FrameRate.fromDecimal(d) }
+        if let r = e.frameRate("frameRate") { edit.frameRate = r }
         if let out = e.object("output") {
             if let codec = out.choice("codec", OutputSettings.Codec.self) {
                 edit.output.codec = codec
@@ -170,13 +176,17 @@ public enum EditFile {
         return spec
     }
 
-    /// An item's `at` and `transition` (any kind of item).
+    /// An item's `at`, `transition` (with its `inOffset`), `untilEnd` and `interchange` (any kind of item that
+    /// declares them).
     static func timing(_ r: EditFields, _ spec: inout ClipSpec, first: Bool, base: String, audio: Bool, policy: InputPolicy = .default) throws {
         if let at = r.seconds("at") { spec.at = at }
         if let t = r.object("transition"), !(try isCut(t)) {
             if first { throw EditError(r.path("transition"), "the first clip of a track cannot have a transition into it") }
             spec.transition = audio ? try audioTransition(t) : try transition(t, base: base, policy: policy)
+            spec.transitionCut = t.seconds("inOffset")
         }
+        if r.bool("untilEnd") == true { spec.lastsUntilEditEnd = true }
+        if r.bool("interchange") == true { spec.interchange = true }
     }
 
     /// `"zoom-in"` (a preset), `{"preset": "pan-left", "easing": "ease-in-out"}`, or
@@ -243,6 +253,17 @@ public enum EditFile {
         }
         return d
     }
+    /// An exact time written as a fraction of whole numbers of seconds, `"1001/30000"` (`-` before a negative one):
+    /// nil for anything else, a zero denominator, or a time beyond ±`MediaTime.maxSeconds`. What the writer uses for
+    /// a time that is not a whole number of microseconds (`EditFileWriter.seconds`).
+    public static func fraction(_ s: String) -> MediaTime? {
+        let parts = s.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let num = Int64(parts[0]), let den = Int64(parts[1]), den > 0,
+              !parts[0].hasPrefix("+"), !parts[1].hasPrefix("+"), !parts[1].hasPrefix("-") else { return nil }
+        let t = MediaTime(value: num, timescale: den)
+        return MediaTime.isRepresentable(seconds: t.seconds) ? t : nil
+    }
+
     static func int(_ v: Any, _ field: String) throws -> Int {
         let d = try number(v, field)
         guard d == d.rounded(), abs(d) < 1e9 else { throw EditError(field, "must be a whole number, got \(d)") }

@@ -85,6 +85,9 @@ public enum StringRule: Sendable {
     case frameRate
     /// A CSS easing (`Easing.parse`).
     case easing
+    /// Seconds as an exact fraction of whole numbers, `"1001/30000"` (`EditFile.fraction`), within the rule's range: a
+    /// time no decimal writes exactly (the other alternative of a time, beside a number).
+    case fraction(NumberRule)
 }
 
 /// The names a string may take: `names` (in messages) and `aliases` (also accepted), perhaps in any case.
@@ -235,6 +238,7 @@ extension SchemaType {
         case .number(let r): return [r.integer ? "a whole number" : "a number"]
         case .string(.choice(let c)): return c.names
         case .string(.colour): return ["a colour"]
+        case .string(.fraction): return ["an exact fraction of seconds such as \"1001/30000\""]
         case .string: return ["a string"]
         case .object, .variants, .parameters: return ["an object"]
         case .array: return ["a list"]
@@ -268,6 +272,9 @@ extension SchemaType {
             guard let list = v as? [Any] else { throw EditError(path, "must be a list, got \(EditFile.typeName(v))") }
             if list.count < minItems { throw EditError(path, "needs at least \(minItems == 1 ? "one entry" : "\(minItems) entries")") }
             for (k, x) in list.enumerated() { try item.check(x, "\(path)[\(k)]", about: about) }
+        case .anyOf(let types) where types.count == 2 && types.contains(where: { if case .string(.fraction) = $0 { return true }; return false }):
+            // A time: a number of seconds, or an exact fraction (`EditSchema.seconds`); said as a number.
+            if JSONKind(v) == .string { try types[1].check(v, path, about: about) } else { try types[0].check(v, path, about: about) }
         case .anyOf(let types):
             let kind = JSONKind(v)
             guard let type = types.first(where: { $0.kind == kind }) else {
@@ -311,6 +318,13 @@ extension StringRule {
             }
         case .easing:
             _ = try Easing.parse(s, field: path)
+        case .fraction(let range):
+            guard let t = EditFile.fraction(s) else {
+                throw EditError(path, "must be a number, got a string (\"\(s)\"); an exact time is a fraction of whole numbers of seconds such as \"1001/30000\"")
+            }
+            if !range.contains(t.seconds), let text = range.rangeText {
+                throw EditError(path, "must be \(text) (got \(s) = \(SchemaText.number(t.seconds))): \(about)")
+            }
         }
     }
 }
@@ -426,8 +440,11 @@ struct EditFields {
     func number(_ name: String) -> Double? { self[name].flatMap { EditFile.isBool($0) ? nil : ($0 as? NSNumber)?.doubleValue } }
     func int(_ name: String) -> Int? { number(name).map { Int($0) } }
     func string(_ name: String) -> String? { self[name] as? String }
-    /// A time in seconds.
-    func seconds(_ name: String) -> MediaTime? { number(name).map { MediaTime(seconds: $0) } }
+    /// A time in seconds: a number (to the microsecond, `MediaTime(seconds:)`), or an exact fraction (`EditFile.fraction`).
+    func seconds(_ name: String) -> MediaTime? {
+        if let s = string(name) { return EditFile.fraction(s) }
+        return number(name).map { MediaTime(seconds: $0) }
+    }
     /// A choice's value: the case of `E` whose raw value is the name given (in any case where the choice allows).
     func choice<E: RawRepresentable>(_ name: String, _ type: E.Type) -> E? where E.RawValue == String {
         guard let s = string(name) else { return nil }

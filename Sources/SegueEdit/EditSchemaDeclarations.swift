@@ -19,10 +19,14 @@ public enum EditSchema {
     static func integer(_ range: ClosedRange<Double>) -> SchemaType {
         .number(NumberRule(minimum: range.lowerBound, maximum: range.upperBound, integer: true))
     }
-    /// Seconds, at least `min` (`above`: more than) and at most `max`.
+    /// A time: seconds as a number (to the microsecond) or as an exact fraction (`"1001/30000"`, what the writer
+    /// gives a time no decimal holds), at least `min` (`above`: more than) and at most `max`.
     static func seconds(min: Double? = nil, above: Bool = false, max: Double? = nil) -> SchemaType {
-        .number(NumberRule(minimum: min, exclusiveMinimum: above, maximum: max, seconds: true))
+        let rule = NumberRule(minimum: min, exclusiveMinimum: above, maximum: max, seconds: true)
+        return .anyOf([.number(rule), .string(.fraction(rule))])
     }
+    /// Seconds as a number only (a duration the model keeps as a `Double`: ducking's attack and release).
+    static func plainSeconds(min: Double, max: Double) -> SchemaType { .number(NumberRule(minimum: min, maximum: max, seconds: true)) }
     static func choice(_ c: SchemaChoice) -> SchemaType { .string(.choice(c)) }
     static let colour = SchemaType.string(.colour(alpha: false, also: []))
     static let textColour = SchemaType.string(.colour(alpha: true, also: []))
@@ -74,8 +78,8 @@ public enum EditSchema {
 
     static let ducking = SchemaObject("ducking", "the music's gain while the clips' audio is present", [
         SchemaField("level", number(0...1), "the gain while ducked (default 0.25)"),
-        SchemaField("attack", seconds(min: 0, max: 60), "seconds to go down to level (default 0.2)"),
-        SchemaField("release", seconds(min: 0, max: 60), "seconds to come back up (default 0.6)"),
+        SchemaField("attack", plainSeconds(min: 0, max: 60), "seconds to go down to level (default 0.2)"),
+        SchemaField("release", plainSeconds(min: 0, max: 60), "seconds to come back up (default 0.6)"),
     ])
 
     public static let music = SchemaObject("music", "background music under the clips' audio", [
@@ -131,7 +135,28 @@ public enum EditSchema {
     ] + editProperties + [
         SchemaField("captions", .anyOf([.string(.nonEmpty), .object(captions)]), "captions over the whole edit: a caption file, or {path, style}", nullable: true),
         SchemaField("fitTransitions", .boolean, "shorten a transition longer than its clips allow, with a warning, instead of refusing the edit (default false)"),
+    ] + sourceFields + [
+        SchemaField("resolved", .object(resolved), "what a render decided before its first frame (segue resolve): render from these facts instead of probing again"),
     ], exactlyOne: ["clips", "tracks"])
+
+    public static let marker = SchemaObject("marker", "a point or range of the timeline marked in the edit's source (an OTIO marker): listed by segue plan, not drawn", [
+        SchemaField("name", .string(.any), "its name"),
+        SchemaField("start", seconds(), "where it is, seconds from the output's start"),
+        SchemaField("duration", seconds(min: 0), "the length of the marked range (default 0: a point)"),
+        SchemaField("colour", .string(.any), "its colour as its source names it (RED)", nullable: true),
+        SchemaField("comment", .string(.any), "its comment (default none)"),
+        SchemaField("on", .string(.any), "what it was attached to: timeline (default), or an item's name"),
+    ], required: ["name", "start"])
+
+    /// What an edit read from another format (OpenTimelineIO) carries beyond its tracks: an edit file that is such an
+    /// edit written out (`segue resolve` of an .otio timeline) keeps them.
+    static let sourceFields: [SchemaField] = [
+        SchemaField("markers", .array(.object(marker), minItems: 0), "points and ranges the edit's source marked (OTIO markers), in order of time"),
+        SchemaField("globalStartTime", seconds(), "the timecode of the first frame (OTIO's global_start_time), shown by segue plan; it offsets nothing", nullable: true),
+        SchemaField("timecodeRate", frameRate, "the rate globalStartTime counts frames in (default: the output's)", nullable: true),
+        SchemaField("fallbackFrameRate", frameRate, "the frame rate when neither the edit nor any clip gives one (an OTIO timeline's own rate; default 30)", nullable: true),
+        SchemaField("warnings", .array(.string(.any), minItems: 0), "what the reader of the edit's source noticed (an OTIO timeline's unknown schemas, effects not rendered): repeated as warnings"),
+    ]
 
     /// An OTIO timeline's `metadata.segue`: the edit's own properties (docs/otio.md).
     static let otioTimeline = SchemaObject("otioTimelineMetadata", "an OTIO timeline's metadata.segue", editProperties)
@@ -149,12 +174,16 @@ public enum EditSchema {
         SchemaField("audioEasing", easing, "CSS easing of the audio crossfade's progress (default linear in time)"),
         SchemaField("shader", .string(.nonEmpty), "a glsl transition's gl-transitions shader file, relative to the edit file"),
         SchemaField("blend", choice(SchemaChoice(Blending.self)), "how it mixes colours: gamma or linear light (default: the edit's blending)"),
+        inOffset,
     ], conditions: transitionConditions)
+
+    /// Where the cut lies inside a transition read from OpenTimelineIO (`ClipSpec.transitionCut`).
+    static let inOffset = SchemaField("inOffset", seconds(min: 0), "where the cut lies inside the transition, seconds from its start (OTIO's in_offset): the item before runs on past the cut and this one starts before it, on media outside their ranges (default: none, an overlap of the two items)")
 
     /// What each type of transition takes: a cut nothing more; a built-in its own parameters and directions, no shader;
     /// glsl any uniforms (its shader's) and no direction (`TransitionKind.traits`).
     static var transitionConditions: [SchemaCondition] {
-        let others = ["duration", "direction", "audioCurve", "params", "easing", "audioEasing", "shader", "blend"]
+        let others = ["duration", "direction", "audioCurve", "params", "easing", "audioEasing", "shader", "blend", "inOffset"]
         var rules = [SchemaCondition(field: "type", values: ["cut"], then: others.map { ($0, nil) })]
         for kind in TransitionKind.allCases {
             let traits = kind.traits
@@ -174,7 +203,8 @@ public enum EditSchema {
         SchemaField("duration", seconds(min: 0, above: true), "its length, seconds (default 1)"),
         SchemaField("audioCurve", choice(SchemaChoice(AudioCurve.self)), "the crossfade's curve (default linear)"),
         SchemaField("audioEasing", easing, "CSS easing of the crossfade's progress (default linear in time)"),
-    ], conditions: [SchemaCondition(field: "type", values: ["cut"], then: [("duration", nil), ("audioCurve", nil), ("audioEasing", nil)])])
+        inOffset,
+    ], conditions: [SchemaCondition(field: "type", values: ["cut"], then: [("duration", nil), ("audioCurve", nil), ("audioEasing", nil), ("inOffset", nil)])])
 
     // MARK: pictures: layer, motion, colour
 
@@ -305,6 +335,8 @@ public enum EditSchema {
     static let speedField = SchemaField("speed", speed, speedAbout + "; an entry of effects", nullable: true)
     static let reverseField = SchemaField("reverse", .boolean, "play the source backwards, its audio too; an entry of effects")
     static let pitchField = SchemaField("pitch", choice(SchemaChoice(Pitch.self)), pitchAbout + "; a parameter of the speed effect")
+    static let untilEnd = SchemaField("untilEnd", .boolean, "the item lasts until the edit's end (as the other tracks make it; --overlay): a still, a fill or a gap for all of it, a video for as much as its file has; duration is then ignored (default false)")
+    static let interchange = SchemaField("interchange", .boolean, "the item was read from an interchange timeline (OpenTimelineIO): where its file is a still picture, its start and speed are dropped instead of refused (default false)")
 
     public static let clip = SchemaObject("clip", "a media file's time range: a video, a still picture or an image sequence", [
         SchemaField("path", .string(.nonEmpty), "the file, relative to the edit file (or a URL); a numbered pattern (frames/img_%04d.png) is an image sequence"),
@@ -320,26 +352,28 @@ public enum EditSchema {
         SchemaField("rate", frameRate, "an image sequence's pictures per second (default 24)"),
         SchemaField("missingFrames", choice(SchemaChoice(ImageSequence.MissingFrames.self)), "what a picture missing from an image sequence becomes: error (default), hold or black"),
         SchemaField("effects", .array(.variants(effects(audio: false)), minItems: 0), "the item's effects, each type once: speed, reverse, freeze"),
+        untilEnd, interchange,
     ], required: ["path"])
 
     public static let gap = SchemaObject("gap", "nothing for a while: the tracks below (or the background) show", [
-        SchemaField("gap", seconds(min: 0, above: true), "its length, seconds"), at, videoTransition,
+        SchemaField("gap", seconds(min: 0, above: true), "its length, seconds"), at, videoTransition, untilEnd,
     ], required: ["gap"])
 
     public static let fill = SchemaObject("fill", "a solid colour", [
-        SchemaField("fill", colour, "the colour: \"#rrggbb\", \"#rgb\" or a name"), shownDuration, at, videoTransition, layerField,
+        SchemaField("fill", colour, "the colour: \"#rrggbb\", \"#rgb\" or a name"), shownDuration, at, videoTransition, layerField, untilEnd,
     ], required: ["fill"])
 
     public static let text = SchemaObject("text", "words: a title, a lower third (docs/text.md)", [
         SchemaField("text", .string(.words(maxScalars: 10_000)), "the words (line breaks as \\n; at most 10000 characters)"),
         SchemaField("style", .object(style), "how they look", nullable: true),
-        shownDuration, at, videoTransition, layerField,
+        shownDuration, at, videoTransition, layerField, untilEnd,
     ], required: ["text"])
 
     public static let audioClip = SchemaObject("audioClip", "an audio file's time range (or a video's audio)", [
         SchemaField("path", .string(.nonEmpty), "the file, relative to the edit file"),
         start, mediaDuration, at, audioTransitionField, volume, ramps, audioTrackIndex, speedField, reverseField, pitchField,
         SchemaField("effects", .array(.variants(effects(audio: true)), minItems: 0), "the item's effects, each type once: speed, reverse"),
+        interchange,
     ], required: ["path"])
 
     public static let audioGap = SchemaObject("audioGap", "silence for a while", [

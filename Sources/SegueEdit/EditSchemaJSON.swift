@@ -89,6 +89,7 @@ struct SchemaWriter {
             case .colour(let alpha, let also): s["pattern"] = SchemaPattern.colour(alpha: alpha, also: also)
             case .frameRate: s["pattern"] = SchemaPattern.frameRate
             case .easing: s["pattern"] = SchemaPattern.easing
+            case .fraction: s["pattern"] = SchemaPattern.fraction
             }
             return s
         case .object(let o): return reference(o)
@@ -139,6 +140,9 @@ enum SchemaPattern {
 
     /// `FrameRate.parse`: a fraction of whole numbers or a decimal (its range, 0.01…1000, is the parser's to check).
     static let frameRate = "^(?:\\+?[0-9]+/\\+?[0-9]+|[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?)$"
+
+    /// `EditFile.fraction`: whole numbers of seconds over a positive whole number (its range is the parser's to check).
+    static let fraction = "^-?[0-9]+/0*[1-9][0-9]*$"
 
     /// `Easing.parse`: a keyword or a function in any case, white space around (the function's arguments are the
     /// parser's to check).

@@ -57,7 +57,11 @@ public enum Farm {
     /// Plans `edit`, writes the engine's scripts, and (unless `dryRun`) submits the chunks, the audio pass and the
     /// stitch. Prints through `log`.
     /// - Parameters:
+    ///   - edit: the edit, resolved already (`RenderJob.resolvedEdit`: its command-line options folded in, its frame
+    ///     timeout recorded) or as written (then resolved here under `policy`); the plan holds it resolved, and every
+    ///     worker, the audio pass and `farm resume` render that.
     ///   - editPath: the edit file (absolute paths of clips are resolved already in `edit`).
+    ///   - bundle: the `.otioz` the edit was read from (each worker extracts it again).
     ///   - segue: absolute path of the segue executable every node runs (it must be visible there).
     ///   - policy: the input policy (`--root`, …) the edit is planned under; recorded in the plan, which every worker,
     ///     the audio pass and `farm resume` open the edit's files under.
@@ -65,7 +69,7 @@ public enum Farm {
     /// - Throws: `EditError` (invalid edit), `UsageError` (invalid options, a node-local work folder on a cluster): exit 2;
     ///   `FarmError` (the scheduler failed, the work folder cannot be written), `MediaError`: exit 1.
     @discardableResult
-    public static func submit(_ edit: Edit, editPath: String, editArguments: [String] = [], options: FarmOptions, engine: FarmEngine,
+    public static func submit(_ edit: Edit, editPath: String, bundle: String? = nil, options: FarmOptions, engine: FarmEngine,
                               segue: String, dryRun: Bool, policy: InputPolicy = .default, log: (String) -> Void) throws -> FarmState {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
         let work = URL(fileURLWithPath: options.workDir ?? output + ".segue-farm").standardizedFileURL.path
@@ -84,8 +88,7 @@ public enum Farm {
         try policy.checkOutput(path: output)
         try policy.checkOutput(path: work + "/plan.json", option: "--work-dir")
         try RenderJob.refuseOverwriting(inputsOf: edit, with: output, others: [("the edit file", editPath)])
-        let plan = try ChunkPlanner.plan(edit, editPath: editPath, editArguments: editArguments, chunks: options.chunks, audio: options.audio,
-                                         policy: policy)
+        let plan = try ChunkPlanner.plan(edit, editPath: editPath, chunks: options.chunks, audio: options.audio, policy: policy, bundle: bundle)
         try ChunkPlanner.write(plan, to: layout.plan)
         var state = FarmState(engine: engine.name, edit: plan.edit, plan: layout.plan, chunkDir: layout.chunks, logDir: layout.logs,
                               segue: segue, options: options, submissions: [])

@@ -5,28 +5,40 @@ import SegueMedia
 
 /// Makes and reads `ChunkPlan`s: the contract between `segue plan --chunks`, the chunk workers and `stitch`.
 public enum ChunkPlanner {
-    /// Resolves `edit` (probing every clip) and splits it into `count` chunks.
+    /// Resolves `edit` (probing every clip, unless it is resolved already: `RenderJob.resolvedEdit`) and splits it
+    /// into `count` chunks; the plan holds the resolved edit (`ChunkPlan.resolvedEdit`), which every worker renders.
     /// - Parameters:
     ///   - editPath: the edit file, recorded in the plan so workers and `stitch` can name it in commands.
-    ///   - audio: include the audio pass (false: the stitched file has video only).
+    ///   - audio: include the audio pass (false: the stitched file has video only); a resolved edit's own choice wins.
+    ///   - policy: the input policy the edit is resolved (or checked) under, recorded for the workers
+    ///     (`ChunkPlan.inputPolicy`).
+    ///   - frameTimeout: recorded in the resolved edit (`--frame-timeout`).
+    ///   - bundle: the `.otioz` the edit was read from, recorded so that each worker extracts it again.
     /// - Throws: `EditError` (invalid edit), `UsageError` (more chunks than frames), `MediaError` (a clip cannot be read).
-    ///   - editArguments: command-line options applied to the edit file (recorded for the workers).
-    ///   - policy: the input policy the edit is resolved under, recorded for the workers (`ChunkPlan.inputPolicy`).
-    public static func plan(_ edit: Edit, editPath: String, editArguments: [String] = [], chunks count: Int, audio: Bool = true,
-                            policy: InputPolicy = .default) throws -> ChunkPlan {
+    public static func plan(_ edit: Edit, editPath: String, chunks count: Int, audio: Bool = true, policy: InputPolicy = .default,
+                            frameTimeout: Double? = 120, bundle: String? = nil) throws -> ChunkPlan {
         let format = edit.output.format
         guard format.chunkable else {
             let chunkable = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue)" }.joined(separator: " or ")
             throw UsageError("\(format.name) is rendered in one pass, not in chunks: render it with segue render, or render the chunks with \(chunkable)")
         }
-        let timeline = try RenderJob.resolve(edit, policy: policy)
+        var options = RenderOptions()
+        options.audio = audio
+        options.inputPolicy = policy
+        options.frameTimeout = frameTimeout
+        let resolved = try RenderJob.resolvedEdit(edit, options: options, bundle: bundle).edit
+        // The workers read the written edit: the plan is made from it as they will read it.
+        let json = try EditFileWriter.json(resolved)
+        let read = try readResolved(json, bundleFolder: resolved.bundleFolder, policy: policy)
+        let saved = read.resolution!
+        let timeline = try RenderJob.resolve(read, policy: policy)
         let ranges = try ChunkPlan.ranges(total: timeline.frameCount, count: count)
-        let pass: ChunkPlan.AudioPass? = audio ? ChunkPlan.AudioPass(
+        let pass: ChunkPlan.AudioPass? = saved.audio ? ChunkPlan.AudioPass(
             sampleRate: timeline.audio.sampleRate, channels: timeline.audio.channels,
             samples: MediaTime(frame: timeline.frameCount, rate: timeline.frameRate).rounded(toUnitsOf: Int64(timeline.audio.sampleRate)),
             codec: format.audioCodec, file: "audio.\(format.audioPassExtension)") : nil
         let settings = settingsDescription(timeline)
-        return ChunkPlan(edit: URL(fileURLWithPath: editPath).standardizedFileURL.path, editArguments: editArguments,
+        return ChunkPlan(edit: URL(fileURLWithPath: editPath).standardizedFileURL.path, resolvedEdit: json,
                          inputs: timeline.mediaPaths + (timeline.music.map { [$0.path] } ?? []), editHash: editHash(timeline),
                          settings: settings, settingsHash: Digest.sha256(settings),
                          format: format.codec, width: timeline.renderSize.width, height: timeline.renderSize.height, frameRate: timeline.frameRate,
@@ -35,6 +47,23 @@ public enum ChunkPlanner {
                              ChunkPlan.Chunk(index: i, start: r.lowerBound, end: r.upperBound, file: ChunkPlan.fileName(index: i, format: format))
                          },
                          audio: pass, inputPolicy: policy)
+    }
+
+    /// A resolved edit's JSON read back as a worker reads it, its bundle's relative paths from `bundleFolder` (the one
+    /// this process extracted).
+    static func readResolved(_ json: JSONValue, bundleFolder: String?, policy: InputPolicy) throws -> Edit {
+        var p = policy
+        if let f = bundleFolder { p.bundleFolders.append(f) }
+        var edit = try EditFile.parse(data: json.serialized(), baseDirectory: bundleFolder ?? "/", policy: p)
+        edit.bundleFolder = bundleFolder
+        return edit
+    }
+
+    /// The edit `plan` was made from, as every worker renders it (`ChunkPlan.resolvedEdit`): for an edit of an `.otioz`
+    /// bundle, with the bundle extracted (keep the document while the edit renders).
+    /// - Throws: `EditError` (the plan's edit is not one this Segue reads).
+    public static func document(of plan: ChunkPlan) throws -> EditDocument {
+        try EditDocument.resolved(plan.resolvedEdit.serialized(), name: plan.edit, policy: plan.inputPolicy ?? .default)
     }
 
     /// The encoder settings every chunk must share, in words (hashed into `ChunkPlan.settingsHash`).
@@ -96,7 +125,8 @@ public enum ChunkPlanner {
         let version: Int
         do { version = try JSONDecoder().decode(Versioned.self, from: data).version } catch { throw notAPlan(error) }
         guard version == ChunkPlan.formatVersion else {
-            throw UsageError("plan: \(path) is plan format \(version); this segue reads format \(ChunkPlan.formatVersion): make the plan again")
+            let why = version == 2 ? " (its workers replay the command line, editArguments, on the edit file; format 3 holds the resolved edit they render)" : ""
+            throw UsageError("plan: \(path) is plan format \(version)\(why); this segue reads format \(ChunkPlan.formatVersion): make the plan again")
         }
         let plan: ChunkPlan
         do { plan = try JSONDecoder().decode(ChunkPlan.self, from: data) } catch { throw notAPlan(error) }

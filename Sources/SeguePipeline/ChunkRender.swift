@@ -23,7 +23,8 @@ public struct TransientFailure: SegueError {
 }
 
 extension RenderJob {
-    /// Renders chunk `index` of `plan` (video only) into `directory` as `chunk_NNNN.mp4` (or `.mkv`) plus its
+    /// Renders chunk `index` of `plan` (video only) from `edit`: the plan's own (`ChunkPlanner.document(of:)`), or an
+    /// edit that must resolve to the same timeline (`PlanMismatch` otherwise), into `directory` as `chunk_NNNN.mp4` (or `.mkv`) plus its
     /// sidecar `chunk_NNNN.json`, both written to temporary files and renamed into place. Each clip is opened at
     /// the keyframe before the first picture the chunk needs. The chunk is its own encode: it starts with a
     /// keyframe (IDR) at PTS 0 and references nothing outside itself. If a valid chunk is already there, does
@@ -34,7 +35,8 @@ extension RenderJob {
     /// - Throws: `PlanMismatch` (the plan does not match the edit), `UsageError` (index out of range), `TransientFailure` or
     ///   `GPUError` (retry), `MediaError`.
     public static func renderChunk(_ edit: Edit, plan: ChunkPlan, index: Int, directory: String,
-                                   options: RenderOptions = RenderOptions()) throws -> ChunkOutcome {
+                                   options given: RenderOptions = RenderOptions()) throws -> ChunkOutcome {
+        let options = given.adopting(edit.resolution)
         guard plan.chunks.indices.contains(index) else {
             throw UsageError("chunk \(index) is not in the plan (0…\(plan.chunks.count - 1))")
         }
@@ -83,7 +85,8 @@ extension RenderJob {
     /// - Throws: `UsageError` (wrong name, an output that is an input, a plan without audio), `PlanMismatch` (a plan from another edit),
     ///   `MediaError`.
     @discardableResult
-    public static func renderAudio(_ edit: Edit, to path: String, plan: ChunkPlan? = nil, options: RenderOptions = RenderOptions()) throws -> Int64 {
+    public static func renderAudio(_ edit: Edit, to path: String, plan: ChunkPlan? = nil, options given: RenderOptions = RenderOptions()) throws -> Int64 {
+        let options = given.adopting(edit.resolution)
         try options.inputPolicy.checkOutput(path: path)
         try refuseOverwriting(inputsOf: edit, with: path, others: plan.map { [("the edit file", $0.edit)] } ?? [])
         let format = edit.output.format

@@ -40,7 +40,12 @@ public final class EditDocument: Sendable {
         let absolute = URL(fileURLWithPath: path).standardized.path
         let format = Format(path: absolute)
         switch format {
-        case .json: return EditDocument(path: absolute, format: format, edit: try EditFile.load(path: absolute, policy: policy), bundle: nil)
+        case .json:
+            // A resolved edit of a bundle (`resolved.bundle`) reads its relative paths from the bundle, extracted afresh.
+            if let data = FileManager.default.contents(atPath: absolute), let bundle = try EditFile.resolvedBundle(in: data) {
+                return try resolved(data, name: absolute, bundle: bundle, policy: policy)
+            }
+            return EditDocument(path: absolute, format: format, edit: try EditFile.load(path: absolute, policy: policy), bundle: nil)
         case .otio:
             let file = try OTIOFile.load(path: absolute, options: OTIOReadOptions(missingMedia: missingMedia, policy: policy))
             return EditDocument(path: absolute, format: format, edit: file.edit, bundle: nil)
@@ -52,6 +57,27 @@ public final class EditDocument: Sendable {
             edit.bundleFolder = bundle.folder
             return EditDocument(path: absolute, format: format, edit: edit, bundle: bundle)
         }
+    }
+
+    /// A resolved edit from its JSON bytes (`segue resolve`'s file, a chunk plan's `resolvedEdit`), named `name` in
+    /// messages: its absolute paths as they are, or, for an edit of an `.otioz` bundle (`resolved.bundle`), the bundle
+    /// extracted afresh and the edit's relative paths read from its folder.
+    /// - Throws: `EditError` (invalid edit, a resolved version this Segue does not read, a refused bundle member).
+    public static func resolved(_ data: Data, name: String, policy: InputPolicy = .default) throws -> EditDocument {
+        try resolved(data, name: name, bundle: try EditFile.resolvedBundle(in: data), policy: policy)
+    }
+
+    private static func resolved(_ data: Data, name: String, bundle path: String?, policy: InputPolicy) throws -> EditDocument {
+        guard let path else {
+            return EditDocument(path: name, format: .json, edit: try EditFile.parse(data: data, baseDirectory: "/", policy: policy), bundle: nil)
+        }
+        try policy.checkFile(path: path, field: "resolved.bundle")
+        let bundle = try ExtractedBundle(bundle: path)
+        var p = policy
+        p.bundleFolders.append(bundle.folder)
+        var edit = try EditFile.parse(data: data, baseDirectory: bundle.folder, policy: p)
+        edit.bundleFolder = bundle.folder
+        return EditDocument(path: name, format: .json, edit: edit, bundle: bundle)
     }
 
     private init(path: String, format: Format, edit: Edit, bundle: ExtractedBundle?) {

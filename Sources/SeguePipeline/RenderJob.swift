@@ -119,15 +119,26 @@ public enum RenderJob {
         try resolve(edit, policy: .default, watchdog: nil, probe: { spec, _ in try probe(spec) })
     }
 
+    /// `resolve` with the probes given. A resolved edit (`Edit.resolution`, `segue resolve`) is not probed again: its files are checked against their
+    /// fingerprints and the timeline is made from the recorded facts (`resolveSaved`).
     static func resolve(_ edit: Edit, policy given: InputPolicy, watchdog: Watchdog?,
                         probe: (ClipSpec, InputPolicy) throws -> SourceInfo,
                         probeAudio: (String, InputPolicy) throws -> SourceInfo = { try probeAudioSource(path: $0, policy: $1) }) throws -> Timeline {
+        if let saved = edit.resolution { return try resolveSaved(edit, saved, policy: given, watchdog: watchdog) }
+        return try resolveProbing(edit, policy: given, watchdog: watchdog, probe: probe, probeAudio: probeAudio)
+    }
+
+    /// `resolve` of an edit as written: every media file opened and probed (`probe`, `probeAudio`), the music opened
+    /// and checked unless `checksMusic` is false (a resolved edit's was, when it was resolved).
+    static func resolveProbing(_ edit: Edit, policy given: InputPolicy, watchdog: Watchdog?, checksMusic: Bool = true,
+                               probe: (ClipSpec, InputPolicy) throws -> SourceInfo,
+                               probeAudio: (String, InputPolicy) throws -> SourceInfo) throws -> Timeline {
         let policy = given.applied(to: edit)
         try policy.check(edit)
         defer { watchdog?.disarm() }
         var infos: [SourceInfo] = []
         var probed: [(path: String, colour: ColourOverride?, audio: Bool, sequence: ImageSequence?, info: SourceInfo)] = []
-        if let m = edit.music {
+        if let m = edit.music, checksMusic {
             watchdog?.arm("opening the music (\(m.path))")
             var isDir: ObjCBool = false
             guard InputPolicy.urlScheme(of: m.path) != nil || FileManager.default.fileExists(atPath: m.path, isDirectory: &isDir), !isDir.boolValue else {
@@ -196,8 +207,14 @@ public enum RenderJob {
     /// Renders `edit` to `outputPath`.
     /// - Throws: `EditError` or `UsageError` (exit status 2), `MediaError` or `GPUError` (exit status 1). On any error the
     ///   temporary file is removed and an existing file at `outputPath` is left untouched.
+    ///
+    /// Every render goes through the resolved edit (`resolvedEdit`): an edit as written is resolved once (its media
+    /// probed, what was decided recorded in `Edit.resolution`) and its timeline rendered; a resolved edit renders from
+    /// its recorded facts, with the audio choice it was resolved with (`RenderOptions.adopting`), under
+    /// `options.inputPolicy`.
     @discardableResult
-    public static func render(_ edit: Edit, to outputPath: String, options: RenderOptions = RenderOptions()) throws -> RenderResult {
+    public static func render(_ edit: Edit, to outputPath: String, options given: RenderOptions = RenderOptions()) throws -> RenderResult {
+        let options = given.adopting(edit.resolution)
         let out = URL(fileURLWithPath: outputPath).standardizedFileURL
         try options.inputPolicy.checkOutput(path: outputPath)
         let edit = withFormatOfFileName(edit, outputPath)
@@ -218,7 +235,8 @@ public enum RenderJob {
             throw MediaError(path: dir.path, function: nil, message: "the output folder does not exist")
         }
         let watchdog = options.frameTimeout.map { Watchdog(seconds: $0) }
-        let timeline = try resolve(edit, policy: options.inputPolicy, watchdog: watchdog)
+        // Rendered at once and not kept: no fingerprints to take (`segue resolve` and plans take them).
+        let (_, timeline) = try resolvedEdit(edit, options: options, fingerprints: false, watchdog: watchdog)
         if options.verbose {
             timeline.notes.forEach { options.log("segue: \($0)") }
             let format = edit.output.format

@@ -48,10 +48,9 @@ struct Arguments {
     /// Every option given, by its name (`-o` for `--output`, `--verbose` for `-v`), in order.
     var given: [String] { givenOptions.map(\.option.name) }
     /// The options that change the edit (`OptionEffect.edit`: size, rate, encoder settings, music, …), each with its
-    /// value, as given, files by absolute path (workers may run in another folder): a chunk plan records them so that
-    /// every worker renders the same edit.
+    /// value, as given, files by absolute path: each checked against what a resolved edit or a plan fixes
+    /// (`refuseChanges`).
     var editOverrideGroups: [[String]] = []
-    var editOverrides: [String] { editOverrideGroups.flatMap { $0 } }
     /// The options given that make the resolved edit (`OptionSpec.resolved`), with their values, files by absolute path.
     var resolvedArguments: [String] { givenOptions.filter { $0.option.resolved }.flatMap { Arguments.words($0.option, $0.value) } }
     /// What the edit may read and how much it may ask for (`--root`, `--output-root`, `--allow-indirect-inputs`,
@@ -100,8 +99,16 @@ struct Arguments {
     }
 
     /// The edit: from an edit file (one `.json` argument) or from clips on the command line, with the
-    /// command-line overrides applied.
+    /// command-line overrides applied. (A command that renders or saves it uses `resolvedInput()`, which also takes a
+    /// resolved edit's recorded settings.)
     func edit() throws -> Edit {
+        var edit = try loadEdit()
+        try applyOverrides(to: &edit)
+        return edit
+    }
+
+    /// The edit as its file (or the clips on the command line) gives it, without the command line's options.
+    func loadEdit() throws -> Edit {
         guard !positional.isEmpty else { throw UsageError("give an edit file or clips to join") }
         var edit: Edit
         if let file = editFilePath {
@@ -132,6 +139,12 @@ struct Arguments {
             // One --transition applies to every join, whatever the clips' lengths: shorten it where a clip is too short.
             edit.fitTransitions = true
         }
+        return edit
+    }
+
+    /// Applies the options that change the edit (`OptionEffect.edit`: size, rate, background, encoder settings, music,
+    /// titles, overlays, captions) to `edit`. Throws `UsageError` for options that contradict each other or the edit.
+    func applyOverrides(to edit: inout Edit) throws {
         if square && size != nil { throw UsageError("give either --square or --size, not both") }
         if music != nil && !options.audio { throw UsageError("--music needs audio: drop --no-audio") }
         if square { edit.square = true }
@@ -186,7 +199,51 @@ struct Arguments {
             item.layer.scale = .constant(o.scale); item.layer.opacity = .constant(o.opacity)
             edit.tracks.append(VideoTrack(clips: [item]))
         }
-        return edit
+    }
+
+    /// The edit this command works on, and these arguments as it works with them. For an edit as written: the edit
+    /// with the command line's options (`edit()`), the arguments as they are. For a resolved edit (`segue resolve`'s
+    /// file, `Edit.resolution`), what it fixes is kept: an option that would change the edit, its input policy or its
+    /// audio is refused (`UsageError`; one that repeats it is fine), and the arguments take its input policy, audio
+    /// choice and, unless `--frame-timeout` is given, its frame timeout.
+    func resolvedInput() throws -> (edit: Edit, arguments: Arguments) {
+        var edit = try loadEdit()
+        guard let r = edit.resolution else {
+            try applyOverrides(to: &edit)
+            return (edit, self)
+        }
+        try refuseChanges(to: edit, fixedBy: "the resolved edit", remedy: "resolve the edit again with it")
+        var a = self
+        if policyOptionsGiven && inputPolicy != r.inputPolicy {
+            throw UsageError("the resolved edit fixes what the edit may read (\(r.inputPolicy.root.map { "--root \($0)" } ?? "no --root")\(r.inputPolicy.allowIndirectInputs ? ", --allow-indirect-inputs" : ""), and its limits): drop the input options here or resolve the edit again with them")
+        }
+        if given.contains("--no-audio") && r.audio {
+            throw UsageError("the resolved edit is rendered with its audio: --no-audio would change it; resolve the edit again with it")
+        }
+        a.inputPolicy = r.inputPolicy
+        a.options.audio = r.audio
+        if !given.contains("--frame-timeout") { a.options.frameTimeout = r.frameTimeout }
+        return (edit, a)
+    }
+
+    /// Refuses (`UsageError`) the options given that would change `edit`, which `what` fixes ("the plan", "the
+    /// resolved edit"); options that repeat what it says are fine.
+    func refuseChanges(to edit: Edit, fixedBy what: String, remedy: String) throws {
+        let differing = try editOverrideGroups.filter { group in
+            var changed = edit
+            try Arguments(group).applyOverrides(to: &changed)
+            return changed != edit
+        }
+        if !differing.isEmpty {
+            throw UsageError("\(what) fixes the edit's settings: \(differing.map { $0.joined(separator: " ") }.joined(separator: ", ")) would change them; drop it or \(remedy)")
+        }
+    }
+
+    /// The `.otioz` bundle the edit file is, absolute (recorded in a resolved edit, so that each reader extracts it
+    /// again); nil for other edits.
+    var bundlePath: String? {
+        guard let file = editFilePath, EditDocument.Format(path: file) == .otioz else { return nil }
+        return URL(fileURLWithPath: file).standardizedFileURL.path
     }
 
     /// The edit file among the positional arguments, when there is one argument naming one: a JSON edit file

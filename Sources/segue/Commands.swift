@@ -12,13 +12,15 @@ func printJSON<T: Encodable>(_ value: T) throws {
     print(String(data: try e.encode(value), encoding: .utf8)!)
 }
 
-/// `segue render`: an `ExportSession` of the library, its progress drawn on standard error.
-func renderCommand(_ a: Arguments) throws {
-    if a.plan != nil || a.chunk != nil { return try renderChunkCommand(a) }
+/// `segue render`: an `ExportSession` of the library, its progress drawn on standard error. An edit as written is
+/// resolved once and rendered (as `segue resolve` would save it); a resolved edit renders from its recorded facts.
+func renderCommand(_ given: Arguments) throws {
+    if given.plan != nil || given.chunk != nil { return try renderChunkCommand(given) }
+    let (edit, a) = try given.resolvedInput()
     let out = try a.requireOutput()
     let printer = progressPrinter(a.progress ?? defaultProgressStyle())
     let started = Date()
-    let session = ExportSession(edit: try a.edit(), outputPath: out, options: a.exportOptions)
+    let session = ExportSession(edit: edit, outputPath: out, options: a.exportOptions)
     // Printed from the render's thread as it comes: no second task to read the stream.
     let result = try waitFor { try await session.export(progress: printer) }
     say(String(format: "segue: wrote %@: %lld frames at %@ fps (%@), %.3f s, rendered by %@ in %.1f s",
@@ -78,10 +80,11 @@ struct ProbeFailed: SegueError {
     var exitStatus: Int32 { ExitStatus.failed }
 }
 
-func planCommand(_ a: Arguments) throws {
-    if a.chunks != nil { return try planChunksCommand(a) }
-    if a.output != nil { throw UsageError("-o applies to a chunk plan: add --chunks N") }
-    let edit = try a.edit(), policy = a.inputPolicy
+func planCommand(_ given: Arguments) throws {
+    if given.chunks != nil { return try planChunksCommand(given) }
+    if given.output != nil { throw UsageError("-o applies to a chunk plan: add --chunks N") }
+    let (edit, a) = try given.resolvedInput()
+    let policy = a.inputPolicy
     let timeline = try waitFor { try await resolve(edit, policy: policy) }
     timeline.warnings.forEach { say("warning: \($0)") }
     let report = TimelineReport(timeline)
@@ -93,9 +96,10 @@ func planCommand(_ a: Arguments) throws {
 
 
 /// `segue export-otio EDIT.json -o EDIT.otio`: the library's `exportOTIO` (the edit resolved, then written as OTIO).
-func exportOTIOCommand(_ a: Arguments) throws {
+func exportOTIOCommand(_ given: Arguments) throws {
+    let (edit, a) = try given.resolvedInput()
     let out = try a.requireOutput()
-    let edit = try a.edit(), policy = a.inputPolicy
+    let policy = a.inputPolicy
     let name = a.positional.count == 1 ? URL(fileURLWithPath: a.positional[0]).deletingPathExtension().lastPathComponent : ""
     let (timeline, warnings) = try RenderJob.exportOTIO(edit, to: out, name: name, policy: policy)
     timeline.warnings.forEach { say("warning: \($0)") }
@@ -112,6 +116,25 @@ func transitionsCommand(_ a: Arguments) throws {
     if a.json { try printJSON(catalogue) } else { print(catalogue.text, terminator: "") }
 }
 
+/// `segue resolve EDIT [options] -o resolved.json`: the edit with the command line's options folded in and what its
+/// render decides before frame 0 recorded (`RenderJob.resolvedEdit`), written as an edit file (`EditFileWriter`) that
+/// `segue render` renders byte for byte as it would render EDIT with those options.
+func resolveCommand(_ given: Arguments) throws {
+    let (edit, a) = try given.resolvedInput()
+    let out = try a.requireOutput()
+    guard out.lowercased().hasSuffix(".json") else { throw UsageError("the resolved edit is an edit file: give -o a .json name (got \(out))") }
+    try RenderJob.refuseOverwriting(inputsOf: edit, with: out)
+    let watchdog = a.options.frameTimeout.map { Watchdog(seconds: $0) }
+    let (resolved, timeline) = try RenderJob.resolvedEdit(edit, options: a.options, bundle: a.bundlePath, watchdog: watchdog)
+    timeline.warnings.forEach { say("warning: \($0)") }
+    let data = try EditFileWriter.data(resolved)
+    do { try data.write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
+        throw MediaError(path: out, function: "write", message: "cannot write the resolved edit: \(error.localizedDescription)", outputIO: true)
+    }
+    let media = resolved.resolution?.media.count ?? 0
+    say("segue: wrote \(out): \(timeline.renderSize) at \(timeline.frameRate) fps, \(timeline.frameCount) frames, \(media) media file(s) resolved")
+}
+
 /// `segue schema`: the edit file's JSON Schema (draft 2020-12), from the declarations the parser reads (`EditSchema`).
 func schemaCommand(_ a: Arguments) throws {
     guard a.positional.isEmpty else { throw UsageError("schema takes no arguments") }
@@ -119,13 +142,14 @@ func schemaCommand(_ a: Arguments) throws {
 }
 
 /// `segue frame`: the library's `renderFrame` for `--frame N` or `--at SECONDS` (the frame showing that instant).
-func frameCommand(_ a: Arguments) throws {
+func frameCommand(_ given: Arguments) throws {
+    let (edit, a) = try given.resolvedInput()
     let out = try a.requirePNGOutput()
     let position: FramePosition
     if let n = a.frame { position = .frame(n) } else if let t = a.at { position = .time(MediaTime(seconds: t)) } else {
         throw UsageError("give --at SECONDS or --frame N")
     }
-    let edit = try a.edit(), options = a.exportOptions
+    let options = a.exportOptions
     let f = try waitFor { try await renderFrame(edit, position, options: options) }
     try writePNG(f.image, to: out)
     let timeline = f.timeline
@@ -133,9 +157,10 @@ func frameCommand(_ a: Arguments) throws {
                out, f.frame, timeline.time(ofFrame: f.frame).seconds, timeline.frameCount, timeline.renderSize.description, f.decodedFrames, f.renderer))
 }
 
-func sheetCommand(_ a: Arguments) throws {
+func sheetCommand(_ given: Arguments) throws {
+    let (edit, a) = try given.resolvedInput()
     let out = try a.requirePNGOutput()
-    let timeline = try RenderJob.resolve(try a.edit(), policy: a.inputPolicy)
+    let timeline = try RenderJob.resolve(edit, policy: a.inputPolicy)
     let renderer = try RenderJob.makeRenderer(a.options, for: timeline)
     let (image, tiles) = try ContactSheet.render(timeline, renderer: renderer, columns: a.columns, tileWidth: a.tileWidth, progress: a.sheetProgress,
                                                  frameTimeout: a.options.frameTimeout)
@@ -143,17 +168,18 @@ func sheetCommand(_ a: Arguments) throws {
     say("segue: wrote \(out): \(image.width)x\(image.height), \(tiles.count) tiles")
 }
 
-func compareCommand(_ a: Arguments) throws {
+func compareCommand(_ given: Arguments) throws {
+    let a = given
     let result: VideoComparison
     if a.backends {
         guard a.positional.count == 1 else { throw UsageError("--backends takes one edit file") }
         if a.options.backend != .auto { throw UsageError("compare --backends renders on both backends: drop --backend") }
-        var edit = try a.edit()
+        var (edit, b) = try a.resolvedInput()
         edit.output.codec = OutputFormat.mkv.codec   // lossless: the difference is the renderers' alone
         let dir = NSTemporaryDirectory() + "segue-compare-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var options = a.options
+        var options = b.options
         options.audio = false
         options.backend = .gpu
         let gpu = "\(dir)/gpu.\(OutputFormat.mkv.extensions[0])", cpu = "\(dir)/cpu.\(OutputFormat.mkv.extensions[0])"

@@ -5,11 +5,13 @@ import SegueFarm
 
 // Render-farm commands: plan --chunks, render --chunk, render-audio, stitch, farm slurm|status|resume.
 
-/// `segue plan EDIT.json --chunks N [-o plan.json]`.
-func planChunksCommand(_ a: Arguments) throws {
-    let editPath = try a.editFile()
-    let plan = try ChunkPlanner.plan(try a.edit(), editPath: editPath, editArguments: a.editOverrides, chunks: a.chunks!, audio: a.options.audio,
-                                     policy: a.inputPolicy)
+/// `segue plan EDIT.json --chunks N [-o plan.json]`: the plan holds the resolved edit (the command line's options
+/// folded in) that every worker renders.
+func planChunksCommand(_ given: Arguments) throws {
+    let editPath = try given.editFile()
+    let (edit, a) = try given.resolvedInput()
+    let plan = try ChunkPlanner.plan(edit, editPath: editPath, chunks: a.chunks!, audio: a.options.audio, policy: a.inputPolicy,
+                                     frameTimeout: a.options.frameTimeout, bundle: a.bundlePath)
     if let out = a.output {
         guard out.lowercased().hasSuffix(".json") else { throw UsageError("the plan is JSON: give -o a .json name (got \(out))") }
         try a.inputPolicy.checkOutput(path: out)
@@ -45,6 +47,7 @@ func renderChunkCommand(_ a: Arguments) throws {
     let edit = try a.planEdit(plan)
     var options = a.options
     options.inputPolicy = try a.policy(of: plan)
+    if !a.given.contains("--frame-timeout"), let r = edit.resolution { options.frameTimeout = r.frameTimeout }
     options.progress = progressPrinter(a.progress ?? defaultProgressStyle())
     switch try RenderJob.renderChunk(edit, plan: plan, index: index, directory: dir, options: options) {
     case .alreadyDone(let r):
@@ -60,9 +63,17 @@ func renderAudioCommand(_ a: Arguments) throws {
     guard let out = a.output, !out.isEmpty else { throw UsageError("missing -o OUTPUT") }
     if !a.options.audio { throw UsageError("render-audio renders audio: drop --no-audio") }
     let plan = try a.plan.map { try ChunkPlanner.load($0) }
-    var options = a.options
-    if let plan { options.inputPolicy = try a.policy(of: plan) }
-    let samples = try RenderJob.renderAudio(try plan.map { try a.planEdit($0) } ?? a.edit(), to: out, plan: plan, options: options)
+    let edit: Edit
+    var options: RenderOptions
+    if let plan {
+        edit = try a.planEdit(plan)
+        options = a.options
+        options.inputPolicy = try a.policy(of: plan)
+    } else {
+        let input = try a.resolvedInput()
+        (edit, options) = (input.edit, input.arguments.options)
+    }
+    let samples = try RenderJob.renderAudio(edit, to: out, plan: plan, options: options)
     say("segue: wrote \(out): \(samples) samples")
 }
 
@@ -104,13 +115,16 @@ func farmCommand(_ a: Arguments) throws {
             throw UsageError("give -o the final file (\(OutputFormat.all.map { ".\($0.extensions[0]) for --codec \($0.codec.rawValue)" }.joined(separator: ", ")))")
         }
         let editPath = try rest.editFile()
+        // The edit resolved here, once: the plan holds it, and every worker renders it.
+        let (edit, settings) = try rest.resolvedInput()
+        let resolved = try RenderJob.resolvedEdit(edit, options: settings.options, bundle: settings.bundlePath).edit
         var options = rest.farm
         options.chunks = n
         options.output = URL(fileURLWithPath: out).standardizedFileURL.path
-        options.audio = rest.options.audio
+        options.audio = settings.options.audio
         options.renderArguments = rest.renderArgumentsForChunks()
-        let state = try Farm.submit(try rest.edit(), editPath: editPath, editArguments: rest.editOverrides, options: options, engine: engine,
-                                    segue: executablePath(), dryRun: rest.dryRun, policy: rest.inputPolicy, log: say)
+        let state = try Farm.submit(resolved, editPath: editPath, bundle: settings.bundlePath, options: options, engine: engine,
+                                    segue: executablePath(), dryRun: rest.dryRun, policy: settings.inputPolicy, log: say)
         // On this machine the work is over when `submit` returns: say how it went, and exit as `farm status` would.
         if name == "local" && !rest.dryRun {
             let st = try Farm.status(options.workDir ?? options.output + ".segue-farm", engine: engine)
@@ -130,8 +144,12 @@ func farmCommand(_ a: Arguments) throws {
         let saved = try? Farm.savedState(work)
         let engineName = saved?.engine ?? "slurm"
         let plan = try ChunkPlanner.load(URL(fileURLWithPath: work).appendingPathComponent("plan.json").path)
+        let remedy = "run `segue farm \(engineName)` again (resume would fail the same way)"
         do { try ChunkPlanner.check(plan, matches: try RenderJob.resolve(try Arguments([]).planEdit(plan), policy: plan.inputPolicy ?? .default)) } catch var e as PlanMismatch {
-            e.remedy = "run `segue farm \(engineName)` again (resume would fail the same way)"
+            e.remedy = remedy
+            throw e
+        } catch var e as StaleResolvedEdit {
+            e.remedy = remedy
             throw e
         }
         if engineName == "local" {
@@ -164,26 +182,18 @@ extension Arguments {
         return URL(fileURLWithPath: file).standardizedFileURL.path
     }
 
-    /// The edit a plan was made from: its edit file with the options recorded in the plan. An edit file given on
-    /// the command line must be the plan's; an edit option given again must repeat what the plan fixes (`--codec
+    /// The edit a plan was made from, as every worker renders it: the resolved edit the plan holds
+    /// (`ChunkPlan.resolvedEdit`; an `.otioz` bundle extracted for as long as this process runs). An edit file given
+    /// on the command line must be the plan's; an edit option given again must repeat what the plan fixes (`--codec
     /// ffv1` for a plan of an FFV1 edit): one that would change the edit is refused (`UsageError`).
     func planEdit(_ plan: ChunkPlan) throws -> Edit {
         func resolved(_ p: String) -> URL { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath() }
         if !positional.isEmpty, (try? editFile()).map(resolved) != resolved(plan.edit) {
             throw UsageError("the plan was made from \(plan.edit), not \(positional.joined(separator: " "))")
         }
-        let policy = try self.policy(of: plan)
-        func edit(_ extra: [String]) throws -> Edit {
-            var a = try Arguments([plan.edit] + plan.editArguments + extra)
-            a.inputPolicy = policy
-            return try a.edit()
-        }
-        let planned = try edit([])
-        let differing = editOverrideGroups.filter { group in (try? edit(group)) != planned }
-        if !differing.isEmpty {
-            let fixed = plan.editArguments.isEmpty ? "" : " (\(plan.editArguments.joined(separator: " ")))"
-            throw UsageError("the plan fixes the edit's settings\(fixed): \(differing.map { $0.joined(separator: " ") }.joined(separator: ", ")) would change them; drop it or make the plan again")
-        }
+        _ = try policy(of: plan)
+        let planned = try OpenDocuments.shared.open(plan: plan).edit
+        try refuseChanges(to: planned, fixedBy: "the plan", remedy: "make the plan again")
         return planned
     }
 

@@ -22,6 +22,17 @@ final class OpenDocuments: @unchecked Sendable {
         return document
     }
 
+    /// The resolved edit a chunk plan holds (`ChunkPlanner.document(of:)`), read once.
+    func open(plan: ChunkPlan) throws -> EditDocument {
+        let key = "plan|\(plan.edit)|\(plan.editHash)"
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = documents[key] { return known }
+        let document = try ChunkPlanner.document(of: plan)
+        documents[key] = document
+        return document
+    }
+
     /// Releases every document (removing extracted bundles).
     func closeAll() {
         lock.lock()

@@ -10,12 +10,13 @@ import Segue
 /// What giving an option changes beyond the command it is given to.
 enum OptionEffect: Sendable {
     /// Changes the edit (size, rate, background, encoder settings, music, overlays, titles, captions, transitions,
-    /// missing media): recorded as given in a chunk plan (`ChunkPlan.editArguments`) for every worker; resolved.
+    /// missing media): folded into the resolved edit (`segue resolve`, the one a chunk plan holds for every worker).
     case edit
-    /// What the edit may read and write and how much it may ask for (`InputPolicy`): recorded in a chunk plan
-    /// (`ChunkPlan.inputPolicy`); resolved.
+    /// What the edit may read and write and how much it may ask for (`InputPolicy`): recorded in the resolved edit
+    /// (`EditResolution.inputPolicy`) and a chunk plan (`ChunkPlan.inputPolicy`).
     case policy
-    /// What is written without being a setting of the edit (`--no-audio`: a plan records it as its audio pass); resolved.
+    /// What is written without being a setting of the edit (`--no-audio`: the resolved edit records it, a plan as its
+    /// audio pass).
     case output
     /// How the frames are made, not what they show (the renderer, the GPU, decoding, the watchdog, `--verbose`):
     /// passed on to every chunk render a farm runs (`Arguments.renderArgumentsForChunks`); not resolved.
@@ -145,8 +146,8 @@ extension OptionSpec {
 enum Scopes {
     /// The farm subcommands that render an edit.
     static let farmRuns: Set<String> = ["farm local", "farm slurm"]
-    /// Commands that make an edit and write it (or plan it): the encoding and audio options.
-    static let editing = farmRuns.union(["render", "plan", "render-audio", "export-otio"])
+    /// Commands that make an edit and write it (or plan it, or save it resolved): the encoding and audio options.
+    static let editing = farmRuns.union(["render", "plan", "render-audio", "export-otio", "resolve"])
     /// Commands that resolve an edit: the picture and input options.
     static let resolving = editing.union(["frame", "sheet", "compare"])
     /// Commands that draw frames: the GPU options.

@@ -12,7 +12,7 @@ extension OptionTable {
         OptionSpec(name: "-o", alias: "--output", value: "PATH",
                    help: "the output; a video's name chooses its format unless --codec does ("
                        + OutputFormat.all.map { ($0.isImageSequence ? "frames/%05d." : ".") + "\($0.extensions[0]) \($0.codec.rawValue)" }.joined(separator: ", ")
-                       + "); frame and sheet: a .png, plan --chunks: a .json, render --chunk: a folder",
+                       + "); frame and sheet: a .png, plan --chunks and resolve: a .json, render --chunk: a folder",
                    group: .command, commands: Scopes.editing.union(["stitch", "frame", "sheet", "record"]), completion: .anyFile) { a, v in a.output = v.text },
         .choice("--progress", ProgressStyle.allCases, defaultValue: "bar on a terminal, else none", help: "progress on standard error",
                 group: .command, commands: ["render", "record"]) { a, p in a.progress = p },

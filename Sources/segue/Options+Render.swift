@@ -50,7 +50,7 @@ extension OptionTable {
         },
         OptionSpec(name: "--frame-timeout", value: "SECONDS", defaultValue: "120; 0: no watchdog",
                    help: "a frame that takes longer ends the render (exit status 1, the temporary file removed); each glsl shader is tried first",
-                   group: .inputs, commands: Scopes.drawing.subtracting(["record", "bench-composite"]), effect: .forwarded) { a, v in
+                   group: .inputs, commands: Scopes.drawing.subtracting(["record", "bench-composite"]).union(["resolve"]), effect: .forwarded) { a, v in
             let s = try v.number()
             guard s >= 0, s <= 1e6 else { throw UsageError("--frame-timeout must be 0 (no watchdog) or more seconds (got \(s))") }
             a.options.frameTimeout = s == 0 ? nil : s

@@ -50,6 +50,7 @@ func report(_ error: Error, command: String, chunkRender: Bool) -> Int32 {
     case let e as StitchRefused: say("segue: stitch refused: \(e)")
     case let e as GPUError: say("segue: GPU \(command) failed: \(e)")
     case let e as PlanMismatch: say("segue: \(e)")
+    case let e as StaleResolvedEdit: say("segue: refused: \(e)")
     case let e as ComparisonFailed: say("segue: \(e.message)")
     case let e as MissingMedia: say("segue: \(command) failed: \(e)")
     default: say("segue: \(command) failed: \(error)")

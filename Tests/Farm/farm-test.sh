@@ -4,7 +4,8 @@
 # file frame by frame and sample by sample with a single-pass render, then makes a chunk fail for good: the stitch
 # must not happen, `segue stitch` must refuse naming the chunk, and `segue farm resume` must finish the job. Last, a
 # run under the job's root (`--root`): an edit naming a file outside it is refused, one inside renders the same frames.
-# Then the edit exported as an OpenTimelineIO bundle (.otioz) renders on the farm to the same frames.
+# Then the edit exported as an OpenTimelineIO bundle (.otioz) renders on the farm to the same frames. Every plan holds
+# the resolved edit its workers render (`segue resolve`'s; run 1 submits one resolved beforehand): nothing is replayed.
 # Usage: Tests/Farm/farm-test.sh [SEGUE_BINARY]   (run by `make farm-test`, part of `make test`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,10 +65,25 @@ set +e
 set -e
 [ "$rc" = 1 ] && grep -qE "stitch +not submitted" drystatus.txt || { cat drystatus.txt; fail "farm status of a dry run exited $rc"; }
 
-echo "farm-test: run 1: 4 chunks, chunk 1 fails once (exit 75) and is retried"
+# The plan holds the resolved edit (format 3), its media's facts and fingerprints, and no command line to replay.
+check_plan() {
+  python3 - "$1" "$2" <<'PY' || fail "$1 does not hold the resolved edit"
+import json, sys
+plan = json.load(open(sys.argv[1]))
+edit = plan["resolvedEdit"]
+assert plan["version"] == 3 and "editArguments" not in plan, plan.keys()
+assert edit["resolved"]["schemaVersion"] == 1, edit["resolved"]
+assert len(edit["resolved"]["media"]) == int(sys.argv[2]), edit["resolved"]["media"]
+assert all(m["path"].startswith("/") or "bundle" in edit["resolved"] for m in edit["resolved"]["media"])
+PY
+}
+
+echo "farm-test: run 1: a resolved edit, 4 chunks, chunk 1 fails once (exit 75) and is retried"
+"$segue" resolve edit.json -o resolved.json
 started=$(date +%s.%N)
-SEGUE_TEST_FAIL_CHUNK=1:1 "$segue" farm slurm edit.json --chunks 4 -o out1.mp4 --work-dir run1 --retries 2 --retry-delay 0 \
+SEGUE_TEST_FAIL_CHUNK=1:1 "$segue" farm slurm resolved.json --chunks 4 -o out1.mp4 --work-dir run1 --retries 2 --retry-delay 0 \
   --max-parallel 2 --backend gpu
+check_plan run1/plan.json 3
 wait_queue
 echo "farm-test: run 1 took $(echo "$(date +%s.%N) - $started" | bc) s"
 "$segue" farm status run1 | tee status1.txt
@@ -78,10 +94,12 @@ grep -q "exit status 0" run1/logs/chunk_0001.attempt1.log || fail "chunk 1 was n
 [ "$(framemd5 out1.mp4 a)" = "$(framemd5 single.mp4 a)" ] || fail "audio differs from the single pass"
 [ "$(framemd5 out1.mp4 v | wc -l)" = 63 ] || fail "frame count"
 [ "$(grep -c ' done ' status1.txt)" = 6 ] || fail "farm status does not show 4 chunks + audio + stitch done"
+grep -q "render --plan" run1/chunks.sbatch && ! grep -q "edit.json" run1/chunks.sbatch || fail "the chunk workers do not render the plan's edit"
 
 echo "farm-test: run 2: chunk 2 fails every time; the stitch must not happen"
 SEGUE_TEST_FAIL_CHUNK=2:always "$segue" farm slurm edit.json --chunks 4 -o out2.mp4 --work-dir run2 --retries 1 --retry-delay 0 \
   --backend gpu
+check_plan run2/plan.json 3
 wait_queue
 [ -f out2.mp4 ] && fail "a stitched file was written although chunk 2 failed"
 [ -f run2/logs/chunk_0002.attempt1.log ] || fail "chunk 2 was not retried once"
@@ -146,6 +164,9 @@ with zipfile.ZipFile("edit.otioz", "w") as z:
     for k in range(3): z.write("c%d.mp4" % k, "media/c%d.mp4" % k)
 PY
 "$segue" farm slurm edit.otioz --chunks 3 -o out4.mp4 --work-dir run4 --backend gpu
+check_plan run4/plan.json 6   # the exported timeline has each clip on an audio track too
+python3 -c 'import json, sys; b = json.load(open(sys.argv[1]))["resolvedEdit"]["resolved"]["bundle"]; assert b.endswith("/edit.otioz"), b' run4/plan.json \
+  || fail "run 4's resolved edit does not name its bundle"
 wait_queue
 "$segue" farm status run4
 [ -f out4.mp4 ] || { cat run4/logs/*; fail "run 4 produced no output"; }

@@ -137,7 +137,7 @@ final class CLIHelpTests: EndToEndTestCase {
         let files = path("files")
         try FileManager.default.createDirectory(atPath: "\(files)/sub", withIntermediateDirectories: true)
         for f in ["a.json", "b.MP4", "c.txt", "d.srt", "e.otioz"] { try Data().write(to: URL(fileURLWithPath: "\(files)/\(f)")) }
-        let lines: [(String, [String])] = [("segue re", ["record", "render", "render-audio"]),
+        let lines: [(String, [String])] = [("segue re", ["record", "render", "render-audio", "resolve"]),
                                            ("segue render --ba", ["--background", "--backend"]),
                                            ("segue render --backe", ["--backend"]),
                                            ("segue render --backend ''", ["auto", "cpu", "gpu"]),
@@ -189,7 +189,7 @@ final class CLIHelpTests: EndToEndTestCase {
             XCTAssertEqual(r.stderr, "", line)
             return r.text.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }.sorted()
         }
-        XCTAssertEqual(try complete("segue re"), ["record", "render", "render-audio"])
+        XCTAssertEqual(try complete("segue re"), ["record", "render", "render-audio", "resolve"])
         XCTAssertEqual(try complete("segue render --backend "), ["auto", "cpu", "gpu"])
         XCTAssertEqual(try complete("segue render --backe"), ["--backend"])
         XCTAssertEqual(try complete("segue farm slurm --par"), ["--partition"])

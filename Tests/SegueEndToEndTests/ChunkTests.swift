@@ -189,12 +189,12 @@ final class ChunkTests: EndToEndTestCase {
         XCTAssertEqual(try segue(["render-audio", "--plan", planPath, "-o", "\(chunks)/audio.mka"]).status, 0)
         r = try segue(["stitch", "--plan", planPath, chunks, "-o", path("out.mkv")])
         XCTAssertEqual(r.status, 0, r.stderr)
-        // The edit changes after planning: the audio pass is refused too.
-        try String(contentsOfFile: edit, encoding: .utf8).replacingOccurrences(of: "{\"path\": \"c0.mp4\"}", with: "{\"path\": \"c0.mp4\", \"volume\": 0.1}")
-            .write(toFile: edit, atomically: true, encoding: .utf8)
+        // A clip changes after planning: the audio pass is refused too (the plan holds the edit: the edit file's own
+        // changes do not matter).
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: path("c0.mp4"))
         r = try segue(["render-audio", "--plan", planPath, "-o", "\(chunks)/audio.mka"])
         XCTAssertEqual(r.status, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("changed since the plan was made"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("c0.mp4 changed (its modification time"), r.stderr)
         // A plan without audio has no audio pass to render.
         XCTAssertEqual(try segue(["plan", edit, "--chunks", "2", "--no-audio", "-o", path("silent.json")]).status, 0)
         r = try segue(["render-audio", "--plan", path("silent.json"), "-o", path("a.mka")])
@@ -252,12 +252,18 @@ final class ChunkTests: EndToEndTestCase {
         r = try segue(["render", "--plan", path("broken.json"), "--chunk", "0", "-o", chunks])
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("not a Segue chunk plan"), r.stderr)
-        // The edit changed after planning: refused, exit 2.
+        // The edit file changed after planning: the plan holds the edit it was made from, which the workers render.
         let changed = try String(contentsOfFile: edit, encoding: .utf8).replacingOccurrences(of: "\"duration\": 0.6", with: "\"duration\": 0.5")
         try changed.write(toFile: edit, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: "\(chunks)/chunk_0000.mkv")
         r = try segue(base + ["--chunk", "0"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        // A clip changed after planning (a new modification time): refused, exit 2, naming it.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: path("c1.mp4"))
+        r = try segue(base + ["--chunk", "1"])
         XCTAssertEqual(r.status, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("changed since the plan was made"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("\(path("c1.mp4")) changed (its modification time"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("since the edit was resolved"), r.stderr)
     }
 
     /// Issue 15: a clip re-encoded to the same size (and given back its old modification time) is noticed: the plan's
@@ -281,7 +287,7 @@ final class ChunkTests: EndToEndTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: c1)).count, padded.count, "same size")
         let r = try segue(["render", "--plan", planPath, "--chunk", "0", "-o", path("chunks")])
         XCTAssertEqual(r.status, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("changed since the plan was made"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("c1.mp4 changed (its content"), r.stderr)
         // Putting the planned content back makes the plan good again.
         try padded.write(to: URL(fileURLWithPath: c1))
         try FileManager.default.setAttributes([.modificationDate: mtime], ofItemAtPath: c1)
@@ -297,7 +303,9 @@ final class ChunkTests: EndToEndTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let plan = try ChunkPlanner.load("\(work)/plan.json")
         XCTAssertEqual(plan.chunks.count, 3)
-        XCTAssertEqual(plan.editArguments, ["--square"])
+        // The plan holds the resolved edit, --square folded in: the workers replay no command line.
+        XCTAssertEqual(plan.resolvedEdit["square"], .bool(true))
+        XCTAssertNotNil(plan.resolvedEdit["resolved"]?["media"])
         let chunks = try String(contentsOfFile: "\(work)/chunks.sbatch", encoding: .utf8)
         for line in ["#SBATCH --array=0-2%2", "#SBATCH --requeue", "#SBATCH --partition=render", "#SBATCH --gres=gpu:1",
                      "#SBATCH --time=0:30:00", "--chunk auto -o \(work)/chunks", "\"$attempt\" -lt 3", "scontrol requeue"] {
@@ -309,9 +317,8 @@ final class ChunkTests: EndToEndTestCase {
         XCTAssertTrue(r.stderr.contains("--dependency=afterok:CHUNKS:AUDIO --kill-on-invalid-dep=yes"), r.stderr)
         // The work folder is under the temporary directory: node-local, said so.
         XCTAssertTrue(r.stderr.contains("node-local"), r.stderr)
-        // The edit changes: resuming would fail every chunk again, so resume refuses before asking Slurm.
-        try String(contentsOfFile: edit, encoding: .utf8).replacingOccurrences(of: "\"duration\": 0.6", with: "\"duration\": 0.5")
-            .write(toFile: edit, atomically: true, encoding: .utf8)
+        // A clip changes: resuming would fail every chunk again, so resume refuses before asking Slurm.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: path("c1.mp4"))
         let resumed = try segue(["farm", "resume", work])
         XCTAssertEqual(resumed.status, 2, resumed.stderr)
         XCTAssertTrue(resumed.stderr.contains("run `segue farm slurm` again"), resumed.stderr)

@@ -225,13 +225,16 @@ final class GLTransitionsTests: EndToEndTestCase {
         XCTAssertEqual(try TestSupport.run(TestSupport.segueBinary, ["plan", good, "--chunks", "2", "-o", plan]).status, 0)
         for changed in [path("transitions/Good.glsl"), path("mask.png")] {
             let before = try Data(contentsOf: URL(fileURLWithPath: changed))
+            let modified = try FileManager.default.attributesOfItem(atPath: changed)[.modificationDate] as! Date
             var after = before
             after.append(contentsOf: Array("\n// changed\n".utf8))
             try after.write(to: URL(fileURLWithPath: changed))
             let r = try TestSupport.run(TestSupport.segueBinary, ["render", "--plan", plan, "--chunk", "0", "-o", path("chunks")])
             XCTAssertEqual(r.status, 2, r.stderr)
-            XCTAssertTrue(r.stderr.contains("changed since the plan was made"), "\(changed): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("\(changed) changed (its size"), "\(changed): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("since the edit was resolved"), "\(changed): \(r.stderr)")
             try before.write(to: URL(fileURLWithPath: changed))
+            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: changed)
         }
         // Errors in the edit: an unknown parameter, a value of the wrong shape, a missing image.
         for (params, says) in [(#", "params": {"amout": 1}"#, #"did you mean "amount""#), (#", "params": {"cells": [1, 2, 3]}"#, "list of 2 numbers"),

@@ -124,13 +124,13 @@ final class OutputFormatRenderTests: EndToEndTestCase {
         try ChunkPlanner.write(plan, to: path("plan.json"))
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("plan.json")))) as? [String: Any])
         XCTAssertEqual(json["format"] as? String, "ffv1")
-        XCTAssertEqual(json["version"] as? Int, 2)
+        XCTAssertEqual(json["version"] as? Int, 3)
         var old = json
         old["version"] = 1
         old["format"] = nil
         try JSONSerialization.data(withJSONObject: old).write(to: URL(fileURLWithPath: path("old.json")))
         XCTAssertThrowsError(try ChunkPlanner.load(path("old.json"))) {
-            XCTAssertTrue("\($0)".contains("is plan format 1; this segue reads format 2: make the plan again"), "\($0)")
+            XCTAssertTrue("\($0)".contains("is plan format 1; this segue reads format 3: make the plan again"), "\($0)")
             XCTAssertEqual(($0 as? SegueError)?.exitStatus, 2)
         }
         // Stitch names the format's container for the output, from the plan.
