@@ -1,11 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (dependencies point one way):
-// SegueCore ← SegueEdit (the edit model, edit file, timeline/planner) ← SegueText (CTextShaping, CASS: titles, captions)
-// SegueCore ← SegueMedia (CFFmpeg, CStillImage: libheif, libexif, libtiff; CLargeStill: libpng, libjpeg-turbo; CZip: libzip),
-//   SegueReference, SegueGL (CEGL, SegueShaders)
-//   ← SeguePipeline (also SegueText) ← Segue (the library product) ← segue (the command, also using SegueFarm ← SeguePipeline)
+// Layers: dependencies point one way. The comment above each Segue target is its row in docs/architecture.md's module
+// table, which docs/make-modules.py writes from this file (ArchitectureDocTests fails when the two drift).
 let package = Package(
     name: "Segue",
     products: [
@@ -30,21 +27,30 @@ let package = Package(
         // Pictures larger than FFmpeg decodes, read shrunk on load: libpng row by row, libjpeg-turbo's DCT scaling.
         .target(name: "CLargeStill", path: "Sources/CLargeStill",
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("exif")]),
+        // SegueCore: pure maths and data every layer shares: rational time, geometry and layer transforms, the per-frame plan (FramePlan), each frame's strategy (FrameStrategy) and each pass's recipe (PassRecipe), colour science (transfer functions, gamut and tone mapping, ColourStage), the transition table (TransitionKind) and easing, the output-format table, the input policy, errors
         .target(name: "SegueCore"),
-        // The edit model, its file format and the timeline (the planner that makes each frame's FramePlan).
+        // SegueEdit: the edit model (tracks, items and their effects, layers, keyframes, audio tracks), the edit file (its declared fields, JSON Schema and writer) and OpenTimelineIO, the timeline and its planner (Timeline.plan(frame:))
         .target(name: "SegueEdit", dependencies: ["SegueCore"]),
+        // SegueMedia: the only code that calls FFmpeg (probing, decoding, deinterlacing, resampling, the one writer: OutputFile and Encoder) and the still-picture libraries (libheif, libexif, libtiff; libpng and libjpeg-turbo through CLargeStill), image sequences, GIF palettes
         .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage", "CZip", "CLargeStill"]),
+        // SegueReference: the CPU renderer, exact and fast: passes evaluated row by row on threads (PassEvaluator), layers read a row at a time (LayerRows) or point by point (ReferenceLayer), one file per transition in Transitions/
         .target(name: "SegueReference", dependencies: ["SegueCore"]),
-        // Titles and captions: text items shaped and rasterised once, caption files read (and ASS drawn by libass).
+        // SegueText: titles and captions, the only code that calls the text libraries: text items shaped and rasterised once, caption files read (and ASS drawn by libass)
         .target(name: "SegueText", dependencies: ["SegueCore", "SegueEdit", "CTextShaping", "CASS"]),
         // The whole shader folder is embedded; the plugin indexes it by file name (a new .frag needs no listing here).
         .executableTarget(name: "EmbedShaderFolderTool", path: "Plugins/EmbedShaderFolderTool"),
         .plugin(name: "EmbedShaderFolder", capability: .buildTool(), dependencies: ["EmbedShaderFolderTool"]),
+        // SegueShaders: the GLSL files of Shaders/glsl, embedded; the plugin indexes the folder by file name (a new .frag needs no listing here)
         .target(name: "SegueShaders", dependencies: ["SegueCore"], path: "Shaders", resources: [.embedInCode("glsl")], plugins: ["EmbedShaderFolder"]),
+        // SegueGL: the only code that calls EGL/GLES: the headless context, the GPU renderer, gl-transitions shaders hosted in its programs
         .target(name: "SegueGL", dependencies: ["SegueCore", "SegueShaders", "CEGL"]),
+        // SeguePipeline: an edit resolved (probed once, saved as a resolved edit), frames decoded, each frame's strategy executed (FrameDrawer), encoded; the audio mix; recording's frames
         .target(name: "SeguePipeline", dependencies: ["SegueCore", "SegueEdit", "SegueMedia", "SegueReference", "SegueGL", "SegueText"]),
-        .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueEdit", "SegueCore"]),
+        // SegueFarm: chunked renders: chunk plans, chunk and audio passes, stitching, and the engines that run them (local processes, Slurm job arrays)
+        .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueEdit", "SegueMedia", "SegueGL", "SegueCore"]),
+        // Segue: the library product: build an edit in code, resolve it, render it (ExportSession: async progress, Task cancellation), one frame, probe, record
         .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueText", "SegueEdit", "SegueCore"]),
+        // segue: the command line, a client of Segue and SegueFarm: the option table, help, completion, man page
         .executableTarget(name: "segue", dependencies: ["Segue", "SegueFarm", "SeguePipeline", "SegueEdit", "SegueCore"]),
         // A library program for the exit test (issue 22 #11): renders on the GPU and exits at once, however it ended.
         .executableTarget(name: "segue-exit-check", dependencies: ["Segue"], path: "Tests/ExitCheck"),

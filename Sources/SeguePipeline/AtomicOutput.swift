@@ -98,7 +98,7 @@ extension RenderJob {
     /// untouched. Temporary files of `path` left by a killed process are removed first (`TemporaryFiles.removeStale`).
     /// - Throws: what `write` throws (a `MediaError` about the temporary file names `path` instead), or a
     ///   `MediaError` if the rename fails.
-    static func writeAtomically<T>(to path: String, _ write: (String) throws -> T) throws -> T {
+    package static func writeAtomically<T>(to path: String, _ write: (String) throws -> T) throws -> T {
         // What a render of this output killed earlier (SIGKILL) left behind goes first (`TemporaryFiles.removeStale`).
         TemporaryFiles.removeStale(of: path)
         // Host, PID and a per-process count: renders at once in one process (a library user's) never share a file.

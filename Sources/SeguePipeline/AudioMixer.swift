@@ -21,7 +21,7 @@ import SegueMedia
 /// The output depends only on the timeline, not on the sizes of the blocks asked for: the single-pass render
 /// (a frame's worth at a time) and the separate audio pass (a second at a time) write the same samples.
 /// Readers are opened when needed and closed after (memory stays bounded).
-final class AudioMixer {
+package final class AudioMixer {
     /// One item's audio on the output timeline.
     struct Voice {
         let placement: Timeline.Placement
@@ -46,7 +46,7 @@ final class AudioMixer {
     private var readers: [Int: SampleSource] = [:]
     private var finished = Set<Int>()
     /// Samples returned so far.
-    private(set) var position: Int64 = 0
+    package private(set) var position: Int64 = 0
     /// The mix is computed up to here; `[position, mixed)` is held in `ahead` from `aheadOffset`, interleaved.
     private var mixed: Int64 = 0
     private var ahead: [Float] = []
@@ -59,7 +59,7 @@ final class AudioMixer {
     let ramps: RampEnvelope?
     private var ducker: Ducker?
 
-    init(timeline: Timeline, music: MusicSpec?, sampleRate: Int32, channels: Int) {
+    package init(timeline: Timeline, music: MusicSpec?, sampleRate: Int32, channels: Int) {
         self.timeline = timeline
         rate = sampleRate
         self.channels = channels
@@ -112,7 +112,7 @@ final class AudioMixer {
     }
 
     /// The next `count` output samples, interleaved.
-    func next(_ count: Int) throws -> [Float] {
+    package func next(_ count: Int) throws -> [Float] {
         let a = position, b = position + Int64(count)
         let need = b + Int64(ducker?.lookahead ?? 0)
         if mixed < need {

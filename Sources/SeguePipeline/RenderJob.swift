@@ -267,7 +267,7 @@ public enum RenderJob {
     ///
     /// With `watchdog`, each frame is timed (`RenderOptions.frameTimeout`): one that takes longer ends the process,
     /// naming the frame, its clips and the shaders being drawn (`FrameWatch`).
-    static func encode(_ timeline: Timeline, renderer: FrameRenderer, to path: String, options: RenderOptions,
+    package static func encode(_ timeline: Timeline, renderer: FrameRenderer, to path: String, options: RenderOptions,
                        frames wanted: Range<Int64>? = nil, encoderLookahead: Int64 = 0,
                        decodeAheadDepth: Int = 3, watchdog: Watchdog? = nil) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
         var range = wanted ?? 0..<timeline.frameCount

@@ -91,7 +91,7 @@ final class PassEvaluator: @unchecked Sendable {
         let overBelow = recipe.overBelow, under = self.under, res = self.res, rect = self.rect
         if overBelow {
             // segue_pixel of the row: outside the rectangle the pass is transparent.
-            let py = (v * res.y - 1.0 / 64).rounded(.down)
+            let py = (v * res.y - 1.0 / 64).floored
             if py < rect.1 || py >= rect.3 {
                 for i in columns { out[i] = SIMD4(repeating: 0) }
                 return
@@ -104,7 +104,7 @@ final class PassEvaluator: @unchecked Sendable {
                 let own = k.pointee.row(0)
                 for i in columns {
                     if overBelow {
-                        let px = (us[i] * res.x - 1.0 / 64).rounded(.down)
+                        let px = (us[i] * res.x - 1.0 / 64).floored
                         if px < rect.0 || px >= rect.2 { out[i] = SIMD4(repeating: 0); continue }
                     }
                     let c = own[i]
@@ -150,7 +150,7 @@ final class PassEvaluator: @unchecked Sendable {
             for i in columns {
                 let uv = SIMD2(us[i], v)
                 if overBelow {
-                    let px = (uv.x * res.x - 1.0 / 64).rounded(.down)
+                    let px = (uv.x * res.x - 1.0 / 64).floored
                     if px < rect.0 || px >= rect.2 { out[i] = SIMD4(repeating: 0); continue }
                 }
                 cursor.pointee.uv = uv

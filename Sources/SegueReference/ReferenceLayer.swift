@@ -141,7 +141,7 @@ final class ReferenceLayer {
 
     /// `exactTexel` of `prelude.glsl`: the texel containing `p`, ties to the lower index, clamped.
     @inline(__always) static func exactTexel(_ p: Float, _ n: Int) -> Int {
-        min(max(Int((p - 1.0 / 64).rounded(.down)), 0), n - 1)
+        min(max(Int((p - 1.0 / 64).floored), 0), n - 1)
     }
 
     @inline(__always) func code16(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> Float {
@@ -151,7 +151,7 @@ final class ReferenceLayer {
     /// Bilinear weights and clamped indices for position `p` (texel units, centres at `i + 0.5`) along an axis of `n` texels.
     @inline(__always) func taps(_ p: Float, _ n: Int) -> (Int, Int, Float) {
         let q = p - 0.5
-        let qf = q.rounded(.down)
+        let qf = q.floored
         let i = Int(qf)
         return (min(max(i, 0), n - 1), min(max(i + 1, 0), n - 1), q - qf)
     }

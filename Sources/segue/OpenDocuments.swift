@@ -1,6 +1,7 @@
 import Foundation
 import Segue
 import SeguePipeline
+import SegueFarm
 
 /// The edit files this process opened, kept open until it ends (an `.otioz` bundle's media stay extracted while the
 /// edit renders, and every reading of one file in a process, such as a chunk worker's checks against its plan, sees

@@ -3,6 +3,7 @@ import SegueCore
 import SegueEdit
 import SegueMedia
 import SeguePipeline
+@testable import SegueFarm
 import SegueTestSupport
 
 /// Render-farm chunks: plan, render each chunk on its own, stitch, and compare with a single pass.

@@ -2,6 +2,7 @@ import XCTest
 import SegueCore
 import SegueEdit
 import SeguePipeline
+@testable import SegueFarm
 import SegueGL
 import SegueTestSupport
 

@@ -2,6 +2,7 @@ import XCTest
 import SegueCore
 import SegueEdit
 import SeguePipeline
+@testable import SegueFarm
 import SegueTestSupport
 
 /// Every row of the output-format table, written and read back: the container, the video and audio codecs, the

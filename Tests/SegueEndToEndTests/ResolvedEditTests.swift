@@ -2,6 +2,7 @@ import XCTest
 import SegueCore
 import SegueEdit
 import SeguePipeline
+@testable import SegueFarm
 import SegueTestSupport
 
 /// `segue resolve EDIT [options] -o resolved.json` then `segue render resolved.json` gives what `segue render EDIT

@@ -4,6 +4,7 @@ import SegueEdit
 import SegueGL
 import SegueMedia
 import SeguePipeline
+@testable import SegueFarm
 import SegueReference
 import SegueTestSupport
 

@@ -5,6 +5,7 @@ import SegueMedia
 import SegueGL
 import SegueText
 @testable import SeguePipeline
+@testable import SegueFarm
 import SegueTestSupport
 
 /// Titles and captions in whole renders (issue 21), against independent oracles: tesseract reads titles back in three

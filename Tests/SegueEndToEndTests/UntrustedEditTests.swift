@@ -3,6 +3,7 @@ import SegueEdit
 import SegueCore
 import SegueGL
 import SeguePipeline
+@testable import SegueFarm
 import SegueTestSupport
 
 /// Edits from strangers (docs/untrusted-edits.md): disguised playlists, URLs, FIFOs and devices, `--root`,

@@ -222,7 +222,7 @@ struct TransitionInput {
     @inline(__always) func lightened(_ c: SIMD4<Float>) -> SIMD4<Float> { linear.map { $0.eotfPremultiplied(c) } ?? c }
 
     /// `segue_pixel`: the output pixel (column, row) that uv lies in; edges count for the pixel above / to the left.
-    @inline(__always) func pixel(_ uv: SIMD2<Float>) -> SIMD2<Float> { (uv * resolution - 1.0 / 64).rounded(.down) }
+    @inline(__always) func pixel(_ uv: SIMD2<Float>) -> SIMD2<Float> { (uv * resolution - 1.0 / 64).floored }
     /// `segue_moved`: uv moved by whole pixels into `pixel`.
     @inline(__always) func moved(_ uv: SIMD2<Float>, _ pixel: SIMD2<Float>) -> SIMD2<Float> { uv + (pixel - self.pixel(uv)) / resolution }
     /// Render width and height as integers.
@@ -255,4 +255,4 @@ struct TransitionInput {
     return t * t * (3 - 2 * t)
 }
 /// GLSL `fract(x)`: `x − floor(x)`.
-@inline(__always) func fract(_ x: Float) -> Float { x - x.rounded(.down) }
+@inline(__always) func fract(_ x: Float) -> Float { x - x.floored }

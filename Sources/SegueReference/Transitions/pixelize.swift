@@ -5,7 +5,7 @@ extension CPUTransitions {
         let px = t.pixel(uv)
         let d = (min(P, 1 - P) * 50).rounded(.up) / 50
         let sq = 2 * d * min(t.resolution.x, t.resolution.y) / 20
-        let s = d > 0 ? pointwiseMin(((px / sq).rounded(.down) + 0.5) * sq, t.resolution - 1).rounded(.down) : px
+        let s = d > 0 ? pointwiseMin(((px / sq).floored + 0.5) * sq, t.resolution - 1).floored : px
         let at = t.moved(uv, s)
         return mix(t.getToColor(at), t.getFromColor(at), P)
     }

@@ -1,3 +1,6 @@
+import Foundation
+import SegueCore
+
 /// How an edit is split for a render farm: output-frame ranges that each worker renders on its own, the
 /// settings every chunk must share, and the audio pass. Engine-neutral: a worker needs only its chunk index
 /// (Slurm's `SLURM_ARRAY_TASK_ID`, Kubernetes' `JOB_COMPLETION_INDEX`, an OpenJD task parameter).

@@ -1,5 +1,6 @@
 import XCTest
-@testable import SegueCore
+import SegueCore
+@testable import SegueFarm
 
 final class ChunkPlanTests: XCTestCase {
     func testRangesCoverEveryFrameOnceInOrder() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SegueCore
 
 /// What a host must do to a gl-transitions shader to run it inside Segue's GLSL ES 3.00 programs, measured on
 /// Mesa with the 125 shaders of the gl-transitions collection:

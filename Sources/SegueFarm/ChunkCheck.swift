@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SeguePipeline
 import SegueMedia
 
 /// The JSON sidecar written beside each finished chunk (`chunk_0007.json`): what `stitch` checks.

@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SeguePipeline
 import SegueMedia
 
 /// Stitch refused: chunks are missing or wrong. Lists each with the command that renders it again.

@@ -1,6 +1,7 @@
 import XCTest
 import SegueTestSupport
 import SegueCore
+@testable import SegueGL
 
 /// Reading a gl-transitions shader (uniforms and the defaults their comments give) and fitting it into Segue's
 /// programs (`GLTransitionHost`): renamed contract functions, global initialisers moved with their lines,

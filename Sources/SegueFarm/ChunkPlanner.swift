@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SeguePipeline
 import SegueEdit
 import SegueMedia
 
