@@ -164,8 +164,7 @@ public final class VideoReader {
         info.colour = colour(of: first.frame)
     }
 
-    /// Holds a 1×1 stand-in picture for a still too large to decode whole and describes the still (from its header)
-    /// in `info`.
+    /// Holds a 1×1 stand-in picture for a still too large to decode whole; describes the still (its header) in `info`.
     private func standInForLargeStill(_ large: LargeStill) throws {
         let stand = try Frame.allocated(width: 1, height: 1, format: AV_PIX_FMT_RGBA)
         stand.ptr.pointee.color_range = AVCOL_RANGE_JPEG

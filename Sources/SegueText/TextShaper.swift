@@ -102,7 +102,7 @@ final class TextShaper {
     }
 
     /// A rectangle in picture pixels (y down).
-    typealias Box = (x0: Double, y0: Double, x1: Double, y1: Double)
+    private typealias Box = (x0: Double, y0: Double, x1: Double, y1: Double)
     /// A line of glyphs as shaped, in visual order, and its width (the sum of their advances), pixels.
     private typealias ShapedLine = (glyphs: [ShapedGlyph], width: Double)
 
