@@ -87,7 +87,20 @@ extension OTIOReader {
         addMarkers(track, window: window, at: offset)
         var own = OTIODraft(segue: track.segue)
         var layers: [OTIODraft] = []
-        // Transitions at the cuts, in the children's time.
+        let cuts = layItems(of: track, video: video, shown: (i0, i1), at: offset, own: &own, layers: &layers)
+        own.gap(i1 - i0 - own.length)
+        // Each transition goes on the entry that starts at its cut (a stand-in of no length where the track starts or
+        // ends there).
+        for (cut, t) in cuts { placeTransition(t, at: cut - i0, shownLength: i1 - i0, on: &own) }
+        return [own] + layers
+    }
+
+    /// Lays the items of `track` that fall in `shown` (its children's time) on `own`, from its start, and the tracks of
+    /// the stacks nested in it on `layers`; returns the transitions at the cuts, in the children's time (a transition
+    /// right after another is ignored, with a warning).
+    private mutating func layItems(of track: OTIOComposition, video: Bool, shown: (MediaTime, MediaTime), at offset: MediaTime,
+                                   own: inout OTIODraft, layers: inout [OTIODraft]) -> [(at: MediaTime, transition: OTIOTransition)] {
+        let (i0, i1) = shown
         var cuts: [(at: MediaTime, transition: OTIOTransition)] = []
         var cursor = MediaTime.zero
         var previousWasTransition = false
@@ -108,63 +121,78 @@ extension OTIOReader {
             guard lo < hi else { continue }
             let p = lo - i0, trim = lo - a, length = hi - lo
             own.gap(p - own.length)
-            switch child {
-            case .clip(let c):
-                own.entries.append(OTIODraft.Entry(content: .clip(c, trim: trim), length: length))
-                for m in c.markers where !(m.start < trim) && m.start < trim + length {
-                    markers.append(EditMarker(name: m.name, start: offset + p + (m.start - trim), duration: m.duration, colour: m.colour,
-                                              comment: m.comment, on: "clip \"\(c.name)\""))
-                }
-            case .gap:
-                own.gap(length)
-            case .composition(let nested):
-                own.entries.append(OTIODraft.Entry(content: .gap, length: length, nested: true))
-                let sub = nested.kind == .stack ? layStack(nested, video: video, window: (trim, trim + length), at: offset + p)
-                    : layTrack(nested, video: video, window: (trim, trim + length), at: offset + p)
-                for (j, d) in sub.enumerated() {
-                    if j == layers.count { layers.append(OTIODraft()) }
-                    layers[j].place(d, at: p)
-                }
-            case .transition: break
-            }
+            layItem(child, trim: trim, length: length, at: p, offset: offset, video: video, own: &own, layers: &layers)
         }
-        own.gap(i1 - i0 - own.length)
-        // Each transition goes on the entry that starts at its cut (a stand-in of no length where the track starts or
-        // ends there).
-        for (cut, t) in cuts {
-            let q = cut - i0
-            guard !(q < .zero), !(i1 - i0 < q) else {
-                warnings.append("\(t.path): transition \"\(t.name)\" is at a cut outside the part of the track shown: ignored")
-                continue
+        return cuts
+    }
+
+    /// Appends `length` seconds of `child` from `trim` seconds of it to `own` at `p` (seconds from the shown part's
+    /// start, timeline time `offset`): a clip (with its markers), a gap, or a nested stack's place, whose tracks go on
+    /// `layers`.
+    private mutating func layItem(_ child: OTIONode, trim: MediaTime, length: MediaTime, at p: MediaTime, offset: MediaTime, video: Bool,
+                                  own: inout OTIODraft, layers: inout [OTIODraft]) {
+        switch child {
+        case .clip(let c):
+            own.entries.append(OTIODraft.Entry(content: .clip(c, trim: trim), length: length))
+            for m in c.markers where !(m.start < trim) && m.start < trim + length {
+                markers.append(EditMarker(name: m.name, start: offset + p + (m.start - trim), duration: m.duration, colour: m.colour,
+                                          comment: m.comment, on: "clip \"\(c.name)\""))
             }
-            var start = MediaTime.zero
-            var index = own.entries.count
-            for (k, e) in own.entries.enumerated() {
-                if start == q { index = k; break }
-                if q < start { index = -1; break }
-                start = start + e.length
+        case .gap:
+            own.gap(length)
+        case .composition(let nested):
+            own.entries.append(OTIODraft.Entry(content: .gap, length: length, nested: true))
+            let sub = nested.kind == .stack ? layStack(nested, video: video, window: (trim, trim + length), at: offset + p)
+                : layTrack(nested, video: video, window: (trim, trim + length), at: offset + p)
+            for (j, d) in sub.enumerated() {
+                if j == layers.count { layers.append(OTIODraft()) }
+                layers[j].place(d, at: p)
             }
-            if index == -1 || (index == own.entries.count && start != q) {
-                warnings.append("\(t.path): transition \"\(t.name)\" is not at a cut: ignored")
-                continue
-            }
-            if index == 0 {
-                own.entries.insert(OTIODraft.Entry(content: .gap, length: .zero, synthesized: true), at: 0)
-                index = 1
-            }
-            if index == own.entries.count {
-                own.entries.append(OTIODraft.Entry(content: .gap, length: .zero, synthesized: true))
-            }
-            if own.entries[index].transition != nil {
-                warnings.append("\(t.path): a second transition at one cut: ignored")
-                continue
-            }
-            if own.entries[index].nested || own.entries[index - 1].nested {
-                warnings.append("\(t.path): transition \"\(t.name)\" joins a nested stack, whose tracks are flattened above this one: drawn as a fade to or from transparent")
-            }
-            own.entries[index].transition = t
+        case .transition: break
         }
-        return [own] + layers
+    }
+
+    /// Puts transition `t` on the entry of `own` that starts at `q` seconds from the shown part's start (`shownLength`
+    /// long), a stand-in of no length where the track starts or ends there; ignored, with a warning, when `q` is
+    /// outside the part shown or not at a cut, or the cut has a transition already.
+    private mutating func placeTransition(_ t: OTIOTransition, at q: MediaTime, shownLength: MediaTime, on own: inout OTIODraft) {
+        guard !(q < .zero), !(shownLength < q) else {
+            warnings.append("\(t.path): transition \"\(t.name)\" is at a cut outside the part of the track shown: ignored")
+            return
+        }
+        guard var index = OTIOReader.entryIndex(startingAt: q, in: own.entries) else {
+            warnings.append("\(t.path): transition \"\(t.name)\" is not at a cut: ignored")
+            return
+        }
+        if index == 0 {
+            own.entries.insert(OTIODraft.Entry(content: .gap, length: .zero, synthesized: true), at: 0)
+            index = 1
+        }
+        if index == own.entries.count {
+            own.entries.append(OTIODraft.Entry(content: .gap, length: .zero, synthesized: true))
+        }
+        if own.entries[index].transition != nil {
+            warnings.append("\(t.path): a second transition at one cut: ignored")
+            return
+        }
+        if own.entries[index].nested || own.entries[index - 1].nested {
+            warnings.append("\(t.path): transition \"\(t.name)\" joins a nested stack, whose tracks are flattened above this one: drawn as a fade to or from transparent")
+        }
+        own.entries[index].transition = t
+    }
+
+    /// The index of the entry that starts at `q` seconds (`entries.count` when `q` is where the last one ends), or nil
+    /// when `q` falls inside an entry.
+    private static func entryIndex(startingAt q: MediaTime, in entries: [OTIODraft.Entry]) -> Int? {
+        var start = MediaTime.zero
+        var index = entries.count
+        for (k, e) in entries.enumerated() {
+            if start == q { index = k; break }
+            if q < start { index = -1; break }
+            start = start + e.length
+        }
+        if index == -1 || (index == entries.count && start != q) { return nil }
+        return index
     }
 
     /// Adds the markers of `c` that fall in `window` of its visible time (once per composition).

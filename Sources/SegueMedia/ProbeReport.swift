@@ -107,22 +107,11 @@ public struct ProbeReport: Codable, Sendable {
         if let sequence {
             // An image sequence: what its first picture is, at the sequence's rate.
             let reader = try VideoReader(path: path, colourOverride: colourOverride, decoderThreads: 1, sequence: sequence, policy: policy)
-            let info = reader.info, f = reader.current!.frame.ptr.pointee
-            let used = reader.colour(of: reader.current!.frame)
+            let info = reader.info
             container = info.imageSequence ?? "image sequence"
             duration = info.duration.seconds
             audio = []
-            let format = av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format)).map { String(cString: $0) } ?? "?"
-            video = Video(streamIndex: 0, codec: "pictures", pixelFormat: format, codedWidth: info.codedSize.width, codedHeight: info.codedSize.height,
-                          rotation: 0, mirrored: false, displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
-                          sampleAspectRatio: "1:1", averageFrameRate: sequence.rate.framesPerSecond, baseFrameRate: sequence.rate.framesPerSecond,
-                          variableFrameRate: false, duration: info.duration.seconds, firstPTS: 0,
-                          colorMatrix: av_color_space_name(f.colorspace).map { String(cString: $0) } ?? "unknown", colorRange: VideoReader.isFullRange(f) ? "full" : "limited",
-                          colorPrimaries: av_color_primaries_name(f.color_primaries).map { String(cString: $0) } ?? "unknown",
-                          colorTransfer: av_color_transfer_name(f.color_trc).map { String(cString: $0) } ?? "unknown",
-                          matrixUsed: used.matrix.displayName, rangeUsed: used.range.rawValue, transferUsed: used.transfer.rawValue,
-                          primariesUsed: used.primaries.rawValue, guessed: [], overridden: info.colourOverridden,
-                          fieldOrder: FieldOrder.progressive.rawValue, interlaced: false, deinterlacing: nil, fieldRate: nil, alpha: info.hasAlpha)
+            video = Video(sequence: reader, rate: sequence.rate)
             return
         }
         try MediaInput.check(path, policy: policy)
@@ -132,15 +121,7 @@ public struct ProbeReport: Codable, Sendable {
             container = (large.format.hasPrefix("PNG") ? "png" : "jpeg") + " (" + (info.largeStill ?? "") + ")"
             duration = info.duration.seconds
             audio = []
-            video = Video(streamIndex: 0, codec: large.format.hasPrefix("PNG") ? "png" : "mjpeg", pixelFormat: "rgba (\(large.format))",
-                          codedWidth: large.size.width, codedHeight: large.size.height, rotation: info.orientation.rotationDegrees,
-                          mirrored: info.orientation.isMirrored, displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
-                          sampleAspectRatio: "1:1", averageFrameRate: nil, baseFrameRate: nil, variableFrameRate: false,
-                          duration: info.duration.seconds, firstPTS: 0, colorMatrix: "n/a (R'G'B')", colorRange: "full", colorPrimaries: "unknown",
-                          colorTransfer: "unknown", matrixUsed: "n/a", rangeUsed: "full", transferUsed: "sdr", primariesUsed: "bt709",
-                          guessed: ["primaries", "transfer"], overridden: [], fieldOrder: FieldOrder.progressive.rawValue, interlaced: false,
-                          deinterlacing: nil, fieldRate: nil, still: true, exifOrientation: info.exifOrientation,
-                          orientationSource: info.orientationSource, alpha: info.hasAlpha)
+            video = Video(largeStill: large, info: info)
             return
         }
         if HEIF.isHEIF(path: path) {
@@ -150,14 +131,7 @@ public struct ProbeReport: Codable, Sendable {
             container = "heif (libheif, \(heif.mimeType))"
             duration = info.duration.seconds
             audio = []
-            video = Video(streamIndex: 0, codec: heif.mimeType == "image/avif" ? "av1" : "hevc", pixelFormat: "rgba (libheif, from \(heif.bitDepth)-bit)",
-                          codedWidth: heif.storedSize.width, codedHeight: heif.storedSize.height, rotation: 0, mirrored: false,
-                          displayWidth: info.displaySize.width, displayHeight: info.displaySize.height, sampleAspectRatio: "1:1",
-                          averageFrameRate: nil, baseFrameRate: nil, variableFrameRate: false, duration: info.duration.seconds, firstPTS: 0,
-                          colorMatrix: "n/a (R'G'B' from libheif)", colorRange: "full", colorPrimaries: "unknown", colorTransfer: "unknown",
-                          matrixUsed: "n/a", rangeUsed: "full", transferUsed: "sdr", primariesUsed: "bt709", guessed: ["primaries", "transfer"], overridden: [],
-                          fieldOrder: FieldOrder.progressive.rawValue, interlaced: false, deinterlacing: nil, fieldRate: nil,
-                          still: true, exifOrientation: nil, orientationSource: info.orientationSource, alpha: info.hasAlpha)
+            video = Video(heif: heif, info: info)
             return
         }
         _ = FFmpegLog.takeRefusedPictureSize()
@@ -165,66 +139,12 @@ public struct ProbeReport: Codable, Sendable {
         do { file = try InputFile(path: path, policy: policy) } catch let e as MediaError { throw VideoReader.pictureLimit(path, policy) ?? e }
         container = String(cString: file.ctx.pointee.iformat.pointee.name)
         duration = file.ctx.pointee.duration > 0 ? Double(file.ctx.pointee.duration) / 1_000_000 : 0
-        audio = []
-        let played = file.defaultAudioTrack
-        for (track, i) in file.audioStreams.enumerated() {
-            let st = file.stream(i).pointee
-            let par = st.codecpar.pointee
-            var buf = [CChar](repeating: 0, count: 128)
-            var layout = par.ch_layout
-            av_channel_layout_describe(&layout, &buf, 128)
-            audio.append(Audio(track: track, streamIndex: Int(i), isDefault: st.disposition & AV_DISPOSITION_DEFAULT != 0,
-                               playedByDefault: track == played, codec: String(cString: avcodec_get_name(par.codec_id)),
-                               sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels), layout: buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
-        }
+        audio = Audio.tracks(of: file)
         video = nil
         if file.bestStream(AVMEDIA_TYPE_VIDEO) != nil {
             let reader = try VideoReader(path: path, colourOverride: colourOverride, policy: policy)
-            let info = reader.info
-            let st = reader.file.stream(reader.streamIndex).pointee
-            let f = reader.current!.frame.ptr.pointee
-            func name(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "unknown" }
-            // A still has no frame rate (FFmpeg's image demuxers say 25).
-            let avg = st.avg_frame_rate.isValid && !info.isStill ? st.avg_frame_rate.double : nil
-            let base = st.r_frame_rate.isValid && !info.isStill ? st.r_frame_rate.double : nil
-            let sar = SampleAspectRatio(stream: reader.file.stream(reader.streamIndex), frame: reader.current!.frame.ptr)
-            let used = reader.colour(of: reader.current!.frame)
-            var guessed: [String] = []
-            if ColourTags.matrix(f.colorspace) == nil { guessed.append("matrix") }
-            if f.color_range == AVCOL_RANGE_UNSPECIFIED && !VideoReader.isJPEGFormat(f) { guessed.append("range") }
-            if ColourTags.transfer(f.color_trc) == nil { guessed.append("transfer") }
-            if ColourTags.primaries(f.color_primaries) == nil { guessed.append("primaries") }
-            let overridden = info.colourOverridden
-            guessed.removeAll { overridden.contains($0) }
-            video = Video(
-                streamIndex: Int(reader.streamIndex), codec: String(cString: avcodec_get_name(st.codecpar.pointee.codec_id)),
-                // As decoded (the deinterlacer may have converted the picture it gave, e.g. NV12 to yuv420p).
-                pixelFormat: name(av_get_pix_fmt_name(reader.decoder.ctx.pointee.pix_fmt != AV_PIX_FMT_NONE
-                                                      ? reader.decoder.ctx.pointee.pix_fmt : AVPixelFormat(rawValue: f.format))),
-                codedWidth: info.codedSize.width, codedHeight: info.codedSize.height,
-                rotation: info.orientation.rotationDegrees, mirrored: info.orientation.isMirrored,
-                displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
-                sampleAspectRatio: SampleAspectRatio.text(sar.used),
-                containerSampleAspectRatio: sar.disagree ? sar.container.map(SampleAspectRatio.text) : nil,
-                codecSampleAspectRatio: sar.disagree ? sar.codec.map(SampleAspectRatio.text) : nil,
-                averageFrameRate: avg, baseFrameRate: base,
-                variableFrameRate: avg != nil && base != nil && abs(avg! - base!) / base! > 0.01,
-                duration: info.duration.seconds, firstPTS: info.firstFrameTime.seconds,
-                colorMatrix: name(av_color_space_name(f.colorspace)),
-                colorRange: VideoReader.isFullRange(f) ? "full" : (f.color_range == AVCOL_RANGE_MPEG ? "limited" : "limited (untagged)"),
-                colorPrimaries: name(av_color_primaries_name(f.color_primaries)),
-                colorTransfer: name(av_color_transfer_name(f.color_trc)),
-                matrixUsed: used.matrix.displayName, rangeUsed: used.range.rawValue, transferUsed: used.transfer.rawValue,
-                primariesUsed: used.primaries.rawValue, guessed: guessed, overridden: overridden,
-                fieldOrder: info.fieldOrder.rawValue, interlaced: info.isInterlaced,
-                deinterlacing: info.isInterlaced ? ProbeReport.deinterlacing : nil, fieldRate: info.fieldRate,
-                peakLuminance: used.peakLuminance,
-                colourStage: ColourStage(colour: used, output: OutputColour(dynamicRange: .sdr, toneMap: toneMap))?.summary,
-                dolbyVision: info.dolbyVision, dolbyVisionNote: info.dolbyVision?.summary,
-                still: info.isStill, exifOrientation: info.exifOrientation, orientationSource: info.orientationSource, alpha: info.hasAlpha)
-            video?.captureRate = info.captureRate
-            video?.streamRate = info.streamRate?.description
-            if info.isStill { duration = info.duration.seconds }   // FFmpeg's image demuxers say one frame at 25 fps
+            video = Video(stream: reader, toneMap: toneMap)
+            if reader.info.isStill { duration = reader.info.duration.seconds }   // FFmpeg's image demuxers say one frame at 25 fps
         }
     }
 
@@ -276,5 +196,124 @@ public struct ProbeReport: Codable, Sendable {
         }
         if audio.isEmpty { s += "  no audio stream\n" }
         return s
+    }
+}
+
+extension ProbeReport.Audio {
+    /// The audio streams of `file`, in file order (track numbers from 0), the one played by default marked.
+    fileprivate static func tracks(of file: InputFile) -> [ProbeReport.Audio] {
+        var audio: [ProbeReport.Audio] = []
+        let played = file.defaultAudioTrack
+        for (track, i) in file.audioStreams.enumerated() {
+            let st = file.stream(i).pointee
+            let par = st.codecpar.pointee
+            var buf = [CChar](repeating: 0, count: 128)
+            var layout = par.ch_layout
+            av_channel_layout_describe(&layout, &buf, 128)
+            audio.append(ProbeReport.Audio(track: track, streamIndex: Int(i), isDefault: st.disposition & AV_DISPOSITION_DEFAULT != 0,
+                                           playedByDefault: track == played, codec: String(cString: avcodec_get_name(par.codec_id)),
+                                           sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels),
+                                           layout: buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
+        }
+        return audio
+    }
+}
+
+extension ProbeReport.Video {
+    /// An image sequence's video, from the first picture `reader` (opened on the sequence) decoded, at `rate`.
+    fileprivate init(sequence reader: VideoReader, rate: FrameRate) {
+        let info = reader.info, f = reader.current!.frame.ptr.pointee
+        let used = reader.colour(of: reader.current!.frame)
+        let format = av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format)).map { String(cString: $0) } ?? "?"
+        self.init(streamIndex: 0, codec: "pictures", pixelFormat: format, codedWidth: info.codedSize.width, codedHeight: info.codedSize.height,
+                  rotation: 0, mirrored: false, displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
+                  sampleAspectRatio: "1:1", averageFrameRate: rate.framesPerSecond, baseFrameRate: rate.framesPerSecond,
+                  variableFrameRate: false, duration: info.duration.seconds, firstPTS: 0,
+                  colorMatrix: av_color_space_name(f.colorspace).map { String(cString: $0) } ?? "unknown", colorRange: VideoReader.isFullRange(f) ? "full" : "limited",
+                  colorPrimaries: av_color_primaries_name(f.color_primaries).map { String(cString: $0) } ?? "unknown",
+                  colorTransfer: av_color_transfer_name(f.color_trc).map { String(cString: $0) } ?? "unknown",
+                  matrixUsed: used.matrix.displayName, rangeUsed: used.range.rawValue, transferUsed: used.transfer.rawValue,
+                  primariesUsed: used.primaries.rawValue, guessed: [], overridden: info.colourOverridden,
+                  fieldOrder: FieldOrder.progressive.rawValue, interlaced: false, deinterlacing: nil, fieldRate: nil, alpha: info.hasAlpha)
+    }
+
+    /// A still too large to decode whole (`LargeStill`), from its header and the reader's `info` for it.
+    fileprivate init(largeStill large: LargeStill, info: SourceInfo) {
+        self.init(streamIndex: 0, codec: large.format.hasPrefix("PNG") ? "png" : "mjpeg", pixelFormat: "rgba (\(large.format))",
+                  codedWidth: large.size.width, codedHeight: large.size.height, rotation: info.orientation.rotationDegrees,
+                  mirrored: info.orientation.isMirrored, displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
+                  sampleAspectRatio: "1:1", averageFrameRate: nil, baseFrameRate: nil, variableFrameRate: false,
+                  duration: info.duration.seconds, firstPTS: 0, colorMatrix: "n/a (R'G'B')", colorRange: "full", colorPrimaries: "unknown",
+                  colorTransfer: "unknown", matrixUsed: "n/a", rangeUsed: "full", transferUsed: "sdr", primariesUsed: "bt709",
+                  guessed: ["primaries", "transfer"], overridden: [], fieldOrder: FieldOrder.progressive.rawValue, interlaced: false,
+                  deinterlacing: nil, fieldRate: nil, still: true, exifOrientation: info.exifOrientation,
+                  orientationSource: info.orientationSource, alpha: info.hasAlpha)
+    }
+
+    /// A HEIF still as libheif read it (`VideoReader.heif`), with the reader's `info` for it.
+    fileprivate init(heif: (mimeType: String, storedSize: PixelSize, bitDepth: Int), info: SourceInfo) {
+        self.init(streamIndex: 0, codec: heif.mimeType == "image/avif" ? "av1" : "hevc", pixelFormat: "rgba (libheif, from \(heif.bitDepth)-bit)",
+                  codedWidth: heif.storedSize.width, codedHeight: heif.storedSize.height, rotation: 0, mirrored: false,
+                  displayWidth: info.displaySize.width, displayHeight: info.displaySize.height, sampleAspectRatio: "1:1",
+                  averageFrameRate: nil, baseFrameRate: nil, variableFrameRate: false, duration: info.duration.seconds, firstPTS: 0,
+                  colorMatrix: "n/a (R'G'B' from libheif)", colorRange: "full", colorPrimaries: "unknown", colorTransfer: "unknown",
+                  matrixUsed: "n/a", rangeUsed: "full", transferUsed: "sdr", primariesUsed: "bt709", guessed: ["primaries", "transfer"], overridden: [],
+                  fieldOrder: FieldOrder.progressive.rawValue, interlaced: false, deinterlacing: nil, fieldRate: nil,
+                  still: true, exifOrientation: nil, orientationSource: info.orientationSource, alpha: info.hasAlpha)
+    }
+
+    /// The video stream FFmpeg reads, from `reader` (its first picture decoded): its tags, what Segue uses and
+    /// guesses, and what it does to the colours of an HDR clip in an SDR edit tone-mapped with `toneMap`.
+    fileprivate init(stream reader: VideoReader, toneMap: ToneMapCurve) {
+        let info = reader.info
+        let st = reader.file.stream(reader.streamIndex).pointee
+        let f = reader.current!.frame.ptr.pointee
+        func name(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "unknown" }
+        // A still has no frame rate (FFmpeg's image demuxers say 25).
+        let avg = st.avg_frame_rate.isValid && !info.isStill ? st.avg_frame_rate.double : nil
+        let base = st.r_frame_rate.isValid && !info.isStill ? st.r_frame_rate.double : nil
+        let sar = SampleAspectRatio(stream: reader.file.stream(reader.streamIndex), frame: reader.current!.frame.ptr)
+        let used = reader.colour(of: reader.current!.frame)
+        let overridden = info.colourOverridden
+        let guessed = ProbeReport.Video.guessedColour(of: f).filter { !overridden.contains($0) }
+        self.init(
+            streamIndex: Int(reader.streamIndex), codec: String(cString: avcodec_get_name(st.codecpar.pointee.codec_id)),
+            // As decoded (the deinterlacer may have converted the picture it gave, e.g. NV12 to yuv420p).
+            pixelFormat: name(av_get_pix_fmt_name(reader.decoder.ctx.pointee.pix_fmt != AV_PIX_FMT_NONE
+                                                  ? reader.decoder.ctx.pointee.pix_fmt : AVPixelFormat(rawValue: f.format))),
+            codedWidth: info.codedSize.width, codedHeight: info.codedSize.height,
+            rotation: info.orientation.rotationDegrees, mirrored: info.orientation.isMirrored,
+            displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
+            sampleAspectRatio: SampleAspectRatio.text(sar.used),
+            containerSampleAspectRatio: sar.disagree ? sar.container.map(SampleAspectRatio.text) : nil,
+            codecSampleAspectRatio: sar.disagree ? sar.codec.map(SampleAspectRatio.text) : nil,
+            averageFrameRate: avg, baseFrameRate: base,
+            variableFrameRate: avg != nil && base != nil && abs(avg! - base!) / base! > 0.01,
+            duration: info.duration.seconds, firstPTS: info.firstFrameTime.seconds,
+            colorMatrix: name(av_color_space_name(f.colorspace)),
+            colorRange: VideoReader.isFullRange(f) ? "full" : (f.color_range == AVCOL_RANGE_MPEG ? "limited" : "limited (untagged)"),
+            colorPrimaries: name(av_color_primaries_name(f.color_primaries)),
+            colorTransfer: name(av_color_transfer_name(f.color_trc)),
+            matrixUsed: used.matrix.displayName, rangeUsed: used.range.rawValue, transferUsed: used.transfer.rawValue,
+            primariesUsed: used.primaries.rawValue, guessed: guessed, overridden: overridden,
+            fieldOrder: info.fieldOrder.rawValue, interlaced: info.isInterlaced,
+            deinterlacing: info.isInterlaced ? ProbeReport.deinterlacing : nil, fieldRate: info.fieldRate,
+            peakLuminance: used.peakLuminance,
+            colourStage: ColourStage(colour: used, output: OutputColour(dynamicRange: .sdr, toneMap: toneMap))?.summary,
+            dolbyVision: info.dolbyVision, dolbyVisionNote: info.dolbyVision?.summary,
+            still: info.isStill, exifOrientation: info.exifOrientation, orientationSource: info.orientationSource, alpha: info.hasAlpha)
+        captureRate = info.captureRate
+        streamRate = info.streamRate?.description
+    }
+
+    /// Which of matrix, range, transfer and primaries the decoded picture `f` leaves untagged (so Segue guesses them);
+    /// a JPEG pixel format's range counts as tagged.
+    private static func guessedColour(of f: AVFrame) -> [String] {
+        var guessed: [String] = []
+        if ColourTags.matrix(f.colorspace) == nil { guessed.append("matrix") }
+        if f.color_range == AVCOL_RANGE_UNSPECIFIED && !VideoReader.isJPEGFormat(f) { guessed.append("range") }
+        if ColourTags.transfer(f.color_trc) == nil { guessed.append("transfer") }
+        if ColourTags.primaries(f.color_primaries) == nil { guessed.append("primaries") }
+        return guessed
     }
 }

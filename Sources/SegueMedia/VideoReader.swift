@@ -96,22 +96,7 @@ public final class VideoReader {
             file = nil; decoder = nil; streamIndex = -1; timeBase = reader.timeBase
             self.hardware = .none; hardwareProblem = nil
             isStill = false
-            guard let first = try decodeNext() else { throw MediaError(path: path, function: nil, message: "image sequence: no picture could be decoded") }
-            firstPTS = first.pts
-            current = (.zero, first.frame)
-            let f = first.frame.ptr.pointee
-            let rate = sequence.rate
-            info = SourceInfo(codedSize: PixelSize(width: Int(f.width), height: Int(f.height)),
-                              sampleAspectRatio: f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio.double : 1,
-                              nominalFrameRate: rate.framesPerSecond, duration: MediaTime(frame: Int64(reader.count), rate: rate), hasAudio: false)
-            info.baseFrameRate = rate.framesPerSecond
-            info.timestampTolerance = SourceInfo.timestampTolerance(timeBase: rate.frameDuration, averageRate: rate.framesPerSecond, baseRate: nil)
-            info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
-            info.imageSequence = "image sequence \(reader.pattern), pictures \(reader.first)–\(reader.last) (\(reader.count) frames"
-                + (reader.missing.isEmpty ? "" : ", \(reader.missing.count) missing: \(sequence.missingFrames == .hold ? "the picture before held" : "black")")
-                + ") at \(rate) fps"
-            tolerance = info.timestampTolerance
-            info.colour = colour(of: first.frame)
+            try readFirstSequencePicture(reader, sequence: sequence)
             return
         }
         // Before anything reads it (libheif's and libpng's checks read its first bytes): a FIFO would block.
@@ -125,21 +110,7 @@ public final class VideoReader {
             file = nil; decoder = nil; streamIndex = -1; timeBase = AVRational(num: 1, den: 1)
             self.hardware = .none; hardwareProblem = nil
             isStill = true
-            let stand = try Frame.allocated(width: 1, height: 1, format: AV_PIX_FMT_RGBA)
-            stand.ptr.pointee.color_range = AVCOL_RANGE_JPEG
-            current = (.zero, stand)
-            ended = true
-            var still = SourceInfo(codedSize: large.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
-            still.isStill = true
-            still.hasAlpha = large.hasAlpha
-            if let v = large.exifOrientation, let o = Orientation(exifOrientation: v) {
-                still.orientation = o
-                still.exifOrientation = v
-                still.orientationSource = "EXIF orientation \(v): \(Orientation.exifDescription(v))"
-            }
-            still.largeStill = "\(large.format) read shrunk on load (libpng row by row / libjpeg DCT scaling), at most \(LargeStill.maxSide) pixels a side"
-            still.colour = colour(of: stand)
-            info = still
+            try standInForLargeStill(large)
             return
         }
         largeStill = nil
@@ -155,19 +126,84 @@ public final class VideoReader {
             file = nil; decoder = nil; streamIndex = -1; timeBase = AVRational(num: 1, den: 1)
             self.hardware = .none; hardwareProblem = nil
             isStill = true
-            current = (.zero, frame)
-            ended = true
-            decodedFrames = 1
-            heif = (HEIF.mimeType(path: path), handle.storedSize, handle.lumaBits)
-            var still = SourceInfo(codedSize: handle.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
-            still.isStill = true
-            still.hasAlpha = handle.hasAlpha
-            still.orientationSource = "HEIF irot/imir applied by libheif" + (handle.storedSize != handle.size ? ", stored \(handle.storedSize)" : "")
-            still.colour = colour(of: frame)
-            info = still
+            takeHEIFPicture(frame, of: handle)
             return
         }
+        let (input, vi) = try VideoReader.openVideoStream(path: path, policy: policy)
+        file = input
+        streamIndex = vi
+        let st = input.stream(vi)
+        timeBase = st.pointee.time_base
+        isStill = VideoReader.isImageDemuxer(String(cString: input.ctx.pointee.iformat.pointee.name))
+        let (device, problem) = VideoReader.hardwareDevice(hardware)
+        self.hardware = device == nil ? .none : hardware
+        hardwareProblem = problem
+        decoder = try Decoder(stream: st, path: path, threads: decoderThreads, hardware: device, name: VideoReader.alphaDecoder(st),
+                              maxPixels: policy.limits.maxPicturePixels)
+        try readFirstPicture(of: st)
+    }
+
+    /// Decodes an image sequence's first picture (the time origin) and describes the sequence in `info`.
+    /// - Throws: `MediaError` when no picture of it decodes.
+    private func readFirstSequencePicture(_ reader: ImageSequenceReader, sequence: ImageSequence) throws {
+        guard let first = try decodeNext() else { throw MediaError(path: path, function: nil, message: "image sequence: no picture could be decoded") }
+        firstPTS = first.pts
+        current = (.zero, first.frame)
+        let f = first.frame.ptr.pointee
+        let rate = sequence.rate
+        info = SourceInfo(codedSize: PixelSize(width: Int(f.width), height: Int(f.height)),
+                          sampleAspectRatio: f.sample_aspect_ratio.isValid ? f.sample_aspect_ratio.double : 1,
+                          nominalFrameRate: rate.framesPerSecond, duration: MediaTime(frame: Int64(reader.count), rate: rate), hasAudio: false)
+        info.baseFrameRate = rate.framesPerSecond
+        info.timestampTolerance = SourceInfo.timestampTolerance(timeBase: rate.frameDuration, averageRate: rate.framesPerSecond, baseRate: nil)
+        info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
+        info.imageSequence = "image sequence \(reader.pattern), pictures \(reader.first)–\(reader.last) (\(reader.count) frames"
+            + (reader.missing.isEmpty ? "" : ", \(reader.missing.count) missing: \(sequence.missingFrames == .hold ? "the picture before held" : "black")")
+            + ") at \(rate) fps"
+        tolerance = info.timestampTolerance
+        info.colour = colour(of: first.frame)
+    }
+
+    /// Holds a 1×1 stand-in picture for a still too large to decode whole; describes the still (its header) in `info`.
+    private func standInForLargeStill(_ large: LargeStill) throws {
+        let stand = try Frame.allocated(width: 1, height: 1, format: AV_PIX_FMT_RGBA)
+        stand.ptr.pointee.color_range = AVCOL_RANGE_JPEG
+        current = (.zero, stand)
+        ended = true
+        var still = SourceInfo(codedSize: large.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
+        still.isStill = true
+        still.hasAlpha = large.hasAlpha
+        if let v = large.exifOrientation, let o = Orientation(exifOrientation: v) {
+            still.orientation = o
+            still.exifOrientation = v
+            still.orientationSource = "EXIF orientation \(v): \(Orientation.exifDescription(v))"
+        }
+        still.largeStill = "\(large.format) read shrunk on load (libpng row by row / libjpeg DCT scaling), at most \(LargeStill.maxSide) pixels a side"
+        still.colour = colour(of: stand)
+        info = still
+    }
+
+    /// Holds a HEIF file's one picture, `frame` (decoded by libheif from `handle`), and describes it in `info`.
+    private func takeHEIFPicture(_ frame: Frame, of handle: HEIFImageHandle) {
+        current = (.zero, frame)
+        ended = true
+        decodedFrames = 1
+        heif = (HEIF.mimeType(path: path), handle.storedSize, handle.lumaBits)
+        var still = SourceInfo(codedSize: handle.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
+        still.isStill = true
+        still.hasAlpha = handle.hasAlpha
+        still.orientationSource = "HEIF irot/imir applied by libheif" + (handle.storedSize != handle.size ? ", stored \(handle.storedSize)" : "")
+        still.colour = colour(of: frame)
+        info = still
+    }
+
+    /// Opens `path` with FFmpeg and finds its best video stream, whose declared size is checked against `policy`'s
+    /// picture limit before any picture is decoded. Returns the file and the stream's index.
+    /// - Throws: `LimitExceeded` (libavutil refused a picture larger than the limit, or the declared size passes it), else
+    ///   `MediaError` (the file cannot be opened, or has no video stream: the message says when it is audio only).
+    private static func openVideoStream(path: String, policy: InputPolicy) throws -> (InputFile, Int32) {
         _ = FFmpegLog.takeRefusedPictureSize()
+        let file: InputFile
         do { file = try InputFile(path: path, policy: policy) } catch let e as MediaError {
             throw VideoReader.pictureLimit(path, policy) ?? e
         }
@@ -177,13 +213,15 @@ public final class VideoReader {
                               : "has no video stream: it is audio only. To hear it, put it on an audio track (\"audioTracks\": "
                               + "[{\"clips\": [{\"path\": ...}]}] in an edit file) or play it as music (--music FILE, or \"music\" in an edit file)")
         }
-        streamIndex = vi
         let st = file.stream(vi)
         // The size the container or the stream's header declares, checked before any picture is decoded.
         let declared = PixelSize(width: Int(st.pointee.codecpar.pointee.width), height: Int(st.pointee.codecpar.pointee.height))
         if declared.width * declared.height > policy.limits.maxPicturePixels { throw LimitExceeded.picture(path, declared, policy.limits) }
-        timeBase = st.pointee.time_base
-        isStill = VideoReader.isImageDemuxer(String(cString: file.ctx.pointee.iformat.pointee.name))
+        return (file, vi)
+    }
+
+    /// The shared device for `hardware` decoding (nil for `.none`), or why it cannot be opened.
+    private static func hardwareDevice(_ hardware: HardwareDecoding) -> (device: HardwareDevice?, problem: String?) {
         var device: HardwareDevice?
         var problem: String?
         if hardware != .none {
@@ -192,14 +230,17 @@ public final class VideoReader {
             case .failure(let e): problem = e.message
             }
         }
-        self.hardware = device == nil ? .none : hardware
-        hardwareProblem = problem
-        decoder = try Decoder(stream: st, path: path, threads: decoderThreads, hardware: device, name: VideoReader.alphaDecoder(st),
-                              maxPixels: policy.limits.maxPicturePixels)
+        return (device, problem)
+    }
+
+    /// Sets up the reading of stream `st` (the other streams discarded, the deinterlacer told the field order), decodes
+    /// its first picture (which fixes the time origin and proves the stream decodes) and describes the stream in `info`.
+    /// - Throws: `LimitExceeded` or `MediaError` when no frame decodes.
+    private func readFirstPicture(of st: UnsafeMutablePointer<AVStream>) throws {
         // Discard other streams so that demuxing skips them cheaply.
-        for i in 0..<Int32(file.ctx.pointee.nb_streams) where i != vi { file.stream(i).pointee.discard = AVDISCARD_ALL }
+        for i in 0..<Int32(file.ctx.pointee.nb_streams) where i != streamIndex { file.stream(i).pointee.discard = AVDISCARD_ALL }
         fields.declared = FieldPictures.fieldOrder(st.pointee.codecpar.pointee.field_order)
-        fields.active = deinterlace && fields.declared != .progressive
+        fields.active = deinterlaces && fields.declared != .progressive
         let avg = st.pointee.avg_frame_rate
         if avg.isValid { fields.seekMargin = MediaTime(value: 2 * Int64(avg.den), timescale: Int64(avg.num)) }
         // First frame: fixes the time origin and proves the stream decodes.
@@ -209,43 +250,22 @@ public final class VideoReader {
         firstPTS = first.pts
         current = (.zero, first.frame)
         if isStill { ended = true }   // decoded once: nothing more is read
-        let f = first.frame.ptr.pointee
-        let par = st.pointee.codecpar.pointee
+        try describeStream(st, first: first.frame)
+    }
+
+    /// Fills `info` for stream `st` from its first picture `first`: size and aspect ratio, orientation, frame rates,
+    /// duration, alpha, colour (with the edit's override), field order and Dolby Vision.
+    private func describeStream(_ st: UnsafeMutablePointer<AVStream>, first: Frame) throws {
+        let f = first.ptr.pointee
         // The container's SAR when it is set and sane, else the codec's (`SampleAspectRatio`).
-        let sar = SampleAspectRatio(stream: st, frame: first.frame.ptr).used.double
-        var orientation = Orientation.identity
-        if let m = segue_stream_display_matrix(st) {
-            orientation = Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
-        }
-        var exif: Int?
-        if isStill {
-            exif = ExifOrientation.fromMetadata(first.frame) ?? ExifOrientation.fromFile(path: path, codec: par.codec_id)
-            if let v = exif, let o = Orientation(exifOrientation: v) { orientation = o }
-        }
-        var rate: Double? = nil
-        if isStill {} // a still has no frame rate (FFmpeg's image demuxers report 25)
-        else if st.pointee.avg_frame_rate.isValid { rate = st.pointee.avg_frame_rate.double }
-        else if st.pointee.r_frame_rate.isValid { rate = st.pointee.r_frame_rate.double }
+        let sar = SampleAspectRatio(stream: st, frame: first.ptr).used.double
+        let (orientation, exif) = displayOrientation(of: st, first: first)
+        let rate = nominalFrameRate(of: st)
         // An average no camera records (a Matroska DefaultDuration of 1 ms reads as 1000 fps): what the timestamps show.
         var measured: (rate: Double, interval: Int64)? = nil
         if !isStill, !SourceInfo.isPlausibleFrameRate(rate) { measured = try medianFrameInterval() }
-        // Duration from the first frame: the stream's own if the container records it, else the end of the
-        // last video packet (containers disagree on what their own duration field means).
-        var duration: MediaTime
         let firstTime = MediaTime(value: firstPTS * Int64(timeBase.num), timescale: 2 * Int64(timeBase.den))
-        let startTime = st.pointee.start_time != FF.noPTS ? st.pointee.start_time : firstPTS / 2
-        if isStill {
-            duration = SourceInfo.defaultStillDuration
-        } else if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
-            duration = MediaTime(value: st.pointee.duration + startTime, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
-        } else if let end = try lastPacketEnd(minimumDuration: measured?.interval ?? 0) {
-            duration = MediaTime(value: end, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
-        } else if file.ctx.pointee.duration > 0 {
-            duration = MediaTime(value: file.ctx.pointee.duration, timescale: 1_000_000)
-        } else {
-            duration = MediaTime(value: 1, timescale: Int64(rate.map { max(1, Int($0.rounded())) } ?? 30))
-        }
-        if !(MediaTime.zero < duration) { duration = MediaTime(value: 1, timescale: 30) }
+        let duration = try clipDuration(of: st, firstTime: firstTime, rate: rate, minimumPacketDuration: measured?.interval ?? 0)
         let hasAudio = file.bestStream(AVMEDIA_TYPE_AUDIO) != nil
         info = SourceInfo(codedSize: PixelSize(width: Int(f.width), height: Int(f.height)), sampleAspectRatio: sar,
                           orientation: orientation, nominalFrameRate: rate, duration: duration, hasAudio: hasAudio)
@@ -265,24 +285,75 @@ public final class VideoReader {
                 averageRate: st.pointee.avg_frame_rate.isValid ? st.pointee.avg_frame_rate.double : nil, baseRate: info.baseFrameRate)
         }
         info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
-        if !isStill {
-            let r = st.pointee.r_frame_rate, a = st.pointee.avg_frame_rate
-            if r.isValid, r.double <= 1000 { info.streamRate = FrameRate(r.num, r.den) } else if a.isValid { info.streamRate = FrameRate(a.num, a.den) }
-            for dict in [st.pointee.metadata, file.ctx.pointee.metadata] {
-                if let tag = av_dict_get(dict, "com.android.capture.fps", nil, 0), let v = Double(String(cString: tag.pointee.value)), v > 0, v.isFinite {
-                    info.captureRate = v
-                    break
-                }
-            }
-        }
+        if !isStill { describeRecordedRates(of: st) }
         tolerance = info.timestampTolerance
-        info.colour = colour(of: first.frame)
+        info.colour = colour(of: first)
         if let o = colourOverride {
             info.colourOverridden = [("matrix", o.matrix != nil), ("range", o.range != nil), ("transfer", o.transfer != nil),
                                      ("primaries", o.primaries != nil)].filter(\.1).map(\.0)
         }
         info.fieldOrder = fields.fieldOrder
         info.dolbyVision = VideoReader.dolbyVision(st)
+    }
+
+    /// How the picture is turned for display: the stream's display matrix, or for a still its EXIF orientation (from
+    /// the decoded frame's metadata, else the file), which is also returned.
+    private func displayOrientation(of st: UnsafeMutablePointer<AVStream>, first: Frame) -> (Orientation, exif: Int?) {
+        var orientation = Orientation.identity
+        if let m = segue_stream_display_matrix(st) {
+            orientation = Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
+        }
+        var exif: Int?
+        if isStill {
+            exif = ExifOrientation.fromMetadata(first) ?? ExifOrientation.fromFile(path: path, codec: st.pointee.codecpar.pointee.codec_id)
+            if let v = exif, let o = Orientation(exifOrientation: v) { orientation = o }
+        }
+        return (orientation, exif)
+    }
+
+    /// The stream's frame rate, frames per second: its average, else its base rate; nil for a still (FFmpeg's image
+    /// demuxers report 25) or when neither is valid.
+    private func nominalFrameRate(of st: UnsafeMutablePointer<AVStream>) -> Double? {
+        var rate: Double? = nil
+        if isStill {} // a still has no frame rate (FFmpeg's image demuxers report 25)
+        else if st.pointee.avg_frame_rate.isValid { rate = st.pointee.avg_frame_rate.double }
+        else if st.pointee.r_frame_rate.isValid { rate = st.pointee.r_frame_rate.double }
+        return rate
+    }
+
+    /// The clip's duration from its first frame (`firstTime`): a still's default; else the stream's own if the container
+    /// records it, else the end of the last video packet (containers disagree on what their own duration field means;
+    /// a packet lasts at least `minimumPacketDuration`), else the container's, else one frame at `rate` (30 fps
+    /// without one). Never zero or less (1/30 s then).
+    private func clipDuration(of st: UnsafeMutablePointer<AVStream>, firstTime: MediaTime, rate: Double?, minimumPacketDuration: Int64) throws -> MediaTime {
+        var duration: MediaTime
+        let startTime = st.pointee.start_time != FF.noPTS ? st.pointee.start_time : firstPTS / 2
+        if isStill {
+            duration = SourceInfo.defaultStillDuration
+        } else if st.pointee.duration > 0 && st.pointee.duration != FF.noPTS {
+            duration = MediaTime(value: st.pointee.duration + startTime, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
+        } else if let end = try lastPacketEnd(minimumDuration: minimumPacketDuration) {
+            duration = MediaTime(value: end, timescale: Int64(timeBase.den)) * Int64(timeBase.num) - firstTime
+        } else if file.ctx.pointee.duration > 0 {
+            duration = MediaTime(value: file.ctx.pointee.duration, timescale: 1_000_000)
+        } else {
+            duration = MediaTime(value: 1, timescale: Int64(rate.map { max(1, Int($0.rounded())) } ?? 30))
+        }
+        if !(MediaTime.zero < duration) { duration = MediaTime(value: 1, timescale: 30) }
+        return duration
+    }
+
+    /// Sets `info`'s rate the frames are stamped at (the base rate when at most 1000 fps, else the average) and the
+    /// rate the camera captured at (`com.android.capture.fps` in the stream's or the file's metadata).
+    private func describeRecordedRates(of st: UnsafeMutablePointer<AVStream>) {
+        let r = st.pointee.r_frame_rate, a = st.pointee.avg_frame_rate
+        if r.isValid, r.double <= 1000 { info.streamRate = FrameRate(r.num, r.den) } else if a.isValid { info.streamRate = FrameRate(a.num, a.den) }
+        for dict in [st.pointee.metadata, file.ctx.pointee.metadata] {
+            if let tag = av_dict_get(dict, "com.android.capture.fps", nil, 0), let v = Double(String(cString: tag.pointee.value)), v > 0, v.isFinite {
+                info.captureRate = v
+                break
+            }
+        }
     }
 
     /// The libvpx decoder for a VP8 or VP9 stream that carries alpha (the Matroska/WebM `alpha_mode` tag 1, whose alpha

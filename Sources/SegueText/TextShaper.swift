@@ -76,36 +76,77 @@ final class TextShaper {
         let primary = try faces.face(fallback.primary)
         try primary.setSize(px)
         var calls = 0
-        var lines: [(glyphs: [ShapedGlyph], width: Double)] = []
+        var lines: [ShapedLine] = []
         let maxWidth = style.maxWidth.map { $0 * Double(renderSize.width) * scale }
-        // Line ends as "\n"; a tab is a space; other control characters draw nothing (no font has glyphs for them).
+        for paragraph in TextShaper.paragraphs(of: spec.text) {
+            lines += try shapedLines(paragraph, fallback: fallback, primary: primary, size: px, maxWidth: maxWidth, calls: &calls)
+        }
+        let set = try setLines(lines, primary: primary, size: px, style: style)
+        let frame = PictureFrame(ink: set.ink, block: set.block, style: style, fontSize: fontSize, scale: scale)
+        let ox = frame.ox, oy = frame.oy, width = frame.width, height = frame.height
+
+        var fonts: [FontReference] = [primary.reference]
+        var glyphs: [PlacedGlyph] = []
+        for g in set.placed {
+            if !fonts.contains(g.face.reference) { fonts.append(g.face.reference) }
+            glyphs.append(PlacedGlyph(font: fonts.firstIndex(of: g.face.reference)!, glyph: g.glyph, x: g.x - ox, y: g.y - oy))
+        }
+        let anchorBox = frame.plate ?? set.block
+        let anchorX = (anchorBox.x0 + style.align.anchor * (anchorBox.x1 - anchorBox.x0) - ox) / Double(width)
+        let anchorY = (anchorBox.y0 + spec.verticalAnchor * (anchorBox.y1 - anchorBox.y0) - oy) / Double(height)
+        return TextLayout(pictureSize: PixelSize(width: width, height: height), rasterScale: scale, anchorX: anchorX, anchorY: anchorY,
+                          fonts: fonts, glyphs: glyphs, pixelSize: px, lineCount: lines.count, shapingCalls: calls, style: style,
+                          outlineWidth: frame.outline, shadowOffset: (frame.shadow?.x ?? 0, frame.shadow?.y ?? 0), shadowBlur: frame.shadow?.blur ?? 0,
+                          box: frame.plate.map { ($0.x0 - ox, $0.y0 - oy, $0.x1 - ox, $0.y1 - oy) }, boxRadius: (style.box?.radius ?? 0) * scale,
+                          warnings: fallback.warning.map { [$0] } ?? [])
+    }
+
+    /// A rectangle in picture pixels (y down).
+    private typealias Box = (x0: Double, y0: Double, x1: Double, y1: Double)
+    /// A line of glyphs as shaped, in visual order, and its width (the sum of their advances), pixels.
+    private typealias ShapedLine = (glyphs: [ShapedGlyph], width: Double)
+
+    /// The paragraphs of `text` as drawn: a line ends at "\r\n", "\r", "\n", U+2028 or U+2029; a tab is a space; other
+    /// control characters are dropped (no font has glyphs for them).
+    private static func paragraphs(of text: String) -> [String] {
         var scalars = String.UnicodeScalarView()
-        for c in spec.text.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars {
+        for c in text.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars {
             if c == "\r" || c == "\n" { scalars.append("\n") } else if c == "\t" { scalars.append(" ") }
             else if c.properties.generalCategory != .control { scalars.append(c) }
         }
-        let text = String(scalars)
-        for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
-            let para = String(paragraph)
-            let bytes = Array(para.utf8)
-            if bytes.isEmpty { lines.append(([], 0)); continue }
-            let runs = try fontRuns(para, fallback: fallback, primary: primary, size: px)
-            let whole = try shape(bytes, runs: runs, calls: &calls)
-            let width = whole.reduce(0) { $0 + $1.advance }
-            guard let limit = maxWidth, width > limit else { lines.append((whole, width)); continue }
-            for range in wrap(bytes, glyphs: whole, limit: limit) {
-                let part = Array(bytes[range])
-                let clipped = runs.compactMap { r -> FontRun? in
-                    let a = max(r.start, range.lowerBound), b = min(r.end, range.upperBound)
-                    return a < b ? FontRun(start: a - range.lowerBound, end: b - range.lowerBound, face: r.face) : nil
-                }
-                let g = try shape(part, runs: clipped, calls: &calls)
-                lines.append((g, g.reduce(0) { $0 + $1.advance }))
-            }
-        }
+        return String(scalars).split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\u{2028}" || $0 == "\u{2029}" })
+            .map(String.init)
+    }
 
-        // Lines: baselines `lineHeight` apart, half the leading above and below the primary font's ascent and descent
-        // (CSS's inline box model); each line aligned inside the block (the widest line's width).
+    /// The lines of one paragraph at `size` pixels: the paragraph shaped whole, or, when it is wider than `maxWidth`,
+    /// wrapped (`wrap`) and each line shaped again; an empty paragraph is one empty line. Counts libraqm's calls in `calls`.
+    private func shapedLines(_ para: String, fallback: FontFallback, primary: FontFace, size px: Double, maxWidth: Double?,
+                             calls: inout Int) throws -> [ShapedLine] {
+        let bytes = Array(para.utf8)
+        if bytes.isEmpty { return [([], 0)] }
+        let runs = try fontRuns(para, fallback: fallback, primary: primary, size: px)
+        let whole = try shape(bytes, runs: runs, calls: &calls)
+        let width = whole.reduce(0) { $0 + $1.advance }
+        guard let limit = maxWidth, width > limit else { return [(whole, width)] }
+        var lines: [ShapedLine] = []
+        for range in wrap(bytes, glyphs: whole, limit: limit) {
+            let part = Array(bytes[range])
+            let clipped = runs.compactMap { r -> FontRun? in
+                let a = max(r.start, range.lowerBound), b = min(r.end, range.upperBound)
+                return a < b ? FontRun(start: a - range.lowerBound, end: b - range.lowerBound, face: r.face) : nil
+            }
+            let g = try shape(part, runs: clipped, calls: &calls)
+            lines.append((g, g.reduce(0) { $0 + $1.advance }))
+        }
+        return lines
+    }
+
+    /// Sets `lines` one under another: baselines `lineHeight` apart, half the leading above and below the primary
+    /// font's ascent and descent (CSS's inline box model); each line aligned inside the block (the widest line's
+    /// width). Returns each glyph's origin, the glyphs' ink box (all zero when there is no ink: only spaces) and the
+    /// block, pixels from the block's top left.
+    private func setLines(_ lines: [ShapedLine], primary: FontFace, size px: Double, style: TextStyle) throws
+        -> (placed: [(face: FontFace, glyph: UInt32, x: Double, y: Double)], ink: Box, block: Box) {
         let ascent = primary.ascender, descent = -primary.descender
         let lineHeight = style.lineHeight.map { $0 * px } ?? primary.lineSpacing
         let halfLeading = (lineHeight - (ascent + descent)) / 2
@@ -126,39 +167,39 @@ final class TextShaper {
             }
         }
         if ink.x0 > ink.x1 { ink = (0, 0, 0, 0) }   // only spaces
+        return (placed, ink, (x0: 0.0, y0: 0.0, x1: blockWidth, y1: blockHeight))
+    }
 
-        // What is drawn around the glyphs, in picture pixels.
-        let outline = style.outline.map { ($0.width ?? 0.06 * fontSize) * scale } ?? 0
-        let shadow = style.shadow.map { (x: ($0.x ?? 0.05 * fontSize) * scale, y: ($0.y ?? 0.05 * fontSize) * scale, blur: $0.blur * scale) }
-        let padding = style.box.map { ($0.padding ?? 0.25 * fontSize) * scale } ?? 0
-        let block = (x0: 0.0, y0: 0.0, x1: blockWidth, y1: blockHeight)
-        let plate = style.box.map { _ in (x0: block.x0 - padding, y0: block.y0 - padding, x1: block.x1 + padding, y1: block.y1 + padding) }
-        var extent = (x0: min(block.x0, ink.x0 - outline), y0: min(block.y0, ink.y0 - outline),
-                      x1: max(block.x1, ink.x1 + outline), y1: max(block.y1, ink.y1 + outline))
-        if let sh = shadow {
-            let r = 3 * sh.blur
-            extent = (min(extent.x0, ink.x0 - outline + sh.x - r), min(extent.y0, ink.y0 - outline + sh.y - r),
-                      max(extent.x1, ink.x1 + outline + sh.x + r), max(extent.y1, ink.y1 + outline + sh.y + r))
-        }
-        if let p = plate { extent = (min(extent.x0, p.x0), min(extent.y0, p.y0), max(extent.x1, p.x1), max(extent.y1, p.y1)) }
-        // Whole pixels, one more on each side for the antialiased edges.
-        let ox = (extent.x0).rounded(.down) - 1, oy = (extent.y0).rounded(.down) - 1
-        let width = Int((extent.x1 - ox).rounded(.up)) + 1, height = Int((extent.y1 - oy).rounded(.up)) + 1
+    /// What is drawn around the glyphs (outline, shadow, box), in picture pixels, and the picture that holds it all.
+    private struct PictureFrame {
+        let outline: Double
+        let shadow: (x: Double, y: Double, blur: Double)?
+        /// The box behind the text (the block and its padding), when the style has one.
+        let plate: Box?
+        /// The picture's top left in block pixels, and its size.
+        let ox: Double, oy: Double
+        let width: Int, height: Int
 
-        var fonts: [FontReference] = [primary.reference]
-        var glyphs: [PlacedGlyph] = []
-        for g in placed {
-            if !fonts.contains(g.face.reference) { fonts.append(g.face.reference) }
-            glyphs.append(PlacedGlyph(font: fonts.firstIndex(of: g.face.reference)!, glyph: g.glyph, x: g.x - ox, y: g.y - oy))
+        /// The frame of text whose glyphs' ink is `ink` in a `block` (`setLines`), in `style` at `fontSize` (layer
+        /// pixels) rasterised at `scale`: the picture covers the block, the ink with its outline and shadow, and the
+        /// box, in whole pixels with one more on each side for the antialiased edges.
+        init(ink: Box, block: Box, style: TextStyle, fontSize: Double, scale: Double) {
+            outline = style.outline.map { ($0.width ?? 0.06 * fontSize) * scale } ?? 0
+            shadow = style.shadow.map { (x: ($0.x ?? 0.05 * fontSize) * scale, y: ($0.y ?? 0.05 * fontSize) * scale, blur: $0.blur * scale) }
+            let padding = style.box.map { ($0.padding ?? 0.25 * fontSize) * scale } ?? 0
+            plate = style.box.map { _ in (x0: block.x0 - padding, y0: block.y0 - padding, x1: block.x1 + padding, y1: block.y1 + padding) }
+            var extent = (x0: min(block.x0, ink.x0 - outline), y0: min(block.y0, ink.y0 - outline),
+                          x1: max(block.x1, ink.x1 + outline), y1: max(block.y1, ink.y1 + outline))
+            if let sh = shadow {
+                let r = 3 * sh.blur
+                extent = (min(extent.x0, ink.x0 - outline + sh.x - r), min(extent.y0, ink.y0 - outline + sh.y - r),
+                          max(extent.x1, ink.x1 + outline + sh.x + r), max(extent.y1, ink.y1 + outline + sh.y + r))
+            }
+            if let p = plate { extent = (min(extent.x0, p.x0), min(extent.y0, p.y0), max(extent.x1, p.x1), max(extent.y1, p.y1)) }
+            // Whole pixels, one more on each side for the antialiased edges.
+            ox = (extent.x0).rounded(.down) - 1; oy = (extent.y0).rounded(.down) - 1
+            width = Int((extent.x1 - ox).rounded(.up)) + 1; height = Int((extent.y1 - oy).rounded(.up)) + 1
         }
-        let anchorBox = plate ?? block
-        let anchorX = (anchorBox.x0 + style.align.anchor * (anchorBox.x1 - anchorBox.x0) - ox) / Double(width)
-        let anchorY = (anchorBox.y0 + spec.verticalAnchor * (anchorBox.y1 - anchorBox.y0) - oy) / Double(height)
-        return TextLayout(pictureSize: PixelSize(width: width, height: height), rasterScale: scale, anchorX: anchorX, anchorY: anchorY,
-                          fonts: fonts, glyphs: glyphs, pixelSize: px, lineCount: lines.count, shapingCalls: calls, style: style,
-                          outlineWidth: outline, shadowOffset: (shadow?.x ?? 0, shadow?.y ?? 0), shadowBlur: shadow?.blur ?? 0,
-                          box: plate.map { ($0.x0 - ox, $0.y0 - oy, $0.x1 - ox, $0.y1 - oy) }, boxRadius: (style.box?.radius ?? 0) * scale,
-                          warnings: fallback.warning.map { [$0] } ?? [])
     }
 
     /// The fonts of each style (font, weight, slant) met so far: fontconfig's sorted list is made once per style,
