@@ -23,6 +23,26 @@ final class LayerRows: @unchecked Sendable {
     private let taps: [ColumnTaps]
     /// Whether plane 0 is read, and the chroma planes.
     private let readsLuma: Bool, readsChroma: Bool
+    /// An upright exact layer of an 8-bit planar picture without a colour stage: its value for each code, made once.
+    private let codes: CodeValues?
+
+    /// The terms of `ReferenceLayer.shade` (`c0·Y′ + c1·Cb + c2·Cr + off·α`, left to right) for each 8-bit code
+    /// (`code / 255`), and the whole value of a luma-only read: a read adds the terms in the same order, so its value
+    /// is the arithmetic's, bit for bit.
+    struct CodeValues {
+        /// `(c0·Y′ + c1·0 + c2·0 + off)·opacity`: a luma-only read.
+        let lumaOnly: [SIMD4<Float>]
+        /// `c0·Y′`, `c1·Cb`, `c0·0 + c1·Cb` (a chroma-only read), `c2·Cr`.
+        let luma: [SIMD4<Float>], cb: [SIMD4<Float>], cbOnly: [SIMD4<Float>], cr: [SIMD4<Float>]
+        init(_ l: ReferenceLayer) {
+            let codes = (0..<256).map { Float($0) / 255 }
+            lumaOnly = codes.map { (l.c0 * $0 + l.c1 * 0 + l.c2 * 0 + l.off) * l.opacity }
+            luma = codes.map { l.c0 * $0 }
+            cb = codes.map { l.c1 * $0 }
+            cbOnly = codes.map { l.c0 * 0 + l.c1 * $0 }
+            cr = codes.map { l.c2 * $0 }
+        }
+    }
 
     struct ColumnTaps {
         var i0: [Int32], i1: [Int32], w0: [Float], w1: [Float]
@@ -55,6 +75,7 @@ final class LayerRows: @unchecked Sendable {
         }
         self.inside = inside
         taps = [luma, chroma]
+        codes = layer.exact && layer.kind == .planar8 && layer.stage == nil && !swapsAxes ? CodeValues(layer) : nil
     }
 
     /// A stored coordinate `w` (normalized, along x or y): whether it lies inside the crop, and the texel position
@@ -121,6 +142,10 @@ final class LayerRows: @unchecked Sendable {
             }
             return
         }
+        if let codes {
+            exactFill(codes, p, chromaP, into: out)
+            return
+        }
         // Planar: each plane's values are in the first float of each column's four (the others are 0, unread planes 0),
         // so one column is (Y′, Cb, Cr) = the three planes' first floats.
         let luma = readsLuma ? UnsafeMutableRawPointer(plane(0, p, cache)).assumingMemoryBound(to: Float.self) : nil
@@ -142,6 +167,39 @@ final class LayerRows: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// `fill` of an upright exact layer (`codes`): each column's texel in the stored row at `p` (chroma: `chromaP`),
+    /// its value the sum of its codes' terms, `((c0·Y′ + c1·Cb) + c2·Cr + off)·opacity` as `shade` adds them.
+    private func exactFill(_ codes: CodeValues, _ p: Float, _ chromaP: Float, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        let l = layer, background = l.background, off = l.off, opacity = l.opacity
+        let y = readsLuma ? l.p0.baseAddress! + ReferenceLayer.exactTexel(p, l.h) * l.w : nil
+        let chromaRow = ReferenceLayer.exactTexel(chromaP, l.ch) * l.cw
+        let cb = readsChroma ? l.p1.baseAddress! + chromaRow : nil, cr = readsChroma ? l.p2.baseAddress! + chromaRow : nil
+        inside.withUnsafeBufferPointer { ins in taps[0].i0.withUnsafeBufferPointer { lx in taps[1].i0.withUnsafeBufferPointer { cx in
+            codes.lumaOnly.withUnsafeBufferPointer { lumaOnly in codes.luma.withUnsafeBufferPointer { luma in
+                codes.cb.withUnsafeBufferPointer { cbTerm in codes.cbOnly.withUnsafeBufferPointer { cbOnly in
+                    codes.cr.withUnsafeBufferPointer { crTerm in
+                        if let y, cb == nil {
+                            for i in columns { out[i] = ins[i] ? lumaOnly[Int(y[Int(lx[i])])] : background }
+                        } else if let b = cb, let r = cr, y == nil {
+                            for i in columns {
+                                let x = Int(cx[i])
+                                out[i] = ins[i] ? (cbOnly[Int(b[x])] + crTerm[Int(r[x])] + off) * opacity : background
+                            }
+                        } else {
+                            for i in columns {
+                                guard ins[i] else { out[i] = background; continue }
+                                let x = Int(cx[i])
+                                let luma = y.map { luma[Int($0[Int(lx[i])])] } ?? l.c0 * 0
+                                let b = cb.map { cbTerm[Int($0[x])] } ?? l.c1 * 0, r = cr.map { crTerm[Int($0[x])] } ?? l.c2 * 0
+                                out[i] = (luma + b + r + off) * opacity
+                            }
+                        }
+                    }
+                } }
+            } }
+        } } }
     }
 
     /// Plane `k`'s values (lane x, or R′G′B′A) at every column, the row at stored position `p` (texel units) along

@@ -15,6 +15,24 @@ final class PassEvaluator: @unchecked Sendable {
     let layers: [ReferenceLayer]
     /// Each layer's row reads at the output columns, where separable.
     let rows: [LayerRows?]
+    /// Rows a transition reads at positions moved by an offset constant over the frame (`TransitionFormula.offsets`):
+    /// the layer, the offset, the moved column positions, and the layer's rows at them.
+    let moves: [Move]
+    final class Move {
+        let layer: Int
+        let offset: SIMD2<Float>
+        let us: UnsafeMutablePointer<Float>
+        let rows: LayerRows
+        init?(layer: Int, offset: SIMD2<Float>, of l: ReferenceLayer, us: [Float], columns: Range<Int>) {
+            // `us[i] + offset.x`, as the formula adds it.
+            let moved = us.map { $0 + offset.x }
+            guard let rows = LayerRows(l, us: moved, columns: columns) else { return nil }
+            self.layer = layer; self.offset = offset; self.rows = rows
+            self.us = .allocate(capacity: max(1, moved.count))
+            for i in moved.indices { self.us[i] = moved[i] }
+        }
+        deinit { us.deallocate() }
+    }
     /// The transition's input, without a cursor, and what it refers to (kept alive here).
     let input: TransitionInput?
     private let context: TransitionInput.Context?
@@ -51,12 +69,21 @@ final class PassEvaluator: @unchecked Sendable {
             let context = TransitionInput.Context(parameters: p.parameters, from: from, to: to, noise: kind.traits.usesNoise ? noise() : [],
                                                   output: recipe.format)
             self.context = context
-            input = TransitionInput(progress: p.progress, ratio: Float(size.width) / Float(size.height),
-                                    direction: SIMD2(p.direction.0, p.direction.1), resolution: res, black: constant(recipe.black),
-                                    white: constant(recipe.white), linear: linear, context: context)
+            let input = TransitionInput(progress: p.progress, ratio: Float(size.width) / Float(size.height),
+                                        direction: SIMD2(p.direction.0, p.direction.1), resolution: res, black: constant(recipe.black),
+                                        white: constant(recipe.white), linear: linear, context: context)
+            self.input = input
+            struct Offsets: TransitionFormulaVisitor {
+                let input: TransitionInput
+                func visit<T: TransitionFormula>(_ formula: T.Type) -> [(layer: Int, offset: SIMD2<Float>)] { T.offsets(input) }
+            }
+            let offsets = rowReads ? CPUTransitions.visit(kind, Offsets(input: input)) ?? [] : []
+            let layers = [from, to]
+            moves = offsets.compactMap { Move(layer: $0.layer, offset: $0.offset, of: layers[$0.layer], us: us, columns: columns) }
         } else {
             input = nil
             context = nil
+            moves = []
         }
         let b = recipe.background
         under = SIMD4(b[0], b[1], b[2], b[3])
@@ -67,13 +94,14 @@ final class PassEvaluator: @unchecked Sendable {
     /// Per-thread state: the cursor and each layer's row cache.
     final class Scratch {
         let cursor: UnsafeMutablePointer<RowCursor>
+        /// Each layer's row cache (from, to), then each move's.
         let caches: [LayerRows.Cache]
         private let values: [UnsafeMutablePointer<SIMD4<Float>>]
-        init(width: Int) {
-            caches = [LayerRows.Cache(width: width), LayerRows.Cache(width: width)]
-            values = [.allocate(capacity: max(1, width)), .allocate(capacity: max(1, width))]
+        init(width: Int, moves: Int) {
+            caches = (0..<2 + moves).map { _ in LayerRows.Cache(width: width) }
+            values = (0..<2 + moves).map { _ in .allocate(capacity: max(1, width)) }
             cursor = .allocate(capacity: 1)
-            cursor.initialize(to: RowCursor(from: values[0], to: values[1]))
+            cursor.initialize(to: RowCursor(from: values[0], to: values[1], moved: Array(values.dropFirst(2))))
         }
         deinit {
             cursor.deinitialize(count: 1)
@@ -82,7 +110,7 @@ final class PassEvaluator: @unchecked Sendable {
         }
     }
 
-    func makeScratch() -> Scratch { Scratch(width: us.count) }
+    func makeScratch() -> Scratch { Scratch(width: us.count, moves: moves.count) }
 
     /// The pass's colours at row position `v` (0…1) and every column of `columns`, into `out` (indexed by column).
     func row(_ v: Float, scratch: Scratch, into out: UnsafeMutablePointer<SIMD4<Float>>) {
@@ -189,8 +217,34 @@ struct RowCursor {
     private var oneLayer = false
     private var evaluator: Unmanaged<PassEvaluator>?
     private var fromCache: Unmanaged<LayerRows.Cache>?, toCache: Unmanaged<LayerRows.Cache>?
+    /// The pass's moves (`PassEvaluator.moves`, at most two are looked up): each one's row, made on first use.
+    private var move0: MovedRow?, move1: MovedRow?
+    private let movedValues: [UnsafeMutablePointer<SIMD4<Float>>]
 
-    init(from: UnsafeMutablePointer<SIMD4<Float>>, to: UnsafeMutablePointer<SIMD4<Float>>) { self.from = from; self.to = to }
+    struct MovedRow {
+        let layer: Int
+        /// The row position it is read at (`v + offset.y`), and the column positions (`us[i] + offset.x`).
+        let v: Float
+        let us: UnsafeMutablePointer<Float>
+        let values: UnsafeMutablePointer<SIMD4<Float>>
+        let rows: Unmanaged<LayerRows>, cache: Unmanaged<LayerRows.Cache>
+        var filled = false
+
+        @inline(__always) mutating func value(_ uv: SIMD2<Float>, _ i: Int) -> SIMD4<Float>? {
+            guard uv.y == v && uv.x == us[i] else { return nil }
+            if !filled { fill() }
+            return values[i]
+        }
+        @inline(never) mutating func fill() {
+            let v = self.v, values = self.values
+            rows._withUnsafeGuaranteedRef { r in cache._withUnsafeGuaranteedRef { c in r.fill(v, into: values, cache: c) } }
+            filled = true
+        }
+    }
+
+    init(from: UnsafeMutablePointer<SIMD4<Float>>, to: UnsafeMutablePointer<SIMD4<Float>>, moved: [UnsafeMutablePointer<SIMD4<Float>>]) {
+        self.from = from; self.to = to; movedValues = moved
+    }
 
     fileprivate mutating func start(_ e: PassEvaluator, v: Float, caches: [LayerRows.Cache]) {
         evaluator = Unmanaged.passUnretained(e)
@@ -198,6 +252,20 @@ struct RowCursor {
         fromCache = Unmanaged.passUnretained(caches[0]); toCache = Unmanaged.passUnretained(caches[1])
         fromFilled = false; toFilled = false
         oneLayer = e.layers[1] === e.layers[0]
+        func row(_ k: Int) -> MovedRow? {
+            guard k < e.moves.count else { return nil }
+            let m = e.moves[k]
+            return MovedRow(layer: m.layer, v: v + m.offset.y, us: m.us, values: movedValues[k], rows: Unmanaged.passUnretained(m.rows),
+                            cache: Unmanaged.passUnretained(caches[2 + k]))
+        }
+        move0 = row(0); move1 = row(1)
+    }
+
+    /// Layer `n`'s colour at `uv` if `uv` is a moved row's position at the current column (`PassEvaluator.moves`).
+    @inline(__always) mutating func moved(_ n: Int, _ uv: SIMD2<Float>) -> SIMD4<Float>? {
+        if move0?.layer == n, let c = move0!.value(uv, i) { return c }
+        if move1?.layer == n, let c = move1!.value(uv, i) { return c }
+        return nil
     }
 
     /// Layer `n`'s (0: from, 1: to) colours at the row's own positions, read now if not yet.

@@ -1,12 +1,22 @@
 extension CPUTransitions {
     /// `slidedown.frag` (FFmpeg xfade "slidedown").
     @inline(__always) static func slidedown(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> {
-        let P = 1 - t.progress
         let H = Int(t.resolution.y)
         let px = t.pixel(uv)
-        let z = Int(P * t.resolution.y) + Int(px.y)
+        let z = slidedownShift(t) + Int(px.y)
         let zz = z < 0 ? z + H : (z >= H ? z - H : z)
         let at = t.moved(uv, SIMD2(px.x, Float(zz)))
         return z >= 0 && z < H ? t.getToColor(at) : t.getFromColor(at)
+    }
+    /// The pixels `slidedown` moves the pictures by: `Int(P·H)`, P = 1 − progress.
+    @inline(__always) static func slidedownShift(_ t: TransitionInput) -> Int {
+        let P = 1 - t.progress
+        return Int(P * t.resolution.y)
+    }
+    /// Where `slidedown` reads each layer: uv plus (pixels moved) / resolution, the pixels `k` for B and `k - H` for A
+    /// (`segue_moved` with whole pixels: its difference of pixels is exact).
+    @inline(__always) static func slidedownOffsets(_ t: TransitionInput) -> (from: SIMD2<Float>, to: SIMD2<Float>) {
+        let k = slidedownShift(t), H = Int(t.resolution.y)
+        return (SIMD2(0, Float(k - H)) / t.resolution, SIMD2(0, Float(k)) / t.resolution)
     }
 }
