@@ -210,13 +210,14 @@ public enum SignalCleanup {
         removeAll()
         _exit(status)
     }
-    /// Removes every registered temporary file and folder now, or moves a file to keep into place (what the signal
-    /// handlers do; the watchdog's last act). Reads the tables without the lock, as the handlers do: it runs when
-    /// another thread may be stuck holding anything. Only `unlink`, `rename` and `rmdir`, which are async-signal-safe.
-    static func removeAll() {
+    /// Removes every registered temporary file and folder now, or, `keeping`, moves a file to keep into place (what
+    /// the signal handlers do; the watchdog's last act, which keeps nothing). Reads the tables without the lock, as
+    /// the handlers do: it runs when another thread may be stuck holding anything. Only `unlink`, `rename` and
+    /// `rmdir`, which are async-signal-safe.
+    static func removeAll(keeping: Bool = true) {
         for i in 0..<slots {
             guard let p = paths[i] else { continue }
-            if let keep = keeps[i], rename(p, keep) == 0 { continue }
+            if keeping, let keep = keeps[i], rename(p, keep) == 0 { continue }
             unlink(p)
         }
         for i in 0..<folderSlots {

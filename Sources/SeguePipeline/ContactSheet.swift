@@ -90,6 +90,7 @@ public enum ContactSheet {
     /// a font 1/16 of the tile's width (`SheetLabels`).
     /// With `frameTimeout` (seconds), each frame is timed by a `Watchdog`, as in a render.
     /// - Returns: the sheet and where each tile went.
+    /// - Throws: what rendering a frame throws; `TextError` when the text libraries cannot start.
     public static func render(_ timeline: Timeline, renderer: CompositeRenderer, columns: Int = 5, tileWidth: Int = 192,
                               progress: [Double]? = nil, frameTimeout: Double? = nil) throws -> (image: RGBAImage, tiles: [Tile]) {
         let groups = groups(timeline, progress: progress)
