@@ -39,6 +39,8 @@ public final class ExportSession: Sendable {
     public let progress: AsyncStream<RenderProgress>
     private let continuation: AsyncStream<RenderProgress>.Continuation
     private let started = Mutex(false)
+    /// Set by `stop()`.
+    private let stopped = Atomic(false)
 
     /// A session that will render `edit` to `outputPath` (nothing is opened until `export()`).
     public init(edit: Edit, outputPath: String, options: ExportOptions = ExportOptions()) {
@@ -50,10 +52,11 @@ public final class ExportSession: Sendable {
 
     /// Probes every clip, resolves the edit, renders and encodes every frame, and moves the file into place.
     /// Cancelling the calling `Task` stops the render before its next frame, removes the temporary file and throws
-    /// `CancellationError`.
+    /// `CancellationError`; `stop()` does the same but throws `RenderStopped` (the frame it stopped at). With
+    /// `ExportOptions.keepPartial`, either keeps the frames written and throws `RenderStopped` naming the file.
     /// - Returns: what was written.
     /// - Throws: `EditError` or `UsageError` (the edit, the output name: exit status 2 in the command), `MediaError`
-    ///   or `GPUError` (1), `CancellationError`; `UsageError` when the session was exported before.
+    ///   or `GPUError` (1), `CancellationError`, `RenderStopped` (130); `UsageError` when the session was exported before.
     @discardableResult
     public func export() async throws -> RenderResult {
         try await export(progress: nil)
@@ -74,12 +77,23 @@ public final class ExportSession: Sendable {
             handler?(p)
             progress.yield(p)
         }
-        o.isCancelled = { cancelled.load(ordering: .relaxed) }
+        o.isCancelled = { [self] in cancelled.load(ordering: .relaxed) || stopped.load(ordering: .relaxed) }
         let renderOptions = o, edit = edit, path = outputPath
-        return try await withTaskCancellationHandler {
-            try await onOwnThread { try RenderJob.render(edit, to: path, options: renderOptions) }
-        } onCancel: {
-            cancelled.store(true, ordering: .relaxed)
+        do {
+            return try await withTaskCancellationHandler {
+                try await onOwnThread { try RenderJob.render(edit, to: path, options: renderOptions) }
+            } onCancel: {
+                cancelled.store(true, ordering: .relaxed)
+            }
+        } catch let e as RenderStopped where e.kept == nil && !stopped.load(ordering: .relaxed) {
+            throw CancellationError()   // the task was cancelled: what a cancelled task throws
         }
+    }
+
+    /// Stops the export before its next frame (from any thread, at any time; before `export()` starts, at its
+    /// start): `export()` then throws `RenderStopped`, having kept the frames written with
+    /// `ExportOptions.keepPartial`, nothing without. What `segue render` does on Ctrl-C.
+    public func stop() {
+        stopped.store(true, ordering: .relaxed)
     }
 }

@@ -35,6 +35,9 @@ public typealias FFmpegLog = SegueMedia.FFmpegLog
 /// 130 and 143, as the `segue` command does. A server that handles signals itself should not install them; it cancels
 /// the render's `Task` instead, which removes the temporary file too.
 public typealias SignalCleanup = SeguePipeline.SignalCleanup
+/// A render stopped before its end (`ExportSession.stop()`; a cancelled task with `ExportOptions.keepPartial`): the
+/// frame it stopped at, and the file the frames written were kept in (exit status 130).
+public typealias RenderStopped = SeguePipeline.RenderStopped
 /// Whether renders repeat byte for byte inside one process (on by default: a render gives the bytes a fresh `segue`
 /// process gives, at some memory cost); set before the first render.
 public typealias HeapPolicy = SegueMedia.HeapPolicy
@@ -80,6 +83,11 @@ public struct ExportOptions: Sendable {
     /// survive a hostile shader renders in a child process (the `segue` command). Also bounds the pre-flight each
     /// gl-transitions shader gets before the render starts. Default 120; nil: no watchdog.
     public var frameTimeout: Double? = 120
+    /// Keep what was written when the export is stopped (`ExportSession.stop()`, the task cancelled): the file is
+    /// written as fragmented MP4, which plays up to its last complete fragment however the process ends, and a stopped
+    /// export finishes it with the frames drawn and moves it into place, then throws `RenderStopped` naming it.
+    /// MP4 and QuickTime outputs only. Default false: a stopped export keeps nothing.
+    public var keepPartial = false
     /// The defaults: `.auto`, audio on, software decoding, quiet, `InputPolicy.default`, a 120 s frame timeout.
     public init() {}
 
@@ -93,6 +101,7 @@ public struct ExportOptions: Sendable {
         o.log = log
         o.inputPolicy = inputPolicy
         o.frameTimeout = frameTimeout
+        o.keepPartial = keepPartial
         return o
     }
 }

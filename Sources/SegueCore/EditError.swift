@@ -25,6 +25,8 @@ public enum ExitStatus {
     public static let pending: Int32 = 3
     /// A chunk render failed in a way worth retrying (`EX_TEMPFAIL`).
     public static let retry: Int32 = 75
+    /// A render interrupted (Ctrl-C): 128 + SIGINT, as a shell reports a process SIGINT ended.
+    public static let interrupted: Int32 = 130
 }
 
 /// An invalid edit: the user must change what they wrote. Exit status 2.

@@ -247,6 +247,15 @@ public struct RecordingFormat: Sendable {
         previewExtensions: ["jpg", "jpeg"])
 }
 
+extension OutputFormat {
+    /// The muxer's options for a render that keeps what it wrote when it is interrupted (`RenderOptions.keepPartial`,
+    /// `--keep-partial`): fragmented MP4 as a take is written (`RecordingFormat.fragmentedMuxOptions`: a file that plays
+    /// up to its last complete fragment however the process ends), for the rows in MP4 or QuickTime; nil for the others.
+    public var fragmentedMuxOptions: [String: String]? {
+        ["mp4", "mov"].contains(container) ? RecordingFormat.mp4.fragmentedMuxOptions : nil
+    }
+}
+
 extension OutputSettings {
     /// The row of `codec` in the output-format table.
     public var format: OutputFormat { OutputFormat.of(codec) }

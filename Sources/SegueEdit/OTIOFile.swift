@@ -44,7 +44,7 @@ public struct MissingMedia: SegueError, Equatable {
 /// `Stack.1`, `Track.1` and the old `Sequence.1`, `Clip.1` (`media_reference`) and `Clip.2` (`media_references`,
 /// `active_media_reference_key`), `Gap.1`, `Transition.1`, `ExternalReference.1` (file URLs, and paths relative to
 /// the timeline), `MissingReference.1`, `GeneratorReference.1` (`SolidColor` and black: a fill; others: missing
-/// media), `ImageSequenceReference.1` (missing media for now), `LinearTimeWarp.1`, `FreezeFrame.1`, nested stacks,
+/// media), `ImageSequenceReference.1` (an image sequence), `LinearTimeWarp.1`, `FreezeFrame.1`, nested stacks,
 /// `enabled: false`, markers, `global_start_time`; unknown schemas and effects are warnings naming them. Output
 /// properties (size, rate, codec, …) come from the timeline's `metadata.segue` (the edit file's top-level fields).
 public struct OTIOFile: Sendable {

@@ -45,7 +45,9 @@ struct OTIODraft {
 ///   follow one another on a track share those tracks. A nested stack sits on a track of one kind: only its tracks
 ///   of that kind are used.
 /// - A transition at a cut spans `[cut − in_offset, cut + out_offset)`; it is placed on the item after the cut
-///   (`expand`).
+///   (`expand`). A transition at a track's start or end lengthens the track as OTIO's `Track.available_range()` does:
+///   its `in_offset` comes before the first item (a fade from transparent, the first item started that much earlier
+///   in its handle), its `out_offset` after the last (a fade to transparent over the last item's handle).
 extension OTIOReader {
     /// The drafts of `stack` (bottom first, each nested stack's tracks right above the track it sits on) for the part of
     /// its visible time in `window` (seconds from its visible start), that part starting at timeline time `offset`.
@@ -102,7 +104,8 @@ extension OTIOReader {
                                    own: inout OTIODraft, layers: inout [OTIODraft]) -> [(at: MediaTime, transition: OTIOTransition)] {
         let (i0, i1) = shown
         var cuts: [(at: MediaTime, transition: OTIOTransition)] = []
-        var cursor = MediaTime.zero
+        // A transition at the track's start lies before its first item (`OTIOComposition.leadIn`).
+        var cursor = track.leadIn
         var previousWasTransition = false
         for child in track.children {
             if case .transition(let t) = child {
@@ -257,14 +260,20 @@ extension OTIOReader {
     /// tracks carry no sound: audio tracks do), with the `metadata.segue` fields Segue writes.
     func clipSpec(_ c: OTIOClip, from: MediaTime, length: MediaTime, video: Bool) throws -> ClipSpec {
         let path: String
+        var sequence: ImageSequence?, offset = MediaTime.zero
         switch c.media {
         case .fill(let colour): return video ? .fill(colour, duration: length) : .gap(length)
         case .slate: return video ? .fill(.black, duration: length) : .gap(length)
         case .file(let p): path = p
+        case .sequence(let p, let s, let o):
+            guard video else { return .gap(length) }   // pictures: no sound
+            path = p; sequence = s; offset = o
         }
         var spec = ClipSpec(path: path)
+        spec.imageSequence = sequence
         spec.interchange = true
-        spec.effects = c.effects
+        // A freeze holds a frame of the media's time: in Segue's time of an image sequence, `offset` later.
+        spec.effects = c.effects.map { if case .freeze(let at) = $0 { return .freeze(at: offset + at) } else { return $0 } }
         if spec.freeze != nil {
             guard video else { return .gap(length) }
             spec.duration = length
@@ -274,7 +283,7 @@ extension OTIOReader {
             let speed: Double
             if case .constant(let s) = spec.speed { speed = s } else { speed = 1 }
             let r = MediaTime(seconds: speed)
-            spec.start = c.sourceStart + (spec.reverse ? c.duration - from - length : from).scaled(by: r.value, r.timescale)
+            spec.start = offset + c.sourceStart + (spec.reverse ? c.duration - from - length : from).scaled(by: r.value, r.timescale)
             spec.duration = length.scaled(by: r.value, r.timescale)
         }
         if let extra = c.segue {

@@ -9,13 +9,18 @@ enum OTIOMedia {
     case fill(RGBColour)
     /// Missing media under `--missing-media slate`: black with this text.
     case slate(String)
+    /// An image sequence (`ImageSequenceReference`): its numbered pattern (absolute), how it plays, and where the
+    /// media's time 0 (the reference's `start_frame`) is in Segue's time of the sequence (which counts from the first
+    /// picture in the folder).
+    case sequence(String, ImageSequence, offset: MediaTime)
 }
 
 /// Media references: files (under the input policy; inside a bundle), generators, and the missing-media policy.
 extension OTIOReader {
     /// The media of a clip: a file (the input policy checks the path first; a file that does not exist is missing),
-    /// a fill for black and `SolidColor` generators; missing media (a `MissingReference`, no reference, a missing
-    /// file, other generators, image sequences, unknown references) goes through the missing-media policy.
+    /// a fill for black and `SolidColor` generators; an image sequence (`sequence`); missing media (a
+    /// `MissingReference`, no reference, a missing file, a sequence without pictures, other generators, unknown
+    /// references) goes through the missing-media policy.
     mutating func media(_ ref: OTIOObject?, clip o: OTIOObject, audio: Bool) throws -> OTIOMedia {
         guard let ref else { return try missingMedia("clip \"\(o.name)\" (\(o.path)) has no media reference", label: o.name) }
         switch ref.schema {
@@ -49,12 +54,56 @@ extension OTIOReader {
                 return try missingMedia("clip \"\(o.name)\" (\(ref.path)): a \(kind) generator", label: kind.isEmpty ? o.name : kind)
             }
         case "ImageSequenceReference":
-            warnings.append("\(ref.path): clip \"\(o.name)\" is an image sequence, which Segue does not read yet (issue 22): treated as missing media")
-            let name = (ref["name_prefix"] as? String ?? "") + "#" + (ref["name_suffix"] as? String ?? "")
-            return try missingMedia("image sequence \(name) (clip \"\(o.name)\", \(ref.path))", label: name)
+            return try sequence(ref, clip: o)
         default:
             return try missingMedia("clip \"\(o.name)\" (\(ref.path)): a \(ref.schemaName) media reference", label: o.name)
         }
+    }
+
+    /// An `ImageSequenceReference`: the pictures `target_url_base` + `name_prefix` + the number (zero-padded to
+    /// `frame_zero_padding` digits) + `name_suffix`, picture `start_frame + k` (k ≥ 0) shown from `k / rate` of the
+    /// media's time (OTIO's `frame_for_time`, measured from the start of its `available_range`), its
+    /// `missing_frame_policy` (`error`, `black`, `hold`) Segue's `missingFrames`. Missing media when the folder holds
+    /// no picture of the pattern; a `frame_step` other than 1 is missing media too, with a warning.
+    /// - Throws: `EditError` naming the field for a rate that is not a positive number, a negative padding or start,
+    ///   or a reference leading outside a bundle.
+    mutating func sequence(_ ref: OTIOObject, clip o: OTIOObject) throws -> OTIOMedia {
+        let prefix = ref["name_prefix"] as? String ?? "", suffix = ref["name_suffix"] as? String ?? ""
+        let padding = OTIOJSON.number(ref["frame_zero_padding"]).map { Int($0) } ?? 0
+        let first = OTIOJSON.number(ref["start_frame"]).map { Int($0) } ?? 1
+        let step = OTIOJSON.number(ref["frame_step"]).map { Int($0) } ?? 1
+        let name = prefix + String(repeating: "#", count: max(1, padding)) + suffix
+        guard (0...12).contains(padding) else { throw EditError("\(ref.path).frame_zero_padding", "must be 0…12 (got \(padding))") }
+        guard first >= 0 else { throw EditError("\(ref.path).start_frame", "must not be negative (got \(first))") }
+        guard let r = OTIOJSON.number(ref["rate"]), r.isFinite, r > 0, let rate = OTIOTime.frameRate(r) else {
+            throw EditError("\(ref.path).rate", "must be a positive number of pictures per second")
+        }
+        guard step == 1 else {
+            warnings.append("\(ref.path): clip \"\(o.name)\" is an image sequence with frame_step \(step), which Segue does not read (only 1): treated as missing media")
+            return try missingMedia("image sequence \(name), frame_step \(step) (clip \"\(o.name)\", \(ref.path))", label: name)
+        }
+        let field = "\(ref.path).target_url_base"
+        let base = ref["target_url_base"] as? String ?? ""
+        guard let folder = try localPath(base.isEmpty ? "." : base, field: field) else {
+            return try missingMedia("\(base) (clip \"\(o.name)\", \(field)): not a local folder", label: name)
+        }
+        let escape = { (s: String) in s.replacingOccurrences(of: "%", with: "%%") }
+        let pattern = (folder.hasSuffix("/") ? folder : folder + "/") + escape(prefix) + (padding > 0 ? "%0\(padding)d" : "%d") + escape(suffix)
+        try options.policy.checkInput(path: pattern, field: field)
+        guard let p = ImageSequencePattern(path: pattern), let found = try? p.numbers(), let lowest = found.first else {
+            return try missingMedia("image sequence \(pattern) (clip \"\(o.name)\", \(field)): no pictures", label: name)
+        }
+        var sequence = ImageSequence(rate: rate)
+        if let policy = ref["missing_frame_policy"] as? String {
+            guard let m = ImageSequence.MissingFrames(rawValue: policy.lowercased()) else {
+                throw EditError("\(ref.path).missing_frame_policy", "must be error, black or hold (got \"\(policy)\")")
+            }
+            sequence.missingFrames = m
+        }
+        if lowest > first {
+            warnings.append("\(ref.path): clip \"\(o.name)\": the image sequence's first picture is \(p.name(lowest)), after its start_frame \(first): its time starts at that picture")
+        }
+        return .sequence(pattern, sequence, offset: MediaTime(frame: Int64(max(0, first - lowest)), rate: rate))
     }
 
     /// Missing media under the policy: recorded for the error that names them all, or stood in for by black or a

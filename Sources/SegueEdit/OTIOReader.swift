@@ -68,12 +68,24 @@ struct OTIOComposition {
     /// `metadata.segue` (an audio track's `duck`).
     var segue: [String: Any]?
 
-    /// Its children's own length: a track's items one after the other, a stack's longest child.
+    /// Its children's own length: a stack's longest child; a track's items one after the other, lengthened as OTIO's
+    /// `Track.available_range()` lengthens it by a transition at its start (its `in_offset`, before the first item) and
+    /// at its end (its `out_offset`, after the last).
     var contentDuration: MediaTime {
         switch kind {
-        case .track: return children.reduce(MediaTime.zero) { $0 + $1.duration }
+        case .track: return leadIn + children.reduce(MediaTime.zero) { $0 + $1.duration } + leadOut
         case .stack: return children.map(\.duration).max() ?? .zero
         }
+    }
+    /// A track's time before its first item: the `in_offset` of a transition that is its first child (0 otherwise).
+    var leadIn: MediaTime {
+        guard kind != .stack, case .transition(let t)? = children.first else { return .zero }
+        return t.inOffset
+    }
+    /// A track's time after its last item: the `out_offset` of a transition that is its last child (0 otherwise).
+    var leadOut: MediaTime {
+        guard kind != .stack, case .transition(let t)? = children.last else { return .zero }
+        return t.outOffset
     }
     /// Length in its parent's time.
     var duration: MediaTime { sourceRange?.duration ?? contentDuration }

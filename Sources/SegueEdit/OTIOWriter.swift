@@ -6,11 +6,18 @@ import SegueCore
 /// `Gap.1`, `Transition.1`, `ExternalReference.1`, `GeneratorReference.1`, `LinearTimeWarp.1`, `FreezeFrame.1`,
 /// `Marker.2`), every time at the edit's frame rate.
 ///
+/// - Every place on a track (an item's start and end, a gap, a transition's length) is a whole number of frames at the
+///   edit's rate: the output frame where the render starts showing it (`Timeline.firstFrame(atOrAfter:)`, the last at
+///   the edit's `frameCount`), so that the package's `duration()` of the timeline is the render's frame count and each
+///   item covers the frames the render shows it on. An item moved later to its frame starts its source range as much
+///   later (through its speed), so it shows the same source frames. Source ranges keep the exact time, a fraction of
+///   a frame where it is not on one.
 /// - Each video track is an OTIO Video track; items placed with `at` leave Gaps before them.
 /// - A transition of `d` into item B becomes `Transition.1` with `in_offset` 0 and `out_offset` d at B's start (the
 ///   convention of the CMX 3600 adapter): the item before it ends there in OTIO, the `d` it overlaps B being its
 ///   handle. `SMPTE_Dissolve` for a plain crossfade, else `Custom_Transition` with the edit-file transition object in
 ///   `metadata.segue` (type, direction, parameters, easing, blend, shader).
+/// - An image sequence is an `ImageSequenceReference` (its first picture the `start_frame`).
 /// - A constant speed is a `LinearTimeWarp` (its `time_scalar`; negative: played backwards); a freeze a `FreezeFrame`
 ///   with its `source_range` starting at the frame held; a fill a `SolidColor` generator; a gap a Gap.
 /// - OTIO's video tracks are silent: each video track whose clips have sound gets an Audio track of the same layout
@@ -45,6 +52,17 @@ public enum OTIOWriter {
         func range(_ start: MediaTime, _ duration: MediaTime) -> [String: Any] {
             ["OTIO_SCHEMA": "TimeRange.1", "start_time": time(start), "duration": time(duration)]
         }
+        /// `RationalTime.1` of `n` frames at the edit's rate.
+        func frames(_ n: Int64) -> [String: Any] {
+            ["OTIO_SCHEMA": "RationalTime.1", "rate": rate.framesPerSecond, "value": Double(n)]
+        }
+        /// A source range starting at `start` (exact), `n` frames long.
+        func range(_ start: MediaTime, frames n: Int64) -> [String: Any] {
+            ["OTIO_SCHEMA": "TimeRange.1", "start_time": time(start), "duration": frames(n)]
+        }
+        /// The output frame where something placed at timeline time `t` starts to show: the first frame at or after
+        /// `t`, at most the edit's frame count (the edit's end is its last frame's end).
+        func frame(at t: MediaTime) -> Int64 { min(timeline.firstFrame(atOrAfter: t), timeline.frameCount) }
 
         mutating func timeline(name: String) -> [String: Any] {
             var children: [[String: Any]] = []
@@ -112,38 +130,43 @@ public enum OTIOWriter {
 
         /// An OTIO track of `placements` (one track's items in order): gaps where nothing is, a transition at each
         /// cut Segue overlaps. With `only`, items it refuses are gaps (the silent items of a video track's sound).
+        /// Every place is in whole frames (`frame(at:)`).
         mutating func track(_ placements: [Timeline.Placement], name: String, video: Bool,
                             only: ((Timeline.Placement) -> Bool)? = nil) -> [String: Any] {
             var children: [[String: Any]] = []
-            var cursor = MediaTime.zero
+            var cursor: Int64 = 0
             for (j, p) in placements.enumerated() {
                 // In OTIO the item runs to the next cut: the start of the next item when a transition overlaps them.
                 let next = j + 1 < placements.count ? placements[j + 1] : nil
                 let cut = next.flatMap { $0.spec.transition == nil ? nil : $0.start } ?? p.end
-                if cursor < p.start { children.append(gap(p.start - cursor)) }
-                if let t = p.spec.transition, j > 0 { children.append(transition(t, video: video)) }
-                let length = cut - p.start
-                if only.map({ !$0(p) }) ?? false {
-                    children.append(gap(length))
-                } else {
-                    children.append(item(p, length: length, video: video))
+                let first = frame(at: p.start), end = max(first, frame(at: cut))
+                if cursor < first { children.append(gap(first - cursor)) }
+                if let t = p.spec.transition, j > 0 {
+                    children.append(transition(t, frames: frame(at: p.start + t.duration) - first, video: video))
                 }
-                cursor = p.start + length
+                if only.map({ !$0(p) }) ?? false {
+                    children.append(gap(end - first))
+                } else {
+                    children.append(item(p, lead: MediaTime(frame: first, rate: rate) - p.start, frames: end - first, video: video))
+                }
+                cursor = max(cursor, end)
             }
             return ["OTIO_SCHEMA": "Track.1", "name": name, "kind": video ? "Video" : "Audio", "metadata": [String: Any](),
                     "source_range": NSNull(), "effects": [Any](), "markers": [Any](), "enabled": true, "children": children]
         }
 
-        func gap(_ d: MediaTime) -> [String: Any] {
-            ["OTIO_SCHEMA": "Gap.1", "name": "", "metadata": [String: Any](), "source_range": range(.zero, d), "effects": [Any](),
+        /// A gap of `n` frames.
+        func gap(_ n: Int64) -> [String: Any] {
+            ["OTIO_SCHEMA": "Gap.1", "name": "", "metadata": [String: Any](), "source_range": range(.zero, frames: n), "effects": [Any](),
              "markers": [Any](), "enabled": true]
         }
 
-        mutating func transition(_ t: Transition, video: Bool) -> [String: Any] {
+        /// A transition of `n` frames (its `out_offset`) at the cut before the item it leads into.
+        mutating func transition(_ t: Transition, frames n: Int64, video: Bool) -> [String: Any] {
             let plain = !video || (t.kind == .crossfade && t.easing == .linear && t.audioEasing == nil && t.audioCurve == .linear && t.params.isEmpty
                                    && (t.blend ?? .gamma) == .gamma)
             var o: [String: Any] = ["OTIO_SCHEMA": "Transition.1", "name": plain ? "Cross Dissolve" : t.kind.rawValue, "metadata": [String: Any](),
-                                    "in_offset": time(.zero), "out_offset": time(t.duration),
+                                    "in_offset": frames(0), "out_offset": frames(n),
                                     "transition_type": plain ? "SMPTE_Dissolve" : "Custom_Transition"]
             if !plain { o["metadata"] = ["segue": transitionObject(t)] }
             return o
@@ -202,8 +225,21 @@ public enum OTIOWriter {
             return out
         }
 
-        /// A clip (or generator, or gap) lasting `length` on its OTIO track from the placement's start.
-        mutating func item(_ p: Timeline.Placement, length: MediaTime, video: Bool) -> [String: Any] {
+        /// An image sequence as an `ImageSequenceReference.1` (its `available_range` is set by the caller): the folder,
+        /// the text around the number, its padding, the first picture in the folder as `start_frame` (Segue's time 0
+        /// of a sequence), its rate and missing-frame policy.
+        func sequence(_ s: ImageSequence, _ pattern: ImageSequencePattern) -> [String: Any] {
+            ["OTIO_SCHEMA": "ImageSequenceReference.1", "name": "", "metadata": [String: Any](),
+             "target_url_base": URL(fileURLWithPath: pattern.directory, isDirectory: true).absoluteString,
+             "name_prefix": pattern.prefix, "name_suffix": pattern.suffix, "frame_zero_padding": pattern.width,
+             "start_frame": (try? pattern.numbers().first) ?? 1, "frame_step": 1, "rate": s.rate.framesPerSecond,
+             "missing_frame_policy": s.missingFrames.rawValue]
+        }
+
+        /// A clip (or generator, or gap) of `n` frames on its OTIO track, starting `lead` (less than a frame) after the
+        /// placement's start (on the frame where the render first shows it): its source range starts as much later.
+        mutating func item(_ p: Timeline.Placement, lead: MediaTime, frames n: Int64, video: Bool) -> [String: Any] {
+            let length = MediaTime(frame: n, rate: rate)
             let label = "\(Timeline.name(p.spec))"
             var clip: [String: Any] = ["OTIO_SCHEMA": "Clip.2", "name": label, "metadata": [String: Any](), "markers": [Any](),
                                        "enabled": true, "active_media_reference_key": "DEFAULT_MEDIA"]
@@ -211,33 +247,35 @@ public enum OTIOWriter {
             var segue: [String: Any] = [:]
             let reference: [String: Any]
             switch p.spec.content {
-            case .gap: return gap(length)
+            case .gap: return gap(n)
             case .text, .subtitles:
                 warnings.append("\(label): text is not written (OTIO has no titles): a gap")
-                return gap(length)
+                return gap(n)
             case .fill:
                 var colour = RGBColour.black
                 if case .fill(let c) = p.spec.content { colour = c }
                 reference = ["OTIO_SCHEMA": "GeneratorReference.1", "name": "", "metadata": [String: Any](), "generator_kind": "SolidColor",
                              "parameters": ["color": colour.description], "available_range": NSNull()]
-                clip["source_range"] = range(.zero, length)
+                clip["source_range"] = range(.zero, frames: n)
             case .file(let path):
                 var ref: [String: Any] = ["OTIO_SCHEMA": "ExternalReference.1", "name": "", "metadata": [String: Any](),
                                           "target_url": URL(fileURLWithPath: path).absoluteString]
+                if let s = p.spec.imageSequence, let pattern = ImageSequencePattern(path: path) { ref = sequence(s, pattern) }
                 ref["available_range"] = p.source.isStill ? NSNull() : range(.zero, p.source.duration)
                 reference = ref
                 if p.spec.freeze != nil {
-                    clip["source_range"] = range(p.sourceStart, length)
+                    clip["source_range"] = range(p.sourceStart, frames: n)
                 } else if p.source.isStill {
-                    clip["source_range"] = range(.zero, length)
+                    clip["source_range"] = range(.zero, frames: n)
                 } else {
                     if !p.timeMap.isConstant {
                         warnings.append("\(label): a speed ramp is written as its mean speed (OTIO's LinearTimeWarp is constant)")
                     }
-                    let used = p.timeMap.sourceOffset(at: length)
-                    // Played backwards, the first `length` of the item shows the end of its source range.
-                    let start = p.spec.reverse ? p.sourceStart + p.sourceDuration - used : p.sourceStart
-                    clip["source_range"] = range(start, length)
+                    // The item's local times [lead, lead + length) are shown; played backwards, they show the end of
+                    // its source range, counted back.
+                    let start = p.spec.reverse ? p.sourceStart + p.sourceDuration - p.timeMap.sourceOffset(at: lead + length)
+                        : p.sourceStart + p.timeMap.sourceOffset(at: lead)
+                    clip["source_range"] = range(max(.zero, start), frames: n)
                 }
                 if !p.source.isStill { effects = otioEffects(p) }
                 if !video {

@@ -69,10 +69,12 @@ public final class MediaWriter {
     ///   - alpha: the output keeps alpha (`FramePlan.keepsAlpha`): the format's alpha pixel format and options.
     ///   - contentPeak: for PQ output, the brightest the content can be in cd/m² (the mastering display's maximum
     ///     and MaxCLL written into the stream).
+    ///   - fragmented: written as fragmented MP4 (`OutputFormat.fragmentedMuxOptions`), so that the file plays up to
+    ///     its last complete fragment however far it was written.
     /// - Throws: `MediaError` if an encoder is missing, the format does not write the dynamic range or alpha, the audio
-    ///   encoder does not take the sample rate, or the file cannot be created.
+    ///   encoder does not take the sample rate, the format is not written fragmented, or the file cannot be created.
     public init(path: String, size: PixelSize, frameRate: FrameRate, settings: OutputSettings, audio: AudioSettings?,
-                video withVideo: Bool = true, alpha: Bool = false, contentPeak: Double = HLG.nominalPeak) throws {
+                video withVideo: Bool = true, alpha: Bool = false, contentPeak: Double = HLG.nominalPeak, fragmented: Bool = false) throws {
         self.path = path
         self.size = size
         self.frameRate = frameRate
@@ -110,7 +112,14 @@ public final class MediaWriter {
                             dstW: Int32(size.width), dstH: Int32(size.height), dstFormat: AV_PIX_FMT_YUV420P,
                             srcColorspace: SWS_CS_DEFAULT, srcFullRange: true, dstColorspace: ColourTags.sws(.bt709), dstFullRange: false)
         rgbaFrame = try Frame.allocated(width: size.width, height: size.height, format: AV_PIX_FMT_RGBA)
-        try output.writeHeader(options: format.muxOptions)
+        var muxOptions = format.muxOptions
+        if fragmented {
+            guard let f = format.fragmentedMuxOptions else {
+                throw MediaError(path: path, function: nil, message: "\(format.name) is not written fragmented (MP4 and QuickTime are)")
+            }
+            muxOptions = f
+        }
+        try output.writeHeader(options: muxOptions)
     }
 
     /// The video encoder's set-up for `format`'s row and `settings`: the row's encoder for the range (or the one

@@ -96,14 +96,16 @@ extension RenderJob {
     /// Runs `write` on a hidden temporary file beside `path` (`TemporaryFiles.path`) and renames it to `path` only if
     /// `write` succeeds; on any error (or SIGINT/SIGTERM) the temporary file is removed and an existing file at `path` is
     /// untouched. Temporary files of `path` left by a killed process are removed first (`TemporaryFiles.removeStale`).
+    /// With `keepOnSignal` (`RenderOptions.keepPartial`: a fragmented file that plays however far it was written),
+    /// SIGINT and SIGTERM move the temporary file into place as it is instead.
     /// - Throws: what `write` throws (a `MediaError` about the temporary file names `path` instead), or a
     ///   `MediaError` if the rename fails.
-    package static func writeAtomically<T>(to path: String, _ write: (String) throws -> T) throws -> T {
+    package static func writeAtomically<T>(to path: String, keepOnSignal: Bool = false, _ write: (String) throws -> T) throws -> T {
         // What a render of this output killed earlier (SIGKILL) left behind goes first (`TemporaryFiles.removeStale`).
         TemporaryFiles.removeStale(of: path)
         // Host, PID and a per-process count: renders at once in one process (a library user's) never share a file.
         let temp = TemporaryFiles.next(for: path)
-        let slot = SignalCleanup.register(temp)
+        let slot = SignalCleanup.register(temp, keepAs: keepOnSignal ? path : nil)
         defer { SignalCleanup.unregister(slot) }
         do {
             let result = try write(temp)
@@ -160,9 +162,10 @@ extension RenderJob {
     }
 }
 
-/// Removes the temporary output files when the process is interrupted (SIGINT → exit 130, SIGTERM → exit 143).
-/// `unlink` and `_exit` are async-signal-safe; the paths are kept in a fixed table of C strings that the handler only
-/// reads. Renders running at once (a library user's) each hold a slot.
+/// Removes the temporary output files when the process is interrupted (SIGINT → exit 130, SIGTERM → exit 143), or
+/// moves into place those to keep (`RenderOptions.keepPartial`). `unlink`, `rename` and `_exit` are
+/// async-signal-safe; the paths are kept in fixed tables of C strings that the handler only reads. Renders running at
+/// once (a library user's) each hold a slot.
 public enum SignalCleanup {
     /// Slots for the paths of the renders in progress; nil where free. Written only under `lock`; the signal handler
     /// only reads (it cannot take a lock), hence nonisolated(unsafe).
@@ -172,6 +175,12 @@ public enum SignalCleanup {
         return p
     }()
     static let slots = 64
+    /// Per slot of `paths`, where to move that file instead of removing it (nil: remove it). Written and read as `paths`.
+    nonisolated(unsafe) static let keeps: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slots)
+        p.initialize(repeating: nil, count: slots)
+        return p
+    }()
     static let lock = NSLock()
 
     /// Temporary folders (an extracted `.otioz` bundle): per slot a nil-terminated list of C strings, the files
@@ -186,6 +195,7 @@ public enum SignalCleanup {
     /// Installs the handlers (the CLI calls this once).
     public static func installHandlers() {
         _ = paths
+        _ = keeps
         _ = folders
         for sig in [SIGINT, SIGTERM] {
             signal(sig) { s in
@@ -194,11 +204,22 @@ public enum SignalCleanup {
             }
         }
     }
-    /// Removes every registered temporary file and folder now (what the signal handlers do; the watchdog's last act).
-    /// Reads the tables without the lock, as the handlers do: it runs when another thread may be stuck holding
-    /// anything. Only `unlink` and `rmdir`, which are async-signal-safe.
-    static func removeAll() {
-        for i in 0..<slots { if let p = paths[i] { unlink(p) } }
+    /// Ends the process at once with `status`, as the signal handlers do (`removeAll` first): for a command that
+    /// handles SIGINT itself and is interrupted a second time.
+    public static func exitNow(_ status: Int32) -> Never {
+        removeAll()
+        _exit(status)
+    }
+    /// Removes every registered temporary file and folder now, or, `keeping`, moves a file to keep into place (what
+    /// the signal handlers do; the watchdog's last act, which keeps nothing). Reads the tables without the lock, as
+    /// the handlers do: it runs when another thread may be stuck holding anything. Only `unlink`, `rename` and
+    /// `rmdir`, which are async-signal-safe.
+    static func removeAll(keeping: Bool = true) {
+        for i in 0..<slots {
+            guard let p = paths[i] else { continue }
+            if keeping, let keep = keeps[i], rename(p, keep) == 0 { continue }
+            unlink(p)
+        }
         for i in 0..<folderSlots {
             guard let list = folders[i] else { continue }
             var k = 0
@@ -236,21 +257,24 @@ public enum SignalCleanup {
         while let p = list[k] { free(p); k += 1 }
         list.deallocate()
     }
-    /// Registers `p`; returns its slot for `unregister` (nil when every slot is taken: then `p` is not removed on a
-    /// signal, only by the render's own error handling).
-    static func register(_ p: String) -> Int? {
+    /// Registers `p`, to be removed on a signal, or with `keepAs` moved there; returns its slot for `unregister` (nil
+    /// when every slot is taken: then `p` is not removed on a signal, only by the render's own error handling).
+    static func register(_ p: String, keepAs: String? = nil) -> Int? {
         lock.lock()
         defer { lock.unlock() }
         guard let i = (0..<slots).first(where: { paths[$0] == nil }) else { return nil }
+        keeps[i] = keepAs.map { strdup($0) }
         paths[i] = strdup(p)
         return i
     }
     static func unregister(_ slot: Int?) {
         guard let slot else { return }
         lock.lock()
-        let old = paths[slot]
+        let old = paths[slot], keep = keeps[slot]
         paths[slot] = nil
+        keeps[slot] = nil
         lock.unlock()
         free(old)
+        free(keep)
     }
 }

@@ -7,7 +7,8 @@ import SegueMedia
 /// middle frame of every text item and caption cue (`textFrames`). Edits with neither get evenly spaced frames.
 ///
 /// Legible with many transitions: each transition's tiles start a new row when a row can hold them all, and
-/// captions are cut to their tile's width (never drawn into the next tile).
+/// captions are cut to their tile's width (never drawn into the next tile). The labels are drawn by the text module
+/// (`SheetLabels`), so that captions in any script read as written.
 public enum ContactSheet {
     public struct Tile: Sendable {
         public let frame: Int64
@@ -34,7 +35,7 @@ public enum ContactSheet {
                 let n = min(r.upperBound - 1, r.lowerBound + Int64((q * Double(len)).rounded()))   // nearest frame to p = q
                 let track = timeline.placements[i].track
                 let p = timeline.plan(frame: n).passes.first { $0.track == track && $0.transition != nil }?.progress ?? 0
-                group.append((n, String(format: "%@ P=%.2f", name, p)))
+                group.append((n, String(format: "%@ p=%.2f", name, p)))
             }
             if progress == nil && r.upperBound < timeline.frameCount { group.append((r.upperBound, "after \(name)")) }
             out.append(group)
@@ -55,14 +56,15 @@ public enum ContactSheet {
     public static let maxTextTiles = 15
 
     /// The middle frame of every text item and caption cue (an ASS file's events included), captioned "text" or
-    /// "cue N" and the words (the bitmap font draws ASCII only), in time order, at most `maxTextTiles`, one per frame.
+    /// "cue N" and the words (on one line), in time order, at most `maxTextTiles`, one per frame.
     static func textFrames(_ timeline: Timeline) -> [(frame: Int64, caption: String)] {
         var list: [(Int64, String)] = []
         func add(_ start: MediaTime, _ end: MediaTime, _ label: String, _ words: String) {
             let first = timeline.firstFrame(atOrAfter: start), last = min(timeline.frameCount, timeline.firstFrame(atOrAfter: end)) - 1
             guard first <= last else { return }
-            let ascii = String(words.replacingOccurrences(of: "\n", with: " ").unicodeScalars.filter { $0.isASCII && $0.value >= 32 })
-            list.append(((first + last) / 2, ascii.trimmingCharacters(in: .whitespaces).isEmpty ? label : "\(label) \(ascii)"))
+            let line = String(String.UnicodeScalarView(words.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+                .trimmingCharacters(in: .whitespaces)
+            list.append(((first + last) / 2, line.isEmpty ? label : "\(label) \(line)"))
         }
         for p in timeline.placements {
             guard let t = p.spec.text else { continue }
@@ -84,9 +86,11 @@ public enum ContactSheet {
     }
 
     /// Renders the sheet. Tiles are `tileWidth` pixels wide (height from the render size's aspect), `columns` per row,
-    /// on a dark background, with a caption band under each.
+    /// on a dark background, with a band of two labels under each (its time and frame number; its caption), drawn in
+    /// a font 1/16 of the tile's width (`SheetLabels`).
     /// With `frameTimeout` (seconds), each frame is timed by a `Watchdog`, as in a render.
     /// - Returns: the sheet and where each tile went.
+    /// - Throws: what rendering a frame throws; `TextError` when the text libraries cannot start.
     public static func render(_ timeline: Timeline, renderer: CompositeRenderer, columns: Int = 5, tileWidth: Int = 192,
                               progress: [Double]? = nil, frameTimeout: Double? = nil) throws -> (image: RGBAImage, tiles: [Tile]) {
         let groups = groups(timeline, progress: progress)
@@ -95,7 +99,8 @@ public enum ContactSheet {
                                                      watchdog: frameTimeout.map { Watchdog(seconds: $0) })
         let tw = tileWidth
         let th = max(2, Int((Double(tileWidth) * Double(timeline.renderSize.height) / Double(timeline.renderSize.width)).rounded()))
-        let gap = 4, band = 2 * BitmapFont.glyphHeight + 6
+        let labels = try SheetLabels(tileWidth: tw)
+        let gap = 4, band = labels.bandHeight
         let cols = max(1, min(columns, list.count))
         // Cells: a group starts a new row when it fits in one and the current row has tiles already.
         var cells: [(col: Int, row: Int)] = []
@@ -114,25 +119,13 @@ public enum ContactSheet {
         var tiles: [Tile] = []
         for ((entry, image), cell) in zip(zip(list, images), cells) {
             let x = gap + cell.col * (tw + gap), y = gap + cell.row * (th + band + gap)
-            BitmapFont.blit(try StillImage.resize(image, to: PixelSize(width: tw, height: th)), into: &sheet, x: x, y: y)
-            let time = String(format: "%.2fS #%lld", timeline.time(ofFrame: entry.frame).seconds, entry.frame)
-            BitmapFont.draw(fitted(time, tw - 1), into: &sheet, x: x + 1, y: y + th + 2, color: (230, 230, 230))
-            BitmapFont.draw(fitted(entry.caption, tw - 1), into: &sheet, x: x + 1, y: y + th + 3 + BitmapFont.glyphHeight, color: (255, 200, 80))
+            sheet.paste(try StillImage.resize(image, to: PixelSize(width: tw, height: th)), x: x, y: y)
+            let time = String(format: "%.2f s #%lld", timeline.time(ofFrame: entry.frame).seconds, entry.frame)
+            try labels.draw(time, into: &sheet, x: x + 1, y: y + th + 2, width: tw - 1, colour: RGBColour(r: 230, g: 230, b: 230))
+            try labels.draw(entry.caption, into: &sheet, x: x + 1, y: y + th + 2 + labels.pitch, width: tw - 1, colour: RGBColour(r: 255, g: 200, b: 80))
             tiles.append(Tile(frame: entry.frame, caption: entry.caption, x: x, y: y))
         }
         return (sheet, tiles)
     }
-
-    /// `text` cut to `width` pixels of the bitmap font; a cut name keeps its end (" P=0.50") and loses letters
-    /// before it, marked with "..".
-    static func fitted(_ text: String, _ width: Int) -> String {
-        let fits = max(0, (width + 1) / BitmapFont.advance)
-        guard text.count > fits else { return text }
-        if let p = text.range(of: " P=") {
-            let tail = String(text[p.lowerBound...])
-            let keep = fits - tail.count - 2
-            if keep >= 3 { return String(text[..<p.lowerBound].prefix(keep)) + ".." + tail }
-        }
-        return String(text.prefix(max(0, fits - 2))) + ".."
-    }
 }
+

@@ -40,8 +40,15 @@ public struct RenderOptions: Sendable {
     /// memory; software decoding where it has not (with a warning) and for codecs the hwaccel lacks.
     public var hardwareDecoding: HardwareDecoding = .none
     /// Asked before each frame (and before the renderer starts): true stops the render, which then throws
-    /// `CancellationError` after removing its temporary file (the library's `Task` cancellation).
+    /// `RenderStopped` after removing its temporary file, or, with `keepPartial`, after finishing the file with the
+    /// frames drawn so far and moving it into place (the library's `Task` cancellation, `ExportSession.stop()`).
     public var isCancelled: (@Sendable () -> Bool)?
+    /// Keep what was written when the render is stopped (`isCancelled`; Ctrl-C in `segue render --keep-partial`): the
+    /// output is written as fragmented MP4 (`OutputFormat.fragmentedMuxOptions`, as `segue record` writes a take), so
+    /// that it plays up to its last complete fragment even when the process is killed (a second Ctrl-C, SIGTERM:
+    /// the temporary file is then moved into place as it is); a render stopped at a frame finishes the file with the
+    /// frames drawn. MP4 and QuickTime outputs only. A render that fails keeps nothing, as any.
+    public var keepPartial = false
     /// What the edit may read and how much it may ask for (`InputPolicy`: plain local files, `root`, `outputRoot`,
     /// `limits`); the default refuses indirect inputs and applies the default limits.
     public var inputPolicy = InputPolicy.default
@@ -52,9 +59,9 @@ public struct RenderOptions: Sendable {
     public var frameTimeout: Double? = 120
     public init() {}
 
-    /// Throws `CancellationError` when `isCancelled` says so.
-    func checkCancellation() throws {
-        if isCancelled?() == true { throw CancellationError() }
+    /// Throws `RenderStopped` (nothing kept, stopped at `frame` of `total`) when `isCancelled` says so.
+    func checkCancellation(frame: Int64, of total: Int64) throws {
+        if isCancelled?() == true { throw RenderStopped(frame: frame, total: total, kept: nil) }
     }
 }
 
@@ -224,6 +231,9 @@ public enum RenderJob {
             throw UsageError("the output \(outputPath) is a folder; give a file name")
         }
         try checkOutput(edit.output, path: outputPath, keepsAlpha: edit.transparentBackground, audio: options.audio ? edit.audio : nil)
+        if options.keepPartial, edit.output.format.fragmentedMuxOptions == nil {
+            throw UsageError("--keep-partial keeps a fragmented MP4: it needs an MP4 or QuickTime output (.mp4, .m4v, .mov), not \(edit.output.format.name)")
+        }
         let dir = out.deletingLastPathComponent()
         var isDir: ObjCBool = false
         if edit.output.format.isImageSequence, !FileManager.default.fileExists(atPath: dir.path),
@@ -246,13 +256,15 @@ public enum RenderJob {
                         + (format.hasAudio ? (options.audio ? ", \(format.audioName) audio" : ", no audio") : ", no audio: \(format.containerName) has none") + ")")
         }
         timeline.warnings.forEach { options.log("warning: \($0)") }
-        try options.checkCancellation()
+        try options.checkCancellation(frame: 0, of: timeline.frameCount)
         let renderer = try makeRenderer(options, for: timeline)
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 
         let write = { (temp: String) in try encode(timeline, renderer: renderer, to: temp, options: options, watchdog: watchdog) }
-        let result = edit.output.format.isImageSequence ? try writeSequenceAtomically(to: out.path, write) : try writeAtomically(to: out.path, write)
+        let result = edit.output.format.isImageSequence ? try writeSequenceAtomically(to: out.path, write)
+            : try writeAtomically(to: out.path, keepOnSignal: options.keepPartial, write)
         result.warnings.forEach { options.log("warning: \($0)") }
+        if result.stopped { throw RenderStopped(frame: result.frames, total: timeline.frameCount, kept: out.path) }
         return RenderResult(path: out.path, frames: result.frames, audioSamples: result.samples, renderer: renderer.name,
                             timeline: timeline, warnings: result.warnings)
     }
@@ -267,15 +279,18 @@ public enum RenderJob {
     ///
     /// With `watchdog`, each frame is timed (`RenderOptions.frameTimeout`): one that takes longer ends the process,
     /// naming the frame, its clips and the shaders being drawn (`FrameWatch`).
+    ///
+    /// Stopped (`RenderOptions.isCancelled`) it throws `RenderStopped`; with `keepPartial` (the file fragmented MP4)
+    /// it stops drawing, finishes the file with the frames drawn and returns with `stopped` true.
     package static func encode(_ timeline: Timeline, renderer: FrameRenderer, to path: String, options: RenderOptions,
                        frames wanted: Range<Int64>? = nil, encoderLookahead: Int64 = 0,
-                       decodeAheadDepth: Int = 3, watchdog: Watchdog? = nil) throws -> (frames: Int64, samples: Int64, warnings: [String]) {
+                       decodeAheadDepth: Int = 3, watchdog: Watchdog? = nil) throws -> (frames: Int64, samples: Int64, warnings: [String], stopped: Bool) {
         var range = wanted ?? 0..<timeline.frameCount
         let withAudio = options.audio && range.lowerBound == 0 && timeline.output.format.hasAudio
         let sampleRate = Int32(timeline.audio.sampleRate)
         let writer = try MediaWriter(path: path, size: timeline.renderSize, frameRate: timeline.frameRate,
                                      settings: timeline.output, audio: withAudio ? timeline.audio : nil, alpha: timeline.keepsAlpha,
-                                     contentPeak: timeline.contentPeak)
+                                     contentPeak: timeline.contentPeak, fragmented: options.keepPartial)
         let mixer = withAudio ? AudioMixer(timeline: timeline, music: timeline.music, sampleRate: sampleRate, channels: timeline.audio.channels) : nil
         if encoderLookahead > 0 && writer.honoursForcedFrameTypes && range.upperBound < timeline.frameCount {
             writer.keepFrames = Int64(range.count)
@@ -335,8 +350,11 @@ public enum RenderJob {
                 report(n + 1 - range.lowerBound, "render")
             }
         }
+        var end = range.upperBound
         for n in range {
-            try options.checkCancellation()
+            // Kept: the frames drawn, at least one (a file of none would not play).
+            if options.keepPartial && n > range.lowerBound && options.isCancelled?() == true { end = n; break }
+            try options.checkCancellation(frame: n - range.lowerBound, of: Int64(range.count))
             watch.start(frame: n)
             let (plan, pictures, strategy) = try timed(&stage.pictures) { try decoded.next() }
             let images = try timed(&stage.composite) { try pipeline.submit(plan, pictures: pictures, strategy: strategy!) }
@@ -345,12 +363,12 @@ public enum RenderJob {
         }
         watch.finishing()
         try emit(try timed(&stage.composite) { try pipeline.finish() })
-        precondition(drawn == range.upperBound, "the renderer's pipeline returned \(drawn - range.lowerBound) of \(range.count) frames")
+        precondition(drawn == end, "the renderer's pipeline returned \(drawn - range.lowerBound) of \(end - range.lowerBound) frames")
         decoded.cancel()
         var result: (videoFrames: Int64, audioSamples: Int64) = (0, 0)
         try timed(&stage.video) { try encoder.finish() }
         try timed(&stage.video) { result = try writer.finish() }
-        report(Int64(range.count), "done")
+        if end == range.upperBound { report(Int64(range.count), "done") }
         if options.verbose {
             let c = pipeline.counts
             options.log("segue: \(c.direct) of \(range.count) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0): their planes went to the encoder directly")
@@ -376,7 +394,7 @@ public enum RenderJob {
         if options.verbose && options.hardwareDecoding != .none {
             options.log("segue: \(frames.hardwareFrames) of \(frames.decodedFrames) source frames decoded with \(options.hardwareDecoding.rawValue) (downloaded to system memory)")
         }
-        return (result.videoFrames, result.audioSamples, warnings)
+        return (result.videoFrames, result.audioSamples, warnings, end < range.upperBound)
     }
 }
 

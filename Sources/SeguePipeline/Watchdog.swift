@@ -81,7 +81,7 @@ public final class Watchdog: Sendable {
     private static func expire(_ message: String) -> Never {
         let text = message + "\n"
         text.utf8CString.withUnsafeBufferPointer { p in _ = write(2, p.baseAddress, p.count - 1) }
-        SignalCleanup.removeAll()
+        SignalCleanup.removeAll(keeping: false)   // a failed render keeps nothing, --keep-partial or not
         _exit(ExitStatus.failed)
     }
 

@@ -41,7 +41,8 @@ final class FontSet {
 /// the style's font file. Each grapheme cluster the primary font lacks takes a fallback font (per character, as
 /// fontconfig's sorted list offers them): the first font in fontconfig's order that covers every scalar of the cluster,
 /// preferring fonts of the primary's design family (a name that starts with its family's: "Noto Sans" → "Noto Sans
-/// Arabic" before "DejaVu Sans", which fontconfig ranks first for Arabic here) and, for emoji, colour fonts.
+/// Arabic" before "DejaVu Sans", which fontconfig ranks first for Arabic here) and, for emoji, colour fonts. Clusters
+/// other than letters are chosen by their run's script (`TextShaper.fontRuns`).
 final class FontFallback {
     let primary: FontReference
     /// The family asked for was not found: the warning naming it and the font used instead.
@@ -99,12 +100,18 @@ final class FontFallback {
 
     /// The font for one grapheme cluster: the primary when it covers every scalar, else the fallback described above;
     /// the primary when no font covers it (its .notdef box shows).
-    func font(for cluster: Character, primaryCovers: (Unicode.Scalar) -> Bool) -> FontReference {
-        let scalars = cluster.unicodeScalars.filter { !FontFallback.isDefaultIgnorable($0) }
+    ///
+    /// With `sample` (a cluster of the script of the run `cluster` sits in, for a cluster of no script of its own: a
+    /// digit, a space, punctuation), a fallback must cover the sample too, so that the cluster takes a font of its
+    /// run's script (Arabic-Indic digits in Arabic text: an Arabic font's, not the first font that has the digits, Noto
+    /// Sans Hanifi Rohingya); when no font covers both, the cluster's own fallback.
+    func font(for cluster: Character, alongside sample: Character? = nil, primaryCovers: (Unicode.Scalar) -> Bool) -> FontReference {
+        let own = cluster.unicodeScalars.filter { !FontFallback.isDefaultIgnorable($0) }
+        let scalars = own + (sample?.unicodeScalars.filter { !FontFallback.isDefaultIgnorable($0) } ?? [])
         let emoji = cluster.unicodeScalars.contains { $0.properties.isEmojiPresentation }
             || cluster.unicodeScalars.contains { $0.value == 0xFE0F }
-        if !emoji && scalars.allSatisfy(primaryCovers) { return primary }
-        let key = String(cluster)
+        if !emoji && own.allSatisfy(primaryCovers) { return primary }
+        let key = String(cluster) + (sample.map { "\u{0}" + String($0) } ?? "")
         if let known = byCluster[key] { return known }
         var first: Int?, family: Int?, colour: Int?
         for i in 0..<sorted.count {
@@ -117,9 +124,20 @@ final class FontFallback {
         }
         let pick = (emoji ? colour : nil) ?? family ?? first
         let ref: FontReference
-        if emoji, pick == nil, scalars.allSatisfy(primaryCovers) { ref = primary } else { ref = pick.map { FontFallback.reference(sorted.pattern($0)) } ?? primary }
+        if pick == nil, sample != nil { ref = font(for: cluster, primaryCovers: primaryCovers) }
+        else if emoji, pick == nil, own.allSatisfy(primaryCovers) { ref = primary } else { ref = pick.map { FontFallback.reference(sorted.pattern($0)) } ?? primary }
         byCluster[key] = ref
         return ref
+    }
+
+    /// A cluster's script, as HarfBuzz's Unicode functions say (`hb_unicode_script`, UAX #24): that of its first
+    /// scalar that needs a glyph; nil for Common (spaces, punctuation, European digits, symbols, emoji), Inherited
+    /// (combining marks) and Unknown, which take the script of the run they sit in.
+    static func script(_ cluster: Character) -> UInt32? {
+        guard let s = cluster.unicodeScalars.first(where: { !isDefaultIgnorable($0) }) else { return nil }
+        let script = hb_unicode_script(hb_unicode_funcs_get_default(), hb_codepoint_t(s.value))
+        guard script != HB_SCRIPT_COMMON && script != HB_SCRIPT_INHERITED && script != HB_SCRIPT_UNKNOWN else { return nil }
+        return script.rawValue
     }
 
     static func reference(_ p: OpaquePointer) -> FontReference {

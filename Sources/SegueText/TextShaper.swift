@@ -213,25 +213,54 @@ final class TextShaper {
         return f
     }
 
-    /// The fonts of a paragraph by runs of UTF-8 bytes: each grapheme cluster's font (`FontFallback.font`), then
-    /// spaces and punctuation that fell to the primary font take the font of the text before them (or after them, at the
-    /// start) when it has them, so that the spaces between Arabic words are the Arabic font's.
+    /// The fonts of a paragraph by runs of UTF-8 bytes, chosen by the script of the run each cluster sits in.
+    ///
+    /// A cluster's script is HarfBuzz's (`FontFallback.script`, UAX #24); one of no script of its own (a space,
+    /// punctuation, a symbol, European digits) takes that of the run it sits in, as HarfBuzz itemises runs: the
+    /// nearest cluster with a script before it, else after it. Letters and emoji take their font
+    /// (`FontFallback.font`). Every other cluster (digits — Arabic-Indic ones are of the Arabic script —, spaces,
+    /// punctuation) is set in the font of the nearest letter of its run's script when that font has it (not a colour
+    /// font: its spaces are as wide as its pictures), else in a font that has both (`FontFallback.font(for:alongside:)`),
+    /// so that the digits and spaces of Arabic text are an Arabic font's, not those of the first font fontconfig offers
+    /// with them (Noto Sans Hanifi Rohingya has the Arabic-Indic digits).
     func fontRuns(_ para: String, fallback: FontFallback, primary: FontFace, size: Double) throws -> [FontRun] {
-        var clusters: [(start: Int, end: Int, char: Character, face: FontFace)] = []
-        var offset = 0
-        for ch in para {
-            let n = String(ch).utf8.count
-            let face = try faces.face(fallback.font(for: ch, primaryCovers: primary.covers))
-            try face.setSize(size)
-            clusters.append((offset, offset + n, ch, face))
-            offset += n
+        let chars = Array(para)
+        let own = chars.map(FontFallback.script)
+        var run = own
+        for i in chars.indices where own[i] == nil {
+            run[i] = own[..<i].last(where: { $0 != nil }) ?? own[(i + 1)...].first(where: { $0 != nil }) ?? nil
         }
-        func neutral(_ c: Character) -> Bool { c.isWhitespace || c.isPunctuation }
-        for i in clusters.indices where neutral(clusters[i].char) && clusters[i].face === primary {
-            let before = clusters[..<i].last(where: { !neutral($0.char) })?.face
-            let after = clusters[(i + 1)...].first(where: { !neutral($0.char) })?.face
-            // Not a colour (emoji) font's: its spaces are as wide as its pictures.
-            if let f = before ?? after, f !== primary, !f.isColour, clusters[i].char.unicodeScalars.allSatisfy(f.covers) { clusters[i].face = f }
+        let letters: Set<Unicode.GeneralCategory> = [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter]
+        let letter = chars.map { c in c.unicodeScalars.first.map { letters.contains($0.properties.generalCategory) } ?? false }
+        let emoji = chars.map { c in c.unicodeScalars.contains { $0.properties.isEmojiPresentation || $0.value == 0xFE0F } }
+        var chosen = [FontFace?](repeating: nil, count: chars.count)
+        func face(_ ref: FontReference) throws -> FontFace {
+            let f = try faces.face(ref)
+            try f.setSize(size)
+            return f
+        }
+        for i in chars.indices where (letter[i] && own[i] != nil) || emoji[i] {
+            chosen[i] = try face(fallback.font(for: chars[i], primaryCovers: primary.covers))
+        }
+        for i in chars.indices where chosen[i] == nil {
+            // The nearest letter of the run's script, before it, else after it.
+            let isSample = { (j: Int) in chosen[j] != nil && letter[j] && own[j] != nil && own[j] == run[i] }
+            guard let j = chars.indices[..<i].last(where: isSample) ?? chars.indices[(i + 1)...].first(where: isSample), let f = chosen[j] else {
+                chosen[i] = try face(fallback.font(for: chars[i], primaryCovers: primary.covers))
+                continue
+            }
+            if !f.isColour, chars[i].unicodeScalars.allSatisfy({ FontFallback.isDefaultIgnorable($0) || f.covers($0) }) {
+                chosen[i] = f
+            } else {
+                chosen[i] = try face(fallback.font(for: chars[i], alongside: chars[j], primaryCovers: primary.covers))
+            }
+        }
+        var clusters: [(start: Int, end: Int, face: FontFace)] = []
+        var offset = 0
+        for (ch, f) in zip(chars, chosen) {
+            let n = String(ch).utf8.count
+            clusters.append((offset, offset + n, f!))
+            offset += n
         }
         var runs: [FontRun] = []
         for c in clusters {

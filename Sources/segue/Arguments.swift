@@ -266,6 +266,7 @@ struct Arguments {
         o.log = { say($0) }
         o.inputPolicy = options.inputPolicy
         o.frameTimeout = options.frameTimeout
+        o.keepPartial = options.keepPartial
         return o
     }
 

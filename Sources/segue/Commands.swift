@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Segue
 import SeguePipeline
 import SegueMedia
@@ -21,6 +22,18 @@ func renderCommand(_ given: Arguments) throws {
     let printer = progressPrinter(a.progress ?? defaultProgressStyle())
     let started = Date()
     let session = ExportSession(edit: edit, outputPath: out, options: a.exportOptions)
+    // Ctrl-C stops the render before its next frame (what was written kept with --keep-partial; RenderStopped says
+    // which frame, exit status 130); a second one ends the process at once, as SIGTERM does (`SignalCleanup`).
+    let interrupts = Atomic(0)
+    signal(SIGINT, SIG_IGN)
+    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    interrupt.setEventHandler {
+        guard interrupts.add(1, ordering: .relaxed).newValue > 1 else { return session.stop() }
+        say("segue: render interrupted again: stopped at once; " + (a.options.keepPartial ? "\(out) holds what was written (fragmented MP4)" : "nothing kept"))
+        SignalCleanup.exitNow(ExitStatus.interrupted)
+    }
+    interrupt.resume()
+    defer { interrupt.cancel() }
     // Printed from the render's thread as it comes: no second task to read the stream.
     let result = try waitFor { try await session.export(progress: printer) }
     say(String(format: "segue: wrote %@: %lld frames at %@ fps (%@), %.3f s, rendered by %@ in %.1f s",

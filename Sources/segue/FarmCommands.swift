@@ -30,6 +30,7 @@ func renderChunkCommand(_ a: Arguments) throws {
     guard let planPath = a.plan else { throw UsageError("--chunk needs --plan plan.json") }
     guard let spec = a.chunk else { throw UsageError("--plan needs --chunk I (or auto)") }
     guard let o = a.output, !o.isEmpty else { throw UsageError("missing -o DIR (the chunk folder)") }
+    guard !a.options.keepPartial else { throw UsageError("--keep-partial applies to a whole render, not to a chunk (an interrupted chunk is rendered again)") }
     let dir = URL(fileURLWithPath: o).standardizedFileURL.path
     let plan = try ChunkPlanner.load(planPath)
     let index: Int

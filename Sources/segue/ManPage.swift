@@ -22,7 +22,7 @@ enum ManPage {
         ("2", "the edit or the command line is invalid (or stitch refused: chunks to render again)"),
         ("3", "farm status: the farm's work is still queued or running"),
         ("75", "a chunk render failed in a way worth retrying (GPU start-up, output I/O)"),
-        ("130, 143", "interrupted by SIGINT or SIGTERM (the temporary output removed)"),
+        ("130, 143", "interrupted by SIGINT (Ctrl-C: render stops before its next frame and says where) or SIGTERM; the temporary output removed, or kept with --keep-partial"),
     ]
     static let environment: [(String, String)] = [
         ("SEGUE_DISABLE_EGL=1", "no EGL context is made: --backend auto renders on the CPU, --backend gpu fails"),

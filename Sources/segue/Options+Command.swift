@@ -16,6 +16,8 @@ extension OptionTable {
                    group: .command, commands: Scopes.editing.union(["stitch", "frame", "sheet", "record"]), completion: .anyFile) { a, v in a.output = v.text },
         .choice("--progress", ProgressStyle.allCases, defaultValue: "bar on a terminal, else none", help: "progress on standard error",
                 group: .command, commands: ["render", "record"]) { a, p in a.progress = p },
+        OptionSpec(name: "--keep-partial", help: "on Ctrl-C keep the frames written: the output is fragmented MP4 (as record writes), playable however far it got",
+                   group: .command, commands: ["render"]) { a, _ in a.options.keepPartial = true },
         OptionSpec(name: "--json", help: "print JSON (for programs) instead of text", group: .command,
                    commands: ["probe", "plan", "transitions", "compare", "bench-composite", "farm status"]) { a, _ in a.json = true },
         OptionSpec(name: "--at", value: "SECONDS", help: "the frame showing this instant (not with --frame)", group: .command, commands: ["frame"]) { a, v in

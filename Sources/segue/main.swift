@@ -53,6 +53,7 @@ func report(_ error: Error, command: String, chunkRender: Bool) -> Int32 {
     case let e as StaleResolvedEdit: say("segue: refused: \(e)")
     case let e as ComparisonFailed: say("segue: \(e.message)")
     case let e as MissingMedia: say("segue: \(command) failed: \(e)")
+    case let e as RenderStopped: say("segue: \(e)")
     default: say("segue: \(command) failed: \(error)")
     }
     return retry ? ExitStatus.retry : (error as? SegueError)?.exitStatus ?? ExitStatus.failed

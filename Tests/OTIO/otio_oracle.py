@@ -102,6 +102,11 @@ def scenarios(m):
     disabled = timeline("disabled", track(clip(m, "a", 0, 10), clip(m, "b", 0, 10), clip(m, "c", 0, 10)))
     disabled.tracks[0][1].enabled = False
     out["disabled"] = disabled
+    # Transitions at a track's start and end: OTIO's Track.available_range() adds the first one's in_offset and the
+    # last one's out_offset; the in_offset lies before the first item (a fade from nothing), the out_offset after the last.
+    out["edges"] = timeline("edges", track(dissolve(6, 4), clip(m, "a", 10, 24), dissolve(3, 3), clip(m, "b", 20, 12), dissolve(5, 7)))
+    # The media lack the handles: c has 2 frames before its range (of the 6 asked), d none after (of the 6 asked).
+    out["edges_short"] = timeline("edges_short", track(dissolve(6, 4), clip(m, "c", 2, 20), clip(m, "d", 140, 10), dissolve(4, 6)))
     return out
 
 
@@ -154,10 +159,12 @@ class Oracle:
         return self.fitted(tr, index - 1) if index > 0 else None, self.fitted(tr, index + 1) if index + 1 < len(tr) else None
 
     def fitted(self, tr, k):
+        """A transition at a track's start joins nothing to its first item (a = None), one at its end its last item to
+        nothing (b = None)."""
         t = tr[k]
-        if not isinstance(t, otio.schema.Transition) or k == 0 or k + 1 >= len(tr):
+        if not isinstance(t, otio.schema.Transition):
             return None
-        a, b = tr[k - 1], tr[k + 1]
+        a, b = tr[k - 1] if k > 0 else None, tr[k + 1] if k + 1 < len(tr) else None
         want_in, want_out = frames(t.in_offset), frames(t.out_offset)
         have_in, have_out = want_in, want_out
         if isinstance(b, otio.schema.Clip) and media_id(b)[0] is not None:
@@ -196,11 +203,13 @@ class Oracle:
                 if lo < hi:
                     self.walk(child, origin - start_in, (lo, hi), z + [k])
             return
+        # A transition at the track's start puts its in_offset before the first item.
+        lead = frames(comp[0].in_offset) if len(comp) and isinstance(comp[0], otio.schema.Transition) else Fraction(0)
         for k, child in enumerate(comp):
             if isinstance(child, otio.schema.Transition):
                 continue
             r = comp.range_of_child_at_index(k)
-            a, b = frames(r.start_time) - start_in, frames(r.end_time_exclusive()) - start_in
+            a, b = lead + frames(r.start_time) - start_in, lead + frames(r.end_time_exclusive()) - start_in
             lo, hi = max(a, window[0]), min(b, window[1])
             if lo >= hi:
                 continue
@@ -219,12 +228,20 @@ class Oracle:
                 "start": float(origin + lo), "end": float(origin + hi), "segueStart": float(first), "segueEnd": float(last),
                 "in": float(in_h), "out": float(out_h),
             })
+            # A fade from nothing (a transition at the track's start) or to nothing (at its end): its frames and length.
+            fade_in = (first, in_h + before[1]) if before and k == 1 else None
+            fade_out = (origin + hi - after[0], after[0] + out_h) if after and k + 2 == len(comp) else None
             # Frames: the clip's own part, and its handles inside the transitions.
             n = math.ceil(first)
             while n < last:
                 local = n - (origin + a)
                 value = None if ident is None else (ident, self.media_frame(child, local))
-                self.samples.setdefault(n, []).append({"z": z + [k], "value": value, "from": float(first), "in": float(in_h), "out": float(out_h)})
+                sample = {"z": z + [k], "value": value, "from": float(first), "in": float(in_h), "out": float(out_h)}
+                if fade_in and n < fade_in[0] + fade_in[1]:
+                    sample["fade"] = ("in", float((n - fade_in[0]) / fade_in[1]))
+                if fade_out and n >= fade_out[0]:
+                    sample["fade"] = ("out", float((n - fade_out[0]) / fade_out[1]))
+                self.samples.setdefault(n, []).append(sample)
                 n += 1
 
     def expected(self):
@@ -245,6 +262,12 @@ class Oracle:
                     a, b = b, a
                 start, length = b["from"], b["in"] + a["out"]
                 out.append({"kind": "mix", "from": a["value"], "to": b["value"], "progress": (n - start) / length})
+            elif "fade" in top:
+                # Over nothing: the oracle's edge transitions are on a timeline's only track.
+                assert len(layers) == 1, "a fade over another track"
+                way, p = top["fade"]
+                v = None if top["value"] is None else list(top["value"])
+                out.append({"kind": "mix", "from": None if way == "in" else v, "to": v if way == "in" else None, "progress": p})
             else:
                 out.append({"kind": "black"} if top["value"] is None else {"kind": "frame", "clip": top["value"][0], "frame": top["value"][1]})
         return {"duration": float(total), "clips": self.clips, "frames": out}

@@ -214,4 +214,64 @@ final class CLITests: EndToEndTestCase {
         XCTAssertEqual(typo.status, 2)
         XCTAssertTrue(typo.stderr.contains("did you mean \"dissolve\""), typo.stderr)
     }
+
+    /// Ctrl-C (SIGINT) mid-render says where it stopped and exits 130: without `--keep-partial` nothing is kept (no
+    /// output, no temporary file); with it, the frames written are a fragmented MP4 (its `moof` boxes) that ffprobe
+    /// counts as the message says and FFmpeg decodes without an error. `--keep-partial` needs an MP4 or QuickTime name.
+    func testInterruptSaysWhereAndKeepPartialPlays() throws {
+        // Ten minutes of a fill: far longer than the moment between its first frame and the interrupt.
+        let edit = path("long.json")
+        try Data(##"{"renderSize": {"width": 160, "height": 120}, "frameRate": 30, "clips": [{"fill": "#336699", "duration": 600}]}"##.utf8)
+            .write(to: URL(fileURLWithPath: edit))
+        /// Runs the render, interrupts it once its first frame is encoded (its first JSON progress line), and returns
+        /// its exit status and standard error.
+        func interrupted(_ extra: [String], out: String) throws -> (status: Int32, stderr: String) {
+            let p = Process(), errors = Pipe()
+            p.executableURL = URL(fileURLWithPath: TestSupport.segueBinary)
+            p.arguments = ["render", edit, "--backend", "cpu", "--progress", "json", "-o", out] + extra
+            p.standardError = errors
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            var text = ""
+            while !text.contains("\"frame\"") {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { break }   // it ended
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            p.interrupt()
+            text += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            return (p.terminationStatus, text)
+        }
+        func stoppedAt(_ text: String) -> Int? {
+            guard let r = text.range(of: #"interrupted at frame (\d+) of 18000"#, options: .regularExpression) else { return nil }
+            return Int(text[r].split(separator: " ")[3])
+        }
+        let lost = path("lost.mp4")
+        let plain = try interrupted([], out: lost)
+        XCTAssertEqual(plain.status, 130, plain.stderr)
+        XCTAssert(plain.stderr.contains("nothing kept (--keep-partial keeps the frames written"), plain.stderr)
+        XCTAssertGreaterThan(stoppedAt(plain.stderr) ?? 0, 0, plain.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lost))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")
+
+        let kept = path("kept.mp4")
+        let r = try interrupted(["--keep-partial"], out: kept)
+        XCTAssertEqual(r.status, 130, r.stderr)
+        XCTAssert(r.stderr.contains("written in \(kept) (fragmented MP4)"), r.stderr)
+        let frames = try XCTUnwrap(stoppedAt(r.stderr), r.stderr)
+        XCTAssertGreaterThan(frames, 0)
+        let probe = try TestSupport.ffprobe(kept, "stream=nb_read_frames,width,height", count: true)
+        XCTAssertEqual(probe["nb_read_frames"], "\(frames)", "ffprobe counts the frames the message names")
+        XCTAssertEqual([probe["width"], probe["height"]], ["160", "120"])
+        let decode = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", kept, "-f", "null", "-"])
+        XCTAssertEqual(decode.status, 0, decode.stderr)
+        XCTAssertEqual(decode.stderr, "", "decodes without an error")
+        XCTAssertNotNil(try Data(contentsOf: URL(fileURLWithPath: kept)).range(of: Data("moof".utf8)), "fragmented MP4")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [])
+
+        let mkv = try segue(["render", edit, "--keep-partial", "--codec", "ffv1", "-o", path("x.mkv")])
+        XCTAssertEqual(mkv.status, 2, mkv.stderr)
+        XCTAssert(mkv.stderr.contains("--keep-partial keeps a fragmented MP4"), mkv.stderr)
+    }
 }

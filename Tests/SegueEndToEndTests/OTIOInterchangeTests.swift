@@ -300,4 +300,48 @@ final class OTIOInterchangeTests: OTIOTestCase {
         XCTAssertEqual(try segue(["render", path("s.otio"), "-o", path("otio.mp4"), "--backend", "cpu"]).status, 0)
         XCTAssertEqual(try meanVolume(path("otio.mp4")), try meanVolume(path("json.mp4")), accuracy: 0.2, "the gain (0.5) goes with the sound")
     }
+
+    /// `export-otio` writes whole frames at the edit's rate: an edit at 30 fps cut at times off its frames (counter
+    /// clips at 24 fps, a 1.5× speed, a crossfade, a gap, an item placed `at`) exports with every item's, gap's and
+    /// transition's length a whole number of frames, so the package's `duration()` is exactly the render's frame count;
+    /// the timeline rendered through OTIO has those frames and the same pictures as the edit (≥ 50 dB, lossless).
+    func testExportOTIOWholeFramesAtTheEditRate() throws {
+        let (media, _) = try generated()
+        let edit = """
+            {"frameRate": 30, "tracks": [
+              {"clips": [
+                {"path": "\(media)/a.mkv", "start": 0.1, "duration": 1.013},
+                {"path": "\(media)/b.mkv", "start": 0.5, "duration": 0.77, "transition": {"type": "crossfade", "duration": 0.31}},
+                {"gap": 0.123},
+                {"path": "\(media)/c.mkv", "start": 0.2, "duration": 1.3, "speed": 1.5}
+              ]},
+              {"clips": [{"path": "\(media)/d.mkv", "at": 0.45, "start": 0.3, "duration": 1.1}]}
+            ], "output": {"codec": "ffv1"}}
+            """
+        try edit.write(toFile: path("frac.json"), atomically: true, encoding: .utf8)
+        let exported = try segue(["export-otio", path("frac.json"), "-o", path("frac.otio")])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        let check = try TestSupport.run(try oraclePython(), ["-c", """
+            import json, sys, opentimelineio as otio
+            tl = otio.adapters.read_from_file(sys.argv[1])
+            lengths = [c.duration().value for t in tl.tracks for c in t if not isinstance(c, otio.schema.Transition)]
+            lengths += [x.value for t in tl.tracks for c in t if isinstance(c, otio.schema.Transition) for x in (c.in_offset, c.out_offset)]
+            d = tl.duration()
+            print(json.dumps({"value": d.value, "rate": d.rate, "lengths": lengths}))
+            """, path("frac.otio")])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        let info = try XCTUnwrap(JSONSerialization.jsonObject(with: check.stdout) as? [String: Any])
+        let lengths = try XCTUnwrap(info["lengths"] as? [Double])
+        XCTAssertEqual(lengths.count, 8, "six items and gaps, one transition's two offsets")
+        XCTAssert(lengths.allSatisfy { $0 == $0.rounded() }, "every length a whole number of frames: \(lengths)")
+        let plan = try JSONDecoder().decode(TimelineReport.self, from: try segue(["plan", path("frac.json"), "--json"]).stdout)
+        XCTAssertEqual(info["rate"] as? Double, 30)
+        XCTAssertEqual(info["value"] as? Double, Double(plan.frameCount), "OTIO's duration() is the render's frame count")
+        XCTAssertEqual(try segue(["render", path("frac.json"), "-o", path("frac-json.mkv"), "--backend", "cpu", "--no-audio"]).status, 0)
+        try renderLossless(path("frac.otio"), to: path("frac-otio.mkv"))
+        let a = try TestSupport.decodeFrames(path("frac-json.mkv"), width: 64, height: 48), b = try TestSupport.decodeFrames(path("frac-otio.mkv"), width: 64, height: 48)
+        XCTAssertEqual(a.count, Int(plan.frameCount))
+        XCTAssertEqual(b.count, Int(plan.frameCount))
+        TestSupport.assertYUVSequencesMatch(a, b, width: 64, height: 48, minPSNR: 50, label: "export-otio off-frame round trip")
+    }
 }

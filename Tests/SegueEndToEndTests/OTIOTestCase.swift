@@ -113,7 +113,10 @@ class OTIOTestCase: EndToEndTestCase {
             case "black": want = [16, 128, 128]
             case "frame": want = OTIOTestCase.counter(clip: e.clip!, frame: e.frame!)
             default:
-                let a = OTIOTestCase.counter(clip: e.from![0], frame: e.from![1]), b = OTIOTestCase.counter(clip: e.to![0], frame: e.to![1]), p = e.progress!
+                // A side of nothing (a transition at a track's end): black.
+                let black: [Double] = [16, 128, 128]
+                let a = e.from.map { OTIOTestCase.counter(clip: $0[0], frame: $0[1]) } ?? black, b = e.to.map { OTIOTestCase.counter(clip: $0[0], frame: $0[1]) } ?? black
+                let p = e.progress!
                 want = zip(a, b).map { (1 - p) * $0 + p * $1 }
             }
             if zip(g, want).contains(where: { abs($0 - $1) > 1.5 }) {

@@ -6,7 +6,8 @@ import SegueTestSupport
 
 /// OpenTimelineIO timelines against the `opentimelineio` package: timelines it builds (cuts, gaps, several tracks, a
 /// nested stack, transitions with and without enough handles, time warps, a DaVinci Resolve-style export, a CMX 3600
-/// adapter-style dissolve, missing media, a disabled clip), planned and rendered by Segue, every clip's range and the
+/// adapter-style dissolve, missing media, a disabled clip, transitions at a track's ends, an image sequence), planned
+/// and rendered by Segue, every clip's range and the
 /// frame count compared with OTIO's `range_in_parent`/`duration()`, every frame with the source frame OTIO says.
 final class OTIOTests: OTIOTestCase {
     func testGeneratedTimelinesAgreeWithOTIO() throws {
@@ -16,7 +17,8 @@ final class OTIOTests: OTIOTestCase {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let made = try TestSupport.run(python, [OTIOTestCase.oracleScript, "make", media, out])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let names = ["cuts", "tracks", "nested", "handles", "short_handles", "warps", "resolve", "cmx", "old_schema", "missing", "disabled"]
+        let names = ["cuts", "tracks", "nested", "handles", "short_handles", "warps", "resolve", "cmx", "old_schema", "missing", "disabled",
+                     "edges", "edges_short"]
         for name in names {
             let timeline = "\(out)/\(name).otio"
             let expected = try JSONDecoder().decode(Expected.self, from: Data(contentsOf: URL(fileURLWithPath: "\(out)/\(name).expected.json")))
@@ -116,5 +118,65 @@ final class OTIOTests: OTIOTestCase {
         XCTAssertEqual(frames.count, 50, "50 frames at 24 fps, as OTIO says")
         let lit = frames[0][0..<(192 * 144)].filter { $0 > 128 }.count
         XCTAssertGreaterThan(lit, 100, "the slate's text (SMPTEBars) is drawn")
+    }
+
+    /// An `ImageSequenceReference` renders as its pictures: picture `start_frame + k` on the k-th frame of the media's
+    /// time from its `available_range`'s start, as the package's own `frame_for_time` says (here pictures 1001…1012
+    /// on disk, `start_frame` 1003, media from 01:00:00:00, the clip's range 3 frames in: pictures 1006…1011); the
+    /// frame count is the package's `duration()` (a 2-frame gap before the clip, a transition to nothing after it
+    /// lengthening the track by its `out_offset`).
+    func testImageSequenceReferenceRendersItsPictures() throws {
+        let python = try oraclePython()
+        let frames = path("frames")
+        try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
+        // Picture n is flat grey 20 + 14 (n − 1001).
+        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "color=c=black:s=64x48:r=24:d=0.5,format=gray,geq=lum='20+14*N'", "-start_number", "1001",
+                                "\(frames)/shot.%04d.png"])
+        let made = try TestSupport.run(python, ["-c", """
+            import json, sys, opentimelineio as otio
+            R, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
+            ref = otio.schema.ImageSequenceReference(target_url_base="file://" + sys.argv[1] + "/", name_prefix="shot.", name_suffix=".png",
+                                                     start_frame=1003, frame_step=1, rate=24, frame_zero_padding=4,
+                                                     available_range=TR(R(86400, 24), R(10, 24)))
+            clip = otio.schema.Clip(name="shot", media_reference=ref, source_range=TR(R(86403, 24), R(6, 24)))
+            track = otio.schema.Track()
+            track.append(otio.schema.Gap(source_range=TR(R(0, 24), R(2, 24))))
+            track.append(clip)
+            track.append(otio.schema.Transition(in_offset=R(0, 24), out_offset=R(3, 24), transition_type="SMPTE_Dissolve"))
+            tl = otio.schema.Timeline()
+            tl.tracks.append(track)
+            otio.adapters.write_to_file(tl, sys.argv[2])
+            pictures = [ref.frame_for_time(R(86403 + k, 24)) for k in range(6)]
+            print(json.dumps({"frames": tl.duration().to_frames(), "pictures": pictures}))
+            """, frames, path("seq.otio")])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let oracle = try XCTUnwrap(JSONSerialization.jsonObject(with: made.stdout) as? [String: Any])
+        let count = try XCTUnwrap(oracle["frames"] as? Int), pictures = try XCTUnwrap(oracle["pictures"] as? [Int])
+        XCTAssertEqual(count, 11, "2 + 6 + 3: the transition at the end lengthens the track")
+        XCTAssertEqual(pictures, Array(1006...1011))
+        try renderLossless(path("seq.otio"), to: path("seq.mkv"))
+        let grey = try TestSupport.decodeFrames(path("seq.mkv"), width: 64, height: 48, pixFmt: "gray").map { f in Double(f.reduce(0) { $0 + Int($1) }) / Double(f.count) }
+        XCTAssertEqual(grey.count, count, "the rendered frame count is OTIO's duration()")
+        for (k, picture) in pictures.enumerated() {
+            XCTAssertEqual(grey[2 + k], Double(20 + 14 * (picture - 1001)), accuracy: 2, "frame \(2 + k) shows picture \(picture)")
+        }
+        XCTAssertEqual(grey[0], 0, accuracy: 2, "the gap")
+        XCTAssertEqual(grey[10], 0, accuracy: 2, "the fade to nothing ends black")
+        // export-otio writes an edit's image sequence as an ImageSequenceReference: the package finds the same
+        // pictures, and the timeline renders as the edit does.
+        try Data(#"{"frameRate": 24, "clips": [{"path": "frames/shot.%04d.png", "rate": 24, "start": 0.125, "duration": 0.25}], "output": {"codec": "ffv1"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: path("seq.json")))
+        let exported = try segue(["export-otio", path("seq.json"), "-o", path("back.otio")])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        let back = try TestSupport.run(python, ["-c", """
+            import sys, opentimelineio as otio
+            clip = otio.adapters.read_from_file(sys.argv[1]).find_clips()[0]
+            r = clip.source_range
+            print(type(clip.media_reference).__name__, [clip.media_reference.frame_for_time(r.start_time + otio.opentime.RationalTime(k, 24)) for k in range(6)])
+            """, path("back.otio")])
+        XCTAssertEqual(back.text.trimmingCharacters(in: .whitespacesAndNewlines), "ImageSequenceReference [1004, 1005, 1006, 1007, 1008, 1009]", back.stderr)
+        XCTAssertEqual(try segue(["render", path("seq.json"), "-o", path("json.mkv"), "--backend", "cpu", "--no-audio"]).status, 0)
+        try renderLossless(path("back.otio"), to: path("back.mkv"))
+        XCTAssertEqual(try framemd5(path("back.mkv"), "v:0"), try framemd5(path("json.mkv"), "v:0"))
     }
 }

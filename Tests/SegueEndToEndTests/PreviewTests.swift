@@ -151,17 +151,18 @@ final class PreviewTests: EndToEndTestCase {
         let out = path("sheet.png")
         let r = try segue(["sheet", file, "--backend", "cpu", "--cols", "5", "--tile-width", "64", "-o", out])
         XCTAssertEqual(r.status, 0, r.stderr)
-        // Two transitions × 5 tiles; tiles 64x36 with 4 px gaps and a 20 px caption band: 4 + 5 × 68 = 344 wide, 4 + 2 × (36 + 20 + 4) = 124 high.
+        // Two transitions × 5 tiles; tiles 64x36 with 4 px gaps and a 30 px caption band (two 9 px labels 13 px apart):
+        // 4 + 5 × 68 = 344 wide, 4 + 2 × (36 + 30 + 4) = 144 high.
         let probe = try TestSupport.ffprobe(out, "stream=width,height")
         XCTAssertEqual(probe["width"], "344")
-        XCTAssertEqual(probe["height"], "124")
-        let px = try XCTUnwrap(try TestSupport.decodeFrames(out, width: 344, height: 124, pixFmt: "rgba").first)
+        XCTAssertEqual(probe["height"], "144")
+        let px = try XCTUnwrap(try TestSupport.decodeFrames(out, width: 344, height: 144, pixFmt: "rgba").first)
         func at(_ x: Int, _ y: Int) -> [UInt8] { Array(px[((y * 344 + x) * 4)..<((y * 344 + x) * 4 + 3)]) }
         XCTAssertEqual(at(1, 1), [24, 24, 24], "background in the gap")
         // Tile 4 of row 2 is the first frame after the wipe (the mandelbrot clip): not background.
         XCTAssertNotEqual(at(4 + 4 * 68 + 32, 64 + 18), [24, 24, 24])
         // Caption text (light pixels) in the band under the first tile.
-        let band = (0..<60).flatMap { x in (40..<47).map { y in at(4 + x, y) } }
+        let band = (0..<60).flatMap { x in (40..<70).map { y in at(4 + x, y) } }
         XCTAssertTrue(band.contains { $0[0] > 200 }, "caption drawn")
     }
 
@@ -178,18 +179,18 @@ final class PreviewTests: EndToEndTestCase {
         let file = path("many.json")
         try Data(#"{"frameRate": 30, "clips": [\#(clips)]}"#.utf8).write(to: URL(fileURLWithPath: file))
         let out = path("sheet.png")
-        // Six transitions × (4 + 1 after) tiles, 64×36: one row each, 4 + 5 × 68 = 344 by 4 + 6 × 60 = 364.
+        // Six transitions × (4 + 1 after) tiles, 64×36 and a 30 px band: one row each, 4 + 5 × 68 = 344 by 4 + 6 × 70 = 424.
         let r = try segue(["sheet", file, "--backend", "cpu", "--cols", "5", "--tile-width", "64", "-o", out])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(try TestSupport.ffprobe(out, "stream=width,height"), ["width": "344", "height": "364"])
-        let px = try XCTUnwrap(try TestSupport.decodeFrames(out, width: 344, height: 364, pixFmt: "rgba").first)
+        XCTAssertEqual(try TestSupport.ffprobe(out, "stream=width,height"), ["width": "344", "height": "424"])
+        let px = try XCTUnwrap(try TestSupport.decodeFrames(out, width: 344, height: 424, pixFmt: "rgba").first)
         func at(_ x: Int, _ y: Int) -> [UInt8] { Array(px[((y * 344 + x) * 4)..<((y * 344 + x) * 4 + 3)]) }
         for row in 0..<6 {
-            XCTAssertNotEqual(at(4 + 32, 4 + row * 60 + 18), [24, 24, 24], "row \(row) starts with its transition's first tile")
+            XCTAssertNotEqual(at(4 + 32, 4 + row * 70 + 18), [24, 24, 24], "row \(row) starts with its transition's first tile")
             for col in 0..<5 {
                 // The gap right of each tile, caption band included, stays background.
                 for x in (4 + col * 68 + 64)..<(4 + col * 68 + 68) {
-                    for y in (4 + row * 60)..<(4 + row * 60 + 56) { XCTAssertEqual(at(x, y), [24, 24, 24], "gap at \(x),\(y)"); if at(x, y) != [24, 24, 24] { return } }
+                    for y in (4 + row * 70)..<(4 + row * 70 + 66) { XCTAssertEqual(at(x, y), [24, 24, 24], "gap at \(x),\(y)"); if at(x, y) != [24, 24, 24] { return } }
                 }
             }
         }
@@ -197,7 +198,7 @@ final class PreviewTests: EndToEndTestCase {
         let packed = try segue(["sheet", file, "--backend", "cpu", "--cols", "5", "--tile-width", "64", "--at-progress", "0.5", "-o", path("packed.png")])
         XCTAssertEqual(packed.status, 0, packed.stderr)
         XCTAssertTrue(packed.stderr.contains("6 tiles"), packed.stderr)
-        XCTAssertEqual(try TestSupport.ffprobe(path("packed.png"), "stream=width,height"), ["width": "344", "height": "124"])
+        XCTAssertEqual(try TestSupport.ffprobe(path("packed.png"), "stream=width,height"), ["width": "344", "height": "144"])
         XCTAssertEqual(try segue(["sheet", file, "--at-progress", "1.5", "-o", path("x.png")]).status, 2)
     }
 

@@ -311,4 +311,29 @@ final class TextRenderTests: EndToEndTestCase {
         XCTAssertTrue(bad.stderr.contains("captions.path: subs.srt line 6: expected the time range of cue 2"), bad.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.mp4")))
     }
+
+    /// `segue sheet` draws its labels through the text module: a title in Chinese and English is read back by
+    /// tesseract (chi_sim + eng) from the caption band under its tile, as written ("text 再见 and goodbye!", not
+    /// upper-cased, nothing dropped); the time label above it reads "0.47 s #14" (its middle frame).
+    func testSheetLabelsKeepEveryScript() throws {
+        let edit = path("title.json")
+        try Data(##"{"renderSize": {"width": 320, "height": 180}, "frameRate": 30, "tracks": [{"clips": [{"fill": "#203040", "duration": 1}]}, {"clips": [{"text": "再见 and goodbye!", "duration": 1}]}]}"##.utf8)
+            .write(to: URL(fileURLWithPath: edit))
+        let sheet = path("sheet.png")
+        let r = try segue(["sheet", edit, "--backend", "cpu", "--tile-width", "480", "-o", sheet])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssert(r.stderr.contains("1 tiles"), r.stderr)
+        // Tile 480×270 at (4, 4); labels of 24 px on lines 34 px apart below it (`SheetLabels`).
+        func read(_ line: Int, _ lang: String) throws -> String {
+            let crop = path("line\(line).png")
+            try TestSupport.ffmpeg(["-i", sheet, "-vf", "crop=480:36:4:\(4 + 270 + line * 34),format=gray,negate,scale=iw*2:ih*2", crop])
+            let t = try TestSupport.run("tesseract", [crop, "-", "-l", lang, "--psm", "7"])
+            XCTAssertEqual(t.status, 0, t.stderr)
+            return t.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        XCTAssertEqual(try read(1, "chi_sim+eng").replacingOccurrences(of: " ", with: ""), "text再见andgoodbye!")
+        // Tesseract reads "0.47 s" as "0.475": the time, then the frame number.
+        let time = try read(0, "eng").replacingOccurrences(of: " ", with: "")
+        XCTAssert(time.hasPrefix("0.47") && time.hasSuffix("#14"), time)
+    }
 }

@@ -157,4 +157,24 @@ final class TextLayoutTests: XCTestCase {
         XCTAssertTrue(row.contains { $0 == [255, 255, 255, 255] }, "no white glyph pixels on row \(y)")
         XCTAssertTrue(row.contains { $0 == [255, 0, 0, 255] }, "no outline pixels on row \(y)")
     }
+
+    /// Digits and punctuation take the script of the run they sit in (UAX #24, as HarfBuzz itemises): Arabic-Indic
+    /// digits (٠١٢٣, which Noto Sans lacks and Noto Sans Hanifi Rohingya, Thaana and Syriac have too) in Arabic text
+    /// are set in the Arabic letters' font, as are Persian digits (۱۲۳) and the Latin digits of an Arabic sentence;
+    /// after Latin text, Latin digits stay in Noto Sans.
+    func testDigitsTakeTheFontOfTheirRunsScript() throws {
+        let e = try engine()
+        for text in ["العدد ٠١٢٣ و ٤٥٦٧٨٩", "شماره ۱۲۳۴", "٢٠٢٦ سنة", "عام 2026"] {
+            let l = try e.layoutText(spec(text), renderSize: size)
+            let used = Set(l.glyphs.map { l.fonts[$0.font].family })
+            XCTAssertEqual(used, ["Noto Sans Arabic"], "\(text): every glyph from the Arabic font (fonts: \(l.fonts))")
+            XCTAssertFalse(l.glyphs.contains { $0.glyph == 0 }, "\(text): a character without a glyph")
+        }
+        let latin = try e.layoutText(spec("Room 2026, ok"), renderSize: size)
+        XCTAssertEqual(latin.fonts.map(\.family), ["Noto Sans"])
+        // Mixed: the Arabic run's digits are the Arabic font's, the Latin run's Noto Sans's.
+        let mixed = try e.layoutText(spec("Room 12 غرفة ٣٤"), renderSize: size)
+        XCTAssertEqual(mixed.fonts.map(\.family), ["Noto Sans", "Noto Sans Arabic"])
+        XCTAssertEqual(mixed.glyphs.filter { $0.font == 0 }.count, "Room 12 ".count, "Latin letters, digits and spaces in Noto Sans")
+    }
 }
