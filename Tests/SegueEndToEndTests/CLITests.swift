@@ -9,8 +9,9 @@ final class CLITests: EndToEndTestCase {
         let a = try cornerClip("a.mp4")
         let out = path("out.mp4")
         let r = try segue(["render", a, path("nope.mp4"), "--transition", "crossfade:0.5", "-o", out])
-        XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("nope.mp4") && r.stderr.contains("not found"), r.stderr)
+        // A missing clip is a mistake in the edit (issue 37 #6): exit status 2, naming the field.
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("clips[1].path: \(path("nope.mp4")) is missing: file not found"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [])
     }
