@@ -1,6 +1,11 @@
 /// Every built-in transition, one case each: the case's `traits` say everything the renderers, the edit file, the
-/// command line and the tests need (its shader is `Shaders/glsl/<rawValue>.frag`, its CPU function
-/// `Sources/SegueReference/Transitions/<rawValue>.swift`). See docs/transitions.md, "Adding a transition".
+/// command line and the tests need (its shader is `Shaders/glsl/<shaderStem>.frag`, its CPU function
+/// `Sources/SegueReference/Transitions/<shaderStem>.swift`). See docs/transitions.md, "Adding a transition".
+///
+/// The raw value is the transition's name in the edit file and on the command line; `named(_:)` also takes its
+/// `aliases`: `dissolve` is a crossfade (the cross-dissolve of every editor and OTIO's `SMPTE_Dissolve`), and
+/// `xfade:NAME` is the transition re-deriving FFmpeg xfade's `NAME` — FFmpeg's `dissolve` (pixels switching at
+/// random) is the case `dissolve`, named `pixeldissolve`.
 ///
 /// Progress `p` runs 0 → 1 with GLSL `mix` semantics in every transition (0 shows only the outgoing clip A).
 public enum TransitionKind: String, CaseIterable, Sendable {
@@ -18,7 +23,10 @@ public enum TransitionKind: String, CaseIterable, Sendable {
     case circlecrop, rectcrop, distance, fadeblack, fadewhite, radial
     case smoothleft, smoothright, smoothup, smoothdown
     case circleopen, circleclose, vertopen, vertclose, horzopen, horzclose
-    case dissolve, pixelize
+    /// FFmpeg xfade's `dissolve` (each pixel switches to B at its own pseudo-random moment), not a cross-dissolve:
+    /// named `pixeldissolve` (or `xfade:dissolve`); the name `dissolve` is the crossfade's (`aliases`).
+    case dissolve = "pixeldissolve"
+    case pixelize
     case diagtl, diagtr, diagbl, diagbr
     case hlslice, hrslice, vuslice, vdslice
     case hblur, fadegrays
@@ -30,14 +38,28 @@ public enum TransitionKind: String, CaseIterable, Sendable {
     /// The built-in transitions: every case but `glsl`.
     public static var builtIns: [TransitionKind] { allCases.filter { $0 != .glsl } }
 
-    /// The `.frag` file's stem in `Shaders/glsl/` and the CPU function's name.
-    public var shaderStem: String { rawValue }
+    /// The `.frag` file's stem in `Shaders/glsl/` and the CPU function's name: the xfade transition's name for one
+    /// that re-derives FFmpeg's (`xfadeName`), else the transition's own.
+    public var shaderStem: String { xfadeName ?? rawValue }
+
+    /// The other names the edit file and the command line take for it: `dissolve` for crossfade (what editors and
+    /// OpenTimelineIO's `SMPTE_Dissolve` call a cross-dissolve), `xfade:NAME` for the one re-deriving FFmpeg xfade's
+    /// `NAME` (`xfade:dissolve` is `pixeldissolve`).
+    public var aliases: [String] {
+        (self == .crossfade ? ["dissolve"] : []) + (xfadeName.map { ["xfade:" + $0] } ?? [])
+    }
+
+    /// The transition named `name`, by its own name or one of its `aliases`; nil for none.
+    public static func named(_ name: String) -> TransitionKind? {
+        TransitionKind(rawValue: name) ?? allCases.first { $0.aliases.contains(name) }
+    }
 
     /// What the transition is and does (see `TransitionTraits`).
     public var traits: TransitionTraits {
         switch self {
         case .crossfade:
-            return TransitionTraits(summary: "opacity ramp: (1 − p)·A + p·B", mixesColoursOnly: true)
+            return TransitionTraits(summary: "opacity ramp: (1 − p)·A + p·B; the cross-dissolve of editors and OTIO's SMPTE_Dissolve (also named dissolve)",
+                                    mixesColoursOnly: true)
         case .push:
             return TransitionTraits(summary: "A slides out along the direction, B follows one picture behind",
                                     directions: [.left, .right, .up, .down], mixesColoursOnly: true, movesLayers: true)
@@ -97,7 +119,8 @@ public enum TransitionKind: String, CaseIterable, Sendable {
         case .horzclose:
             return wipe("B closes in from the top and bottom edges, soft edges")
         case .dissolve:
-            return TransitionTraits(summary: "pixels switch to B in FFmpeg's pseudo-random order", mixesColoursOnly: true, usesNoise: true)
+            return TransitionTraits(summary: "FFmpeg xfade's dissolve: pixels switch to B in a pseudo-random order (not a cross-dissolve: that is crossfade, also named dissolve)",
+                                    mixesColoursOnly: true, usesNoise: true)
         case .pixelize:
             return wipe("crossfade through square blocks that grow to min(W, H)/20 at p = ½ and shrink again")
         case .diagtl:
@@ -157,6 +180,7 @@ public enum TransitionKind: String, CaseIterable, Sendable {
     public var xfadeName: String? {
         switch self {
         case .crossfade, .push, .wipe, .glsl: return nil
+        case .dissolve: return "dissolve"
         default: return rawValue
         }
     }

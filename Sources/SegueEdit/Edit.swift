@@ -66,8 +66,8 @@ public struct ClipSpec: Equatable, Sendable {
     /// rate and missing-frame policy (the edit file's `rate` and `missingFrames`); nil for any other item.
     public var imageSequence: ImageSequence?
     /// The item lasts until the edit's end (as the other tracks and the audio tracks make it): a still, a fill or a
-    /// gap for all of that time, a video for as much of it as its file has. Used for `--overlay`; `duration` is
-    /// then ignored.
+    /// gap for all of that time, a video for as much of it as its file has. The edit file's `"duration": "edit"` (or
+    /// `"untilEnd": true`) and `--overlay`; `duration` is then ignored.
     public var lastsUntilEditEnd = false
     /// For a transition read from OpenTimelineIO (`OTIOFile`): where the cut lies inside `transition`, seconds from its
     /// start (OTIO's `in_offset`; the rest of the transition is its `out_offset`). The item before was extended past

@@ -176,8 +176,8 @@ public enum EditFile {
         return spec
     }
 
-    /// An item's `at`, `transition` (with its `inOffset`), `untilEnd` and `interchange` (any kind of item that
-    /// declares them).
+    /// An item's `at`, `transition` (with its `inOffset`), `untilEnd` (or `"duration": "edit"`) and `interchange` (any
+    /// kind of item that declares them).
     static func timing(_ r: EditFields, _ spec: inout ClipSpec, first: Bool, base: String, audio: Bool, policy: InputPolicy = .default) throws {
         if let at = r.seconds("at") { spec.at = at }
         if let t = r.object("transition"), !(try isCut(t)) {
@@ -185,7 +185,7 @@ public enum EditFile {
             spec.transition = audio ? try audioTransition(t) : try transition(t, base: base, policy: policy)
             spec.transitionCut = t.seconds("inOffset")
         }
-        if r.bool("untilEnd") == true { spec.lastsUntilEditEnd = true }
+        if r.bool("untilEnd") == true || r.string("duration") == EditSchema.untilEditEnd { spec.lastsUntilEditEnd = true }
         if r.bool("interchange") == true { spec.interchange = true }
     }
 

@@ -47,13 +47,14 @@ extension EditFile {
         return true
     }
 
-    /// The transition named `name` (`TransitionKind`; a cut, no transition, is the caller's to handle). Throws
-    /// `EditError` suggesting the nearest name, `cut` included.
+    /// The transition named `name` (`TransitionKind.named`: its name or an alias, `dissolve` a crossfade; a cut, no
+    /// transition, is the caller's to handle). Throws `EditError` suggesting the nearest name, aliases and `cut` included.
     public static func transitionKind(_ name: String, field: String) throws -> TransitionKind {
-        if let k = TransitionKind(rawValue: name) { return k }
+        if let k = TransitionKind.named(name) { return k }
         let names = TransitionKind.allCases.map(\.rawValue)
         var message = "unknown transition \"\(name)\""
-        if let near = NearestName.suggestion(for: name, among: names + ["cut"]) { message += "; did you mean \"\(near)\"?" }
+        let candidates = names + TransitionKind.allCases.flatMap(\.aliases) + ["cut"]
+        if let near = NearestName.suggestion(for: name, among: candidates) { message += "; did you mean \"\(near)\"?" }
         throw EditError(field, message + " (one of \(names.joined(separator: ", ")), or cut for none; `segue transitions` describes them)")
     }
 

@@ -205,7 +205,14 @@ public struct EditFileWriter {
             if c.freeze != nil { throw EditError(o.path("start"), "a frozen clip holds the frame freeze names: its start cannot be written") }
             try o.set("start", Self.seconds(c.start))
         }
-        if let d = c.duration, tag != "gap" { try o.set("duration", Self.seconds(d)) }
+        // Until the edit's end: `untilEnd` where the item declares it (its `duration` kept, ignored), else (an audio
+        // clip) `"duration": "edit"`.
+        let untilEnd = c.lastsUntilEditEnd && variant.object.field("untilEnd") != nil
+        if c.lastsUntilEditEnd && !untilEnd {
+            try o.set("duration", .string(EditSchema.untilEditEnd))
+        } else if let d = c.duration, tag != "gap" {
+            try o.set("duration", Self.seconds(d))
+        }
         if let at = c.at { try o.set("at", Self.seconds(at)) }
         if let t = c.transition { try o.set("transition", transition(t, cut: c.transitionCut, audio: audio, field: o.path("transition"))) }
         if c.volume != 1 { try o.set("volume", .number(c.volume)) }
@@ -215,7 +222,7 @@ public struct EditFileWriter {
         if let m = c.motion { try o.set("motion", motion(m, field: o.path("motion"))) }
         if c.layer != LayerSpec() { try o.set("layer", layer(c.layer, field: o.path("layer"))) }
         if !c.effects.isEmpty { try o.set("effects", .array(effects(c.effects, audio: audio, field: o.path("effects")))) }
-        if c.lastsUntilEditEnd { try o.set("untilEnd", .bool(true)) }
+        if untilEnd { try o.set("untilEnd", .bool(true)) }
         if c.interchange { try o.set("interchange", .bool(true)) }
         return o.value
     }

@@ -86,8 +86,9 @@ public enum StringRule: Sendable {
     /// A CSS easing (`Easing.parse`).
     case easing
     /// Seconds as an exact fraction of whole numbers, `"1001/30000"` (`EditFile.fraction`), within the rule's range: a
-    /// time no decimal writes exactly (the other alternative of a time, beside a number).
-    case fraction(NumberRule)
+    /// time no decimal writes exactly (the other alternative of a time, beside a number); or one of `names` (a length's
+    /// `"edit"`, `EditSchema.length`).
+    case fraction(NumberRule, names: [String] = [])
 }
 
 /// The names a string may take: `names` (in messages) and `aliases` (also accepted), perhaps in any case.
@@ -238,7 +239,7 @@ extension SchemaType {
         case .number(let r): return [r.integer ? "a whole number" : "a number"]
         case .string(.choice(let c)): return c.names
         case .string(.colour): return ["a colour"]
-        case .string(.fraction): return ["an exact fraction of seconds such as \"1001/30000\""]
+        case .string(.fraction(_, let names)): return ["an exact fraction of seconds such as \"1001/30000\""] + names.map { "\"\($0)\"" }
         case .string: return ["a string"]
         case .object, .variants, .parameters: return ["an object"]
         case .array: return ["a list"]
@@ -281,7 +282,7 @@ extension SchemaType {
                 throw EditError(path, "must be \(SchemaText.list(phrases)), got \(EditFile.typeName(v))")
             }
             if case .string(.choice(let c)) = type, let s = v as? String, c.match(s) == nil {
-                throw EditError(path, "must be \(SchemaText.list(phrases)) (got \"\(s)\")\(SchemaText.suggestion(s, among: c.names)): \(about)")
+                throw EditError(path, "must be \(SchemaText.list(phrases)) (got \"\(s)\")\(SchemaText.suggestion(s, among: c.all)): \(about)")
             }
             try type.check(v, path, about: about)
         case .variants(let variants):
@@ -305,7 +306,7 @@ extension StringRule {
             }
         case .choice(let c):
             guard c.match(s) == nil else { return }
-            throw EditError(path, "must be \(SchemaText.list(c.names)) (got \"\(s)\")\(SchemaText.suggestion(s, among: c.names)): \(about)")
+            throw EditError(path, "must be \(SchemaText.list(c.names)) (got \"\(s)\")\(SchemaText.suggestion(s, among: c.all)): \(about)")
         case .colour(let alpha, let also):
             if also.contains(where: { $0.lowercased() == s.lowercased() }) { return }
             if alpha ? TextColour.parse(s) != nil : RGBColour.parse(s) != nil { return }
@@ -318,8 +319,12 @@ extension StringRule {
             }
         case .easing:
             _ = try Easing.parse(s, field: path)
-        case .fraction(let range):
+        case .fraction(let range, let names):
+            if names.contains(s) { return }
             guard let t = EditFile.fraction(s) else {
+                if !names.isEmpty {
+                    throw EditError(path, "must be a number of seconds, an exact fraction of seconds such as \"1001/30000\", or \(SchemaText.list(names.map { "\"\($0)\"" })) (got \"\(s)\")\(SchemaText.suggestion(s, among: names)): \(about)")
+                }
                 throw EditError(path, "must be a number, got a string (\"\(s)\"); an exact time is a fraction of whole numbers of seconds such as \"1001/30000\"")
             }
             if !range.contains(t.seconds), let text = range.rangeText {

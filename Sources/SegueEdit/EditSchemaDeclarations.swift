@@ -25,6 +25,14 @@ public enum EditSchema {
         let rule = NumberRule(minimum: min, exclusiveMinimum: above, maximum: max, seconds: true)
         return .anyOf([.number(rule), .string(.fraction(rule))])
     }
+    /// A length: a time as `seconds` gives it, or `"edit"`: until the edit's end, as the other items make it
+    /// (`ClipSpec.lastsUntilEditEnd`).
+    static func length(min: Double? = nil, above: Bool = false) -> SchemaType {
+        let rule = NumberRule(minimum: min, exclusiveMinimum: above, seconds: true)
+        return .anyOf([.number(rule), .string(.fraction(rule, names: [untilEditEnd]))])
+    }
+    /// The value of `duration` (an item's) that makes it last until the edit's end.
+    public static let untilEditEnd = "edit"
     /// Seconds as a number only (a duration the model keeps as a `Double`: ducking's attack and release).
     static func plainSeconds(min: Double, max: Double) -> SchemaType { .number(NumberRule(minimum: min, maximum: max, seconds: true)) }
     static func choice(_ c: SchemaChoice) -> SchemaType { .string(.choice(c)) }
@@ -164,8 +172,8 @@ public enum EditSchema {
     // MARK: transitions
 
     public static let transition = SchemaObject("transition", "the transition into this item from the one before it on its track", [
-        SchemaField("type", choice(SchemaChoice(TransitionKind.allCases.map(\.rawValue) + ["cut"])),
-                    "a transition of `segue transitions` (default crossfade), glsl (a gl-transitions shader), or cut (none)"),
+        SchemaField("type", choice(SchemaChoice(TransitionKind.allCases.map(\.rawValue) + ["cut"], aliases: TransitionKind.allCases.flatMap(\.aliases))),
+                    "a transition of `segue transitions` (default crossfade; dissolve is a crossfade, FFmpeg's random-pixel dissolve is pixeldissolve or xfade:dissolve), glsl (a gl-transitions shader), or cut (none)"),
         SchemaField("duration", seconds(min: 0, above: true), "its length, seconds (default 1)"),
         SchemaField("direction", choice(SchemaChoice(Transition.Direction.self)), "for a transition that moves: which way (the type's directions)"),
         SchemaField("audioCurve", choice(SchemaChoice(AudioCurve.self)), "the audio crossfade's curve (default linear)"),
@@ -191,7 +199,7 @@ public enum EditSchema {
                 SchemaField($0.name, number($0.range), "\($0.summary) (default \(SchemaText.number($0.defaultValue)))")
             }, inline: true)
             let directions: SchemaType? = traits.directions.isEmpty ? nil : choice(SchemaChoice(traits.directions.map(\.rawValue)))
-            rules.append(SchemaCondition(field: "type", values: [kind.rawValue], whenAbsent: kind == .crossfade, then: kind == .glsl
+            rules.append(SchemaCondition(field: "type", values: [kind.rawValue] + kind.aliases, whenAbsent: kind == .crossfade, then: kind == .glsl
                 ? [("direction", directions)]
                 : [("params", .object(params)), ("direction", directions), ("shader", nil)]))
         }
@@ -326,8 +334,8 @@ public enum EditSchema {
     static let videoTransition = SchemaField("transition", .object(transition), "the transition into this item from the one before it (none: a cut)", nullable: true)
     static let audioTransitionField = SchemaField("transition", .object(audioTransition), "the crossfade into this item from the one before it (none: a cut)", nullable: true)
     static let start = SchemaField("start", seconds(min: 0), "seconds into the source where the item starts (default 0)")
-    static let mediaDuration = SchemaField("duration", seconds(min: 0, above: true), "seconds of the source used (default: to its end; a still or a fill: 4)")
-    static let shownDuration = SchemaField("duration", seconds(min: 0, above: true), "how long it shows, seconds (default 4)")
+    static let mediaDuration = SchemaField("duration", length(min: 0, above: true), "seconds of the source used (default: to its end; a still or a fill: 4), or \"edit\": until the edit's end, as the other items make it (a video for as much as its file has)")
+    static let shownDuration = SchemaField("duration", length(min: 0, above: true), "how long it shows, seconds (default 4), or \"edit\": until the edit's end, as the other items make it")
     static let volume = SchemaField("volume", gain, "a gain on the item's audio (default 1)")
     static let audioTrackIndex = SchemaField("audioTrack", .number(NumberRule(minimum: 0, integer: true)),
                                              "which of the file's audio streams plays, counted from 0 (default: the one flagged default, else the first)", nullable: true)
@@ -335,7 +343,7 @@ public enum EditSchema {
     static let speedField = SchemaField("speed", speed, speedAbout + "; an entry of effects", nullable: true)
     static let reverseField = SchemaField("reverse", .boolean, "play the source backwards, its audio too; an entry of effects")
     static let pitchField = SchemaField("pitch", choice(SchemaChoice(Pitch.self)), pitchAbout + "; a parameter of the speed effect")
-    static let untilEnd = SchemaField("untilEnd", .boolean, "the item lasts until the edit's end (as the other tracks make it; --overlay): a still, a fill or a gap for all of it, a video for as much as its file has; duration is then ignored (default false)")
+    static let untilEnd = SchemaField("untilEnd", .boolean, "the item lasts until the edit's end (as the other tracks make it; --overlay): a still, a fill or a gap for all of it, a video for as much as its file has; duration is then ignored (default false); \"duration\": \"edit\" says the same")
     static let interchange = SchemaField("interchange", .boolean, "the item was read from an interchange timeline (OpenTimelineIO): where its file is a still picture, its start and speed are dropped instead of refused (default false)")
 
     public static let clip = SchemaObject("clip", "a media file's time range: a video, a still picture or an image sequence", [

@@ -89,7 +89,7 @@ struct SchemaWriter {
             case .colour(let alpha, let also): s["pattern"] = SchemaPattern.colour(alpha: alpha, also: also)
             case .frameRate: s["pattern"] = SchemaPattern.frameRate
             case .easing: s["pattern"] = SchemaPattern.easing
-            case .fraction: s["pattern"] = SchemaPattern.fraction
+            case .fraction(_, let names): s["pattern"] = names.isEmpty ? SchemaPattern.fraction : SchemaPattern.fraction(or: names)
             }
             return s
         case .object(let o): return reference(o)
@@ -143,6 +143,10 @@ enum SchemaPattern {
 
     /// `EditFile.fraction`: whole numbers of seconds over a positive whole number (its range is the parser's to check).
     static let fraction = "^-?[0-9]+/0*[1-9][0-9]*$"
+    /// A fraction (`fraction`) or exactly one of `names` (a length's `"edit"`).
+    static func fraction(or names: [String]) -> String {
+        "^(?:-?[0-9]+/0*[1-9][0-9]*|" + names.map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|") + ")$"
+    }
 
     /// `Easing.parse`: a keyword or a function in any case, white space around (the function's arguments are the
     /// parser's to check).

@@ -252,7 +252,8 @@ struct OTIOReader {
     // MARK: transitions
 
     /// A `Transition.1`: `SMPTE_Dissolve` is a crossfade; `metadata.segue` (an edit-file transition object, which
-    /// `export-otio` writes with `Custom_Transition`) gives any of Segue's; a `transition_type` that is a Segue name,
+    /// `export-otio` writes with `Custom_Transition`) gives any of Segue's; a `transition_type` that is a Segue name
+    /// (or alias: `TransitionKind.named`),
     /// `segue:NAME`, or a gl-transitions file (`….glsl`, relative to the timeline) is that; anything else is a
     /// crossfade with a warning naming it.
     mutating func transition(_ o: OTIOObject) throws -> OTIOTransition {
@@ -274,8 +275,8 @@ struct OTIOReader {
                 t = try EditFile.transition(["type": name], field: "\(o.path).transition_type", base: base, policy: options.policy)
             case _ where type.lowercased().hasSuffix(".glsl"):
                 t = try EditFile.transition(["type": "glsl", "shader": type], field: "\(o.path).transition_type", base: base, policy: options.policy)
-            case _ where TransitionKind(rawValue: type) != nil && type != "glsl":
-                t.kind = TransitionKind(rawValue: type)!
+            case _ where TransitionKind.named(type) != nil && type != "glsl":
+                t.kind = TransitionKind.named(type)!
                 t.direction = t.kind.traits.directions.first ?? .left
             default:
                 warnings.append("\(o.path): transition \"\(o.name)\" of type \"\(type)\" is not one Segue knows: drawn as a crossfade")

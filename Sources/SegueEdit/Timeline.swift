@@ -112,6 +112,8 @@ public struct Timeline: Sendable {
     /// The indices into `audioPlacements` of each audio track's items, and whether the music ducks under it.
     public let audioTracks: [(items: [Int], duck: Bool)]
     public let renderSize: PixelSize
+    /// Why the render size is what it is, in words (`defaultRenderSize`'s reason, or "given …"); `plan` shows it.
+    public let renderSizeReason: String
     public let frameRate: FrameRate
     public let fit: FitMode
     public let output: OutputSettings
@@ -201,58 +203,54 @@ public struct Timeline: Sendable {
         var k = 0
         for (n, ref) in all.enumerated() where ref.spec.file != nil { sourceOf[n] = sources[k]; k += 1 }
 
-        // Render size: AVVideoComposition(propertiesOf:) takes the largest width and height. The bottom track is the
-        // edit's main sequence: its clips decide (overlays above never change the size), or every track's when it has
-        // no media.
+        // The bottom track is the edit's main sequence: its clips decide the size and the rate (overlays above never
+        // change them), or every track's when it has no media.
         let pictured = all.indices.filter { !all[$0].audio && sourceOf[$0] != nil }
         let main = pictured.filter { all[$0].track == 0 }
-        let deciding = (main.isEmpty ? pictured : main).map { sourceOf[$0]! }
-        var size: PixelSize
+        let deciding = main.isEmpty ? pictured : main
         let which = main.isEmpty || edit.tracks.count == 1 ? "" : " of the bottom track"
-        if let rs = edit.renderSize {
-            size = rs
-        } else if deciding.isEmpty {
-            throw EditError("renderSize", "is required for an edit without video or picture clips (only fills, gaps and text): e.g. {\"width\": 1920, \"height\": 1080}")
-        } else if edit.square {
-            // Each clip is cropped to a square of its short side; the edit's square is the largest of those, so
-            // no clip is upscaled more than it must be (a 1920×1080 and a 1080×1920 clip give 1080, not 1920).
-            let s = deciding.map { min($0.displaySize.width, $0.displaySize.height) }.max()!
-            size = PixelSize(width: s, height: s)
-            notes.append("render size \(size): square, the largest short side among the clips\(which) after rotation")
-        } else {
-            size = PixelSize(width: deciding.map(\.displaySize.width).max()!, height: deciding.map(\.displaySize.height).max()!)
-            notes.append("render size \(size): largest clip width and height\(which) after rotation")
-        }
-        if edit.renderSize == nil, max(size.width, size.height) > Timeline.maxRenderSide {
-            // A huge picture (a panorama, a scan) would ask for a size no encoder takes: scale it down to fit.
-            let k = Double(Timeline.maxRenderSide) / Double(max(size.width, size.height))
-            size = PixelSize(width: max(2, Int((Double(size.width) * k).rounded())), height: max(2, Int((Double(size.height) * k).rounded())))
-            notes.append("render size \(size): scaled down to fit \(Timeline.maxRenderSide) pixels, the largest side libx264 and the edit file take")
-        }
-        if size.width % 2 != 0 || size.height % 2 != 0 {
-            if edit.renderSize != nil {
-                throw EditError("renderSize", "width and height must be even for 4:2:0 output (got \(size))")
-            }
-            size = PixelSize(width: max(2, size.width & ~1), height: max(2, size.height & ~1))
-            notes.append("rounded down to even for 4:2:0: \(size)")
-        }
         // Frame rate: the highest standard rate the deciding clips ask for (see SourceInfo.standardFrameRate), else 30.
         let rate: FrameRate
-        let rateCandidates = main.isEmpty ? pictured : main
+        var rateNote: String
         if let r = edit.frameRate {
             rate = r
-        } else if let best = rateCandidates.compactMap({ n in sourceOf[n]!.defaultFrameRate.map { (n, $0.rate, $0.reason) } })
+            rateNote = ""
+        } else if let best = deciding.compactMap({ n in sourceOf[n]!.defaultFrameRate.map { (n, $0.rate, $0.reason) } })
                     .max(by: { $0.1.framesPerSecond < $1.1.framesPerSecond }) {
             rate = best.1
             let ref = all[best.0]
-            notes.append("frame rate \(rate): the highest clip rate\(which), from \(ref.label) (\(Timeline.name(ref.spec))): \(best.2)")
+            rateNote = "frame rate \(rate): the highest clip rate\(which), from \(ref.label) (\(Timeline.name(ref.spec))): \(best.2)"
         } else if let r = edit.fallbackFrameRate {
             rate = r
-            notes.append("frame rate \(r): no clip reports a frame rate; the timeline's own rate")
+            rateNote = "frame rate \(r): no clip reports a frame rate; the timeline's own rate"
         } else {
             rate = FrameRate(30)
-            notes.append("frame rate 30: no clip reports a frame rate")
+            rateNote = "frame rate 30: no clip reports a frame rate"
         }
+        // Render size: the edit's, else decided by the deciding clips (`defaultRenderSize`).
+        let size: PixelSize
+        let sizeReason: String
+        if let rs = edit.renderSize {
+            size = rs
+            sizeReason = "given (renderSize or --size)"
+        } else if deciding.isEmpty {
+            throw EditError("renderSize", "is required for an edit without video or picture clips (only fills, gaps and text): e.g. {\"width\": 1920, \"height\": 1080}")
+        } else {
+            // Each clip's time on the timeline weighs its orientation (an item whose timing is wrong throws below,
+            // with its field; it weighs nothing here).
+            let clips = deciding.map { n in
+                (size: sourceOf[n]!.displaySize, time: (try? Timeline.timing(all[n], sourceOf[n]!, rate: rate))?.timeline ?? .zero)
+            }
+            let decided = Timeline.defaultRenderSize(clips, square: edit.square, which: which)
+            size = decided.size
+            sizeReason = decided.reason
+            notes.append("render size \(size): \(sizeReason)")
+        }
+        if size.width % 2 != 0 || size.height % 2 != 0 {
+            // (A default is always even.)
+            throw EditError("renderSize", "width and height must be even for 4:2:0 output (got \(size))")
+        }
+        if !rateNote.isEmpty { notes.append(rateNote) }
         // Transitions read from OpenTimelineIO: shortened where the media lacks the handles they use.
         let fitted = Timeline.fitHandles(all, sourceOf: sourceOf, rate: rate)
         all = fitted.items
@@ -301,6 +299,7 @@ public struct Timeline: Sendable {
                 durations[n] = d
             }
         }
+        warnings += Timeline.lengtheningWarnings(all, starts: starts, durations: durations, rate: rate)
 
         // Placements.
         func place(_ n: Int, index: Int) -> Placement {
@@ -351,6 +350,7 @@ public struct Timeline: Sendable {
         tracks = trackList
         audioTracks = edit.audioTracks.enumerated().map { k, t in (sound.indices.filter { sound[$0].track == k }, t.duck) }
         self.renderSize = size
+        self.renderSizeReason = sizeReason
         self.frameRate = rate
         self.fit = edit.fit
         self.output = edit.output
@@ -383,6 +383,22 @@ public struct Timeline: Sendable {
             }
         }
         self.warnings = warnings
+    }
+
+    /// The warnings for items of an upper video track that end after the rest of the edit (the bottom track and the
+    /// audio tracks) by a frame or more: each makes the edit longer by itself (a logo given 30 s over a 10 s edit), which
+    /// `"duration": "edit"` would not. Items that last until the edit's end are not counted.
+    static func lengtheningWarnings(_ all: [ItemReference], starts: [MediaTime], durations: [MediaTime], rate: FrameRate) -> [String] {
+        func frames(_ t: MediaTime) -> Int64 { t.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator)) }
+        let counted = all.indices.filter { !all[$0].spec.lastsUntilEditEnd }
+        let upper = counted.filter { !all[$0].audio && all[$0].track > 0 }
+        let rest = counted.filter { all[$0].audio || all[$0].track == 0 }.map { starts[$0] + durations[$0] }.max() ?? .zero
+        guard !upper.isEmpty else { return [] }
+        return upper.filter { frames(starts[$0] + durations[$0]) > frames(rest) }.map { n in
+            let ref = all[n], end = starts[n] + durations[n]
+            return "\(ref.label) (\(Timeline.name(ref.spec))) on an upper track ends at \(fmt(end)) s, after the bottom track"
+                + " and the audio tracks (\(fmt(rest)) s): it makes the edit longer; \"duration\": \"edit\" would end it with the edit"
+        }
     }
 
     /// The file name of an item's media, "fill #rrggbb" or "gap".

@@ -91,6 +91,8 @@ public struct TimelineReport: Codable, Sendable {
         public let on: String
     }
     public let width: Int, height: Int
+    /// Why the render size is what it is (`Timeline.renderSizeReason`).
+    public var renderSizeReason: String? = nil
     /// "30000/1001".
     public let frameRate: String
     public let duration: Double
@@ -112,13 +114,18 @@ public struct TimelineReport: Codable, Sendable {
     /// `globalStartTime` as HH:MM:SS:FF, counting frames at the rate the source counted them in (else the output's),
     /// non-drop-frame.
     public let startTimecode: String?
+    /// What the resolution warns about (`Timeline.warnings`: an item of an upper track that makes the edit longer, a
+    /// transition shortened, …), as `segue plan` also prints them on standard error; nil for none.
+    public var warnings: [String]? = nil
 
     public init(_ t: Timeline) {
         width = t.renderSize.width; height = t.renderSize.height
+        renderSizeReason = t.renderSizeReason
         frameRate = t.frameRate.description
         duration = t.duration.seconds
         frameCount = t.frameCount
         notes = t.notes
+        warnings = t.warnings.isEmpty ? nil : t.warnings
         background = t.background.description
         tracks = t.tracks.count
         markers = t.markers.isEmpty ? nil : t.markers.sorted { $0.start < $1.start }.map {
@@ -176,13 +183,14 @@ public struct TimelineReport: Codable, Sendable {
     public var text: String {
         var s = "render size \(width)x\(height), \(frameRate) fps, \(String(format: "%.3f", duration)) s, \(frameCount) frames"
             + (background == RGBColour.black.description ? "" : ", background \(background)") + "\n"
+        if let why = renderSizeReason { s += "render size \(width)x\(height): \(why)\n" }
         if let tc = startTimecode, let g = globalStartTime {
             s += String(format: "timeline starts at timecode %@ (global_start_time %.3f s); the output starts at 0\n", tc, g)
         }
         let layered = tracks > 1 || !audioClips.isEmpty
         for c in clips {
             if let t = c.transition {
-                s += String(format: "  %@%@ %.3f s%@%@%@: frames %lld–%lld\n", t.type, t.shader.map { " \($0)" } ?? "", t.duration,
+                s += String(format: "  %@%@ %.3f s%@%@%@: frames %lld–%lld\n", TimelineReport.transitionName(t.type), t.shader.map { " \($0)" } ?? "", t.duration,
                             TransitionKind(rawValue: t.type)?.traits.directions.isEmpty ?? true ? "" : " \(t.direction)",
                             t.easing == "linear" ? "" : ", \(t.easing)", t.blend == "linear" ? ", linear light" : "", t.firstFrame, t.endFrame - 1)
             }
@@ -206,6 +214,13 @@ public struct TimelineReport: Codable, Sendable {
                         m.comment.isEmpty ? "" : ": \(m.comment)")
         }
         return s
+    }
+
+    /// A transition's type as the plan names it: with the xfade transition it re-derives where that is named
+    /// otherwise ("pixeldissolve (FFmpeg xfade's dissolve: random pixels, not a cross-dissolve)").
+    static func transitionName(_ type: String) -> String {
+        guard let kind = TransitionKind(rawValue: type), let x = kind.xfadeName, x != type else { return type }
+        return "\(type) (FFmpeg xfade's \(x)\(kind == .dissolve ? ": random pixels, not a cross-dissolve" : ""))"
     }
 
     /// `t` as HH:MM:SS:FF: its frames at `rate`, counted in seconds of `rate` rounded to whole frames (non-drop-frame

@@ -25,6 +25,9 @@ public enum FFmpegLog {
         public let component: String?
         /// FFmpeg's message, without its trailing newline.
         public let message: String
+        public init(level: Level, file: String?, component: String?, message: String) {
+            self.level = level; self.file = file; self.component = component; self.message = message
+        }
         public var description: String {
             (file.map { "[\($0)] " } ?? "") + (component.map { "\($0): " } ?? "") + message
         }
@@ -136,5 +139,33 @@ public enum FFmpegLog {
             return (displayName(String(cString: url)), component)
         }
         return (threadFile, component)
+    }
+}
+
+extension FFmpegLog {
+    /// FFmpeg's lines once each (a decoder may complain of every frame in the same words): the first time a line
+    /// comes, `first` says to show it; the same line again (the same file, component and message) is only counted,
+    /// and `repeats` says how often each came. What `segue --verbose` prints through. Thread-safe: FFmpeg logs from
+    /// its decoding threads.
+    public final class Once: Sendable {
+        private let seen = Mutex<(order: [String], counts: [String: Int])>(([], [:]))
+
+        public init() {}
+
+        /// Whether `line` came for the first time; counts it either way.
+        public func first(_ line: Line) -> Bool {
+            let text = line.description
+            return seen.withLock { s in
+                let n = s.counts[text, default: 0]
+                s.counts[text] = n + 1
+                if n == 0 { s.order.append(text) }
+                return n == 0
+            }
+        }
+
+        /// The lines that came more than once, in the order they first came, each with how many times it came.
+        public func repeats() -> [(line: String, count: Int)] {
+            seen.withLock { s in s.order.compactMap { t in s.counts[t].flatMap { $0 > 1 ? (t, $0) : nil } } }
+        }
     }
 }

@@ -147,15 +147,13 @@ public enum RenderJob {
         var probed: [(path: String, colour: ColourOverride?, audio: Bool, sequence: ImageSequence?, info: SourceInfo)] = []
         if let m = edit.music, checksMusic {
             watchdog?.arm("opening the music (\(m.path))")
-            var isDir: ObjCBool = false
-            guard InputPolicy.urlScheme(of: m.path) != nil || FileManager.default.fileExists(atPath: m.path, isDirectory: &isDir), !isDir.boolValue else {
-                throw MediaError(path: m.path, function: nil, message: "music: file not found")
-            }
+            try checkExists(m.path, field: "music.path")
             do {
                 guard try AudioReader(path: m.path, videoOrigin: .zero, start: .zero, policy: policy) != nil else {
                     throw MediaError(path: m.path, function: nil, message: "music: the file has no audio stream (music is a song or a video with sound; a picture or a silent video goes on a video track)")
                 }
             } catch let e as MediaError where e.function != nil {
+                try checkIsMedia(m.path, field: "music.path", failure: e)
                 throw MediaError(path: m.path, function: e.function, code: e.code, message: "music: \(e.message)")
             } catch var e as InputRefused {
                 e.field = "music.path"
@@ -174,11 +172,11 @@ public enum RenderJob {
                 // A numbered picture pattern: its folder must exist; the pictures are listed when it is probed.
                 let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
                 guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
-                    throw MediaError(path: path, function: nil, message: "\(what): the image sequence's folder \(folder) does not exist")
+                    throw EditError("\(item.field).path", "\(path) is missing: the image sequence's folder \(folder) does not exist")
                 }
-            } else if InputPolicy.urlScheme(of: path) == nil, !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-                throw MediaError(path: path, function: nil, message: "\(what): file not found")
-            } else if isDir.boolValue { throw MediaError(path: path, function: nil, message: "\(what): is a directory, not a media file") }
+            } else {
+                try checkExists(path, field: "\(item.field).path")
+            }
             let info: SourceInfo
             do {
                 // A file used by several clips (ranges cut from one recording) is opened and probed once.
@@ -189,6 +187,7 @@ public enum RenderJob {
                     probed.append((path, item.spec.colour, item.audio, item.spec.imageSequence, info))
                 }
             } catch let e as MediaError {
+                if item.spec.imageSequence == nil { try checkIsMedia(path, field: "\(item.field).path", failure: e) }
                 throw MediaError(path: path, function: e.function, code: e.code, message: "\(what): \(e.message)")
             } catch var e as InputRefused {
                 e.field = "\(item.field).path"
@@ -209,6 +208,27 @@ public enum RenderJob {
         try policy.check(timeline)
         timeline.inputPolicy = policy
         return timeline
+    }
+
+    /// The rule for an input the edit names (a clip, the music): one that is missing is an invalid edit, naming the
+    /// field and the path (a directory, a FIFO or a device the input policy refused already, likewise). A URL passes.
+    /// - Throws: `EditError`.
+    static func checkExists(_ path: String, field: String) throws {
+        guard InputPolicy.urlScheme(of: path) == nil else { return }
+        var isDir: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+            throw EditError(field, "\(path) is missing: file not found")
+        }
+        if isDir.boolValue { throw EditError(field, "\(path) is a directory, not a media file: inputs must be regular files") }
+    }
+
+    /// After `failure` opening an input the edit names: when the file is not media at all (empty, text, no format
+    /// FFmpeg reads: `NotMedia`), an invalid edit naming the field, the path and what it is; otherwise (a damaged or
+    /// unreadable media file) nothing, and the caller throws the failure (exit status 1).
+    /// - Throws: `EditError`.
+    static func checkIsMedia(_ path: String, field: String, failure: MediaError) throws {
+        guard InputPolicy.urlScheme(of: path) == nil, let kind = NotMedia.kind(ofFileAt: path) else { return }
+        throw EditError(field, "\(path) is \(kind), not a media file (\(failure.function.map { "\($0): " } ?? "")\(failure.message))")
     }
 
     /// Renders `edit` to `outputPath`.

@@ -54,10 +54,11 @@ extension Arguments {
         return (text.replacingOccurrences(of: "\\n", with: "\n"), seconds)
     }
 
-    /// `TYPE:SECONDS[:DIRECTION]`, or `cut`.
+    /// `TYPE:SECONDS[:DIRECTION]`, or `cut`; TYPE may be `xfade:NAME` (`TransitionKind.aliases`).
     static func parseTransition(_ s: String) throws -> Transition? {
         if s == "cut" || s == "none" { return nil }
-        let parts = s.split(separator: ":").map(String.init)
+        var parts = s.split(separator: ":").map(String.init)
+        if parts.count > 1, parts[0] == "xfade" { parts = [parts[0] + ":" + parts[1]] + parts.dropFirst(2) }
         guard let first = parts.first else { throw UsageError("--transition takes TYPE:SECONDS[:DIRECTION] (got \(s))") }
         let kind: TransitionKind
         do { kind = try EditFile.transitionKind(first, field: "--transition") } catch let e as EditError {

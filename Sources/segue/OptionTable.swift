@@ -194,12 +194,35 @@ enum OptionTable {
         return all.filter { !$0.commands.isDisjoint(with: scopes) }
     }
 
-    /// "unknown option --siz; did you mean --size?": the nearest name among what `command` takes (every option's
-    /// when the command is not known).
+    /// "unknown option --siz; did you mean --size?": among what `command` takes (every option's when the command is
+    /// not known), the nearest name (`NearestName`), else the names it begins (`--trans`: --transition; a few at most);
+    /// `--size=1920x1080` is told to give its value after a space; one near an option of other commands only is named as
+    /// one the command does not take.
     static func unknown(_ name: String, command: String?) -> String {
         let candidates = command.map { options(forCommand: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? all
-        let near = NearestName.suggestion(for: name, among: candidates.flatMap(\.names))
-        return "unknown option \(name)" + (near.map { "; did you mean \($0)?" } ?? "")
+        let names = candidates.flatMap(\.names)
+        if name.hasPrefix("--"), let eq = name.firstIndex(of: "=") {
+            let option = String(name[..<eq]), value = String(name[name.index(after: eq)...])
+            let known = names.contains(option) ? option : suggestion(for: option, among: names).count == 1 ? suggestion(for: option, among: names)[0] : nil
+            if let known { return "unknown option \(name); give the value after a space: \(known) \(value)" }
+        }
+        let near = suggestion(for: name, among: names)
+        if near.isEmpty, let command, !candidates.isEmpty {
+            // Another command's option (`segue probe --siz`): say so rather than nothing.
+            let elsewhere = suggestion(for: name, among: all.flatMap(\.names))
+            if !elsewhere.isEmpty { return "unknown option \(name); segue \(command) does not take \(orList(elsewhere))" }
+        }
+        return "unknown option \(name)" + (near.isEmpty ? "" : "; did you mean \(orList(near))?")
+    }
+
+    /// The options `name` may have meant: the nearest of `names` (`NearestName`), else those it is the beginning of
+    /// (at least two letters after the dashes; at most three), else none.
+    static func suggestion(for name: String, among names: [String]) -> [String] {
+        if let near = NearestName.suggestion(for: name, among: names) { return [near] }
+        let letters = name.drop { $0 == "-" }
+        guard letters.count >= 2 else { return [] }
+        let begun = names.filter { $0.count > name.count && $0.lowercased().hasPrefix(name.lowercased()) }
+        return begun.count <= 3 ? begun : []
     }
 
     /// Throws `UsageError` for the first option given that `scope` does not take, naming what it takes (exit 2), so

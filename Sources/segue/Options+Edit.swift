@@ -41,7 +41,7 @@ extension OptionTable {
         OptionSpec(name: "--transition", value: "TYPE:SECONDS[:DIRECTION]",
                    help: "between clips given on the command line (repeatable: they cycle; cut for none; `segue transitions` lists them)",
                    group: .picture, commands: Scopes.resolving.union(["bench-composite"]), effect: .edit,
-                   completion: .values(TransitionKind.allCases.filter { $0 != .glsl }.map(\.rawValue) + ["cut"]), repeatable: true) { a, v in
+                   completion: .values(TransitionKind.builtIns.map(\.rawValue) + ["dissolve", "cut"]), repeatable: true) { a, v in
             a.transitions.append(try Arguments.parseTransition(v.text))
         },
         OptionSpec(name: "--overlay", value: "FILE[:x,y,scale[,opacity]]",

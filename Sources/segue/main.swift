@@ -20,19 +20,31 @@ SignalCleanup.installHandlers()
 // Each segue process renders once: its heap is fresh, and zero-filling every allocation would only cost memory.
 HeapPolicy.zeroFilledAllocations = false
 var chunkRender = false
+let ffmpegLines = FFmpegLog.Once()
 do {
     let arguments = try Arguments(args, command: command)
     chunkRender = command == "render" && (arguments.plan != nil || arguments.chunk != nil)
     // A command with subcommands (farm) checks its options once it knows which.
     if spec.subcommands.isEmpty { try OptionTable.check(arguments.given, scope: command) }
     try OptionTable.checkRepeats(arguments.given)
-    // FFmpeg's own lines (a corrupt packet, a deprecated option) only with --verbose, naming the file.
-    if arguments.options.verbose { FFmpegLog.setHandler { say("ffmpeg: \($0)") } }
+    // FFmpeg's own lines (a corrupt packet, a deprecated option) only with --verbose, naming the file: each line once,
+    // as it first comes; how often the repeated ones came is said at the end.
+    if arguments.options.verbose {
+        let once = ffmpegLines
+        FFmpegLog.setHandler { if once.first($0) { say("ffmpeg: \($0)") } }
+    }
     try run(arguments)
     OpenDocuments.shared.closeAll()
+    sayRepeatedFFmpegLines()
 } catch {
     OpenDocuments.shared.closeAll()
+    sayRepeatedFFmpegLines()
     exit(report(error, command: command, chunkRender: chunkRender))
+}
+
+/// "ffmpeg: LINE (came 90 times; shown once)" for each FFmpeg line `--verbose` showed once but that came again.
+func sayRepeatedFFmpegLines() {
+    for r in ffmpegLines.repeats() { say("ffmpeg: \(r.line) (came \(r.count) times; shown once)") }
 }
 
 /// The one place an error becomes a message on standard error and an exit status: the status is the error's own

@@ -79,7 +79,9 @@ final class EditFileTests: XCTestCase {
 
     func testErrorsNameTheField() {
         assertError(#"{"clips": [{"path": "a.mp4", "strat": 1}]}"#, field: "clips[0].strat", contains: "did you mean \"start\"")
-        assertError(#"{"clips": [{"path": "a.mp4", "duration": "4"}]}"#, field: "clips[0].duration", contains: "must be a number, got a string")
+        // A length is a number, an exact fraction, or "edit" (issue 37 #1): a string of digits is none of them.
+        assertError(#"{"clips": [{"path": "a.mp4", "duration": "4"}]}"#, field: "clips[0].duration", contains: "must be a number of seconds, an exact fraction of seconds such as \"1001/30000\", or \"edit\" (got \"4\")")
+        assertError(#"{"clips": [{"path": "a.mp4", "start": "4"}]}"#, field: "clips[0].start", contains: "must be a number, got a string")
         assertError(#"{"clips": [{"path": 3}]}"#, field: "clips[0].path", contains: "must be a string")
         assertError(#"{"clips": []}"#, field: "clips", contains: "at least one")
         assertError(#"{"clip": []}"#, field: "clip", contains: "did you mean \"clips\"")

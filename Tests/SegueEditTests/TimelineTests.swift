@@ -92,7 +92,10 @@ final class TimelineTests: XCTestCase {
         let portrait = Orientation(a: 0, b: -1, c: 1, d: 0) // a quarter turn
         let edit = Edit(clips: [clip("a"), clip("b", Transition(kind: .crossfade, duration: MediaTime(seconds: 1)))])
         let tl = try Timeline(edit: edit, sources: [source(1280, 720, seconds: 3, fps: 29.97), source(1920, 1080, seconds: 3, fps: 24, orientation: portrait)])
-        XCTAssertEqual(tl.renderSize, PixelSize(width: 1280, height: 1920))   // widest 1280, tallest 1920 (rotated)
+        // Issue 37 #3: no longer AVFoundation's largest width and largest height (1280×1920, a shape neither clip has):
+        // clips of several sizes take the standard size of the prevailing orientation (equal times: the first clip's,
+        // landscape), no larger than the largest source (1920 long, 1080 short, rotated).
+        XCTAssertEqual(tl.renderSize, PixelSize(width: 1920, height: 1080))
         XCTAssertEqual(tl.frameRate, FrameRate(30000, 1001))
         var sq = edit
         sq.square = true
@@ -107,6 +110,52 @@ final class TimelineTests: XCTestCase {
         let none = try Timeline(edit: Edit(clips: [clip("a")]), sources: [source(161, 121, seconds: 1, fps: nil)])
         XCTAssertEqual(none.frameRate, FrameRate(30))
         XCTAssertEqual(none.renderSize, PixelSize(width: 160, height: 120))    // even for 4:2:0
+    }
+
+    /// Issue 37 #3: clips of one size render at it; clips of several sizes at a standard size (1920×1080, 1080×1920,
+    /// 1080×1080) of the orientation that fills most of the bottom track's time, scaled down to the largest source.
+    func testDefaultRenderSizeIsAStandardSizeOfThePrevailingOrientation() throws {
+        let turned = Orientation(a: 0, b: -1, c: 1, d: 0)
+        func size(_ clips: [(Int, Int, Double)], fit: FitMode = .fill) throws -> Timeline {
+            var edit = Edit(clips: clips.indices.map { clip("c\($0)") })
+            edit.fit = fit
+            return try Timeline(edit: edit, sources: clips.map { source($0.0, $0.1, seconds: $0.2) })
+        }
+        // The issue's cases: a 1080×1440 and a 1440×1080 clip gave 1440×1440; equal times, the first (portrait) decides:
+        // 1080×1920 scaled to the longest side there is (1440): 810×1440.
+        XCTAssertEqual(try size([(1080, 1440, 2), (1440, 1080, 2)]).renderSize, PixelSize(width: 810, height: 1440))
+        XCTAssertEqual(try size([(1440, 1080, 2), (1080, 1440, 2)]).renderSize, PixelSize(width: 1440, height: 810))
+        // Portrait phone clips and a landscape photo, fitted, gave 1920×1200: 1080×1920.
+        let phone = try size([(1080, 1920, 3), (1920, 1200, 4), (1080, 1920, 3)], fit: .fit)
+        XCTAssertEqual(phone.renderSize, PixelSize(width: 1080, height: 1920))
+        XCTAssertEqual(phone.renderSizeReason, "the clips differ in size; portrait prevails (6 s of 10 s): its standard size 1080x1920")
+        // Time decides, not the number of clips: one long landscape clip against two short portrait ones.
+        XCTAssertEqual(try size([(720, 1280, 1), (1280, 720, 5), (720, 1280, 1)]).renderSize, PixelSize(width: 1280, height: 720))
+        // Never larger than the largest source: small clips, a 4:3 mix, a square mix.
+        XCTAssertEqual(try size([(640, 480, 2), (320, 240, 2)]).renderSize, PixelSize(width: 640, height: 360))
+        XCTAssertEqual(try size([(96, 64, 2), (64, 48, 2)]).renderSize, PixelSize(width: 96, height: 54))
+        XCTAssertEqual(try size([(800, 800, 2), (600, 600, 2)]).renderSize, PixelSize(width: 800, height: 800))
+        XCTAssertEqual(try size([(4000, 3000, 2), (3840, 2160, 2)]).renderSize, PixelSize(width: 1920, height: 1080))
+        let small = try size([(1440, 1080, 2), (1080, 1440, 1)])
+        XCTAssertEqual(small.renderSizeReason, "the clips differ in size; landscape prevails (2 s of 3 s): its standard size 1920x1080, scaled down to the largest source (1440 pixels long, 1080 short)")
+        // Clips of one size keep it (an odd size rounded down to even), whatever its shape; after rotation.
+        XCTAssertEqual(try size([(96, 64, 1), (96, 64, 2)]).renderSize, PixelSize(width: 96, height: 64))
+        XCTAssertEqual(try size([(3840, 2160, 1)]).renderSize, PixelSize(width: 3840, height: 2160))
+        let rotated = try Timeline(edit: Edit(clips: [clip("a"), clip("b")]),
+                                   sources: [source(1920, 1080, seconds: 1, orientation: turned), source(1080, 1920, seconds: 1)])
+        XCTAssertEqual(rotated.renderSize, PixelSize(width: 1080, height: 1920))
+        XCTAssertEqual(rotated.renderSizeReason, "the size of the clips (after rotation), which is the same for all")
+        // The bottom track decides: an overlay above changes nothing.
+        let layered = try Timeline(edit: Edit(tracks: [VideoTrack(clips: [clip("a"), clip("b")]), VideoTrack(clips: [clip("logo")])]),
+                                   sources: [source(1280, 720, seconds: 2), source(640, 360, seconds: 2), source(4000, 4000, seconds: 2)])
+        XCTAssertEqual(layered.renderSize, PixelSize(width: 1280, height: 720))
+        XCTAssertTrue(layered.renderSizeReason.hasPrefix("the clips of the bottom track differ in size; landscape prevails"), layered.renderSizeReason)
+        // `plan` says why.
+        XCTAssertTrue(TimelineReport(phone).text.contains("\nrender size 1080x1920: the clips differ in size; portrait prevails (6 s of 10 s)"), TimelineReport(phone).text)
+        // A size given is kept, and said to be.
+        var given = Edit(clips: [clip("a")])
+        given.renderSize = PixelSize(width: 320, height: 240)
+        XCTAssertEqual(try Timeline(edit: given, sources: [source(1920, 1080, seconds: 1)]).renderSizeReason, "given (renderSize or --size)")
     }
 
     func testInvalidEditsNameClipsAndDurations() {

@@ -115,6 +115,11 @@ final class CLIHelpTests: EndToEndTestCase {
                                 (["probe", "--jsn", "a.mp4"], "unknown option --jsn; did you mean --json?"),
                                 (["farm", "local", "e.json", "--jbs", "2"], "unknown option --jbs; did you mean --jobs?"),
                                 (["render", "--frobnicate"], "unknown option --frobnicate\n"),
+                                // Issue 37 #10: the beginning of a name, a value after "=", another command's option.
+                                (["render", "a.mp4", "--trans", "wipe:1", "-o", "x.mp4"], "unknown option --trans; did you mean --transition?"),
+                                (["render", "a.mp4", "--siz=64x64", "-o", "x.mp4"], "unknown option --siz=64x64; give the value after a space: --size 64x64"),
+                                (["plan", "a.mp4", "--size=64x64"], "unknown option --size=64x64; give the value after a space: --size 64x64"),
+                                (["probe", "--siz", "64x64", "a.mp4"], "unknown option --siz; segue probe does not take --size"),
                                 (["rendr", "a.mp4"], "segue: unknown command rendr; did you mean render?"),
                                 (["farm", "slurmm", "e.json"], "(got slurmm; did you mean slurm?)"),
                                 (["render", "a.mp4", "-o"], "-o needs a value"),
@@ -229,8 +234,9 @@ final class CLIHelpTests: EndToEndTestCase {
         let doc = try String(contentsOfFile: "\(TestSupport.packageRoot)/docs/cli.md", encoding: .utf8)
         let regex = try NSRegularExpression(pattern: "(?<![A-Za-z0-9-])--[a-z][a-z0-9-]*")
         let named = Set(regex.matches(in: doc, range: NSRange(doc.startIndex..., in: doc)).map { String(doc[Range($0.range, in: doc)!]) })
-        // --siz: the example of a misspelt option; --version: the version command's other name.
-        for option in named.subtracting(["--siz", "--version"]) {
+        // --siz: the example of a misspelt option, --trans of an option's beginning; --version: the version command's
+        // other name.
+        for option in named.subtracting(["--siz", "--trans", "--version"]) {
             XCTAssertTrue(reference.contains("`\(option) ") || reference.contains("`\(option)`"), "docs/cli.md names \(option), which segue does not have")
         }
     }

@@ -9,8 +9,9 @@ final class CLITests: EndToEndTestCase {
         let a = try cornerClip("a.mp4")
         let out = path("out.mp4")
         let r = try segue(["render", a, path("nope.mp4"), "--transition", "crossfade:0.5", "-o", out])
-        XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("nope.mp4") && r.stderr.contains("not found"), r.stderr)
+        // A missing clip is a mistake in the edit (issue 37 #6): exit status 2, naming the field.
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("clips[1].path: \(path("nope.mp4")) is missing: file not found"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [])
     }
@@ -93,11 +94,12 @@ final class CLITests: EndToEndTestCase {
         if v.status != 0 && !TestSupport.inCI && v.stderr.contains("EGL") { throw XCTSkip("no EGL here: \(v.stderr)") }
         XCTAssertEqual(v.status, 0, v.stderr)
         XCTAssertTrue(v.stderr.contains("renderer gpu") && v.stderr.contains("EGL"), v.stderr)
-        // 1 + 1 - 0.5 = 1.5 s at 30 fps, size 96x96 (widest 96, tallest 96).
+        // 1 + 1 - 0.5 = 1.5 s at 30 fps; clips of two sizes, equally long: the first's orientation (landscape), its
+        // standard 16:9 scaled to the longest side there is, 96x54 (issue 37 #3; AVFoundation's rule gave 96x96).
         let probe = try TestSupport.ffprobe(path("v.mkv"), "stream=codec_name,width,height,nb_read_frames", count: true)
         XCTAssertEqual(probe["codec_name"], "ffv1")
         XCTAssertEqual(probe["width"], "96")
-        XCTAssertEqual(probe["height"], "96")
+        XCTAssertEqual(probe["height"], "54")
         XCTAssertEqual(probe["nb_read_frames"], "45")
     }
 

@@ -143,5 +143,31 @@ extension ErrorTests {
         XCTAssertEqual(verbose.status, 0, verbose.stderr)
         XCTAssertTrue(verbose.stderr.contains("ffmpeg: [damaged.mp4] h264: "), verbose.stderr)
         XCTAssertFalse(verbose.stderr.contains(" @ 0x"), verbose.stderr)
+        // Issue 37 #10: the decoder says "Error splitting the input into NAL units." of every damaged packet; each
+        // line is shown once, and how often the repeated ones came is said at the end.
+        let lines = verbose.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("ffmpeg: ") }
+        let repeated = lines.filter { $0.hasSuffix(" times; shown once)") }
+        let shown = lines.filter { !$0.hasSuffix(" times; shown once)") }
+        XCTAssertEqual(Set(shown).count, shown.count, "a line shown twice: \(verbose.stderr)")
+        let splitting = try XCTUnwrap(repeated.first { $0.contains("h264: Error splitting the input into NAL units. (came ") }, verbose.stderr)
+        let count = Int(splitting.components(separatedBy: "(came ")[1].prefix { $0.isNumber }) ?? 0
+        XCTAssertGreaterThanOrEqual(count, 2, splitting)
+        // As many as the corrupt packets the render's own warning counts (one line for each).
+        XCTAssertTrue(verbose.stderr.contains("\(count) corrupt packet(s) skipped"), verbose.stderr)
+        XCTAssertEqual(shown.filter { $0 == "ffmpeg: [damaged.mp4] h264: Error splitting the input into NAL units." }.count, 1)
+        XCTAssertGreaterThan(verbose.stderr.range(of: splitting)!.lowerBound, verbose.stderr.range(of: "segue: wrote")!.lowerBound, "said at the end")
+    }
+
+    /// `FFmpegLog.Once`: a line the first time, then only counted.
+    func testFFmpegLinesOnceWithACount() {
+        let once = FFmpegLog.Once()
+        let a = FFmpegLog.Line(level: .warning, file: "a.mp4", component: "h264", message: "same")
+        let b = FFmpegLog.Line(level: .warning, file: "b.mp4", component: "h264", message: "same")
+        XCTAssertEqual([a, a, b, a, b].map(once.first), [true, false, true, false, false])
+        XCTAssertEqual(once.repeats().map(\.line), ["[a.mp4] h264: same", "[b.mp4] h264: same"])
+        XCTAssertEqual(once.repeats().map(\.count), [3, 2])
+        let single = FFmpegLog.Once()
+        XCTAssertTrue(single.first(a))
+        XCTAssertTrue(single.repeats().isEmpty)
     }
 }

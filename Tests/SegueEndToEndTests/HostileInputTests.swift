@@ -29,7 +29,8 @@ final class HostileInputTests: EndToEndTestCase {
     // 1. Missing, directory, unreadable.
     func testMissingDirectoryAndUnreadableClips() throws {
         let good = try cornerClip("good.mp4")
-        try assertRenderFails([good, path("missing.mp4")], status: 1, mentions: ["missing.mp4", "clip 1", "not found"])
+        // Issue 37 #6: a missing input is a mistake in the edit (2), naming the field, as a directory is.
+        try assertRenderFails([good, path("missing.mp4")], status: 2, mentions: ["clips[1].path", "missing.mp4 is missing: file not found"])
         try FileManager.default.createDirectory(atPath: path("folder.mp4"), withIntermediateDirectories: true)
         try assertRenderFails([good, path("folder.mp4")], status: 2, mentions: ["clips[1].path", "folder.mp4 is a directory, not a media file"])
         // Unreadable: root reads anything, so run as nobody.
@@ -51,17 +52,19 @@ final class HostileInputTests: EndToEndTestCase {
         }
     }
 
-    // 2. Not media: text, random bytes, audio only, zero bytes.
+    // 2. Not media: text, random bytes, audio only, zero bytes. Issue 37 #6: a file that is not media at all is a
+    // mistake in the edit (2), naming the field, the path and what it is; one that is media but not usable fails (1).
     func testFilesThatAreNotVideo() throws {
         let good = try cornerClip("good.mp4")
         try Data("this is a shopping list, not a video\n".utf8).write(to: URL(fileURLWithPath: path("text.mp4")))
-        var rng = SystemRandomNumberGenerator()
-        try Data((0..<65536).map { _ in UInt8.random(in: 0...255, using: &rng) }).write(to: URL(fileURLWithPath: path("noise.mp4")))
+        // Noise from a fixed seed (a linear congruential generator): the same bytes every run.
+        var x: UInt32 = 2024
+        try Data((0..<65536).map { _ in x = x &* 1664525 &+ 1013904223; return UInt8(truncatingIfNeeded: x >> 24) }).write(to: URL(fileURLWithPath: path("noise.mp4")))
         XCTAssertTrue(FileManager.default.createFile(atPath: path("empty.mp4"), contents: Data()))
         try TestSupport.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:r=48000:d=1", "-c:a", "aac", path("audio.m4a")])
-        try assertRenderFails([good, path("text.mp4")], status: 1, mentions: ["text.mp4", "clip 1", "cannot open"])
-        try assertRenderFails([path("noise.mp4"), good], status: 1, mentions: ["noise.mp4", "clip 0"])
-        try assertRenderFails([path("empty.mp4")], status: 1, mentions: ["empty.mp4", "cannot open"])
+        try assertRenderFails([good, path("text.mp4")], status: 2, mentions: ["clips[1].path", "text.mp4 is a text file, not a media file", "cannot open"])
+        try assertRenderFails([path("noise.mp4"), good], status: 2, mentions: ["clips[0].path", "noise.mp4 is in no format FFmpeg reads, not a media file"])
+        try assertRenderFails([path("empty.mp4")], status: 2, mentions: ["clips[0].path", "empty.mp4 is empty (0 bytes), not a media file", "cannot open"])
         // Issue 22 #7: an audio-only file says what to do instead (an audio track, or music), and so do its siblings.
         try assertRenderFails([good, path("audio.m4a")], status: 1, mentions: ["audio.m4a", "no video stream: it is audio only",
                                                                               "put it on an audio track", "--music FILE"])
@@ -78,7 +81,7 @@ final class HostileInputTests: EndToEndTestCase {
         XCTAssertTrue(silentTrack.stderr.contains("audioTracks[0].clips[0]: has no audio stream: it is a picture or a silent video, which goes on a video track"),
                       silentTrack.stderr)
         if let media = TestSupport.sharedMedia {
-            try assertRenderFails(["\(media)/empty_0byte.mp4"], status: 1, mentions: ["empty_0byte.mp4", "cannot open"])
+            try assertRenderFails(["\(media)/empty_0byte.mp4"], status: 2, mentions: ["empty_0byte.mp4 is empty (0 bytes)", "cannot open"])
             try assertRenderFails(["\(media)/alac_22k_stereo_audioonly.m4a"], status: 1, mentions: ["no video stream"])
         }
     }
@@ -351,8 +354,9 @@ final class HostileInputTests: EndToEndTestCase {
         let a = try cornerClip("a.mp4", seconds: 3)
         try Data("junk".utf8).write(to: URL(fileURLWithPath: path("junk.mp4")))
         let r = try segue(["render", a, a, a, path("junk.mp4"), "--transition", "crossfade:0.5", "--progress", "json", "-o", path("o.mp4")])
-        XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.stderr.contains("clip 3"), r.stderr)
+        // A text file is not media: a mistake in the edit (issue 37 #6), naming the field.
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("clips[3].path"), r.stderr)
         XCTAssertFalse(r.stderr.contains("\"frame\""), "no frame was rendered: \(r.stderr)")
     }
 
