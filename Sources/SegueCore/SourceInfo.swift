@@ -187,9 +187,16 @@ public struct SourceInfo: Equatable, Sendable {
     /// implausible: above 1000 fps or unknown); nil for a still or an unknown rate. A 240 fps phone recording
     /// stamped in real time says 240; one the phone already slowed to 30 fps says 30.
     public var streamRate: FrameRate?
-    /// The rate the camera captured at, when the file says (`com.android.capture.fps`); nil otherwise. When it is
-    /// above `streamRate` the file's frames are already slowed down (a phone's exported slow motion).
+    /// The rate the camera captured at, when the file says (`com.android.capture.fps`, Samsung's SEF slow-motion data
+    /// or an Apple high-frame-rate track, see `captureRateSource`); nil otherwise. When it is above `streamRate` the
+    /// file's frames are already slowed down (Android's MediaRecorder slow motion).
     public var captureRate: Double?
+    /// Where `captureRate` comes from, in words ("com.android.capture.fps"; "Samsung SEF SlowMotion_Data, recorded in
+    /// real time"; "an Apple high-frame-rate track, recorded in real time"); nil without one.
+    public var captureRateSource: String?
+    /// The sections a phone's gallery plays slowed, as the file lists them (Samsung's SEF `SlowMotion_Data`:
+    /// "1.200–3.400 s at 1/8"); Segue reports them and does not apply them (`speed` does). Empty when there are none.
+    public var slowMotionSections: [String] = []
 
     /// The stream's Dolby Vision configuration record, if it has one.
     public var dolbyVision: DolbyVisionConfiguration?

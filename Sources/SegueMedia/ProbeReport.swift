@@ -71,8 +71,15 @@ public struct ProbeReport: Codable, Sendable {
         public var orientationSource: String?
         /// Whether the picture has an alpha channel (drawn over the tracks below it, or the edit's background).
         public var alpha: Bool = false
-        /// The rate the camera captured at, when the file says (`com.android.capture.fps`), frames per second.
+        /// The rate the camera captured at, where the file records it (`SourceInfo.captureRate`), frames per second.
         public var captureRate: Double? = nil
+        /// Where it comes from (`SourceInfo.captureRateSource`), and a malformed Samsung SEF trailer when ignored.
+        public var captureRateSource: String? = nil
+        /// The sections a phone's gallery plays slowed (Samsung's SEF `SlowMotion_Data`), reported, not applied.
+        public var slowMotionSections: [String]? = nil
+        /// How much slower than real time the file's frames already play (capture rate / stream rate, e.g. 8 for a
+        /// 240 fps capture stamped at 30 fps); nil when not slowed (recorded in real time) or unknown.
+        public var alreadySlowedBy: Double? = nil
         /// The rate its frames are stamped at (`"speed": "capture"` plays them at the edit's rate over this), e.g. "240/1".
         public var streamRate: String? = nil
     }
@@ -170,8 +177,14 @@ public struct ProbeReport: Codable, Sendable {
                             v.variableFrameRate ? " (variable)" : "", v.duration, v.firstPTS)
                 if v.alpha { s += "    alpha: pictures drawn over the tracks below (premultiplied)\n" }
                 if let c = v.captureRate {
-                    s += String(format: "    captured at %g fps (com.android.capture.fps), frames stamped at %@ fps%@\n", c, v.streamRate ?? "?",
-                                (v.averageFrameRate ?? c) < c * 0.9 ? ": already slowed down in the file" : "")
+                    s += String(format: "    captured at %g fps (%@), frames stamped at %@ fps: %@\n", c, v.captureRateSource ?? "?", v.streamRate ?? "?",
+                                v.alreadySlowedBy.map { String(format: "already slowed down %g× in the file (\"speed\": \"capture\" plays it as stored)", $0) }
+                                    ?? "recorded in real time (\"speed\": \"capture\" slows it to every frame once)")
+                } else if let note = v.captureRateSource {
+                    s += "    \(note)\n"
+                }
+                if let sections = v.slowMotionSections, !sections.isEmpty {
+                    s += "    slow-motion sections the phone's gallery plays slowed (not applied): \(sections.joined(separator: ", "))\n"
                 }
             }
             s += "    colour tags: matrix \(v.colorMatrix), range \(v.colorRange), primaries \(v.colorPrimaries), transfer \(v.colorTransfer)\n"
@@ -303,7 +316,13 @@ extension ProbeReport.Video {
             dolbyVision: info.dolbyVision, dolbyVisionNote: info.dolbyVision?.summary,
             still: info.isStill, exifOrientation: info.exifOrientation, orientationSource: info.orientationSource, alpha: info.hasAlpha)
         captureRate = info.captureRate
+        captureRateSource = info.captureRateSource
+        slowMotionSections = info.slowMotionSections.isEmpty ? nil : info.slowMotionSections
         streamRate = info.streamRate?.description
+        if let c = info.captureRate, let r = info.streamRate {
+            let slowed = c * Double(r.denominator) / Double(r.numerator)
+            alreadySlowedBy = slowed > 1.01 ? (slowed * 1000).rounded() / 1000 : nil
+        }
     }
 
     /// Which of matrix, range, transfer and primaries the decoded picture `f` leaves untagged (so Segue guesses them);

@@ -344,15 +344,41 @@ public final class VideoReader {
     }
 
     /// Sets `info`'s rate the frames are stamped at (the base rate when at most 1000 fps, else the average) and the
-    /// rate the camera captured at (`com.android.capture.fps` in the stream's or the file's metadata).
+    /// rate the camera captured at, where the file records it (docs/time.md, "Slow motion from phones"):
+    /// - Android: `com.android.capture.fps` in the stream's or the file's metadata (MediaRecorder's udta key);
+    /// - Samsung: an SEF trailer with `SlowMotion_Data` (`SamsungSEF`): recorded in real time, so the capture rate is
+    ///   the stream rate, and the sections the gallery slows are kept in `slowMotionSections`; a malformed trailer is
+    ///   ignored (the file still plays) and said in `captureRateSource`;
+    /// - Apple: a track above `SlowMotion.highFrameRate` in a file whose `com.apple.quicktime.make` is Apple (iPhone
+    ///   slow motion is recorded in real time at 120 or 240 fps; the section Photos slows is not in a form read here).
     private func describeRecordedRates(of st: UnsafeMutablePointer<AVStream>) {
         let r = st.pointee.r_frame_rate, a = st.pointee.avg_frame_rate
         if r.isValid, r.double <= 1000 { info.streamRate = FrameRate(r.num, r.den) } else if a.isValid { info.streamRate = FrameRate(a.num, a.den) }
-        for dict in [st.pointee.metadata, file.ctx.pointee.metadata] {
-            if let tag = av_dict_get(dict, "com.android.capture.fps", nil, 0), let v = Double(String(cString: tag.pointee.value)), v > 0, v.isFinite {
-                info.captureRate = v
-                break
+        func tag(_ key: String) -> String? {
+            for dict in [st.pointee.metadata, file.ctx.pointee.metadata] {
+                if let t = av_dict_get(dict, key, nil, 0) { return String(cString: t.pointee.value) }
             }
+            return nil
+        }
+        let stamped = info.streamRate.map { Double($0.numerator) / Double($0.denominator) }
+        if let v = tag("com.android.capture.fps").flatMap(Double.init), v > 0, v.isFinite {
+            info.captureRate = v
+            info.captureRateSource = "com.android.capture.fps"
+        }
+        do {
+            if let sections = try SamsungSEF.slowMotionSections(path: path), !sections.isEmpty {
+                info.slowMotionSections = sections.map(\.description)
+                if info.captureRate == nil, let stamped {
+                    info.captureRate = stamped
+                    info.captureRateSource = "Samsung SEF SlowMotion_Data, recorded in real time"
+                }
+            }
+        } catch {
+            info.captureRateSource = (info.captureRateSource.map { $0 + "; " } ?? "") + "\(error) (ignored)"
+        }
+        if info.captureRate == nil, tag("com.apple.quicktime.make") == "Apple", let stamped, stamped > SlowMotion.highFrameRate {
+            info.captureRate = stamped
+            info.captureRateSource = "an Apple high-frame-rate track, recorded in real time"
         }
     }
 
