@@ -178,8 +178,8 @@ public struct ProbeReport: Codable, Sendable {
                 if v.alpha { s += "    alpha: pictures drawn over the tracks below (premultiplied)\n" }
                 if let c = v.captureRate {
                     s += String(format: "    captured at %g fps (%@), frames stamped at %@ fps: %@\n", c, v.captureRateSource ?? "?", v.streamRate ?? "?",
-                                v.alreadySlowedBy.map { String(format: "already slowed down %g× in the file (\"speed\": \"capture\" plays it as stored)", $0) }
-                                    ?? "recorded in real time (\"speed\": \"capture\" slows it to every frame once)")
+                                v.alreadySlowedBy.map { String(format: "already slowed down %g× in the file (as stored it plays at 1/%g of real time)", $0, $0) }
+                                    ?? "recorded in real time (\"speed\": \"capture\" slows it: every frame once)")
                 } else if let note = v.captureRateSource {
                     s += "    \(note)\n"
                 }
