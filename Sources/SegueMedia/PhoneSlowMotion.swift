@@ -43,7 +43,9 @@ public enum SamsungSEF {
     /// read as a regular file), [] when the trailer has no slow-motion entry.
     /// - Throws: `Malformed` when the trailer is there but does not hold together.
     public static func slowMotionSections(path: String) throws -> [Section]? {
-        guard let h = FileHandle(forReadingAtPath: path) else { return nil }
+        // Only a regular file: opening a FIFO or a device to look for a trailer could block or consume its data.
+        guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
+              let h = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? h.close() }
         guard let size = try? h.seekToEnd(), size >= 8, (try? h.seek(toOffset: size - 8)) != nil,
               let footer = try? h.read(upToCount: 8), footer.count == 8, footer.suffix(4) == Data("SEFT".utf8) else { return nil }
