@@ -90,6 +90,20 @@ final class SlowMotionTests: EndToEndTestCase {
         XCTAssertTrue(bad.captureRateSource?.contains("malformed Samsung SEF trailer") == true, bad.captureRateSource ?? "nil")
     }
 
+    /// An iPhone original as recorded: a 240 fps track stamped in real time in a file whose `com.apple.quicktime.make`
+    /// is Apple (an `mdta` key, as iPhones write it) reads as captured at 240 fps; the same track without the key, or
+    /// an Apple file at 30 fps, reads as nothing recorded.
+    func testAppleHighFrameRateTrack() throws {
+        for (name, rate, apple, want) in [("apple240.mov", 240, true, 240.0), ("plain240.mov", 240, false, nil), ("apple30.mov", 30, true, nil)] as [(String, Int, Bool, Double?)] {
+            try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=\(rate):d=0.1", "-c:v", "mpeg4"]
+                                   + (apple ? ["-metadata", "com.apple.quicktime.make=Apple", "-movflags", "use_metadata_tags"] : []) + [path(name)])
+            let v = try XCTUnwrap(try ProbeReport(path: path(name)).video)
+            XCTAssertEqual(v.captureRate, want, name)
+            XCTAssertEqual(v.captureRateSource, want == nil ? nil : "an Apple high-frame-rate track, recorded in real time", name)
+            XCTAssertNil(v.alreadySlowedBy, name)
+        }
+    }
+
     /// The SEF parser on hostile input: each malformation is refused with what is wrong; no trailer is nil.
     func testSEFParserRefusesMalformedTrailers() throws {
         let good = Self.sef([("Other_Data", "x"), ("SlowMotion_Data", "1200:3400:4*4000:4500:3")])
