@@ -209,48 +209,10 @@ public struct Timeline: Sendable {
         let main = pictured.filter { all[$0].track == 0 }
         let deciding = main.isEmpty ? pictured : main
         let which = main.isEmpty || edit.tracks.count == 1 ? "" : " of the bottom track"
-        // Frame rate: the highest standard rate the deciding clips ask for (see SourceInfo.standardFrameRate), else 30.
-        let rate: FrameRate
-        var rateNote: String
-        if let r = edit.frameRate {
-            rate = r
-            rateNote = ""
-        } else if let best = deciding.compactMap({ n in sourceOf[n]!.defaultFrameRate.map { (n, $0.rate, $0.reason) } })
-                    .max(by: { $0.1.framesPerSecond < $1.1.framesPerSecond }) {
-            rate = best.1
-            let ref = all[best.0]
-            rateNote = "frame rate \(rate): the highest clip rate\(which), from \(ref.label) (\(Timeline.name(ref.spec))): \(best.2)"
-        } else if let r = edit.fallbackFrameRate {
-            rate = r
-            rateNote = "frame rate \(r): no clip reports a frame rate; the timeline's own rate"
-        } else {
-            rate = FrameRate(30)
-            rateNote = "frame rate 30: no clip reports a frame rate"
-        }
-        // Render size: the edit's, else decided by the deciding clips (`defaultRenderSize`).
-        let size: PixelSize
-        let sizeReason: String
-        if let rs = edit.renderSize {
-            size = rs
-            sizeReason = "given (renderSize or --size)"
-        } else if deciding.isEmpty {
-            throw EditError("renderSize", "is required for an edit without video or picture clips (only fills, gaps and text): e.g. {\"width\": 1920, \"height\": 1080}")
-        } else {
-            // Each clip's time on the timeline weighs its orientation (an item whose timing is wrong throws below,
-            // with its field; it weighs nothing here).
-            let clips = deciding.map { n in
-                (size: sourceOf[n]!.displaySize, time: (try? Timeline.timing(all[n], sourceOf[n]!, rate: rate))?.timeline ?? .zero)
-            }
-            let decided = Timeline.defaultRenderSize(clips, square: edit.square, which: which)
-            size = decided.size
-            sizeReason = decided.reason
-            notes.append("render size \(size): \(sizeReason)")
-        }
-        if size.width % 2 != 0 || size.height % 2 != 0 {
-            // (A default is always even.)
-            throw EditError("renderSize", "width and height must be even for 4:2:0 output (got \(size))")
-        }
-        if !rateNote.isEmpty { notes.append(rateNote) }
+        let (rate, rateNote) = Timeline.frameRate(edit, deciding: deciding.map { (all[$0], sourceOf[$0]!) }, which: which)
+        let (size, sizeReason) = try Timeline.renderSize(edit, deciding: deciding.map { (all[$0], sourceOf[$0]!) }, rate: rate, which: which)
+        if edit.renderSize == nil { notes.append("render size \(size): \(sizeReason)") }
+        if let rateNote { notes.append(rateNote) }
         // Transitions read from OpenTimelineIO: shortened where the media lacks the handles they use.
         let fitted = Timeline.fitHandles(all, sourceOf: sourceOf, rate: rate)
         all = fitted.items
@@ -268,65 +230,15 @@ public struct Timeline: Sendable {
         // Durations, then each track's layout.
         let timings = try all.indices.map { try Timeline.timing(all[$0], source($0), rate: rate) }
         var durations = timings.map(\.timeline)
-        let groups: [(audio: Bool, track: Int, members: [Int])] =
-            edit.tracks.indices.map { k in (false, k, all.indices.filter { !all[$0].audio && all[$0].track == k }) }
-            + edit.audioTracks.indices.map { k in (true, k, all.indices.filter { all[$0].audio && all[$0].track == k }) }
-        var starts = [MediaTime](repeating: .zero, count: all.count)
-        if edit.fitTransitions {
-            // Transitions longer than their items allow are shortened (or become cuts) before the layout checks them.
-            for g in groups {
-                let fitted = Timeline.fitTransitions(g.members.map { all[$0] }, durations: g.members.map { durations[$0] }, rate: rate)
-                for (j, n) in g.members.enumerated() where fitted.transitions[j] != all[n].spec.transition {
-                    var spec = all[n].spec
-                    spec.transition = fitted.transitions[j]
-                    all[n] = ItemReference(field: all[n].field, label: all[n].label, spec: spec, audio: all[n].audio, track: all[n].track, item: all[n].item)
-                }
-                warnings += fitted.warnings
-            }
-        }
-        for g in groups {
-            let laid = try Timeline.layOut(g.members.map { all[$0] }, sources: g.members.map(source), durations: g.members.map { durations[$0] }, rate: rate)
-            for (j, n) in g.members.enumerated() { starts[n] = laid.starts[j]; durations[n] = laid.durations[j] }
-        }
-        // Items that last until the edit's end (`--overlay`): the end the other items make.
-        let lasting = all.indices.filter { all[$0].spec.lastsUntilEditEnd }
-        if !lasting.isEmpty {
-            let others = all.indices.filter { !all[$0].spec.lastsUntilEditEnd }
-            let end = others.map { starts[$0] + durations[$0] }.max() ?? .zero
-            for n in lasting {
-                var d = MediaTime.zero < end - starts[n] ? end - starts[n] : .zero
-                if let s = sourceOf[n], !s.isStill, s.duration - all[n].spec.start < d { d = s.duration - all[n].spec.start }
-                durations[n] = d
-            }
-        }
+        let starts = try Timeline.layOutTracks(&all, edit: edit, sources: all.indices.map(source), durations: &durations, rate: rate,
+                                               warnings: &warnings)
+        Timeline.lastUntilEditEnd(all, sources: all.indices.map { sourceOf[$0] }, starts: starts, durations: &durations)
         warnings += Timeline.lengtheningWarnings(all, starts: starts, durations: durations, rate: rate)
 
         // Placements.
         func place(_ n: Int, index: Int) -> Placement {
-            let ref = all[n], src = source(n)
-            let fit: FitMode = ref.spec.text != nil ? .native : ref.spec.file == nil ? .fit : edit.fit
-            var spec = ref.spec
-            if spec.transition != nil, spec.transition?.blend == nil { spec.transition?.blend = edit.blending }
-            // Audio items have no picture (an audio-only file's size is 0×0).
-            let m = ref.audio ? Affine2D.identity
-                : LayerGeometry.outputToSource(codedSize: src.codedSize, sar: src.sampleAspectRatio, orientation: src.orientation,
-                                               renderSize: size, fit: fit)
-            var p = Placement(index: index, track: ref.track, item: ref.item, spec: spec, source: src,
-                              sourceStart: ref.spec.file == nil ? .zero : ref.spec.freeze ?? ref.spec.start, duration: durations[n], start: starts[n],
-                              fit: fit, outputToSource: m)
-            p.sourceDuration = spec.lastsUntilEditEnd ? durations[n] : timings[n].source
-            p.timeMap = timings[n].map
-            switch ref.audio ? nil : spec.motion {
-            case .windows(let motion)?: p.motion = motion
-            case .preset(let preset, let easing)?:
-                let crop = spec.layer.transform(at: .zero).crop
-                p.motion = preset.motion(visible: LayerGeometry.visibleFraction(codedSize: src.codedSize, sar: src.sampleAspectRatio,
-                                                                                orientation: src.orientation, renderSize: size, fit: fit, crop: crop),
-                                         easing: easing)
-            case nil: break
-            }
-            p.text = blocks[n]
-            return p
+            Timeline.placement(all[n], index: index, source: source(n), edit: edit, renderSize: size, start: starts[n], duration: durations[n],
+                               timing: timings[n], text: blocks[n])
         }
         let videoOrder = all.indices.filter { !all[$0].audio }, audioOrder = all.indices.filter { all[$0].audio }
         var video = videoOrder.enumerated().map { place($0.element, index: $0.offset) }
@@ -367,22 +279,140 @@ public struct Timeline: Sendable {
             throw EditError(edit.tracks.count == 1 && edit.audioTracks.isEmpty ? "clips" : "tracks",
                             "the edit lasts \(fmt(duration)) s, less than one frame at \(rate) fps")
         }
-        for n in all.indices {
-            // Less than a microsecond short (the precision of seconds in an edit file: 1/30 s is written 0.0333…,
-            // read as 33 333 µs) counts as one frame.
-            if let t = all[n].spec.transition, MediaTime.secondsPrecision < rate.frameDuration - t.duration {
-                throw EditError("\(all[n].field).transition.duration", "\(fmt(t.duration)) s is shorter than one frame (\(fmt(rate.frameDuration)) s at \(rate) fps); leave the transition out for a cut")
-            }
-        }
+        try Timeline.checkTransitionsLastAFrame(all, rate: rate)
         notes += Timeline.describe(placements, audio: audioPlacements, edit: edit, all: all, outputColour: Timeline.outputColour(edit.output))
         self.notes = notes
-        for (k, r) in (music?.ramps ?? []).enumerated() {
-            let start = r.start < .zero ? duration + r.start : r.start
-            if !(start < duration) || !(MediaTime.zero < start + r.duration) {
-                warnings.append("music.ramps[\(k)] (\(fmt(start))–\(fmt(start + r.duration)) s on the timeline) lies wholly outside the edit (0–\(fmt(duration)) s): it only sets the gain it ends at")
+        self.warnings = warnings + Timeline.musicRampWarnings(music, duration: duration)
+    }
+
+    /// The edit's frame rate and why (nil: given): the edit's, else the highest standard rate the deciding clips ask
+    /// for (`SourceInfo.defaultFrameRate`), else the timeline's own (OTIO), else 30.
+    static func frameRate(_ edit: Edit, deciding: [(ItemReference, SourceInfo)], which: String) -> (FrameRate, String?) {
+        if let r = edit.frameRate { return (r, nil) }
+        if let best = deciding.compactMap({ ref, s in s.defaultFrameRate.map { (ref, $0.rate, $0.reason) } })
+            .max(by: { $0.1.framesPerSecond < $1.1.framesPerSecond }) {
+            return (best.1, "frame rate \(best.1): the highest clip rate\(which), from \(best.0.label) (\(Timeline.name(best.0.spec))): \(best.2)")
+        }
+        if let r = edit.fallbackFrameRate { return (r, "frame rate \(r): no clip reports a frame rate; the timeline's own rate") }
+        return (FrameRate(30), "frame rate 30: no clip reports a frame rate")
+    }
+
+    /// The render size and why: the edit's, else decided by the deciding clips (`defaultRenderSize`), each clip's time on
+    /// the timeline weighing its orientation (an item whose timing is wrong throws later, with its field; it weighs
+    /// nothing here).
+    /// - Throws: `EditError` for an edit without pictures and without a size, or an odd width or height.
+    static func renderSize(_ edit: Edit, deciding: [(ItemReference, SourceInfo)], rate: FrameRate, which: String) throws -> (PixelSize, String) {
+        let size: PixelSize, reason: String
+        if let rs = edit.renderSize {
+            (size, reason) = (rs, "given (renderSize or --size)")
+        } else if deciding.isEmpty {
+            throw EditError("renderSize", "is required for an edit without video or picture clips (only fills, gaps and text): e.g. {\"width\": 1920, \"height\": 1080}")
+        } else {
+            let clips = deciding.map { ref, s in (size: s.displaySize, time: (try? Timeline.timing(ref, s, rate: rate))?.timeline ?? .zero) }
+            let decided = Timeline.defaultRenderSize(clips, square: edit.square, which: which)
+            (size, reason) = (decided.size, decided.reason)
+        }
+        if size.width % 2 != 0 || size.height % 2 != 0 {
+            // (A default is always even.)
+            throw EditError("renderSize", "width and height must be even for 4:2:0 output (got \(size))")
+        }
+        return (size, reason)
+    }
+
+    /// Each track laid out (`layOut`), video tracks then audio tracks: the items' starts, and their durations as laid
+    /// out; with `edit.fitTransitions`, transitions longer than their items allow shortened first (`warnings` say so).
+    /// - Throws: what `layOut` throws.
+    static func layOutTracks(_ all: inout [ItemReference], edit: Edit, sources: [SourceInfo], durations: inout [MediaTime], rate: FrameRate,
+                             warnings: inout [String]) throws -> [MediaTime] {
+        let items = all
+        let groups = edit.tracks.indices.map { k in items.indices.filter { !items[$0].audio && items[$0].track == k } }
+            + edit.audioTracks.indices.map { k in items.indices.filter { items[$0].audio && items[$0].track == k } }
+        var starts = [MediaTime](repeating: .zero, count: all.count)
+        if edit.fitTransitions { warnings += Timeline.fitTransitions(&all, groups: groups, durations: durations, rate: rate) }
+        for members in groups {
+            let laid = try Timeline.layOut(members.map { all[$0] }, sources: members.map { sources[$0] }, durations: members.map { durations[$0] }, rate: rate)
+            for (j, n) in members.enumerated() { starts[n] = laid.starts[j]; durations[n] = laid.durations[j] }
+        }
+        return starts
+    }
+
+    /// Transitions longer than their items allow shortened (or made cuts) in `all`, track by track (`groups`: each
+    /// track's items), before the layout checks them; the warnings that say so.
+    static func fitTransitions(_ all: inout [ItemReference], groups: [[Int]], durations: [MediaTime], rate: FrameRate) -> [String] {
+        var warnings: [String] = []
+        for members in groups {
+            let fitted = Timeline.fitTransitions(members.map { all[$0] }, durations: members.map { durations[$0] }, rate: rate)
+            for (j, n) in members.enumerated() where fitted.transitions[j] != all[n].spec.transition {
+                var spec = all[n].spec
+                spec.transition = fitted.transitions[j]
+                all[n] = ItemReference(field: all[n].field, label: all[n].label, spec: spec, audio: all[n].audio, track: all[n].track, item: all[n].item)
+            }
+            warnings += fitted.warnings
+        }
+        return warnings
+    }
+
+    /// Items that last until the edit's end (`"duration": "edit"`, `--overlay`): the end the other items make, no
+    /// further than a clip's media lasts (`sources`: each item's media, nil for fills, gaps and text).
+    static func lastUntilEditEnd(_ all: [ItemReference], sources: [SourceInfo?], starts: [MediaTime], durations: inout [MediaTime]) {
+        let lasting = all.indices.filter { all[$0].spec.lastsUntilEditEnd }
+        guard !lasting.isEmpty else { return }
+        let others = all.indices.filter { !all[$0].spec.lastsUntilEditEnd }
+        let end = others.map { starts[$0] + durations[$0] }.max() ?? .zero
+        for n in lasting {
+            var d = MediaTime.zero < end - starts[n] ? end - starts[n] : .zero
+            if let s = sources[n], !s.isStill, s.duration - all[n].spec.start < d { d = s.duration - all[n].spec.start }
+            durations[n] = d
+        }
+    }
+
+    /// An item placed on the timeline: its fit (text native, fills and gaps fitted, clips as the edit says), the
+    /// edit's blending for its transition, its output → source map (identity for audio), its source range and time
+    /// map, its motion and its shaped text.
+    static func placement(_ ref: ItemReference, index: Int, source src: SourceInfo, edit: Edit, renderSize size: PixelSize, start: MediaTime,
+                          duration: MediaTime, timing: (timeline: MediaTime, source: MediaTime, map: TimeMap), text: (any TextBlock)?) -> Placement {
+        let fit: FitMode = ref.spec.text != nil ? .native : ref.spec.file == nil ? .fit : edit.fit
+        var spec = ref.spec
+        if spec.transition != nil, spec.transition?.blend == nil { spec.transition?.blend = edit.blending }
+        // Audio items have no picture (an audio-only file's size is 0×0).
+        let m = ref.audio ? Affine2D.identity
+            : LayerGeometry.outputToSource(codedSize: src.codedSize, sar: src.sampleAspectRatio, orientation: src.orientation,
+                                           renderSize: size, fit: fit)
+        var p = Placement(index: index, track: ref.track, item: ref.item, spec: spec, source: src,
+                          sourceStart: ref.spec.file == nil ? .zero : ref.spec.freeze ?? ref.spec.start, duration: duration, start: start,
+                          fit: fit, outputToSource: m)
+        p.sourceDuration = spec.lastsUntilEditEnd ? duration : timing.source
+        p.timeMap = timing.map
+        switch ref.audio ? nil : spec.motion {
+        case .windows(let motion)?: p.motion = motion
+        case .preset(let preset, let easing)?:
+            let crop = spec.layer.transform(at: .zero).crop
+            p.motion = preset.motion(visible: LayerGeometry.visibleFraction(codedSize: src.codedSize, sar: src.sampleAspectRatio,
+                                                                            orientation: src.orientation, renderSize: size, fit: fit, crop: crop),
+                                     easing: easing)
+        case nil: break
+        }
+        p.text = text
+        return p
+    }
+
+    /// - Throws: `EditError` for a transition shorter than one frame (less than a microsecond short counts as one: the
+    ///   precision of seconds in an edit file, where 1/30 s is written 0.0333… and read as 33 333 µs).
+    static func checkTransitionsLastAFrame(_ all: [ItemReference], rate: FrameRate) throws {
+        for ref in all {
+            if let t = ref.spec.transition, MediaTime.secondsPrecision < rate.frameDuration - t.duration {
+                throw EditError("\(ref.field).transition.duration", "\(fmt(t.duration)) s is shorter than one frame (\(fmt(rate.frameDuration)) s at \(rate) fps); leave the transition out for a cut")
             }
         }
-        self.warnings = warnings
+    }
+
+    /// A warning for each music ramp wholly outside the edit (0…`duration`): it only sets the gain it ends at.
+    static func musicRampWarnings(_ music: MusicSpec?, duration: MediaTime) -> [String] {
+        (music?.ramps ?? []).enumerated().compactMap { k, r in
+            let start = r.start < .zero ? duration + r.start : r.start
+            guard !(start < duration) || !(MediaTime.zero < start + r.duration) else { return nil }
+            return "music.ramps[\(k)] (\(fmt(start))–\(fmt(start + r.duration)) s on the timeline) lies wholly outside the edit (0–\(fmt(duration)) s): it only sets the gain it ends at"
+        }
     }
 
     /// The warnings for items of an upper video track that end after the rest of the edit (the bottom track and the
