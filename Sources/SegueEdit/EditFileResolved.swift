@@ -69,6 +69,7 @@ extension EditFile {
             output.encoder = o.string("encoder")
             if let v = o.choice("toneMap", ToneMapCurve.self) { output.toneMap = v }
             if let v = o.choice("dynamicRange", DynamicRange.self) { output.dynamicRange = v }
+            if let v = o.number("loudness") { output.loudness = LoudnessTarget(integrated: v, truePeak: o.number("truePeak") ?? LoudnessTarget.defaultTruePeak) }
         }
         if output != edit.output {
             throw EditError(r.path("output"), "the resolved output settings are not the edit's output (the file was changed after it was resolved): resolve the edit again")
