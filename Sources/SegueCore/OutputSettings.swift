@@ -58,6 +58,9 @@ public struct OutputSettings: Equatable, Sendable {
     /// What is written (`output.dynamicRange`, `--dynamic-range`): SDR (BT.709, 8-bit; the default), or HDR (BT.2020,
     /// HLG or PQ, 10-bit 4:2:0; libx265 for MP4 unless `encoder` names another 10-bit encoder).
     public var dynamicRange: DynamicRange = .sdr
+    /// The loudness the mixed edit is normalised to (`output.loudness`, `output.truePeak`, `--loudness`, `--true-peak`,
+    /// or a delivery preset's); nil: the audio as mixed.
+    public var loudness: LoudnessTarget?
     /// The libx264 presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
     public init() {}

@@ -159,6 +159,9 @@ public struct Edit: Equatable, Sendable {
     /// Output frame rate; nil: the highest nominal frame rate among those clips (snapped to a standard rate), else 30.
     public var frameRate: FrameRate?
     public var output = OutputSettings()
+    /// The delivery preset the edit asked for (`output.delivery`, `--delivery`), already applied to `renderSize`,
+    /// `frameRate`, `output` and `audio` where the edit gave none of its own; kept for `plan` and for writing the edit.
+    public var delivery: DeliveryPreset?
     /// Background music mixed under the clips' audio; nil for none.
     public var music: MusicSpec?
     /// Output audio format.
@@ -300,4 +303,15 @@ public struct MusicSpec: Equatable, Sendable {
     public var ramps: [VolumeRamp] = []
     public var duck: Ducking?
     public init(path: String) { self.path = path }
+}
+
+extension Edit {
+    /// Applies delivery preset `preset` (`DeliveryPreset`): its size, rate, output and audio settings, each only where
+    /// `keep` does not say the edit gave its own (a size or rate already set is always kept); records it in `delivery`.
+    public mutating func apply(_ preset: DeliveryPreset, keeping keep: DeliveryPreset.Explicit = DeliveryPreset.Explicit()) {
+        delivery = preset
+        if renderSize == nil && !square, let s = preset.size { renderSize = s }
+        if frameRate == nil, let r = preset.frameRate { frameRate = r }
+        preset.apply(to: &output, audio: &audio, keeping: keep)
+    }
 }

@@ -72,6 +72,8 @@ public enum EditFile {
     /// has: an OTIO timeline's `metadata.segue`, `EditSchema.otioTimeline`, has no captions), read from `e` into `edit`.
     /// Throws `EditError` (an x264 preset that is not one).
     static func properties(_ e: EditFields, into edit: inout Edit, base: String) throws {
+        // A delivery preset first: the edit's own settings below override it.
+        if let name = e.object("output")?.string("delivery"), let preset = DeliveryPreset.named(name) { edit.apply(preset) }
         if let v = e.bool("allowIndirectInputs") { edit.allowIndirectInputs = v }
         if let rs = e.object("renderSize"), let w = rs.int("width"), let h = rs.int("height") {
             edit.renderSize = PixelSize(width: w, height: h)
@@ -99,6 +101,14 @@ public enum EditFile {
                     throw EditError(out.path("preset"), "must be one of \(OutputSettings.presets.joined(separator: ", ")) (got \"\(name)\")")
                 }
                 edit.output.preset = name
+            }
+            if let v = out.number("loudness") {
+                edit.output.loudness = LoudnessTarget(integrated: v, truePeak: out.number("truePeak") ?? edit.output.loudness?.truePeak ?? LoudnessTarget.defaultTruePeak)
+            } else if let tp = out.number("truePeak") {
+                guard edit.output.loudness != nil else {
+                    throw EditError(out.path("truePeak"), "limits the true peak of a loudness normalisation: give loudness too (e.g. \"loudness\": -14), or a delivery preset that sets one")
+                }
+                edit.output.loudness?.truePeak = tp
             }
         }
         if let m = e.object("music") { edit.music = music(m, base: base) }

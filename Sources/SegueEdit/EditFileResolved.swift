@@ -69,6 +69,8 @@ extension EditFile {
             output.encoder = o.string("encoder")
             if let v = o.choice("toneMap", ToneMapCurve.self) { output.toneMap = v }
             if let v = o.choice("dynamicRange", DynamicRange.self) { output.dynamicRange = v }
+            let truePeak = o.number("truePeak")
+            if let v = o.number("loudness") { output.loudness = LoudnessTarget(integrated: v, truePeak: truePeak ?? LoudnessTarget.defaultTruePeak) }
         }
         if output != edit.output {
             throw EditError(r.path("output"), "the resolved output settings are not the edit's output (the file was changed after it was resolved): resolve the edit again")

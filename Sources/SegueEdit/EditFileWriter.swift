@@ -79,9 +79,13 @@ public struct EditFileWriter {
         if e.square { try o.set("square", .bool(true)) }
         if e.fit != .fill { try o.set("fit", .string(e.fit.rawValue)) }
         if let r = e.frameRate { try o.set("frameRate", Self.rate(r)) }
-        try o.setObject("output", output(e.output, declaration: EditSchema.output, field: "output", allDefaults: false))
+        // With a delivery preset, every setting it makes is written: read back, the preset is applied first and these
+        // override it, so that a setting the edit gave (even one equal to the default) stays.
+        var out = try output(e.output, declaration: EditSchema.output, field: "output", allDefaults: e.delivery != nil)
+        if let d = e.delivery { try out.set("delivery", .string(d.name)) }
+        try o.setObject("output", out)
         if let m = e.music { try o.set("music", music(m)) }
-        try o.setObject("audio", audio(e.audio))
+        try o.setObject("audio", audio(e.audio, all: e.delivery != nil))
         if e.transparentBackground { try o.set("background", .string("transparent")) } else if e.background != .black {
             try o.set("background", .string(e.background.description))
         }
@@ -124,15 +128,19 @@ public struct EditFileWriter {
         if let e = s.encoder { try o.set("encoder", .string(e)) }
         if allDefaults || s.toneMap != d.toneMap { try o.set("toneMap", .string(s.toneMap.rawValue)) }
         if allDefaults || s.dynamicRange != d.dynamicRange { try o.set("dynamicRange", .string(s.dynamicRange.rawValue)) }
+        if let l = s.loudness {
+            try o.set("loudness", .number(l.integrated))
+            try o.set("truePeak", .number(l.truePeak))
+        }
         return o
     }
 
-    func audio(_ a: AudioSettings) throws -> DeclaredObject {
+    func audio(_ a: AudioSettings, all: Bool = false) throws -> DeclaredObject {
         let d = AudioSettings()
         var o = DeclaredObject(EditSchema.audio, "audio")
-        if a.sampleRate != d.sampleRate { try o.set("sampleRate", .int(Int64(a.sampleRate))) }
-        if a.channels != d.channels { try o.set("channels", .int(Int64(a.channels))) }
-        if a.bitRate != d.bitRate { try o.set("bitrate", .int(Int64(a.bitRate))) }
+        if all || a.sampleRate != d.sampleRate { try o.set("sampleRate", .int(Int64(a.sampleRate))) }
+        if all || a.channels != d.channels { try o.set("channels", .int(Int64(a.channels))) }
+        if all || a.bitRate != d.bitRate { try o.set("bitrate", .int(Int64(a.bitRate))) }
         return o
     }
 

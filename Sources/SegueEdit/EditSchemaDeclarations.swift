@@ -74,6 +74,11 @@ public enum EditSchema {
         SchemaField("toneMap", choice(SchemaChoice(ToneMapCurve.allCases.map(\.rawValue), aliases: ToneMapCurve.spellings.keys.sorted(), caseInsensitive: true)),
                     "the curve HDR clips are tone-mapped with (default bt2390)"),
         SchemaField("dynamicRange", choice(SchemaChoice(DynamicRange.self, caseInsensitive: true)), "what is written: SDR (default), HLG or PQ"),
+        SchemaField("delivery", choice(SchemaChoice(DeliveryPreset.all.map(\.name))),
+                    "a delivery preset: the size, rate, format, quality, audio and loudness a platform takes (docs/delivery.md); the edit's own settings override it"),
+        SchemaField("loudness", number(LoudnessTarget.integratedRange),
+                    "normalise the mixed edit to this integrated loudness, LUFS (EBU R128: measured over the whole edit, one gain, a true-peak limiter)"),
+        SchemaField("truePeak", number(LoudnessTarget.truePeakRange), "the true peak the normalised audio may reach, dBTP (default -1; needs loudness or a preset's)"),
     ])
 
     static let ramp = SchemaObject("ramp", "a linear gain ramp", [

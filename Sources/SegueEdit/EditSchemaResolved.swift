@@ -34,6 +34,8 @@ extension EditSchema {
         SchemaField("encoder", .string(.nonEmpty), "the libavcodec video encoder the edit names; left out: the format's own"),
         SchemaField("toneMap", choice(SchemaChoice(ToneMapCurve.self)), "the curve HDR clips are tone-mapped with"),
         SchemaField("dynamicRange", choice(SchemaChoice(DynamicRange.self)), "what is written: sdr, hlg or pq"),
+        SchemaField("loudness", number(LoudnessTarget.integratedRange), "the integrated loudness the mixed edit is normalised to, LUFS; left out: as mixed"),
+        SchemaField("truePeak", number(LoudnessTarget.truePeakRange), "the true peak it is limited to, dBTP (with loudness)"),
     ], required: ["crf", "preset", "toneMap", "dynamicRange"])
 
     static let fingerprintFields: [SchemaField] = [

@@ -107,6 +107,7 @@ public enum OTIOWriter {
             var output: [String: Any] = ["codec": o.codec.rawValue, "crf": o.crf, "preset": o.preset, "toneMap": o.toneMap.rawValue,
                                          "dynamicRange": o.dynamicRange.rawValue]
             if let e = o.encoder { output["encoder"] = e }
+            if let l = o.loudness { output["loudness"] = l.integrated; output["truePeak"] = l.truePeak }
             var p: [String: Any] = [
                 "renderSize": ["width": timeline.renderSize.width, "height": timeline.renderSize.height],
                 "frameRate": rate.description, "fit": timeline.fit.rawValue, "background": timeline.background.description, "output": output,

@@ -117,6 +117,8 @@ public struct Timeline: Sendable {
     public let frameRate: FrameRate
     public let fit: FitMode
     public let output: OutputSettings
+    /// The delivery preset the edit asked for (`Edit.delivery`), already applied to the settings; for `plan`.
+    public let delivery: DeliveryPreset?
     public let music: MusicSpec?
     public let audio: AudioSettings
     /// The end of the longest track, video or audio.
@@ -266,6 +268,7 @@ public struct Timeline: Sendable {
         self.frameRate = rate
         self.fit = edit.fit
         self.output = edit.output
+        self.delivery = edit.delivery
         self.music = edit.music
         self.audio = edit.audio
         self.background = edit.background
@@ -304,7 +307,7 @@ public struct Timeline: Sendable {
     static func renderSize(_ edit: Edit, deciding: [(ItemReference, SourceInfo)], rate: FrameRate, which: String) throws -> (PixelSize, String) {
         let size: PixelSize, reason: String
         if let rs = edit.renderSize {
-            (size, reason) = (rs, "given (renderSize or --size)")
+            (size, reason) = (rs, edit.delivery.map { $0.size == rs } == true ? "the delivery preset \(edit.delivery!.name)'s" : "given (renderSize or --size)")
         } else if deciding.isEmpty {
             throw EditError("renderSize", "is required for an edit without video or picture clips (only fills, gaps and text): e.g. {\"width\": 1920, \"height\": 1080}")
         } else {

@@ -117,10 +117,31 @@ public struct TimelineReport: Codable, Sendable {
     /// What the resolution warns about (`Timeline.warnings`: an item of an upper track that makes the edit longer, a
     /// transition shortened, …), as `segue plan` also prints them on standard error; nil for none.
     public var warnings: [String]? = nil
+    /// What is written: the format, the encoder's quality, the audio and its loudness target, and the delivery preset
+    /// they came from.
+    public struct Output: Codable, Sendable {
+        /// The delivery preset's name; nil for none.
+        public let delivery: String?
+        /// `OutputSettings.Codec`'s name ("h264"), and the format in words.
+        public let codec: String, format: String
+        /// The encoder's constant rate factor and preset; nil where the format takes none (lossless, ProRes).
+        public let crf: Int?, preset: String?
+        /// The audio: FFmpeg's encoder name, samples per second, channels, bit rate (bits per second; nil for PCM).
+        public let audioCodec: String, sampleRate: Int, channels: Int, audioBitRate: Int?
+        /// The loudness target, LUFS and dBTP; nil: the audio as mixed.
+        public let loudness: Double?, truePeak: Double?
+    }
+    public var output: Output? = nil
 
     public init(_ t: Timeline) {
         width = t.renderSize.width; height = t.renderSize.height
         renderSizeReason = t.renderSizeReason
+        let f = t.output.format
+        let lossy = !f.audioCodec.hasPrefix("pcm_")
+        output = Output(delivery: t.delivery?.name, codec: t.output.codec.rawValue, format: f.name,
+                        crf: f.takesEncoderSettings ? t.output.crf : nil, preset: f.takesEncoderSettings ? t.output.preset : nil,
+                        audioCodec: f.audioCodec, sampleRate: t.audio.sampleRate, channels: t.audio.channels,
+                        audioBitRate: lossy ? t.audio.bitRate : nil, loudness: t.output.loudness?.integrated, truePeak: t.output.loudness?.truePeak)
         frameRate = t.frameRate.description
         duration = t.duration.seconds
         frameCount = t.frameCount
@@ -184,6 +205,14 @@ public struct TimelineReport: Codable, Sendable {
         var s = "render size \(width)x\(height), \(frameRate) fps, \(String(format: "%.3f", duration)) s, \(frameCount) frames"
             + (background == RGBColour.black.description ? "" : ", background \(background)") + "\n"
         if let why = renderSizeReason { s += "render size \(width)x\(height): \(why)\n" }
+        if let o = output, o.delivery != nil || o.loudness != nil {
+            s += "output: " + (o.delivery.map { "delivery preset \($0): " } ?? "") + o.format
+                + (o.crf.map { ", crf \($0)" } ?? "") + (o.preset.map { ", preset \($0)" } ?? "")
+                + "; audio \(o.audioCodec) \(o.sampleRate) Hz, \(o.channels) channel\(o.channels == 1 ? "" : "s")"
+                + (o.audioBitRate.map { ", \($0 / 1000) kb/s" } ?? "")
+                + (o.loudness.map { l in "; loudness normalised to " + LoudnessTarget(integrated: l, truePeak: o.truePeak ?? LoudnessTarget.defaultTruePeak).description } ?? "")
+                + "\n"
+        }
         if let tc = startTimecode, let g = globalStartTime {
             s += String(format: "timeline starts at timecode %@ (global_start_time %.3f s); the output starts at 0\n", tc, g)
         }

@@ -104,8 +104,9 @@ extension RenderJob {
         let samples = try writeAtomically(to: path) { temp in
             let writer = try MediaWriter(path: temp, size: timeline.renderSize, frameRate: timeline.frameRate,
                                          settings: timeline.output, audio: timeline.audio, video: false)
-            let mixer = AudioMixer(timeline: timeline, music: timeline.music, sampleRate: rate, channels: timeline.audio.channels)
-            let total = MediaTime(frame: timeline.frameCount, rate: timeline.frameRate).rounded(toUnitsOf: Int64(rate))
+            // The whole edit's audio, normalised over the whole edit when it has a loudness target (`OutputAudio`).
+            let mixer = try OutputAudio(timeline: timeline)
+            let total = mixer.total
             while mixer.position < total {
                 try writer.writeAudio(try mixer.next(Int(min(total - mixer.position, Int64(rate)))))
             }

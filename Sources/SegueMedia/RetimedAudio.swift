@@ -32,78 +32,39 @@ public final class BufferedSamples: SampleSource {
     }
 }
 
-/// libavfilter's `atempo` in a graph of its own: `abuffer → atempo=0.5 … (fixed stages) → atempo=T → abuffersink`,
+/// libavfilter's `atempo` in a chain of its own (`AudioFilterChain`): `atempo=0.5 … (fixed stages) → atempo=T`,
 /// interleaved float at one rate and channel count. Changes tempo without changing pitch (WSOLA); each `atempo`
 /// takes 0.5…100, so slower tempos are a chain of fixed 0.5 stages before the variable one, whose tempo can change
-/// while it runs (`setTempo`, the filter's `tempo` command). The graph is one C handle (`FilterGraph`), freed with it.
+/// while it runs (`setTempo`, the filter's `tempo` command).
 final class TempoFilter {
-    private let graph: FilterGraph
-    private let source: UnsafeMutablePointer<AVFilterContext>
-    private let sink: UnsafeMutablePointer<AVFilterContext>
-    let channels: Int, sampleRate: Int32
+    private let chain: AudioFilterChain
     /// The product of the fixed stages (0.5^k): the variable stage runs at `tempo / fixed`.
     let fixed: Double
-    private var pts: Int64 = 0
     private let path: String
 
     /// A graph for tempos down to `slowest` (its fixed 0.5 stages chosen for that), starting at `tempo`.
     /// Throws `MediaError` (no `atempo` in this FFmpeg, a graph libavfilter refuses).
     init(sampleRate: Int32, channels: Int, tempo: Double, slowest: Double, path: String) throws {
-        self.channels = channels; self.sampleRate = sampleRate; self.path = path
+        self.path = path
         var stages = 0
         while 0.5 > slowest * pow(2, Double(stages)) + 1e-12 { stages += 1 }
-        fixed = pow(0.5, Double(stages))
-        var layout = AVChannelLayout()
-        av_channel_layout_default(&layout, Int32(channels))
-        defer { av_channel_layout_uninit(&layout) }
-        var name = [CChar](repeating: 0, count: 64)
-        av_channel_layout_describe(&layout, &name, 64)
-        let layoutName = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let graph = try FilterGraph(path: path)
-        self.graph = graph
-        source = try graph.add("abuffer", "in", "sample_rate=\(sampleRate):sample_fmt=flt:channel_layout=\(layoutName):time_base=1/\(sampleRate)")
-        let halves = try (0..<stages).map { try graph.add("atempo", "half\($0)", "tempo=0.5") }
-        let variable = try graph.add("atempo", "tempo", String(format: "tempo=%.9f", min(100, max(0.5, tempo / fixed))))
-        sink = try graph.add("abuffersink", "out", nil)
-        try graph.chain([source] + halves + [variable, sink])
-        try graph.configure()
+        let fixed = pow(0.5, Double(stages))
+        self.fixed = fixed
+        chain = try AudioFilterChain(sampleRate: sampleRate, channels: channels,
+                                     filters: (0..<stages).map { ("atempo", "tempo=0.5", "half\($0)") }
+                                         + [("atempo", String(format: "tempo=%.9f", min(100, max(0.5, tempo / fixed))), "tempo")],
+                                     path: path)
     }
 
     /// Sets the tempo (source seconds per output second) from now on. Wraps `avfilter_graph_send_command`.
     func setTempo(_ tempo: Double) throws {
         let value = String(format: "%.9f", min(100, max(0.5, tempo / fixed)))
         var response = [CChar](repeating: 0, count: 64)
-        try FF.check(avfilter_graph_send_command(graph.graph, "tempo", "tempo", value, &response, 64, 0), "avfilter_graph_send_command(atempo)", path: path)
+        try FF.check(avfilter_graph_send_command(chain.graph.graph, "tempo", "tempo", value, &response, 64, 0), "avfilter_graph_send_command(atempo)", path: path)
     }
 
     /// Feeds interleaved samples (or, with `nil`, the end of the stream) and returns what the filter gives back.
-    func process(_ samples: [Float]?) throws -> [Float] {
-        if let samples {
-            let n = samples.count / channels
-            if n > 0 {
-                let frame = Frame()
-                frame.ptr.pointee.format = AV_SAMPLE_FMT_FLT.rawValue
-                frame.ptr.pointee.sample_rate = sampleRate
-                frame.ptr.pointee.nb_samples = Int32(n)
-                av_channel_layout_default(&frame.ptr.pointee.ch_layout, Int32(channels))
-                try FF.check(av_frame_get_buffer(frame.ptr, 0), "av_frame_get_buffer", path: path)
-                samples.withUnsafeBytes { src in
-                    frame.ptr.pointee.data.0!.update(from: src.baseAddress!.assumingMemoryBound(to: UInt8.self), count: src.count)
-                }
-                frame.ptr.pointee.pts = pts
-                pts += Int64(n)
-                try FF.check(av_buffersrc_add_frame_flags(source, frame.ptr, 0), "av_buffersrc_add_frame_flags", path: path)
-            }
-        } else {
-            try FF.check(av_buffersrc_close(source, pts, 0), "av_buffersrc_close", path: path)
-        }
-        var out: [Float] = []
-        for f in try graph.readyFrames(sink) {
-            let count = Int(f.ptr.pointee.nb_samples) * channels
-            out += UnsafeBufferPointer(start: UnsafeRawPointer(f.ptr.pointee.data.0!).assumingMemoryBound(to: Float.self), count: count)
-        }
-        return out
-    }
+    func process(_ samples: [Float]?) throws -> [Float] { try chain.process(samples) }
 }
 
 /// A retimed clip's audio (`"speed"`, ramps, `"reverse"`), at the output's rate: `total` output samples, where output

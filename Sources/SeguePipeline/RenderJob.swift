@@ -311,7 +311,11 @@ public enum RenderJob {
         let writer = try MediaWriter(path: path, size: timeline.renderSize, frameRate: timeline.frameRate,
                                      settings: timeline.output, audio: withAudio ? timeline.audio : nil, alpha: timeline.keepsAlpha,
                                      contentPeak: timeline.contentPeak, fragmented: options.keepPartial)
-        let mixer = withAudio ? AudioMixer(timeline: timeline, music: timeline.music, sampleRate: sampleRate, channels: timeline.audio.channels) : nil
+        let mixer = withAudio ? try OutputAudio(timeline: timeline) : nil
+        if options.verbose, let m = mixer, let measured = m.measured, let target = timeline.output.loudness {
+            options.log(String(format: "segue: loudness: the mix measures %.1f LUFS integrated, true peak %.1f dBTP (ebur128); a gain of %+.1f dB and a true-peak limiter for ",
+                               measured.integrated, measured.truePeak, m.gain) + target.description)
+        }
         if encoderLookahead > 0 && writer.honoursForcedFrameTypes && range.upperBound < timeline.frameCount {
             writer.keepFrames = Int64(range.count)
             range = range.lowerBound..<min(timeline.frameCount, range.upperBound + encoderLookahead)

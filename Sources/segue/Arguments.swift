@@ -15,6 +15,8 @@ struct Arguments {
     var background: RGBColour?
     /// `--background transparent`: the output keeps alpha (`Edit.transparentBackground`).
     var transparent = false
+    /// `--delivery NAME`, `--loudness LUFS`, `--true-peak DBTP`.
+    var delivery: DeliveryPreset?, loudness: Double?, truePeak: Double?
     var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?, toneMap: ToneMapCurve?, dynamicRange: DynamicRange?
     var json = false
     var at: Double?, frame: Int64?
@@ -147,6 +149,21 @@ struct Arguments {
     func applyOverrides(to edit: inout Edit) throws {
         if square && size != nil { throw UsageError("give either --square or --size, not both") }
         if music != nil && !options.audio { throw UsageError("--music needs audio: drop --no-audio") }
+        if let d = delivery {
+            // The preset first, under every setting the edit or the command line gives.
+            if let had = edit.delivery, had != d {
+                throw UsageError("the edit asks for the delivery preset \(had.name) (output.delivery): --delivery \(d.name) would contradict it; change the edit or drop --delivery")
+            }
+            if edit.delivery == nil { edit.apply(d, keeping: DeliveryPreset.Explicit(differingFromDefaults: edit.output, audio: edit.audio)) }
+        }
+        if let l = loudness {
+            edit.output.loudness = LoudnessTarget(integrated: l, truePeak: truePeak ?? edit.output.loudness?.truePeak ?? LoudnessTarget.defaultTruePeak)
+        } else if let tp = truePeak {
+            guard edit.output.loudness != nil else {
+                throw UsageError("--true-peak limits a loudness normalisation: give --loudness too (e.g. --loudness -14), or a delivery preset that sets one")
+            }
+            edit.output.loudness?.truePeak = tp
+        }
         if square { edit.square = true }
         if let s = size { edit.renderSize = s }
         if let f = fit { edit.fit = f }

@@ -64,6 +64,13 @@ extension OptionTable {
     ]
 
     static let encodingOptions: [OptionSpec] = [
+        OptionSpec(name: "--delivery", value: "NAME",
+                   help: "a delivery preset: the size, rate, format, quality, audio and loudness a platform takes (docs/delivery.md); other options override it: "
+                       + DeliveryPreset.all.map { "\($0.name): \($0.summary)" }.joined(separator: "; "),
+                   group: .encoding, commands: Scopes.editing, effect: .edit, completion: .values(DeliveryPreset.all.map(\.name))) { a, v in
+            guard let d = DeliveryPreset.named(v.text) else { throw UsageError("--delivery must be \(DeliveryPreset.namesInWords) (got \(v.text))") }
+            a.delivery = d
+        },
         OptionSpec(name: "--codec", value: "NAME", defaultValue: "from the output's name, else h264",
                    help: OutputFormat.all.map { "\($0.codec.rawValue): \($0.name)" }.joined(separator: "; "), group: .encoding,
                    commands: Scopes.editing, effect: .edit, completion: .values(OutputFormat.all.map(\.codec.rawValue))) { a, v in
@@ -99,6 +106,23 @@ extension OptionTable {
         },
         OptionSpec(name: "--duck", help: "lower the music while the clips' audio is present", group: .audio, commands: Scopes.editing,
                    effect: .edit) { a, _ in a.duck = true },
+        OptionSpec(name: "--loudness", value: "LUFS",
+                   help: "normalise the mixed edit to this integrated loudness by EBU R128 (measured over the whole edit; one gain, then a true-peak limiter), e.g. -14 or -23",
+                   group: .audio, commands: Scopes.editing, effect: .edit) { a, v in
+            let l = try v.number()
+            guard LoudnessTarget.integratedRange.contains(l) else {
+                throw UsageError("--loudness must be \(Int(LoudnessTarget.integratedRange.lowerBound))…\(Int(LoudnessTarget.integratedRange.upperBound)) LUFS (got \(v.text))")
+            }
+            a.loudness = l
+        },
+        OptionSpec(name: "--true-peak", value: "DBTP", defaultValue: "-1", help: "the true peak the normalised audio may reach (with --loudness or a delivery preset)",
+                   group: .audio, commands: Scopes.editing, effect: .edit) { a, v in
+            let t = try v.number()
+            guard LoudnessTarget.truePeakRange.contains(t) else {
+                throw UsageError("--true-peak must be \(Int(LoudnessTarget.truePeakRange.lowerBound))…\(Int(LoudnessTarget.truePeakRange.upperBound)) dBTP (got \(v.text))")
+            }
+            a.truePeak = t
+        },
         OptionSpec(name: "--no-audio", help: "write video only", group: .audio, commands: Scopes.editing.subtracting(["export-otio"]),
                    effect: .output) { a, _ in a.options.audio = false },
     ]
