@@ -335,19 +335,7 @@ public enum RenderJob {
         let encoder = EncodeQueue()
         defer { encoder.cancel() }
         let rate = timeline.frameRate
-        let started = Date()
-        var lastReport = Date.distantPast
-        func report(_ done: Int64, _ stage: String) {
-            guard let p = options.progress else { return }
-            let now = Date()
-            if stage == "render" && now.timeIntervalSince(lastReport) < 0.25 && done != 1 { return }
-            lastReport = now
-            let elapsed = now.timeIntervalSince(started)
-            let fps = elapsed > 0 ? Double(done) / elapsed : 0
-            let total = Int64(range.count)
-            p(RenderProgress(frame: done, total: total, fps: fps, speed: fps / rate.framesPerSecond, elapsed: elapsed,
-                             eta: fps > 0 ? Double(total - done) / fps : 0, stage: stage))
-        }
+        let report = ProgressReporter(options.progress, total: Int64(range.count), rate: rate)
         // Wall time per stage on this (the GL) thread, for --verbose (where the time goes).
         var stage = (pictures: 0.0, composite: 0.0, video: 0.0, audio: 0.0)
         func timed<T>(_ t: inout Double, _ body: () throws -> T) rethrows -> T {
@@ -394,22 +382,57 @@ public enum RenderJob {
         try timed(&stage.video) { result = try writer.finish() }
         if end == range.upperBound { report(Int64(range.count), "done") }
         if options.verbose {
-            let c = pipeline.counts
-            options.log("segue: \(c.direct) of \(range.count) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0): their planes went to the encoder directly")
-            options.log("segue: \(c.basePlanes) more had their first layer taken as planes in the same way, only the layers above it drawn (each inside its rectangle)")
-            if let why = renderer.cpuBecause {
-                let gl = renderer.gpu == nil ? "no GL context was made" : "\(c.gpu) frames with gl-transitions shaders drawn by \(renderer.gpu!.name)"
-                options.log("segue: backend auto: \(why) here, so the CPU draws \(c.cpu) frames on the planes, faster (every built-in transition, layers at any scale, position or rotation); \(gl)")
-            } else {
-                options.log("segue: frames drawn: \(c.cpu) by the CPU renderer, \(c.gpu) by \(renderer.gpu?.name ?? "the GPU")")
-            }
-            options.log("segue: \(c.turned) frames: a layer (a quarter turn, half turn or mirror) was turned upright by libavfilter (transpose/hflip/vflip) instead of being drawn")
+            logFrames(pipeline.counts, of: range.count, renderer: renderer, options: options)
             options.log(String(format: "segue: time: decoding %.2f s on the decode thread (overlapped); on the render thread: waiting "
                                + "for decoded pictures %.2f s, compositing %.2f s (GPU: upload, draw, and waiting for the previous "
                                + "frame's readback), waiting for the encoder %.2f s, audio %.2f s",
                                decoded.busySeconds, stage.pictures, stage.composite, stage.video, stage.audio))
         }
         let warnings = frames.finishAll()
+        logReading(frames, options: options)
+        return (result.videoFrames, result.audioSamples, warnings, end < range.upperBound)
+    }
+
+    /// `RenderOptions.progress` while frames are rendered (at most every 0.25 s, and for the first frame) and once when
+    /// done: frames done of `total`, frames per second since the start, speed against the edit's rate, time left.
+    final class ProgressReporter {
+        let progress: (@Sendable (RenderProgress) -> Void)?
+        let total: Int64
+        let rate: FrameRate
+        let started = Date()
+        var last = Date.distantPast
+        init(_ progress: (@Sendable (RenderProgress) -> Void)?, total: Int64, rate: FrameRate) {
+            self.progress = progress; self.total = total; self.rate = rate
+        }
+        /// `done` frames, at `stage` ("render", "done").
+        func callAsFunction(_ done: Int64, _ stage: String) {
+            guard let p = progress else { return }
+            let now = Date()
+            if stage == "render" && now.timeIntervalSince(last) < 0.25 && done != 1 { return }
+            last = now
+            let elapsed = now.timeIntervalSince(started)
+            let fps = elapsed > 0 ? Double(done) / elapsed : 0
+            p(RenderProgress(frame: done, total: total, fps: fps, speed: fps / rate.framesPerSecond, elapsed: elapsed,
+                             eta: fps > 0 ? Double(total - done) / fps : 0, stage: stage))
+        }
+    }
+
+    /// `--verbose`: how many frames each strategy made (`FrameDrawer.counts`), of `total`, and who drew them.
+    static func logFrames(_ c: FrameStrategy.Counts, of total: Int, renderer: FrameRenderer, options: RenderOptions) {
+        options.log("segue: \(c.direct) of \(total) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0): their planes went to the encoder directly")
+        options.log("segue: \(c.basePlanes) more had their first layer taken as planes in the same way, only the layers above it drawn (each inside its rectangle)")
+        if let why = renderer.cpuBecause {
+            let gl = renderer.gpu == nil ? "no GL context was made" : "\(c.gpu) frames with gl-transitions shaders drawn by \(renderer.gpu!.name)"
+            options.log("segue: backend auto: \(why) here, so the CPU draws \(c.cpu) frames on the planes, faster (every built-in transition, layers at any scale, position or rotation); \(gl)")
+        } else {
+            options.log("segue: frames drawn: \(c.cpu) by the CPU renderer, \(c.gpu) by \(renderer.gpu?.name ?? "the GPU")")
+        }
+        options.log("segue: \(c.turned) frames: a layer (a quarter turn, half turn or mirror) was turned upright by libavfilter (transpose/hflip/vflip) instead of being drawn")
+    }
+
+    /// What reading the clips took (`--verbose`: size changes, file opens and reuses, hardware decoding) and the
+    /// warning for hardware decoding asked for and not available.
+    static func logReading(_ frames: FrameSource, options: RenderOptions) {
         if options.verbose {
             frames.sizeChanges.forEach { options.log("segue: \($0)") }
             options.log("segue: clips read through \(frames.opens) file open(s); \(frames.reuses) clip(s) reused the reader of an earlier cut of the same file")
@@ -418,7 +441,6 @@ public enum RenderJob {
         if options.verbose && options.hardwareDecoding != .none {
             options.log("segue: \(frames.hardwareFrames) of \(frames.decodedFrames) source frames decoded with \(options.hardwareDecoding.rawValue) (downloaded to system memory)")
         }
-        return (result.videoFrames, result.audioSamples, warnings, end < range.upperBound)
     }
 }
 
