@@ -52,29 +52,39 @@ final class ContainerTimingTests: EndToEndTestCase {
     /// Each rate in each container, at the clip's own rate (the default): output frame n shows source frame n, for
     /// every n, and no frame is lost. Before the timestamp tolerance, a 30 fps Matroska clip lost 10 of 30 frames.
     func testEveryFrameOfEveryContainerAtItsOwnRate() throws {
-        var failures: [String] = []
-        for (label, ffRate, rate) in Self.rates {
-            let frames = Int((rate.framesPerSecond * 1.5).rounded(.down))  // 1.5 s
-            for ext in ["mkv", "webm", "mp4", "mov", "ts", "flv", "mkv.ts"] {
-                let src = try counterClip("count-\(label)", rate: ffRate, frames: frames, ext: ext)
-                var edit = Edit(clips: [clip(src)])
-                edit.output.codec = .ffv1
-                let out = path("out-\(label)-\(ext).mkv")
-                let r = try render(edit, to: out, backend: .cpu, audio: false)
-                if r.timeline.frameRate != rate {
-                    failures.append("\(label) fps \(ext): default rate \(r.timeline.frameRate), not \(rate)")
-                }
-                let shown = try counters(out)
-                let expected = Array(0..<frames)
-                if shown != expected {
-                    let missing = Set(expected).subtracting(shown).sorted()
-                    failures.append("\(label) fps \(ext): \(shown.count) output frames for \(frames) source frames; never shown: \(missing.prefix(12)); first mismatches: "
-                                    + zip(expected, shown).filter { $0 != $1 }.prefix(4).map { "out \($0.0) shows \($0.1)" }.joined(separator: ", "))
-                }
-                try? FileManager.default.removeItem(atPath: out)
-            }
-        }
+        // The rates at once, as many as there are cores (each its own clips and renders; the library renders at once
+        // as a library user's may); a rate's containers in turn (mkv.ts is remuxed from the rate's mkv).
+        nonisolated(unsafe) let test = self
+        let failures = try TestSupport.concurrentMap(Array(Self.rates.indices)) { k in
+            try test.checkEveryContainer(at: k)
+        }.flatMap { $0 }
         XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+    }
+
+    /// The failures of `testEveryFrameOfEveryContainerAtItsOwnRate` at `rates[k]`.
+    func checkEveryContainer(at k: Int) throws -> [String] {
+        var failures: [String] = []
+        let (label, ffRate, rate) = Self.rates[k]
+        let frames = Int((rate.framesPerSecond * 1.5).rounded(.down))  // 1.5 s
+        for ext in ["mkv", "webm", "mp4", "mov", "ts", "flv", "mkv.ts"] {
+            let src = try counterClip("count-\(label)", rate: ffRate, frames: frames, ext: ext)
+            var edit = Edit(clips: [clip(src)])
+            edit.output.codec = .ffv1
+            let out = path("out-\(label)-\(ext).mkv")
+            let r = try render(edit, to: out, backend: .cpu, audio: false)
+            if r.timeline.frameRate != rate {
+                failures.append("\(label) fps \(ext): default rate \(r.timeline.frameRate), not \(rate)")
+            }
+            let shown = try counters(out)
+            let expected = Array(0..<frames)
+            if shown != expected {
+                let missing = Set(expected).subtracting(shown).sorted()
+                failures.append("\(label) fps \(ext): \(shown.count) output frames for \(frames) source frames; never shown: \(missing.prefix(12)); first mismatches: "
+                                + zip(expected, shown).filter { $0 != $1 }.prefix(4).map { "out \($0.0) shows \($0.1)" }.joined(separator: ", "))
+            }
+            try? FileManager.default.removeItem(atPath: out)
+        }
+        return failures
     }
 
     /// The same rule mid-clip, with a start offset, in a longer edit at the clip's rate with a crossfade: the frames
@@ -113,29 +123,38 @@ final class ContainerTimingTests: EndToEndTestCase {
     /// timestamp decided: after a 29.97 fps clip remuxed from Matroska to MPEG-TS, 22 of 60 frames were never shown;
     /// in Matroska, QuickTime and WebM its first frame was lost and the frame before the cut shown twice.
     func testCutsAfterTrimmedClipsKeepEveryFrame() throws {
-        var failures: [String] = []
-        for (label, ffRate, rate) in Self.rates where ["23.976", "29.97", "59.94"].contains(label) {
-            let frames = Int((rate.framesPerSecond * 2).rounded(.down))
-            for ext in ["mkv", "webm", "mov", "mkv.ts"] {
-                let src = try counterClip("trim-\(label)", rate: ffRate, frames: frames, ext: ext)
-                var edit = Edit(clips: [clip(src, start: 0.5), clip(src)])
-                edit.output.codec = .ffv1
-                let out = path("trim-\(label)-\(ext).mkv")
-                _ = try render(edit, to: out, backend: .cpu, audio: false)
-                // 0.5 s is half a millisecond before a frame at these rates (15/29.97 s = 0.5005 s): that frame is
-                // the first shown, within the timestamp tolerance.
-                let first = Int((0.5 * rate.framesPerSecond).rounded(.up))
-                let expected = Array(first..<frames) + Array(0..<frames)
-                let shown = try counters(out)
-                if shown != expected {
-                    failures.append("\(label) fps \(ext): \(shown.count) frames for \(expected.count); first mismatches: "
-                                    + zip(expected, shown).enumerated().filter { $0.element.0 != $0.element.1 }.prefix(4)
-                                        .map { "out \($0.offset) shows \($0.element.1), not \($0.element.0)" }.joined(separator: ", "))
-                }
-                try? FileManager.default.removeItem(atPath: out)
-            }
-        }
+        // The three rates at once, as many as there are cores; a rate's containers in turn.
+        nonisolated(unsafe) let test = self
+        let failures = try TestSupport.concurrentMap(Self.rates.indices.filter { ["23.976", "29.97", "59.94"].contains(Self.rates[$0].0) }) { k in
+            try test.checkCutsAfterTrimmedClips(at: k)
+        }.flatMap { $0 }
         XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+    }
+
+    /// The failures of `testCutsAfterTrimmedClipsKeepEveryFrame` at `rates[k]`.
+    func checkCutsAfterTrimmedClips(at k: Int) throws -> [String] {
+        var failures: [String] = []
+        let (label, ffRate, rate) = Self.rates[k]
+        let frames = Int((rate.framesPerSecond * 2).rounded(.down))
+        for ext in ["mkv", "webm", "mov", "mkv.ts"] {
+            let src = try counterClip("trim-\(label)", rate: ffRate, frames: frames, ext: ext)
+            var edit = Edit(clips: [clip(src, start: 0.5), clip(src)])
+            edit.output.codec = .ffv1
+            let out = path("trim-\(label)-\(ext).mkv")
+            _ = try render(edit, to: out, backend: .cpu, audio: false)
+            // 0.5 s is half a millisecond before a frame at these rates (15/29.97 s = 0.5005 s): that frame is
+            // the first shown, within the timestamp tolerance.
+            let first = Int((0.5 * rate.framesPerSecond).rounded(.up))
+            let expected = Array(first..<frames) + Array(0..<frames)
+            let shown = try counters(out)
+            if shown != expected {
+                failures.append("\(label) fps \(ext): \(shown.count) frames for \(expected.count); first mismatches: "
+                                + zip(expected, shown).enumerated().filter { $0.element.0 != $0.element.1 }.prefix(4)
+                                    .map { "out \($0.offset) shows \($0.element.1), not \($0.element.0)" }.joined(separator: ", "))
+            }
+            try? FileManager.default.removeItem(atPath: out)
+        }
+        return failures
     }
 
     /// Issue 11: a clip on a 30 fps clock with every fifth frame dropped (60 frames over 2.5 s, average 24 fps) gets a

@@ -61,13 +61,15 @@ class EndToEndTestCase: XCTestCase {
         try TestSupport.run(TestSupport.segueBinary, args, environment: env)
     }
 
-    /// Renders every chunk of `plan` through the CLI, the audio pass, and stitches.
+    /// Renders every chunk of `plan` through the CLI, the audio pass, and stitches. The chunks run at once, as many
+    /// as there are cores, as a farm's nodes run them (each process its own chunk file).
     func renderChunked(_ planPath: String, chunks dir: String, out: String, backend: String = "cpu") throws {
         let plan = try ChunkPlanner.load(planPath)
-        for c in plan.chunks {
-            let r = try segue(["render", "--plan", planPath, "--chunk", "\(c.index)", "-o", dir, "--backend", backend])
-            XCTAssertEqual(r.status, 0, r.stderr)
+        let binary = TestSupport.segueBinary
+        let renders = try TestSupport.concurrentMap(plan.chunks.map(\.index)) { index in
+            try TestSupport.run(binary, ["render", "--plan", planPath, "--chunk", "\(index)", "-o", dir, "--backend", backend])
         }
+        for r in renders { XCTAssertEqual(r.status, 0, r.stderr) }
         if let a = plan.audio {
             let r = try segue(["render-audio", "--plan", planPath, "-o", "\(dir)/\(a.file)"])
             XCTAssertEqual(r.status, 0, r.stderr)

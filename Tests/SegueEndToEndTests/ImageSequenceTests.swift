@@ -32,7 +32,9 @@ final class ImageSequenceTests: EndToEndTestCase {
         XCTAssertTrue(r.stderr.contains("frame rate 24"), r.stderr)
         let frames = try TestSupport.decodeFrames(path("out.mkv"), width: 64, height: 48, pixFmt: "rgb24")
         XCTAssertEqual(frames.count, 48)
-        let pictures = try (1001...1048).map { try TestSupport.decodeFrames(path("frames/img_\($0).png"), width: 64, height: 48, pixFmt: "rgb24")[0] }
+        // The 48 pictures as FFmpeg decodes them, in one run over the numbered files.
+        let pictures = try TestSupport.decodeFrames(path("frames/img_%04d.png"), width: 64, height: 48, pixFmt: "rgb24", input: ["-start_number", "1001"])
+        XCTAssertEqual(pictures.count, 48)
         for k in 0..<48 {
             // Frame k is picture 1001 + k, closer to it than to its neighbours (each shown once, none skipped).
             let own = psnr(frames[k], pictures[k])

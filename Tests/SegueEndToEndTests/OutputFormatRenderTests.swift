@@ -34,57 +34,68 @@ final class OutputFormatRenderTests: EndToEndTestCase {
         // Closeness to the source (lossy 4:2:0 at crf 18), or for R′G′B′ formats to the converted planes (exact but for
         // rounding; a 256-colour palette).
         let minimum: [OutputSettings.Codec: Double] = [.gif: 24, .png: 45, .tiff: 45]
-        for format in OutputFormat.all {
-            for range in [DynamicRange.sdr, .hlg] where format.dynamicRanges.contains(range) {
-                var edit = Edit(clips: [clip(path("a.mp4"))])
-                edit.output.codec = format.codec
-                edit.output.dynamicRange = range
-                edit.output.preset = "ultrafast"
-                let out = format.isImageSequence ? path("seq-\(format.codec)-\(range.rawValue)/%04d.\(format.extensions[0])")
-                                                 : path("out-\(format.codec)-\(range.rawValue).\(format.extensions[0])")
-                let r = try render(edit, to: out, backend: .cpu)
-                XCTAssertEqual(r.frames, 15)
-                let what = "\(format.name), \(range)"
-                let file = format.isImageSequence ? out.replacingOccurrences(of: "%04d", with: "0001") : out
-                if format.isImageSequence {
-                    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: (out as NSString).deletingLastPathComponent).sorted(),
-                                   (1...15).map { String(format: "%04d.\(format.extensions[0])", $0) }, what)
-                }
-                let v = try TestSupport.ffprobe(file, "stream=codec_name,pix_fmt,codec_tag_string:format=format_name")
-                XCTAssertEqual(v["format_name"].map { format.isImageSequence ? "image2" : $0 }, containers[format.container].map { format.isImageSequence ? "image2" : $0 }, what)
-                let codec = try XCTUnwrap(videoCodecs[format.videoEncoder(edit.output)])
-                XCTAssertEqual(v["codec_name"], codec, what)
-                let written = try XCTUnwrap(format.pixelFormat(range))
-                if format.codec != .exr { XCTAssertEqual(v["pix_fmt"], decoded[written] ?? written, what) }
-                if let tag = format.codecTags[codec] { XCTAssertEqual(v["codec_tag_string"], tag, what) }
-                let a = try TestSupport.ffprobe(out, "stream=codec_name,sample_rate", stream: "a:0")
-                if format.hasAudio {
-                    XCTAssertEqual(a["codec_name"], ["libopus": "opus"][format.audioCodec] ?? format.audioCodec, what)
-                    XCTAssertEqual(a["sample_rate"], "48000", what)
-                } else {
-                    XCTAssertNil(a["codec_name"], "\(what) has no audio")
-                }
-                if range == .sdr && format.codec != .exr {
-                    let frames = try TestSupport.decodeFrames(out, width: 96, height: 64, pixFmt: "rgb24")
-                    let rgb = [OutputSettings.Codec.png, .tiff, .gif].contains(format.codec)
-                    TestSupport.assertRGBSequencesMatch(frames, rgb ? converted : source, width: 96, minPSNR: minimum[format.codec] ?? 32, label: what)
-                }
-            }
-            // A file name of another format is refused up front, in one sentence naming what this one needs.
-            var edit = Edit(clips: [clip(path("a.mp4"))])
-            edit.output.codec = format.codec
-            edit.output.codecFromFileName = false
-            let other = format.codec == .h264 ? "wrong.gif" : "wrong.mp4"
-            XCTAssertThrowsError(try render(edit, to: path(other), backend: .cpu)) {
-                XCTAssertTrue("\($0)".hasPrefix("--codec \(format.codec.rawValue) writes \(format.name), which needs a \(format.extensionsInWords)"), "\($0)")
-                XCTAssertEqual(($0 as? SegueError)?.exitStatus, 2)
-            }
+        // The formats at once, as many as there are cores (each its own files; the library renders at once as a
+        // library user's may).
+        nonisolated(unsafe) let test = self
+        _ = try TestSupport.concurrentMap(OutputFormat.all) { format in
+            try test.checkFormat(format, source: source, converted: converted, containers: containers, videoCodecs: videoCodecs,
+                                 decoded: decoded, minimum: minimum)
         }
         // Without a codec named, the file name chooses: .webm is VP9, a numbered .tif pattern a TIFF sequence.
         let byName = try render(Edit(clips: [clip(path("a.mp4"))]), to: path("chosen.webm"), backend: .cpu)
         XCTAssertEqual(byName.timeline.output.codec, .vp9)
         XCTAssertEqual(try TestSupport.ffprobe(path("chosen.webm"), "stream=codec_name")["codec_name"], "vp9")
         // OpenEXR holds linear light: its values are the BT.1886 EOTF of the composite (checked in AlphaOutputTests).
+    }
+
+    /// `testEveryFormatWritesWhatItsRowSays` for one format: each of its dynamic ranges, and a name of another
+    /// format refused.
+    func checkFormat(_ format: OutputFormat, source: [[UInt8]], converted: [[UInt8]], containers: [String: String],
+                     videoCodecs: [String: String], decoded: [String: String], minimum: [OutputSettings.Codec: Double]) throws {
+        for range in [DynamicRange.sdr, .hlg] where format.dynamicRanges.contains(range) {
+            var edit = Edit(clips: [clip(path("a.mp4"))])
+            edit.output.codec = format.codec
+            edit.output.dynamicRange = range
+            edit.output.preset = "ultrafast"
+            let out = format.isImageSequence ? path("seq-\(format.codec)-\(range.rawValue)/%04d.\(format.extensions[0])")
+                                             : path("out-\(format.codec)-\(range.rawValue).\(format.extensions[0])")
+            let r = try render(edit, to: out, backend: .cpu)
+            XCTAssertEqual(r.frames, 15)
+            let what = "\(format.name), \(range)"
+            let file = format.isImageSequence ? out.replacingOccurrences(of: "%04d", with: "0001") : out
+            if format.isImageSequence {
+                XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: (out as NSString).deletingLastPathComponent).sorted(),
+                               (1...15).map { String(format: "%04d.\(format.extensions[0])", $0) }, what)
+            }
+            let v = try TestSupport.ffprobe(file, "stream=codec_name,pix_fmt,codec_tag_string:format=format_name")
+            XCTAssertEqual(v["format_name"].map { format.isImageSequence ? "image2" : $0 }, containers[format.container].map { format.isImageSequence ? "image2" : $0 }, what)
+            let codec = try XCTUnwrap(videoCodecs[format.videoEncoder(edit.output)])
+            XCTAssertEqual(v["codec_name"], codec, what)
+            let written = try XCTUnwrap(format.pixelFormat(range))
+            if format.codec != .exr { XCTAssertEqual(v["pix_fmt"], decoded[written] ?? written, what) }
+            if let tag = format.codecTags[codec] { XCTAssertEqual(v["codec_tag_string"], tag, what) }
+            let a = try TestSupport.ffprobe(out, "stream=codec_name,sample_rate", stream: "a:0")
+            if format.hasAudio {
+                XCTAssertEqual(a["codec_name"], ["libopus": "opus"][format.audioCodec] ?? format.audioCodec, what)
+                XCTAssertEqual(a["sample_rate"], "48000", what)
+            } else {
+                XCTAssertNil(a["codec_name"], "\(what) has no audio")
+            }
+            if range == .sdr && format.codec != .exr {
+                let frames = try TestSupport.decodeFrames(out, width: 96, height: 64, pixFmt: "rgb24")
+                let rgb = [OutputSettings.Codec.png, .tiff, .gif].contains(format.codec)
+                TestSupport.assertRGBSequencesMatch(frames, rgb ? converted : source, width: 96, minPSNR: minimum[format.codec] ?? 32, label: what)
+            }
+        }
+        // A file name of another format is refused up front, in one sentence naming what this one needs.
+        var edit = Edit(clips: [clip(path("a.mp4"))])
+        edit.output.codec = format.codec
+        edit.output.codecFromFileName = false
+        let other = format.codec == .h264 ? "wrong.gif" : "wrong.mp4"
+        XCTAssertThrowsError(try render(edit, to: path(other), backend: .cpu)) {
+            XCTAssertTrue("\($0)".hasPrefix("--codec \(format.codec.rawValue) writes \(format.name), which needs a \(format.extensionsInWords)"), "\($0)")
+            XCTAssertEqual(($0 as? SegueError)?.exitStatus, 2)
+        }
     }
 
     /// What browsers play from WebM (the checks a `<video>` element depends on, read with ffprobe and the file's

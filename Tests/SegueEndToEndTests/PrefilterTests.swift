@@ -25,10 +25,13 @@ final class PrefilterTests: EndToEndTestCase {
                                 "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", zone])
         let turned = path("zone-rot.mp4")
         try TestSupport.rotated(zone, degrees: 90, to: turned)
-        // Oracles: FFmpeg's area scaling to the shown size, then the centre crop (after autorotation).
+        // Oracles: FFmpeg's area scaling to the shown size, then the centre crop (after autorotation); made in the
+        // background while Segue renders.
         let oracle = path("oracle.mkv"), oracleTurned = path("oracle-rot.mkv")
-        try TestSupport.ffmpeg(["-i", zone, "-vf", "scale=960:540:flags=area,crop=540:540", "-c:v", "ffv1", oracle])
-        try TestSupport.ffmpeg(["-i", turned, "-vf", "scale=540:960:flags=area,crop=540:540", "-c:v", "ffv1", oracleTurned])
+        let oracles = Background {
+            try TestSupport.ffmpeg(["-i", zone, "-vf", "scale=960:540:flags=area,crop=540:540", "-c:v", "ffv1", oracle])
+            try TestSupport.ffmpeg(["-i", turned, "-vf", "scale=540:960:flags=area,crop=540:540", "-c:v", "ffv1", oracleTurned])
+        }
         for (clipPath, reference, label) in [(zone, oracle, "landscape"), (turned, oracleTurned, "rotated 90°")] {
             var edit = Edit(clips: [clip(clipPath)])
             edit.renderSize = PixelSize(width: 540, height: 540)
@@ -36,6 +39,7 @@ final class PrefilterTests: EndToEndTestCase {
             for backend in [Backend.cpu, .gpu] {
                 let out = path("out-\(label.prefix(4))-\(backend).mkv")
                 try render(edit, to: out, backend: backend, audio: false)
+                try oracles.value()
                 let s = try ssim(out, reference)
                 print("prefilter \(label) \(backend): SSIM \(s)")
                 XCTAssertGreaterThanOrEqual(s, 0.98, "\(label) \(backend)")

@@ -25,13 +25,16 @@ final class ResolvedEditTests: EndToEndTestCase {
     func renderBothWays(_ edit: String, _ options: [String], ext: String, name: String) throws -> (direct: String, resolved: String, json: String) {
         let direct = path("\(name)-direct.\(ext)"), viaResolved = path("\(name)-resolved.\(ext)"), json = path("\(name).resolved.json")
         let quiet = ["--backend", "cpu", "--progress", "none"]
-        let r1 = try segue(["render", edit] + options + ["-o", direct] + quiet)
-        XCTAssertEqual(r1.status, 0, "\(name): \(r1.stderr)")
+        // The direct render in the background while the edit is resolved and rendered from that.
+        nonisolated(unsafe) let test = self
+        let first = Background { try test.segue(["render", edit] + options + ["-o", direct] + quiet) }
         let r2 = try segue(["resolve", edit] + options + ["-o", json])
         XCTAssertEqual(r2.status, 0, "\(name): \(r2.stderr)")
         XCTAssertTrue(r2.stderr.contains("segue: wrote \(json)"), r2.stderr)
         let r3 = try segue(["render", json, "-o", viaResolved] + quiet)
         XCTAssertEqual(r3.status, 0, "\(name): \(r3.stderr)")
+        let r1 = try first.value()
+        XCTAssertEqual(r1.status, 0, "\(name): \(r1.stderr)")
         return (direct, viaResolved, json)
     }
 
@@ -48,24 +51,32 @@ final class ResolvedEditTests: EndToEndTestCase {
         }
     }
 
-    /// The five fixtures, small and at 10 fps, as FFV1; the demo also as MP4, whose file bytes must agree.
+    /// The five fixtures, small and at 10 fps, as FFV1; the demo also as MP4, whose file bytes must agree. The
+    /// fixtures at once, as many as there are cores (each its own processes and files), the MP4 meanwhile.
     func testTheFixturesRenderTheSameFromTheirResolvedEdits() throws {
         try generatedFixtures()
-        for (name, size) in [("demo", "160x90"), ("layers", "160x90"), ("memory", "96x96"), ("titles", "160x90"), ("captions", "160x90")] {
-            let (direct, resolved, json) = try renderBothWays("\(Self.fixtures)/\(name).json", ["--size", size, "--fps", "10", "--codec", "ffv1"], ext: "mkv", name: name)
-            try assertSameFrames(direct, resolved, audio: name != "titles", name)
-            // The resolved edit: the options folded in, absolute paths, the decisions recorded.
-            let saved = try EditFile.load(path: json)
-            let r = try XCTUnwrap(saved.resolution, name)
-            XCTAssertEqual(r.renderSize.description, size, name)
-            XCTAssertEqual(r.frameRate, FrameRate(10), name)
-            XCTAssertEqual(saved.output.codec, .ffv1, name)
-            XCTAssertEqual(r.segueVersion, SegueVersion.current)
-            XCTAssertTrue(saved.inputPaths.allSatisfy { $0.path.hasPrefix("/") }, "\(name): \(saved.inputPaths)")
-            XCTAssertEqual(Set(r.media.map(\.path)), Set(Timeline.mediaItems(of: saved).map(\.spec.path)), name)
+        nonisolated(unsafe) let test = self
+        let mp4 = Background { try test.renderBothWays("\(Self.fixtures)/demo.json", ["--size", "160x90", "--fps", "10"], ext: "mp4", name: "demo-mp4") }
+        _ = try TestSupport.concurrentMap([("demo", "160x90"), ("layers", "160x90"), ("memory", "96x96"), ("titles", "160x90"), ("captions", "160x90")]) { name, size in
+            try test.checkFixture(name, size: size)
         }
-        let (direct, resolved, _) = try renderBothWays("\(Self.fixtures)/demo.json", ["--size", "160x90", "--fps", "10"], ext: "mp4", name: "demo-mp4")
+        let (direct, resolved, _) = try mp4.value()
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: direct)), try Data(contentsOf: URL(fileURLWithPath: resolved)), "MP4 bytes differ")
+    }
+
+    /// Fixture `name` rendered at `size` directly and through its resolved edit: the same frames; the resolved edit
+    /// holds the options folded in, absolute paths, the decisions recorded.
+    func checkFixture(_ name: String, size: String) throws {
+        let (direct, resolved, json) = try renderBothWays("\(Self.fixtures)/\(name).json", ["--size", size, "--fps", "10", "--codec", "ffv1"], ext: "mkv", name: name)
+        try assertSameFrames(direct, resolved, audio: name != "titles", name)
+        let saved = try EditFile.load(path: json)
+        let r = try XCTUnwrap(saved.resolution, name)
+        XCTAssertEqual(r.renderSize.description, size, name)
+        XCTAssertEqual(r.frameRate, FrameRate(10), name)
+        XCTAssertEqual(saved.output.codec, .ffv1, name)
+        XCTAssertEqual(r.segueVersion, SegueVersion.current)
+        XCTAssertTrue(saved.inputPaths.allSatisfy { $0.path.hasPrefix("/") }, "\(name): \(saved.inputPaths)")
+        XCTAssertEqual(Set(r.media.map(\.path)), Set(Timeline.mediaItems(of: saved).map(\.spec.path)), name)
     }
 
     /// A layered edit with options that change it (size, rate, codec, an overlay, a title, music): folded into the
@@ -132,7 +143,9 @@ final class ResolvedEditTests: EndToEndTestCase {
         try generatedFixtures()
         let options = ["--size", "160x90", "--fps", "10", "--codec", "ffv1"]
         let direct = path("direct.mkv")
-        XCTAssertEqual(try segue(["render", "\(Self.fixtures)/demo.json"] + options + ["-o", direct, "--backend", "cpu", "--progress", "none"]).status, 0)
+        // The direct render meanwhile, in the background.
+        nonisolated(unsafe) let test = self
+        let directRender = Background { try test.segue(["render", "\(Self.fixtures)/demo.json"] + options + ["-o", direct, "--backend", "cpu", "--progress", "none"]) }
         XCTAssertEqual(try segue(["resolve", "\(Self.fixtures)/demo.json"] + options + ["-o", path("demo.resolved.json")]).status, 0)
         XCTAssertEqual(try segue(["plan", path("demo.resolved.json"), "--chunks", "3", "-o", path("p1.json")]).status, 0)
         XCTAssertEqual(try segue(["plan", "\(Self.fixtures)/demo.json", "--chunks", "3", "-o", path("p2.json")] + options).status, 0)
@@ -140,12 +153,14 @@ final class ResolvedEditTests: EndToEndTestCase {
         XCTAssertEqual(p1.resolvedEdit["clips"], p2.resolvedEdit["clips"])
         XCTAssertEqual(p1.resolvedEdit["resolved"]?["media"], p2.resolvedEdit["resolved"]?["media"])
         XCTAssertEqual(p1.editHash, p2.editHash)
-        for (plan, out) in [("p1.json", "c1"), ("p2.json", "c2")] {
-            let r = try segue(["render", "--plan", path(plan), "--chunk", "1", "-o", path(out), "--backend", "cpu"])
-            XCTAssertEqual(r.status, 0, r.stderr)
+        let chunks = try TestSupport.concurrentMap([("p1.json", "c1"), ("p2.json", "c2")]) { plan, out in
+            try test.segue(["render", "--plan", test.path(plan), "--chunk", "1", "-o", test.path(out), "--backend", "cpu"])
         }
+        for r in chunks { XCTAssertEqual(r.status, 0, r.stderr) }
         try assertSameFrames(path("c1/chunk_0001.mkv"), path("c2/chunk_0001.mkv"), audio: false, "chunk 1")
         try renderChunked(path("p1.json"), chunks: path("c1"), out: path("chunked.mkv"))
+        let r = try directRender.value()
+        XCTAssertEqual(r.status, 0, r.stderr)
         try assertSameFrames(path("chunked.mkv"), direct, audio: true, "chunked")
     }
 

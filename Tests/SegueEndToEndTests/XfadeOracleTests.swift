@@ -45,19 +45,31 @@ final class XfadeOracleTests: EndToEndTestCase {
             if TestSupport.inCI { XCTFail("GPU tests must run in CI (Mesa llvmpipe): \(error)") }
             throw XCTSkip("no EGL context: \(error)")
         }
-        var report: [String] = []
-        for row in TransitionTable.rows {
-            guard let name = row.kind.xfadeName else { continue }
-            let oracle = try xfadeFrames(name, a, b, fullRange: row.xfadeOnFullRange)
-            XCTAssertEqual(oracle.count, 60, "\(name): xfade's frame count")
-            var worst = (oracle: Double.infinity, gpu: Double.infinity)
-            for n in frames where Int(n) < oracle.count {
+        // xfade's frames of every transition, two FFmpeg processes at a time, in the background while Segue renders.
+        let rows = TransitionTable.rows.filter { $0.kind.xfadeName != nil }
+        let jobs = rows.map { ($0.kind.xfadeName!, $0.xfadeOnFullRange) }
+        let (w, h) = (W, H)
+        let xfade = Background { try TestSupport.concurrentMap(jobs) { name, fullRange in
+            try Self.xfadeFrames(name, a, b, fullRange: fullRange, width: w, height: h)
+        } }
+        // Ours, CPU and GPU, of each transition at each of the frames.
+        var renders: [[(plan: FramePlan, cpu: YUV420Image, gpu: YUV420Image)]] = []
+        for row in rows {
+            renders.append(try frames.map { n in
                 let plan0 = timeline.plan(frame: n)
                 let plan = FramePlan(frame: n, time: plan0.time, from: plan0.from, to: plan0.to,
                                      transition: Transition(kind: row.kind, duration: MediaTime(value: 1, timescale: 1)), progress: plan0.progress)
                 let (pa, pb) = pictures[n]!
-                let c = try cpu.renderYUV420(plan, from: pa, to: pb, renderSize: timeline.renderSize)
-                let g = try gpu.renderYUV420(plan, from: pa, to: pb, renderSize: timeline.renderSize)
+                return (plan, try cpu.renderYUV420(plan, from: pa, to: pb, renderSize: timeline.renderSize),
+                        try gpu.renderYUV420(plan, from: pa, to: pb, renderSize: timeline.renderSize))
+            })
+        }
+        var report: [String] = []
+        for (row, (oracle, rendered)) in zip(rows, zip(try xfade.value(), renders)) {
+            let name = row.kind.xfadeName!
+            XCTAssertEqual(oracle.count, 60, "\(name): xfade's frame count")
+            var worst = (oracle: Double.infinity, gpu: Double.infinity)
+            for (n, (plan, c, g)) in zip(frames, rendered) where Int(n) < oracle.count {
                 let x = oracle[Int(n)]
                 for (plane, ours, theirs) in [("Y", c.y, x.y), ("Cb", c.cb, x.cb), ("Cr", c.cr, x.cr)] {
                     let d = PlaneDifference(kept(ours, plane, row, plan.progress), kept(theirs, plane, row, plan.progress))
@@ -72,6 +84,7 @@ final class XfadeOracleTests: EndToEndTestCase {
             }
             report.append(String(format: "%@ %.1f/%.1f", name, worst.oracle, worst.gpu))
         }
+        XCTAssertEqual(report.count, rows.count)
         print("xfade oracle, worst plane PSNR vs xfade / GPU vs CPU (dB): " + report.joined(separator: ", "))
     }
 
@@ -82,8 +95,9 @@ final class XfadeOracleTests: EndToEndTestCase {
         return samples.enumerated().filter { !wrong(($0.offset % w) * scale, ($0.offset / w) * scale, p) }.map(\.element)
     }
 
-    /// xfade's 60 output frames for `name` (transition from 0.5 s for 1 s), as 4:2:0 planes sampled as described above.
-    func xfadeFrames(_ name: String, _ a: String, _ b: String, fullRange: Bool) throws -> [(y: [UInt8], cb: [UInt8], cr: [UInt8])] {
+    /// xfade's 60 output frames for `name` (transition from 0.5 s for 1 s) of the W×H clips, as 4:2:0 planes sampled as
+    /// described above.
+    static func xfadeFrames(_ name: String, _ a: String, _ b: String, fullRange: Bool, width W: Int, height H: Int) throws -> [(y: [UInt8], cb: [UInt8], cr: [UInt8])] {
         let to444 = fullRange ? "scale=flags=neighbor:in_range=tv:out_range=pc,format=yuvj444p" : "scale=flags=neighbor,format=yuv444p"
         let back = fullRange ? ",scale=flags=neighbor:in_range=pc:out_range=tv,format=yuv444p" : ""
         let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", a, "-i", b, "-filter_complex",

@@ -94,11 +94,13 @@ public enum TestSupport {
     }
 
     /// Every frame of a video decoded by FFmpeg as raw planes of `pixFmt` (e.g. yuv420p, yuv420p10le, rgb24).
-    /// `autorotate: false` passes `-noautorotate`.
+    /// `autorotate: false` passes `-noautorotate`; `input` are input options (e.g. `-start_number 1001` for a numbered
+    /// picture sequence).
     public static func decodeFrames(_ path: String, width: Int, height: Int, pixFmt: String = "yuv420p",
-                                    filter: String? = nil, autorotate: Bool = true) throws -> [[UInt8]] {
+                                    filter: String? = nil, autorotate: Bool = true, input: [String] = []) throws -> [[UInt8]] {
         var args = ["-nostdin", "-v", "error"]
         if !autorotate { args.append("-noautorotate") }
+        args += input
         args += ["-i", path, "-fps_mode", "passthrough"]
         if let f = filter { args += ["-vf", f] }
         args += ["-f", "rawvideo", "-pix_fmt", pixFmt, "-"]
@@ -189,5 +191,39 @@ public final class Collected<Value>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return stored
+    }
+}
+
+/// Work started on another thread at once, its result taken later with `value()`: independent work (an FFmpeg oracle's
+/// process, a render) that overlaps the test's own. Nothing a test asserts may depend on when it runs.
+public final class Background<Value>: @unchecked Sendable {
+    private let group = DispatchGroup()
+    // Written by the worker before `group.leave()`, read after `group.wait()`: never at once.
+    private var result: Result<Value, Error>?
+    public init(_ body: @escaping @Sendable () throws -> Value) {
+        group.enter()
+        DispatchQueue.global().async {
+            self.result = Result { try body() }
+            self.group.leave()
+        }
+    }
+    /// Waits for the work: its value, or the error it threw.
+    public func value() throws -> Value {
+        group.wait()
+        return try result!.get()
+    }
+}
+
+extension TestSupport {
+    /// `body` of each item, on as many threads as the machine has cores (`DispatchQueue.concurrentPerform`), in the
+    /// items' order; the first error thrown (by item order) is rethrown after all have run. For independent sub-cases
+    /// whose results do not depend on timing.
+    public static func concurrentMap<T: Sendable, U>(_ items: [T], _ body: @Sendable (T) throws -> U) throws -> [U] {
+        let results = Collected([Result<U, Error>?](repeating: nil, count: items.count))
+        DispatchQueue.concurrentPerform(iterations: items.count) { k in
+            let r = Result { try body(items[k]) }
+            results.update { $0[k] = r }
+        }
+        return try results.value.map { try $0!.get() }
     }
 }
