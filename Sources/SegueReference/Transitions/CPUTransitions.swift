@@ -221,25 +221,19 @@ struct TransitionInput {
     /// position takes the layer's value from the row read once for all columns. Nil: every lookup reads its point.
     var cursor: UnsafeMutablePointer<RowCursor>?
 
-    @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+    @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { lookup(0, uv) }
+    @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { lookup(1, uv) }
+    /// Layer `n`'s (0: from, 1: to) colour at `uv`: the row's own read at the sample's position, a moved row's where
+    /// `uv` is its position (`TransitionFormula.offsets`), else the point read.
+    @inline(__always) func lookup(_ n: Int, _ uv: SIMD2<Float>) -> SIMD4<Float> {
         if let k = cursor {
             if uv.x == k.pointee.uv.x && uv.y == k.pointee.uv.y {
-                let c = k.pointee.own(0)
+                let c = k.pointee.own(n)
                 return linear == nil ? c : lightened(c)
             }
-            if let c = k.pointee.moved(0, uv) { return linear == nil ? c : lightened(c) }
+            if let c = k.pointee.moved(n, uv) { return linear == nil ? c : lightened(c) }
         }
-        return read(from, uv)
-    }
-    @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> {
-        if let k = cursor {
-            if uv.x == k.pointee.uv.x && uv.y == k.pointee.uv.y {
-                let c = k.pointee.own(1)
-                return linear == nil ? c : lightened(c)
-            }
-            if let c = k.pointee.moved(1, uv) { return linear == nil ? c : lightened(c) }
-        }
-        return read(to, uv)
+        return read(n == 0 ? from : to, uv)
     }
     /// A lookup elsewhere than the sample's own position: `layer`'s point read, in the pass's light.
     @inline(never) func read(_ layer: ReferenceLayer, _ uv: SIMD2<Float>) -> SIMD4<Float> { lightened(layer.color(uv)) }
