@@ -283,12 +283,27 @@ def farm_case(edit):
 HEAVY = ["fade", "wipeleft", "slideleft", "circleopen", "diagtl"]
 
 
+def work_path(name):
+    """The path of `name` in the bench's work folder (.build/bench), made if missing."""
+    os.makedirs(WORK, exist_ok=True)
+    return os.path.join(WORK, name)
+
+
+def shared_input(case, *parts):
+    """The path of a test input in ../shared (e.g. "media", "clip.mp4"), or None, saying that `case` is skipped, where
+    that folder or file is not present."""
+    path = os.path.join(os.path.dirname(ROOT), "shared", *parts)
+    if not os.path.exists(path):
+        print(f"{case}: ../shared/{parts[0]} not present, skipped")
+        return None
+    return path
+
+
 def heavy_case():
     """Issue 32's transition-heavy edit: six 4 s clips at 1280x720 (H.264 + AAC), five 1 s transitions with the same
     xfade names on both sides (fade, wipeleft, slideleft, circleopen, diagtl), x264 medium CRF 18, AAC; Segue (auto:
     what `segue render` picks here) against FFmpeg's xfade graph, alternating. Prints segue/ffmpeg (target <= 0.85)."""
-    os.makedirs(WORK, exist_ok=True)
-    out = lambda n: os.path.join(WORK, n)
+    out = work_path
     w, h, seconds, n = 1280, 720, 4, 6
     paths = peer_clips(w, h, seconds, n)
     clips = [{"path": paths[0]}] + [{"path": p, "transition": {"type": HEAVY[i - 1], "duration": 1}} for i, p in enumerate(paths) if i > 0]
@@ -371,12 +386,10 @@ def peers_case():
     five 1 s transitions (crossfade, wipe, push, circleopen and the gl-transitions shader directionalwipe from
     ../shared/gl-transitions), x264 medium CRF 18, AAC; Segue (auto: what `segue render` picks here, and gpu) against
     FFmpeg's xfade graph (fade, wipeleft, slideleft, circleopen, and diagtl in the shader's place), alternating."""
-    shader = os.path.join(os.path.dirname(ROOT), "shared", "gl-transitions", "directionalwipe.glsl")
-    if not os.path.exists(shader):
-        print("peers case: ../shared/gl-transitions not present, skipped")
+    shader = shared_input("peers case", "gl-transitions", "directionalwipe.glsl")
+    if shader is None:
         return None
-    os.makedirs(WORK, exist_ok=True)
-    out = lambda n: os.path.join(WORK, n)
+    out = work_path
     w, h, seconds, n = 1280, 720, 4, 6
     paths = peer_clips(w, h, seconds, n)
     def transition(kind):
@@ -405,12 +418,10 @@ def prefilter_case():
     clip ten times over, cut together, against FFmpeg's equivalent graph (ten inputs, concat filter: each input opened
     and probed, as Segue opens each clip); and against FFmpeg's best case, one input read ten times (-stream_loop 9:
     one open, one decoder). Prints segue/ffmpeg for each (issue 14's target: <= 1.2)."""
-    clip = os.path.join(os.path.dirname(ROOT), "shared", "media", "android12_portrait_4k60_rot-90.mp4")
-    if not os.path.exists(clip):
-        print("prefilter case: ../shared/media not present, skipped")
+    clip = shared_input("prefilter case", "media", "android12_portrait_4k60_rot-90.mp4")
+    if clip is None:
         return None
-    os.makedirs(WORK, exist_ok=True)
-    out = lambda n: os.path.join(WORK, n)
+    out = work_path
     vf = "scale=720:1280:flags=area,crop=720:720,fps=60,format=yuv420p"
     x264 = ["-c:v", "libx264", "-preset", PRESET, "-crf", CRF]
     def edit(n):

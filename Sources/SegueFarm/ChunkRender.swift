@@ -114,8 +114,8 @@ extension RenderJob {
         }
         if let plan, let pass = plan.audio {
             let (bytes, sha) = try ChunkRender.fingerprint(path)
-            try ChunkRender.writeJSON(AudioRecord(editHash: plan.editHash, sampleRate: pass.sampleRate, channels: pass.channels,
-                                                  samples: samples, codec: pass.codec,
+            try ChunkRender.writeJSON(AudioRecord(editHash: plan.editHash, samples: samples, sampleRate: pass.sampleRate,
+                                                  channels: pass.channels, codec: pass.codec,
                                                   file: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes, sha256: sha),
                                       to: ChunkRender.sidecarPath(path))
         }
