@@ -149,6 +149,10 @@ public struct ChunkCache: Sendable {
         for e in entries.sorted(by: { $0.used < $1.used }) where total > maxBytes {
             // The record first: a reader never finds a record without its file.
             for f in e.files.filter({ $0.hasSuffix(".json") }) + e.files.filter({ !$0.hasSuffix(".json") }) { try? fm.removeItem(atPath: f) }
+            if let first = e.files.first {
+                let folder = (first as NSString).deletingLastPathComponent
+                if (try? fm.contentsOfDirectory(atPath: folder))?.isEmpty == true { try? fm.removeItem(atPath: folder) }
+            }
             total -= e.bytes
             freed += e.bytes
             removed += 1
