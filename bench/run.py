@@ -15,6 +15,8 @@ Environment (defaults follow the issue's spec):
   and diagtl, 1 s each, the same xfade names in Segue and in FFmpeg's xfade graph; BENCH_HEAVY_ONLY=1: only it)
   BENCH_LOGO=1 (also the same edit with a logo over every frame: `--overlay logo.png:0.92,0.9,0.1`, against FFmpeg's
   graph with an `overlay` at the end; reports what the logo costs, segue with logo / segue without)
+  BENCH_CACHE_ONLY=1 (issue 34: a 60 s edit with a title every 12 s rendered cold with `--cache`, then again after one
+  title's words changed: the re-render's time / the cold render's, target <= 0.25)
 """
 import json, os, statistics, subprocess, sys, time
 
@@ -457,8 +459,41 @@ def prefilter_case():
     return {"median_seconds": med, "peak_rss_mb": rss, "segue/ffmpeg": ratios}
 
 
+def cache_case():
+    """Issue 34's cache: a 60 s edit (fifteen 4 s clips at W x H, a 2 s title every 12 s on a track above), rendered with an
+    empty `--cache` (cold), then after one title's words changed (the chunks showing it, and for x264 medium the chunk
+    whose lookahead reaches it, render again). Prints the re-render's time over the cold render's (target <= 0.25)."""
+    os.makedirs(WORK, exist_ok=True)
+    out = lambda n: os.path.join(WORK, n)
+    paths = peer_clips(W, H, 4, 6)
+    def edit(changed):
+        titles = []
+        for i in range(5):
+            titles += [{"gap": 5}, {"text": f"Title {i}" + (" changed" if changed and i == 3 else ""), "duration": 2, "style": {"size": 64}}, {"gap": 5}]
+        path = out(f"cache-{'changed' if changed else 'cold'}.json")
+        with open(path, "w") as fh:
+            json.dump({"frameRate": 30, "renderSize": {"width": W, "height": H},
+                       "tracks": [{"clips": [{"path": paths[i % 6]} for i in range(15)]}, {"clips": titles}],
+                       "output": {"codec": "h264", "crf": int(CRF), "preset": PRESET}}, fh)
+        return path
+    cold, changed = edit(False), edit(True)
+    times = {"cold": [], "one title changed": []}
+    for rep in range(REPS):
+        cache = out("cache-dir")
+        subprocess.run(["rm", "-rf", cache], check=True)
+        times["cold"].append(run([[SEGUE, "render", cold, "--cache", cache, "--progress", "none", "-o", out("cache-cold.mp4")]])[0])
+        times["one title changed"].append(run([[SEGUE, "render", changed, "--cache", cache, "--verbose", "--progress", "none",
+                                                "-o", out("cache-changed.mp4")]])[0])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    ratio = med["one title changed"] / med["cold"]
+    print(f"\ncache (60 s at {W}x{H}): cold {med['cold']:.2f} s, one title changed {med['one title changed']:.2f} s, ratio {ratio:.2f} (target <= 0.25)")
+    return {"median_seconds": med, "ratio": ratio}
+
+
 if __name__ == "__main__":
-    if env("BENCH_PREFILTER_ONLY") == "1":
+    if env("BENCH_CACHE_ONLY") == "1":
+        cache_case()
+    elif env("BENCH_PREFILTER_ONLY") == "1":
         prefilter_case()
     elif env("BENCH_PEERS_ONLY") == "1":
         print(json.dumps(peers_case(), indent=2))
