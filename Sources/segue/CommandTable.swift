@@ -60,6 +60,13 @@ enum CommandTable {
         CommandSpec(name: "sheet", summary: "a contact sheet of every transition, text item and caption cue, as PNG",
                     synopsis: ["sheet EDIT.json -o SHEET.png [--cols 5] [--tile-width 192] [--at-progress P[,P...]] [options]"],
                     arguments: edits, run: sheetCommand),
+        CommandSpec(name: "batch", summary: "render a template once per row of a CSV or JSON Lines file (docs/templates.md)",
+                    synopsis: ["batch TEMPLATE.json DATA.csv|DATA.jsonl -o 'out/{{id}}.mp4' [--jobs J] [--poster 'out/{{id}}.png' --poster-at SECONDS] "
+                               + "[--results FILE] [--progress json] [options]",
+                               "batch TEMPLATE.json DATA.csv -o 'out/{{id}}.mp4' --row K [options]"],
+                    notes: ["Each row's columns fill the template's placeholders ({{name}}) and the output's name. A row that fails fails alone;",
+                            "the exit status is then 1. Run again, rows whose output is there with the hash in the results file are skipped."],
+                    arguments: .files(FileKinds.edits + ["csv", "jsonl", "ndjson"]), run: batchCommand),
         CommandSpec(name: "transitions", summary: "every transition: what it does, its directions and parameters",
                     synopsis: ["transitions [--json]"], run: transitionsCommand),
         CommandSpec(name: "compare", summary: "per-frame PSNR between two videos, or between the GPU and CPU renders of an edit",

@@ -1,0 +1,86 @@
+import Foundation
+import Segue
+import SeguePipeline
+import SegueFarm
+
+/// `segue batch TEMPLATE DATA -o 'out/{{id}}.mp4'`: a render per row of DATA (`Batch`), each row by a process of its
+/// own (`segue batch … --row K`, what an array task runs), `--jobs` at once; the results file and the progress across
+/// the batch. Exits 1 when a row failed (the others are rendered).
+func batchCommand(_ a: Arguments) throws {
+    guard a.positional.count == 2 else { throw UsageError("give a template (an edit file) and its data (.csv or .jsonl): segue batch TEMPLATE DATA -o 'out/{{id}}.mp4'") }
+    let template = a.positional[0]
+    guard Arguments.editFileExtensions.contains(URL(fileURLWithPath: template).pathExtension.lowercased()) else {
+        throw UsageError("the template is an edit file (.json, .otio, .otioz), got \(template)")
+    }
+    guard let pattern = a.output, !pattern.isEmpty else { throw UsageError("missing -o PATTERN, e.g. -o 'out/{{id}}.mp4'") }
+    if let p = a.poster, !p.lowercased().hasSuffix(".png") { throw UsageError("the poster is written as PNG: give --poster a .png pattern (got \(p))") }
+    if Template.names(in: pattern).isEmpty { throw UsageError("-o names every row's output: give a pattern with a column, e.g. -o 'out/{{id}}.mp4' (got \(pattern))") }
+    let batch = try Batch(rows: try BatchData.read(path: a.positional[1]), output: pattern, poster: a.poster, results: a.results)
+    if let k = a.row { return try renderBatchRow(try batch.job(row: k), template: template, a) }
+
+    // Each row's process gets the command line as given, but for what only this process uses.
+    let own: Set<String> = ["--jobs", "--results", "--progress", "--row"]
+    let forwarded = a.givenOptions.filter { !own.contains($0.option.name) }.flatMap { [$0.option.name] + ($0.value.map { [$0] } ?? []) }
+    let segue = executablePath()
+    let style = a.progress ?? defaultProgressStyle()
+    let printer = batchProgressPrinter(style)
+    let jobs = a.farm.maxParallel ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    let started = Date()
+    let results = batch.run(jobs: jobs, render: { job in
+        Batch.runProcess(segue, ["batch", template, a.positional[1], "--row", String(job.row.number)] + forwarded)
+    }, progress: printer)
+    for r in results where r.status == "failed" && style != .json { say("segue: row \(r.row) failed: \(r.error ?? "")") }
+    let count = { (s: String) in results.filter { $0.status == s }.count }
+    say(String(format: "segue: batch of %d rows: %d rendered, %d skipped, %d failed in %.1f s; results in %@",
+               results.count, count("ok"), count("skipped"), count("failed"), Date().timeIntervalSince(started), batch.resultsPath))
+    if count("failed") > 0 { throw BatchFailed(failed: results.filter { $0.status == "failed" }.map(\.row), resultsPath: batch.resultsPath) }
+}
+
+/// One row (`--row K`): the template with the row's values (over `--set` and `--values`) rendered to the row's
+/// output, as `segue render` renders an edit, and its poster frame as `segue frame` draws it.
+private func renderBatchRow(_ job: Batch.Job, template: String, _ given: Arguments) throws {
+    if let why = job.nameError { throw UsageError("row \(job.row.number): \(why)") }
+    var b = given
+    b.positional = [template]
+    b.output = job.output
+    for (name, value) in job.row.values.values { b.templateValues[name] = value }
+    let (edit, a) = try b.resolvedInput()
+    let out = try a.requireOutput()
+    let options = a.exportOptions
+    let result = try waitFor { try await ExportSession(edit: edit, outputPath: out, options: options).export() }
+    say("segue: wrote \(result.path): row \(job.row.number), \(result.frames) frames")
+    if let poster = job.poster {
+        try a.inputPolicy.checkOutput(path: poster)
+        let at = MediaTime(seconds: given.posterAt ?? 0)
+        let f = try waitFor { try await renderFrame(edit, .time(at), options: options) }
+        try writePNG(f.image, to: poster)
+    }
+}
+
+/// Some rows of a batch failed (the others were rendered); the results file says why. Exit status 1.
+struct BatchFailed: SegueError {
+    let failed: [Int]
+    let resultsPath: String
+    var description: String { "\(failed.count) row(s) failed (\(failed.map(String.init).joined(separator: ", "))); see \(resultsPath)" }
+    var exitStatus: Int32 { ExitStatus.failed }
+}
+
+/// Prints a batch's progress on standard error: a line redrawn in place (TTY), plain lines, or JSON lines.
+func batchProgressPrinter(_ style: ProgressStyle) -> @Sendable (BatchProgress) -> Void {
+    @Sendable func write(_ s: String) { FileHandle.standardError.write(s.data(using: .utf8)!) }
+    @Sendable func text(_ p: BatchProgress) -> String {
+        let eta = p.eta.map { String(format: "%d:%02d", Int($0.rounded()) / 60, Int($0.rounded()) % 60) } ?? "--:--"
+        return String(format: "rows %d/%d  failed %d  skipped %d  %.2f rows/s  eta %@", p.done, p.total, p.failed, p.skipped, p.rowsPerSecond, eta)
+    }
+    switch style {
+    case .none: return { _ in }
+    case .json:
+        return { p in
+            let e = JSONEncoder()
+            e.outputFormatting = [.sortedKeys]
+            if let d = try? e.encode(p) { write(String(decoding: d, as: UTF8.self) + "\n") }
+        }
+    case .plain: return { p in write(text(p) + "  (row \(p.row) \(p.status))\n") }
+    case .bar: return { p in write("\r" + text(p) + " " + (p.done == p.total ? "\n" : "")) }
+    }
+}

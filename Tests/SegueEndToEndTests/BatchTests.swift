@@ -1,0 +1,123 @@
+import XCTest
+import SegueCore
+import SegueEdit
+import SegueMedia
+@testable import SegueFarm
+import SegueTestSupport
+
+/// Templates on the command line and batches (issue 34): `segue batch` renders a row per output, names read back by
+/// OCR; bad rows fail alone; the results file; a second run skips what is there; posters are `segue frame`'s frames;
+/// `--set` fills `plan`; a `../` value is refused by `--root`.
+final class BatchTests: EndToEndTestCase {
+    /// A template of a photo under a title (320x180, 10 fps, 1 s), its photo and a row file: 6 rows, rows 2 and 5
+    /// naming a photo that is not there.
+    func makeBatch() throws -> (template: String, data: String) {
+        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=320x180", "-frames:v", "1", path("white.png")])
+        let template = path("card.json")
+        try Data(#"""
+        {"renderSize": {"width": 320, "height": 180}, "frameRate": 10,
+         "tracks": [{"clips": [{"path": "{{photo}}", "duration": "{{secs|1}}"}]},
+                    {"clips": [{"text": "{{name}}", "duration": "{{secs|1}}", "style": {"color": "{{ink|black}}", "size": 56}}]}]}
+        """#.utf8).write(to: URL(fileURLWithPath: template))
+        let data = path("rows.csv")
+        try Data("id,name,photo\r\n1,Alice,white.png\r\n2,Bruno,missing.png\r\n3,Chloe,white.png\r\n4,\"Daniel\",white.png\r\n5,Emma,nope.png\r\n6,Frank,white.png\r\n".utf8)
+            .write(to: URL(fileURLWithPath: data))
+        return (template, data)
+    }
+
+    func ocr(_ png: String) throws -> String {
+        let r = try TestSupport.run("tesseract", [png, "-", "--psm", "7"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r.text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func results(_ file: String) throws -> [BatchResult] {
+        try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map { try JSONDecoder().decode(BatchResult.self, from: Data($0.utf8)) }
+    }
+
+    func testBatchRendersGoodRowsAndSkipsThemAfter() throws {
+        let (template, data) = try makeBatch()
+        let args = ["batch", template, data, "-o", path("out/{{id}}.mp4"), "--poster", path("out/{{id}}.png"), "--poster-at", "0.5",
+                    "--jobs", "2", "--backend", "cpu", "--no-audio", "--progress", "json"]
+        let r = try segue(args)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let progress = r.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }
+        XCTAssertEqual(progress.count, 6, r.stderr)
+        XCTAssert(progress.last?.contains(#""done":6"#) == true && progress.last?.contains(#""failed":2"#) == true, r.stderr)
+        let first = try results(path("out/batch-results.jsonl"))
+        XCTAssertEqual(first.map(\.row), [1, 2, 3, 4, 5, 6])
+        XCTAssertEqual(first.map(\.status), ["ok", "failed", "ok", "ok", "failed", "ok"])
+        XCTAssert(first[1].error?.contains("missing.png") == true, "\(first[1])")
+        let names = ["Alice", "Bruno", "Chloe", "Daniel", "Emma", "Frank"]
+        for r in first where r.status == "ok" {
+            XCTAssertEqual(r.output, path("out/\(r.row).mp4"))
+            XCTAssertEqual(r.sha256, Digest.sha256(file: r.output))
+            XCTAssertEqual(try TestSupport.ffprobe(r.output, "stream=nb_read_frames", count: true)["nb_read_frames"], "10")
+            let still = path("frame\(r.row).png")
+            try TestSupport.ffmpeg(["-i", r.output, "-frames:v", "1", still])
+            XCTAssertEqual(try ocr(still), names[r.row - 1], "row \(r.row)'s title")
+        }
+        for bad in [2, 5] { XCTAssertFalse(FileManager.default.fileExists(atPath: path("out/\(bad).mp4"))) }
+
+        // The poster is the frame `segue frame` draws at that instant, pixel for pixel.
+        let frame = path("frame-at.png")
+        let f = try segue(["frame", template, "--set", "name=Chloe", "--set", "photo=white.png", "--at", "0.5", "--backend", "cpu", "-o", frame])
+        XCTAssertEqual(f.status, 0, f.stderr)
+        let poster = try StillImage.read(path("out/3.png")), single = try StillImage.read(frame)
+        XCTAssertEqual(poster.width, 320)
+        XCTAssertEqual(poster.pixels, single.pixels)
+        XCTAssertEqual(try ocr(path("out/3.png")), "Chloe")
+
+        // Again: the rendered rows are skipped (their files untouched), the bad ones fail again.
+        let before = try FileManager.default.attributesOfItem(atPath: path("out/1.mp4"))[.modificationDate] as? Date
+        let again = try segue(args)
+        XCTAssertEqual(again.status, 1, again.stderr)
+        let second = try results(path("out/batch-results.jsonl"))
+        XCTAssertEqual(second.map(\.status), ["skipped", "failed", "skipped", "skipped", "failed", "skipped"])
+        XCTAssertEqual(second[0].sha256, first[0].sha256)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path("out/1.mp4"))[.modificationDate] as? Date, before)
+
+        // One row as an array task runs it.
+        let one = try segue(["batch", template, data, "-o", path("one/{{id}}.mp4"), "--row", "4", "--backend", "cpu", "--no-audio"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("one/4.mp4")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("one/3.mp4")))
+    }
+
+    /// `--set` fills `plan`'s edit (the words and the path it shows); a missing value is an edit error naming the
+    /// field; a `../` value is a path like any other, refused outside `--root`.
+    func testSetFillsPlanAndPolicyJudgesPaths() throws {
+        let (template, _) = try makeBatch()
+        let plan = try segue(["plan", template, "--set", "name=Zoe \"the\" \\ }} {{name}}", "--set", "photo=white.png", "--set", "secs=0.5"])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        XCTAssert(plan.text.contains(#"Zoe "the" \ }} {{name}}"#), plan.text)
+        XCTAssert(plan.text.contains("white.png: still"), plan.text)
+        XCTAssert(plan.text.contains("5 frames"), plan.text)
+        let missing = try segue(["plan", template, "--set", "photo=white.png"])
+        XCTAssertEqual(missing.status, 2, missing.stderr)
+        XCTAssert(missing.stderr.contains("tracks[1].clips[0].text") && missing.stderr.contains("{{name}}"), missing.stderr)
+        let root = path("root")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: template, toPath: "\(root)/card.json")
+        let refused = try segue(["plan", "\(root)/card.json", "--root", root, "--set", "name=X", "--set", "photo=../white.png"])
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssert(refused.stderr.contains("refused") && refused.stderr.contains("white.png"), refused.stderr)
+        let values = path("values.json")
+        try Data(#"{"name": "Yan", "photo": "white.png", "secs": 0.3}"#.utf8).write(to: URL(fileURLWithPath: values))
+        let fromFile = try segue(["plan", template, "--values", values])
+        XCTAssertEqual(fromFile.status, 0, fromFile.stderr)
+        XCTAssert(fromFile.text.contains("Yan") && fromFile.text.contains("3 frames"), fromFile.text)
+    }
+
+    func testCSVAndJSONLines() throws {
+        let records = try BatchData.csv("a,b\r\n\"x, y\",\"say \"\"hi\"\"\"\n\"two\nlines\",\n", source: "t.csv")
+        XCTAssertEqual(records, [["a", "b"], ["x, y", "say \"hi\""], ["two\nlines", ""]])
+        XCTAssertThrowsError(try BatchData.csv("a\n\"open\n", source: "t.csv"))
+        XCTAssertThrowsError(try BatchData.csvRows("a,b\n1\n", source: "t.csv")) { XCTAssert("\($0)".contains("row 1"), "\($0)") }
+        let rows = try BatchData.jsonLines("{\"id\": 1, \"vip\": true}\n\n{\"id\": \"b\"}\n", source: "t.jsonl")
+        XCTAssertEqual(rows.map(\.number), [1, 2])
+        XCTAssertEqual(rows[0].values["vip"], .bool(true))
+        XCTAssertEqual(rows[1].values["id"], .string("b"))
+        XCTAssertThrowsError(try Batch(rows: rows + [BatchRow(number: 3, values: TemplateValues(["id": .number(1)]))], output: "o/{{id}}.mp4", poster: nil, results: nil))
+    }
+}
