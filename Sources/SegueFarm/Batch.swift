@@ -43,6 +43,13 @@ public struct Batch: Sendable {
         public let output: String
         public let poster: String?
         public let nameError: String?
+
+        /// Makes the folders the output and the poster go in.
+        public func makeFolders() {
+            for path in [output] + (poster.map { [$0] } ?? []) where !path.isEmpty {
+                try? FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+            }
+        }
     }
     public let jobs: [Job]
     public let resultsPath: String
@@ -104,7 +111,7 @@ public struct Batch: Sendable {
         let state = BatchState(count: jobs.count)
         let started = Date()
         try? FileManager.default.createDirectory(atPath: URL(fileURLWithPath: resultsPath).deletingLastPathComponent().path, withIntermediateDirectories: true)
-        func finish(_ k: Int, _ r: BatchResult) {
+        @Sendable func finish(_ k: Int, _ r: BatchResult) {
             let (p, all) = state.record(k, r, started: started)
             writeResults(all)
             progress(p)
@@ -123,9 +130,7 @@ public struct Batch: Sendable {
             group.enter()
             let t = Thread {
                 defer { slots.signal(); group.leave() }
-                for path in [job.output] + (job.poster.map { [$0] } ?? []) {
-                    try? FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
-                }
+                job.makeFolders()
                 let t0 = Date()
                 let error = render(job)
                 let seconds = (Date().timeIntervalSince(t0) * 1000).rounded() / 1000

@@ -2,12 +2,12 @@ import Foundation
 import SegueCore
 import SegueEdit
 
-/// One row of a batch's data: its number (from 1, the first row after a CSV header or the first line of JSON Lines)
-/// and its values by column name.
+/// One row of a batch's data (`BatchData.read`).
 public struct BatchRow: Sendable, Equatable {
+    /// From 1: the first row after a CSV header, or the first object of JSON Lines.
     public let number: Int
+    /// Its values by column name.
     public let values: TemplateValues
-    public init(number: Int, values: TemplateValues) { self.number = number; self.values = values }
 }
 
 /// Error in a batch's data file (not CSV, a row of another width, a line that is not a JSON object). Exit status 2.

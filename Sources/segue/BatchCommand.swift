@@ -46,6 +46,7 @@ private func renderBatchRow(_ job: Batch.Job, template: String, _ given: Argumen
     for (name, value) in job.row.values.values { b.templateValues[name] = value }
     let (edit, a) = try b.resolvedInput()
     let out = try a.requireOutput()
+    job.makeFolders()
     let options = a.exportOptions
     let result = try waitFor { try await ExportSession(edit: edit, outputPath: out, options: options).export() }
     say("segue: wrote \(result.path): row \(job.row.number), \(result.frames) frames")
