@@ -101,4 +101,25 @@ final class TemplateTests: XCTestCase {
         XCTAssertEqual(Template.names(in: "out/{{id}}-{{ name }}-{{id}}.mp4"), ["id", "name"])
         XCTAssertEqual(try Template.fill("out/{{id}}.mp4", values: TemplateValues(["id": .number(7)]), field: "-o"), "out/7.mp4")
     }
+
+    /// An OpenTimelineIO timeline's strings take placeholders too: a media path, a clip's name, `metadata.segue`.
+    func testOTIOTimeline() throws {
+        let dir = TestSupport.tempDir("segue-template")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        FileManager.default.createFile(atPath: "\(dir)/alice.mkv", contents: Data())
+        let rt = #"{"OTIO_SCHEMA": "RationalTime.1", "value": 0, "rate": 24}"#, len = #"{"OTIO_SCHEMA": "RationalTime.1", "value": 48, "rate": 24}"#
+        let text = """
+            {"OTIO_SCHEMA": "Timeline.1", "name": "card", "metadata": {"segue": {"background": "{{bg}}"}},
+             "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [{"OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [
+               {"OTIO_SCHEMA": "Clip.1", "name": "{{who}}", "source_range": {"OTIO_SCHEMA": "TimeRange.1", "start_time": \(rt), "duration": \(len)},
+                "media_reference": {"OTIO_SCHEMA": "ExternalReference.1", "target_url": "{{who}}.mkv"}}]}]}}
+            """
+        let values = TemplateValues(["who": .string("alice"), "bg": .string("#204060")])
+        let file = try OTIOFile.parse(data: Data(text.utf8), baseDirectory: dir, options: OTIOReadOptions(values: values))
+        XCTAssertEqual(file.edit.clips.map(\.path), ["\(dir)/alice.mkv"])
+        XCTAssertEqual(file.edit.background, RGBColour.parse("#204060"))
+        XCTAssertThrowsError(try OTIOFile.parse(data: Data(text.utf8), baseDirectory: dir)) { error in
+            XCTAssert("\(error)".contains("{{"), "\(error)")
+        }
+    }
 }
