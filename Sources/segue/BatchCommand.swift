@@ -2,6 +2,7 @@ import Foundation
 import Segue
 import SeguePipeline
 import SegueFarm
+import SegueMedia
 
 /// `segue batch TEMPLATE DATA -o 'out/{{id}}.mp4'`: a render per row of DATA (`Batch`), each row by a process of its
 /// own (`segue batch … --row K`, what an array task runs), `--jobs` at once; the results file and the progress across
@@ -13,7 +14,9 @@ func batchCommand(_ a: Arguments) throws {
         throw UsageError("the template is an edit file (.json, .otio, .otioz), got \(template)")
     }
     guard let pattern = a.output, !pattern.isEmpty else { throw UsageError("missing -o PATTERN, e.g. -o 'out/{{id}}.mp4'") }
-    if let p = a.poster, !p.lowercased().hasSuffix(".png") { throw UsageError("the poster is written as PNG: give --poster a .png pattern (got \(p))") }
+    if let p = a.poster, !["png", "jpg", "jpeg"].contains(URL(fileURLWithPath: p).pathExtension.lowercased()) {
+        throw UsageError("the poster is a PNG or a JPEG: give --poster a .png or .jpg pattern (got \(p))")
+    }
     if Template.names(in: pattern).isEmpty { throw UsageError("-o names every row's output: give a pattern with a column, e.g. -o 'out/{{id}}.mp4' (got \(pattern))") }
     let batch = try Batch(rows: try BatchData.read(path: a.positional[1]), output: pattern, poster: a.poster, results: a.results)
     if let k = a.row { return try renderBatchRow(try batch.job(row: k), template: template, a) }
@@ -54,7 +57,7 @@ private func renderBatchRow(_ job: Batch.Job, template: String, _ given: Argumen
         try a.inputPolicy.checkOutput(path: poster)
         let at = MediaTime(seconds: given.posterAt ?? 0)
         let f = try waitFor { try await renderFrame(edit, .time(at), options: options) }
-        try writePNG(f.image, to: poster)
+        if poster.lowercased().hasSuffix(".png") { try writePNG(f.image, to: poster) } else { try StillImage.writeJPEG(f.image, to: poster) }
     }
 }
 

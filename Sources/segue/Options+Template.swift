@@ -23,7 +23,7 @@ extension OptionTable {
             guard let data = FileManager.default.contents(atPath: v.text) else { throw UsageError("--values: cannot read \(v.text)") }
             for (name, value) in try TemplateValues.json(data, source: v.text).values { a.templateValues[name] = value }
         },
-        OptionSpec(name: "--poster", value: "PATTERN", help: "batch: also write a poster frame per row, as PNG, its name a template filled from the row (out/{{id}}.png)",
+        OptionSpec(name: "--poster", value: "PATTERN", help: "batch: also write a poster frame per row, PNG or JPEG, its name a template filled from the row (out/{{id}}.jpg)",
                    group: .command, commands: ["batch"], completion: .anyFile) { a, v in a.poster = v.text },
         OptionSpec(name: "--poster-at", value: "SECONDS", defaultValue: "0", help: "batch: the instant the poster frame shows", group: .command,
                    commands: ["batch"]) { a, v in

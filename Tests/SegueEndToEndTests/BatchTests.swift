@@ -78,9 +78,14 @@ final class BatchTests: EndToEndTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path("out/1.mp4"))[.modificationDate] as? Date, before)
 
         // One row as an array task runs it.
-        let one = try segue(["batch", template, data, "-o", path("one/{{id}}.mp4"), "--row", "4", "--backend", "cpu", "--no-audio"])
+        let one = try segue(["batch", template, data, "-o", path("one/{{id}}.mp4"), "--row", "4", "--poster", path("one/{{name}}.jpg"),
+                             "--backend", "cpu", "--no-audio"])
         XCTAssertEqual(one.status, 0, one.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: path("one/4.mp4")))
+        // A JPEG poster: the same frame, within JPEG's loss.
+        let jpeg = try StillImage.read(path("one/Daniel.jpg"))
+        XCTAssertEqual(jpeg.width, 320)
+        XCTAssertEqual(try ocr(path("one/Daniel.jpg")), "Daniel")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("one/3.mp4")))
     }
 
