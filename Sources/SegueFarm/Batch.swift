@@ -131,13 +131,13 @@ public struct Batch: Sendable {
             let t = Thread {
                 defer { slots.signal(); group.leave() }
                 job.makeFolders()
+                let record = rowResultPath(job.row.number)
+                unlink(record)
                 let t0 = Date()
                 let error = render(job)
-                let seconds = (Date().timeIntervalSince(t0) * 1000).rounded() / 1000
-                let hash = error == nil ? Digest.sha256(file: job.output) : nil
-                let status = error == nil && hash != nil ? "ok" : "failed"
-                finish(k, BatchResult(row: job.row.number, output: job.output, status: status,
-                                      error: error ?? (hash == nil ? "the output was not written" : nil), seconds: seconds, sha256: hash, poster: job.poster))
+                // The row's own record when its process left one (an array task's result), else what this process saw.
+                let own = FileManager.default.contents(atPath: record).flatMap { try? JSONDecoder().decode(BatchResult.self, from: $0) }
+                finish(k, own ?? result(job, error: error, started: t0))
             }
             t.start()
         }
@@ -145,13 +145,35 @@ public struct Batch: Sendable {
         return state.results.compactMap { $0 }
     }
 
+    /// Where the process that renders row `number` records its result (`segue batch … --row K`, an array task):
+    /// `ROWS/K.json` beside the results file (`batch-results.jsonl.rows/`).
+    public func rowResultPath(_ number: Int) -> String { "\(resultsPath).rows/\(number).json" }
+
+    /// A row's result once its render ended (`error` nil: rendered) after starting at `started`: `ok` with the output's
+    /// SHA-256, or `failed` with why (the output missing though the render said nothing).
+    public func result(_ job: Job, error: String?, started: Date) -> BatchResult {
+        let seconds = (Date().timeIntervalSince(started) * 1000).rounded() / 1000
+        let hash = error == nil ? Digest.sha256(file: job.output) : nil
+        return BatchResult(row: job.row.number, output: job.output, status: error == nil && hash != nil ? "ok" : "failed",
+                           error: error ?? (hash == nil ? "the output was not written" : nil), seconds: seconds, sha256: hash, poster: job.poster)
+    }
+
+    /// Records row `r.row`'s result where the batch reads it (`rowResultPath`), replacing the file atomically.
+    public func record(_ r: BatchResult) {
+        let path = rowResultPath(r.row)
+        try? FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+        write([r], to: path)
+    }
+
     /// Writes the results known so far, a JSON line per row in row order, replacing the file atomically.
-    private func writeResults(_ results: [BatchResult]) {
+    private func writeResults(_ results: [BatchResult]) { write(results, to: resultsPath) }
+
+    private func write(_ results: [BatchResult], to path: String) {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let text = results.compactMap { try? e.encode($0) }.map { String(decoding: $0, as: UTF8.self) + "\n" }.joined()
-        let temp = resultsPath + ".\(getpid()).tmp"
-        if FileManager.default.createFile(atPath: temp, contents: Data(text.utf8)) { rename(temp, resultsPath) }
+        let temp = path + ".\(getpid()).tmp"
+        if FileManager.default.createFile(atPath: temp, contents: Data(text.utf8)) { rename(temp, path) }
     }
 
     /// Runs `segue` with `arguments` (a row: `batch TEMPLATE DATA --row K …`), its standard output and error read;

@@ -19,7 +19,15 @@ func batchCommand(_ a: Arguments) throws {
     }
     if Template.names(in: pattern).isEmpty { throw UsageError("-o names every row's output: give a pattern with a column, e.g. -o 'out/{{id}}.mp4' (got \(pattern))") }
     let batch = try Batch(rows: try BatchData.read(path: a.positional[1]), output: pattern, poster: a.poster, results: a.results)
-    if let k = a.row { return try renderBatchRow(try batch.job(row: k), template: template, a) }
+    if let k = a.row {
+        // The row's result recorded for whoever runs the batch (this machine's runner, or an array job's collector).
+        let job = try batch.job(row: k), started = Date()
+        do { try renderBatchRow(job, template: template, a) } catch {
+            batch.record(batch.result(job, error: "\(error)", started: started))
+            throw error
+        }
+        return batch.record(batch.result(job, error: nil, started: started))
+    }
 
     // Each row's process gets the command line as given, but for what only this process uses.
     let own: Set<String> = ["--jobs", "--results", "--progress", "--row"]

@@ -58,6 +58,11 @@ final class BatchTests: EndToEndTestCase {
             XCTAssertEqual(try ocr(still), names[r.row - 1], "row \(r.row)'s title")
         }
         for bad in [2, 5] { XCTAssertFalse(FileManager.default.fileExists(atPath: path("out/\(bad).mp4"))) }
+        // Each row's process recorded its own result (what an array task leaves behind), and the runner took it.
+        for r in first {
+            let own = try JSONDecoder().decode(BatchResult.self, from: Data(contentsOf: URL(fileURLWithPath: path("out/batch-results.jsonl.rows/\(r.row).json"))))
+            XCTAssertEqual(own, r)
+        }
 
         // The poster is the frame `segue frame` draws at that instant, pixel for pixel.
         let frame = path("frame-at.png")
@@ -124,5 +129,36 @@ final class BatchTests: EndToEndTestCase {
         XCTAssertEqual(rows[0].values["vip"], .bool(true))
         XCTAssertEqual(rows[1].values["id"], .string("b"))
         XCTAssertThrowsError(try Batch(rows: rows + [BatchRow(number: 3, values: TemplateValues(["id": .number(1)]))], output: "o/{{id}}.mp4", poster: nil, results: nil))
+    }
+
+    /// The runner alone, rows "rendered" by writing their names: a failure fails its row alone; a second run skips
+    /// what is there with its recorded hash and renders again an output that changed or went missing; a row whose
+    /// output name lacks a value fails without rendering.
+    func testRunnerSkipsOnlyWhatIsThereWithItsHash() throws {
+        let rows = try BatchData.csvRows("id,word\n1,a\n2,fail\n3,c\n4,d\n", source: "t.csv")
+            + [BatchRow(number: 5, values: TemplateValues(["word": .string("e")]))]
+        let batch = try Batch(rows: rows, output: path("r/{{id}}.txt"), poster: nil, results: nil)
+        XCTAssertEqual(batch.resultsPath, path("r/batch-results.jsonl"))
+        let rendered = Collected<[Int]>([])
+        let render: @Sendable (Batch.Job) -> String? = { job in
+            rendered.update { $0.append(job.row.number) }
+            if job.row.values["word"] == .string("fail") { return "no such word" }
+            FileManager.default.createFile(atPath: job.output, contents: Data(job.row.values["word"]!.text.utf8))
+            return nil
+        }
+        let first = batch.run(jobs: 2, render: render, progress: { _ in })
+        XCTAssertEqual(first.map(\.status), ["ok", "failed", "ok", "ok", "failed"])
+        XCTAssertEqual(first[1].error, "no such word")
+        XCTAssert(first[4].error?.contains("{{id}}") == true, "\(first[4])")
+        XCTAssertEqual(first[0].sha256, Digest.sha256("a"))
+        XCTAssertEqual(Set(rendered.value), [1, 2, 3, 4])
+        try Data("changed".utf8).write(to: URL(fileURLWithPath: path("r/3.txt")))
+        try FileManager.default.removeItem(atPath: path("r/4.txt"))
+        rendered.update { $0 = [] }
+        let second = batch.run(jobs: 2, render: render, progress: { _ in })
+        XCTAssertEqual(second.map(\.status), ["skipped", "failed", "ok", "ok", "failed"])
+        XCTAssertEqual(Set(rendered.value), [2, 3, 4])
+        XCTAssertEqual(try String(contentsOfFile: path("r/3.txt"), encoding: .utf8), "c")
+        XCTAssertEqual(try results(batch.resultsPath), second)
     }
 }
