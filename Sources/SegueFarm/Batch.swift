@@ -107,42 +107,27 @@ public struct Batch: Sendable {
     /// rows at once, and its result recorded; `progress` hears of each row as it finishes. Returns the results in row
     /// order. The folders of the outputs and of the results file are made first.
     public func run(jobs limit: Int, render: @escaping @Sendable (Job) -> String?, progress: @escaping @Sendable (BatchProgress) -> Void) -> [BatchResult] {
-        let previous = previousResults()
-        let state = BatchState(count: jobs.count)
-        let started = Date()
-        try? FileManager.default.createDirectory(atPath: URL(fileURLWithPath: resultsPath).deletingLastPathComponent().path, withIntermediateDirectories: true)
-        @Sendable func finish(_ k: Int, _ r: BatchResult) {
-            let (p, all) = state.record(k, r, started: started)
-            writeResults(all)
-            progress(p)
-        }
+        let run = BatchRun(self, progress: progress)
         let group = DispatchGroup(), slots = DispatchSemaphore(value: max(1, limit))
-        for (k, job) in jobs.enumerated() {
-            if let hash = stands(previous[job.row.number], job) {
-                finish(k, BatchResult(row: job.row.number, output: job.output, status: "skipped", sha256: hash, poster: job.poster))
-                continue
-            }
-            if let why = job.nameError {
-                finish(k, BatchResult(row: job.row.number, output: job.output, status: "failed", error: why))
-                continue
-            }
+        for (k, job) in run.pending {
             slots.wait()
             group.enter()
             let t = Thread {
                 defer { slots.signal(); group.leave() }
-                job.makeFolders()
-                let record = rowResultPath(job.row.number)
-                unlink(record)
                 let t0 = Date()
                 let error = render(job)
                 // The row's own record when its process left one (an array task's result), else what this process saw.
-                let own = FileManager.default.contents(atPath: record).flatMap { try? JSONDecoder().decode(BatchResult.self, from: $0) }
-                finish(k, own ?? result(job, error: error, started: t0))
+                run.finish(k, ownResult(job.row.number) ?? result(job, error: error, started: t0))
             }
             t.start()
         }
         group.wait()
-        return state.results.compactMap { $0 }
+        return run.results
+    }
+
+    /// The result row `number`'s process recorded (`record`), if there is one.
+    func ownResult(_ number: Int) -> BatchResult? {
+        FileManager.default.contents(atPath: rowResultPath(number)).flatMap { try? JSONDecoder().decode(BatchResult.self, from: $0) }
     }
 
     /// Where the process that renders row `number` records its result (`segue batch … --row K`, an array task):
@@ -166,7 +151,7 @@ public struct Batch: Sendable {
     }
 
     /// Writes the results known so far, a JSON line per row in row order, replacing the file atomically.
-    private func writeResults(_ results: [BatchResult]) { write(results, to: resultsPath) }
+    func writeResults(_ results: [BatchResult]) { write(results, to: resultsPath) }
 
     private func write(_ results: [BatchResult], to path: String) {
         let e = JSONEncoder()
@@ -197,25 +182,67 @@ public struct Batch: Sendable {
     }
 }
 
+/// A batch being run: the rows a previous run's results let stand are skipped and those whose names could not be
+/// filled failed at once; the others are `pending` (their folders made, their old records removed) until `finish`.
+/// Each result rewrites the results file and is reported to `progress`.
+final class BatchRun: Sendable {
+    let batch: Batch
+    let pending: [(Int, Batch.Job)]
+    private let state: BatchState
+    private let started = Date()
+    private let progress: @Sendable (BatchProgress) -> Void
+
+    init(_ batch: Batch, progress: @escaping @Sendable (BatchProgress) -> Void) {
+        self.batch = batch; self.progress = progress
+        state = BatchState(count: batch.jobs.count)
+        try? FileManager.default.createDirectory(atPath: URL(fileURLWithPath: batch.resultsPath).deletingLastPathComponent().path, withIntermediateDirectories: true)
+        let previous = batch.previousResults()
+        var pending: [(Int, Batch.Job)] = [], done: [(Int, BatchResult)] = []
+        for (k, job) in batch.jobs.enumerated() {
+            if let hash = batch.stands(previous[job.row.number], job) {
+                done.append((k, BatchResult(row: job.row.number, output: job.output, status: "skipped", sha256: hash, poster: job.poster)))
+            } else if let why = job.nameError {
+                done.append((k, BatchResult(row: job.row.number, output: job.output, status: "failed", error: why)))
+            } else {
+                job.makeFolders()
+                unlink(batch.rowResultPath(job.row.number))
+                pending.append((k, job))
+            }
+        }
+        self.pending = pending
+        for (k, r) in done { finish(k, r) }
+    }
+
+    /// Records row `k`'s (index in `batch.jobs`) result.
+    func finish(_ k: Int, _ r: BatchResult) {
+        let (p, all) = state.record(k, r, started: started)
+        batch.writeResults(all)
+        progress(p)
+    }
+
+    var results: [BatchResult] { state.results.compactMap { $0 } }
+}
+
 /// The results and counts of a running batch, shared by its threads.
 private final class BatchState: @unchecked Sendable {
     private let lock = NSLock()
-    private(set) var results: [BatchResult?]
+    private var stored: [BatchResult?]
+    var results: [BatchResult?] { lock.lock(); defer { lock.unlock() }; return stored }
     private var done = 0, failed = 0, skipped = 0, rendered = 0
-    init(count: Int) { results = Array(repeating: nil, count: count) }
+    init(count: Int) { stored = Array(repeating: nil, count: count) }
 
     /// Records row `k`'s result; returns the progress and the results so far.
     func record(_ k: Int, _ r: BatchResult, started: Date) -> (BatchProgress, [BatchResult]) {
         lock.lock(); defer { lock.unlock() }
-        results[k] = r
+        stored[k] = r
         done += 1
         if r.status == "failed" { failed += 1 }
         if r.status == "skipped" { skipped += 1 } else { rendered += 1 }
         let elapsed = Date().timeIntervalSince(started)
         let rate = elapsed > 0 ? Double(rendered) / elapsed : 0
-        let left = results.count - done
-        let p = BatchProgress(done: done, failed: failed, skipped: skipped, total: results.count, elapsed: elapsed, rowsPerSecond: rate,
+        let left = stored.count - done
+        let p = BatchProgress(done: done, failed: failed, skipped: skipped, total: stored.count, elapsed: elapsed, rowsPerSecond: rate,
                               eta: left == 0 ? 0 : rate > 0 ? Double(left) / rate : nil, row: r.row, status: r.status)
-        return (p, results.compactMap { $0 })
+        return (p, stored.compactMap { $0 })
     }
 }
