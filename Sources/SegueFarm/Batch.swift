@@ -196,6 +196,18 @@ final class BatchRun: Sendable {
         self.batch = batch; self.progress = progress
         state = BatchState(count: batch.jobs.count)
         try? FileManager.default.createDirectory(atPath: URL(fileURLWithPath: batch.resultsPath).deletingLastPathComponent().path, withIntermediateDirectories: true)
+        let (pending, done) = BatchRun.classify(batch)
+        for (_, job) in pending {
+            job.makeFolders()
+            unlink(batch.rowResultPath(job.row.number))
+        }
+        self.pending = pending
+        for (k, r) in done { finish(k, r) }
+    }
+
+    /// The rows to render (index in `batch.jobs`, job) and those finished already: skipped (a previous result stands)
+    /// or failed (the output's name could not be filled).
+    static func classify(_ batch: Batch) -> (pending: [(Int, Batch.Job)], done: [(Int, BatchResult)]) {
         let previous = batch.previousResults()
         var pending: [(Int, Batch.Job)] = [], done: [(Int, BatchResult)] = []
         for (k, job) in batch.jobs.enumerated() {
@@ -204,13 +216,10 @@ final class BatchRun: Sendable {
             } else if let why = job.nameError {
                 done.append((k, BatchResult(row: job.row.number, output: job.output, status: "failed", error: why)))
             } else {
-                job.makeFolders()
-                unlink(batch.rowResultPath(job.row.number))
                 pending.append((k, job))
             }
         }
-        self.pending = pending
-        for (k, r) in done { finish(k, r) }
+        return (pending, done)
     }
 
     /// Records row `k`'s (index in `batch.jobs`) result.

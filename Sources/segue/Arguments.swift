@@ -33,6 +33,8 @@ struct Arguments {
     var templateValues = TemplateValues()
     /// `segue batch`: `--poster PATTERN`, `--poster-at SECONDS`, `--results FILE`, `--row K` (one row, as an array task runs it).
     var poster: String?, posterAt: Double?, results: String?, row: Int?
+    /// `segue batch --engine local|slurm`.
+    var batchEngine = "local"
     /// `--missing-media error|black|slate`: what an OTIO timeline's missing media become.
     var missingMedia: MissingMediaPolicy?
     /// `--overlay FILE[:x,y,scale[,opacity]]`, in order: each a track above the edit.

@@ -30,16 +30,26 @@ func batchCommand(_ a: Arguments) throws {
     }
 
     // Each row's process gets the command line as given, but for what only this process uses.
-    let own: Set<String> = ["--jobs", "--results", "--progress", "--row"]
+    // (--results too: a row's process records its result beside the results file.)
+    let own: Set<String> = ["--jobs", "--progress", "--row", "--engine", "--partition", "--gres", "--time", "--max-parallel", "--dry-run"]
     let forwarded = a.givenOptions.filter { !own.contains($0.option.name) }.flatMap { [$0.option.name] + ($0.value.map { [$0] } ?? []) }
     let segue = executablePath()
     let style = a.progress ?? defaultProgressStyle()
     let printer = batchProgressPrinter(style)
-    let jobs = a.farm.maxParallel ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
     let started = Date()
-    let results = batch.run(jobs: jobs, render: { job in
-        Batch.runProcess(segue, ["batch", template, a.positional[1], "--row", String(job.row.number)] + forwarded)
-    }, progress: printer)
+    let results: [BatchResult]
+    if a.batchEngine == "slurm" {
+        // Absolute paths: the tasks run wherever Slurm starts them.
+        let absolute = a.positional.map { URL(fileURLWithPath: $0).standardized.path }
+        results = try batch.runSlurm(segue: segue, arguments: ["batch"] + absolute + forwarded, options: a.farm, dryRun: a.dryRun, log: { say($0) }, progress: printer)
+        if a.dryRun { return }
+    } else {
+        if a.dryRun { throw UsageError("--dry-run applies to --engine slurm (a local batch writes nothing to submit)") }
+        let jobs = a.farm.maxParallel ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+        results = batch.run(jobs: jobs, render: { job in
+            Batch.runProcess(segue, ["batch", template, a.positional[1], "--row", String(job.row.number)] + forwarded)
+        }, progress: printer)
+    }
     for r in results where r.status == "failed" && style != .json { say("segue: row \(r.row) failed: \(r.error ?? "")") }
     let count = { (s: String) in results.filter { $0.status == s }.count }
     say(String(format: "segue: batch of %d rows: %d rendered, %d skipped, %d failed in %.1f s; results in %@",

@@ -63,6 +63,7 @@ enum CommandTable {
         CommandSpec(name: "batch", summary: "render a template once per row of a CSV or JSON Lines file (docs/templates.md)",
                     synopsis: ["batch TEMPLATE.json DATA.csv|DATA.jsonl -o 'out/{{id}}.mp4' [--jobs J] [--poster 'out/{{id}}.png' --poster-at SECONDS] "
                                + "[--results FILE] [--progress json] [options]",
+                               "batch TEMPLATE.json DATA.csv -o 'out/{{id}}.mp4' --engine slurm [--partition P] [--max-parallel K] [--time T] [--dry-run] [options]",
                                "batch TEMPLATE.json DATA.csv -o 'out/{{id}}.mp4' --row K [options]"],
                     notes: ["Each row's columns fill the template's placeholders ({{name}}) and the output's name. A row that fails fails alone;",
                             "the exit status is then 1. Run again, rows whose output is there with the hash in the results file are skipped."],

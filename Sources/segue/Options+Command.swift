@@ -81,18 +81,18 @@ extension OptionTable {
         OptionSpec(name: "--jobs", value: "J", defaultValue: "cores/8; batch: cores/2",
                    help: "processes at once", group: .farm,
                    commands: ["farm local", "batch"]) { a, v in a.farm.maxParallel = try v.count(min: 1) },
-        OptionSpec(name: "--partition", value: "P", help: "the Slurm partition", group: .farm, commands: ["farm slurm"]) { a, v in a.farm.partition = v.text },
+        OptionSpec(name: "--partition", value: "P", help: "the Slurm partition", group: .farm, commands: ["farm slurm", "batch"]) { a, v in a.farm.partition = v.text },
         OptionSpec(name: "--gres", value: "G", help: "the generic resources of each chunk job, e.g. gpu:1", group: .farm,
-                   commands: ["farm slurm"]) { a, v in a.farm.gres = v.text },
+                   commands: ["farm slurm", "batch"]) { a, v in a.farm.gres = v.text },
         OptionSpec(name: "--time", value: "T", help: "each chunk job's time limit, as Slurm takes it", group: .farm,
-                   commands: ["farm slurm"]) { a, v in a.farm.time = v.text },
+                   commands: ["farm slurm", "batch"]) { a, v in a.farm.time = v.text },
         OptionSpec(name: "--max-parallel", value: "K", help: "chunk jobs running at once (the array's %K)", group: .farm,
-                   commands: ["farm slurm"]) { a, v in a.farm.maxParallel = try v.count(min: 1) },
+                   commands: ["farm slurm", "batch"]) { a, v in a.farm.maxParallel = try v.count(min: 1) },
         OptionSpec(name: "--retries", value: "R", defaultValue: "2", help: "times a chunk that failed in a way worth retrying (exit status 75) is tried again", group: .farm,
                    commands: Scopes.farmRuns) { a, v in a.farm.retries = try v.count(min: 0) },
         OptionSpec(name: "--retry-delay", value: "SECONDS", defaultValue: "10", help: "the wait before a retry", group: .farm,
                    commands: Scopes.farmRuns) { a, v in a.farm.retryDelay = try v.count(min: 0) },
-        OptionSpec(name: "--dry-run", help: "write the plan and the scripts, submit nothing", group: .farm, commands: Scopes.farmRuns) { a, _ in
+        OptionSpec(name: "--dry-run", help: "write the plan and the scripts, submit nothing", group: .farm, commands: Scopes.farmRuns.union(["batch"])) { a, _ in
             a.dryRun = true
         },
         OptionSpec(name: "--allow-local", help: "allow a work folder that other nodes may not see (one machine)", group: .farm,

@@ -161,4 +161,22 @@ final class BatchTests: EndToEndTestCase {
         XCTAssertEqual(try String(contentsOfFile: path("r/3.txt"), encoding: .utf8), "c")
         XCTAssertEqual(try results(batch.resultsPath), second)
     }
+
+    /// `--engine slurm --dry-run`: the array's script (a task per row, `--row "$SLURM_ARRAY_TASK_ID"`, the options
+    /// passed on, paths quoted) and the `sbatch` command for the rows to render, nothing submitted; after a local
+    /// run, only the rows that failed. (The real array runs in Tests/Farm/farm-test.sh.)
+    func testSlurmDryRunWritesTheArray() throws {
+        let (template, data) = try makeBatch()
+        let common = ["batch", template, data, "-o", path("out/{{id}}.mp4"), "--backend", "cpu", "--no-audio", "--set", "note=two words"]
+        let dry = try segue(common + ["--engine", "slurm", "--dry-run", "--partition", "render", "--max-parallel", "3", "--time", "10"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssert(dry.stderr.contains("sbatch --parsable '--array=1-6%3'") || dry.stderr.contains("sbatch --parsable --array=1-6%3"), dry.stderr)
+        let script = try String(contentsOfFile: path("out/batch-results.jsonl.slurm/batch.sbatch"), encoding: .utf8)
+        XCTAssert(script.contains("#SBATCH --partition=render\n#SBATCH --time=10\n"), script)
+        XCTAssert(script.contains(" batch \(template) \(data) -o '\(path("out/{{id}}.mp4"))' --backend cpu --no-audio --set 'note=two words' --row \"$SLURM_ARRAY_TASK_ID\""), script)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out/batch-results.jsonl")), "nothing ran")
+        XCTAssertEqual(try segue(common + ["--progress", "none"]).status, 1)
+        let again = try segue(common + ["--engine", "slurm", "--dry-run"])
+        XCTAssert(again.stderr.contains("--array=2,5 "), again.stderr)
+    }
 }
