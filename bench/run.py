@@ -15,6 +15,8 @@ Environment (defaults follow the issue's spec):
   and diagtl, 1 s each, the same xfade names in Segue and in FFmpeg's xfade graph; BENCH_HEAVY_ONLY=1: only it)
   BENCH_LOGO=1 (also the same edit with a logo over every frame: `--overlay logo.png:0.92,0.9,0.1`, against FFmpeg's
   graph with an `overlay` at the end; reports what the logo costs, segue with logo / segue without)
+  BENCH_CACHE_ONLY=1 (issue 34: a 60 s edit with a title every 12 s rendered cold with `--cache`, then again after one
+  title's words changed: the re-render's time / the cold render's, target <= 0.25)
 """
 import json, os, statistics, subprocess, sys, time
 
@@ -283,12 +285,27 @@ def farm_case(edit):
 HEAVY = ["fade", "wipeleft", "slideleft", "circleopen", "diagtl"]
 
 
+def work_path(name):
+    """The path of `name` in the bench's work folder (.build/bench), made if missing."""
+    os.makedirs(WORK, exist_ok=True)
+    return os.path.join(WORK, name)
+
+
+def shared_input(case, *parts):
+    """The path of a test input in ../shared (e.g. "media", "clip.mp4"), or None, saying that `case` is skipped, where
+    that folder or file is not present."""
+    path = os.path.join(os.path.dirname(ROOT), "shared", *parts)
+    if not os.path.exists(path):
+        print(f"{case}: ../shared/{parts[0]} not present, skipped")
+        return None
+    return path
+
+
 def heavy_case():
     """Issue 32's transition-heavy edit: six 4 s clips at 1280x720 (H.264 + AAC), five 1 s transitions with the same
     xfade names on both sides (fade, wipeleft, slideleft, circleopen, diagtl), x264 medium CRF 18, AAC; Segue (auto:
     what `segue render` picks here) against FFmpeg's xfade graph, alternating. Prints segue/ffmpeg (target <= 0.85)."""
-    os.makedirs(WORK, exist_ok=True)
-    out = lambda n: os.path.join(WORK, n)
+    out = work_path
     w, h, seconds, n = 1280, 720, 4, 6
     paths = peer_clips(w, h, seconds, n)
     clips = [{"path": paths[0]}] + [{"path": p, "transition": {"type": HEAVY[i - 1], "duration": 1}} for i, p in enumerate(paths) if i > 0]
@@ -371,12 +388,10 @@ def peers_case():
     five 1 s transitions (crossfade, wipe, push, circleopen and the gl-transitions shader directionalwipe from
     ../shared/gl-transitions), x264 medium CRF 18, AAC; Segue (auto: what `segue render` picks here, and gpu) against
     FFmpeg's xfade graph (fade, wipeleft, slideleft, circleopen, and diagtl in the shader's place), alternating."""
-    shader = os.path.join(os.path.dirname(ROOT), "shared", "gl-transitions", "directionalwipe.glsl")
-    if not os.path.exists(shader):
-        print("peers case: ../shared/gl-transitions not present, skipped")
+    shader = shared_input("peers case", "gl-transitions", "directionalwipe.glsl")
+    if shader is None:
         return None
-    os.makedirs(WORK, exist_ok=True)
-    out = lambda n: os.path.join(WORK, n)
+    out = work_path
     w, h, seconds, n = 1280, 720, 4, 6
     paths = peer_clips(w, h, seconds, n)
     def transition(kind):
@@ -405,12 +420,10 @@ def prefilter_case():
     clip ten times over, cut together, against FFmpeg's equivalent graph (ten inputs, concat filter: each input opened
     and probed, as Segue opens each clip); and against FFmpeg's best case, one input read ten times (-stream_loop 9:
     one open, one decoder). Prints segue/ffmpeg for each (issue 14's target: <= 1.2)."""
-    clip = os.path.join(os.path.dirname(ROOT), "shared", "media", "android12_portrait_4k60_rot-90.mp4")
-    if not os.path.exists(clip):
-        print("prefilter case: ../shared/media not present, skipped")
+    clip = shared_input("prefilter case", "media", "android12_portrait_4k60_rot-90.mp4")
+    if clip is None:
         return None
-    os.makedirs(WORK, exist_ok=True)
-    out = lambda n: os.path.join(WORK, n)
+    out = work_path
     vf = "scale=720:1280:flags=area,crop=720:720,fps=60,format=yuv420p"
     x264 = ["-c:v", "libx264", "-preset", PRESET, "-crf", CRF]
     def edit(n):
@@ -446,8 +459,41 @@ def prefilter_case():
     return {"median_seconds": med, "peak_rss_mb": rss, "segue/ffmpeg": ratios}
 
 
+def cache_case():
+    """Issue 34's cache: a 60 s edit (fifteen 4 s clips at W x H, a 2 s title every 12 s on a track above), rendered with an
+    empty `--cache` (cold), then after one title's words changed (the chunks showing it, and for x264 medium the chunk
+    whose lookahead reaches it, render again). Prints the re-render's time over the cold render's (target <= 0.25)."""
+    os.makedirs(WORK, exist_ok=True)
+    out = lambda n: os.path.join(WORK, n)
+    paths = peer_clips(W, H, 4, 6)
+    def edit(changed):
+        titles = []
+        for i in range(5):
+            titles += [{"gap": 5}, {"text": f"Title {i}" + (" changed" if changed and i == 3 else ""), "duration": 2, "style": {"size": 64}}, {"gap": 5}]
+        path = out(f"cache-{'changed' if changed else 'cold'}.json")
+        with open(path, "w") as fh:
+            json.dump({"frameRate": 30, "renderSize": {"width": W, "height": H},
+                       "tracks": [{"clips": [{"path": paths[i % 6]} for i in range(15)]}, {"clips": titles}],
+                       "output": {"codec": "h264", "crf": int(CRF), "preset": PRESET}}, fh)
+        return path
+    cold, changed = edit(False), edit(True)
+    times = {"cold": [], "one title changed": []}
+    for rep in range(REPS):
+        cache = out("cache-dir")
+        subprocess.run(["rm", "-rf", cache], check=True)
+        times["cold"].append(run([[SEGUE, "render", cold, "--cache", cache, "--progress", "none", "-o", out("cache-cold.mp4")]])[0])
+        times["one title changed"].append(run([[SEGUE, "render", changed, "--cache", cache, "--verbose", "--progress", "none",
+                                                "-o", out("cache-changed.mp4")]])[0])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    ratio = med["one title changed"] / med["cold"]
+    print(f"\ncache (60 s at {W}x{H}): cold {med['cold']:.2f} s, one title changed {med['one title changed']:.2f} s, ratio {ratio:.2f} (target <= 0.25)")
+    return {"median_seconds": med, "ratio": ratio}
+
+
 if __name__ == "__main__":
-    if env("BENCH_PREFILTER_ONLY") == "1":
+    if env("BENCH_CACHE_ONLY") == "1":
+        cache_case()
+    elif env("BENCH_PREFILTER_ONLY") == "1":
         prefilter_case()
     elif env("BENCH_PEERS_ONLY") == "1":
         print(json.dumps(peers_case(), indent=2))

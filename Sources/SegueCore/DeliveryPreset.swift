@@ -47,43 +47,40 @@ public struct DeliveryPreset: Equatable, Sendable {
     /// The loudness the mixed edit is normalised to; nil: left as mixed.
     public let loudness: LoudnessTarget?
 
+    /// A platform's row: H.264 (x264 `medium`) and AAC at 48 kHz stereo, `audioKbps` kb/s, normalised to `lufs` LUFS
+    /// integrated with the true peak at most −1 dBTP.
+    static func h264(_ name: String, _ summary: String, _ size: PixelSize, _ frameRate: FrameRate?, crf: Int, audioKbps: Int,
+                     lufs: Double = -14) -> DeliveryPreset {
+        DeliveryPreset(name: name, summary: summary, size: size, frameRate: frameRate, codec: .h264, crf: crf, encoderPreset: "medium",
+                       sampleRate: 48000, channels: 2, audioBitRate: audioKbps * 1000,
+                       loudness: LoudnessTarget(integrated: lufs, truePeak: LoudnessTarget.defaultTruePeak))
+    }
+
     /// YouTube, 1080p: YouTube's "Recommended upload encoding settings" (H.264 High, progressive, the source's frame
     /// rate, AAC-LC 48 kHz stereo at 384 kb/s). Loudness −14 LUFS / −1 dBTP: YouTube's playback reference as measured
     /// and widely cited (YouTube publishes no target: a choice).
-    public static let youtube1080p = DeliveryPreset(
-        name: "youtube-1080p", summary: "YouTube 1080p: 1920x1080, the edit's rate, H.264 crf 18, AAC 384 kb/s, -14 LUFS",
-        size: PixelSize(width: 1920, height: 1080), frameRate: nil, codec: .h264, crf: 18, encoderPreset: "medium",
-        sampleRate: 48000, channels: 2, audioBitRate: 384_000, loudness: LoudnessTarget(integrated: -14, truePeak: -1))
+    public static let youtube1080p = h264("youtube-1080p", "YouTube 1080p: 1920x1080, the edit's rate, H.264 crf 18, AAC 384 kb/s, -14 LUFS",
+        PixelSize(width: 1920, height: 1080), nil, crf: 18, audioKbps: 384)
     /// YouTube, 2160p (4K UHD): as `youtube1080p` at 3840×2160.
-    public static let youtube4k = DeliveryPreset(
-        name: "youtube-4k", summary: "YouTube 4K: 3840x2160, the edit's rate, H.264 crf 18, AAC 384 kb/s, -14 LUFS",
-        size: PixelSize(width: 3840, height: 2160), frameRate: nil, codec: .h264, crf: 18, encoderPreset: "medium",
-        sampleRate: 48000, channels: 2, audioBitRate: 384_000, loudness: LoudnessTarget(integrated: -14, truePeak: -1))
+    public static let youtube4k = h264("youtube-4k", "YouTube 4K: 3840x2160, the edit's rate, H.264 crf 18, AAC 384 kb/s, -14 LUFS",
+        PixelSize(width: 3840, height: 2160), nil, crf: 18, audioKbps: 384)
     /// Instagram Reels: 9:16 portrait 1080×1920 at 30 fps, H.264, AAC 48 kHz stereo 128 kb/s (Meta's "Reels
     /// specifications"). Loudness −14 LUFS / −1 dBTP: Meta publishes none (a choice, as for the other platforms).
-    public static let instagramReel = DeliveryPreset(
-        name: "instagram-reel", summary: "Instagram Reel: 1080x1920 portrait, 30 fps, H.264 crf 20, AAC 128 kb/s, -14 LUFS",
-        size: PixelSize(width: 1080, height: 1920), frameRate: FrameRate(30), codec: .h264, crf: 20, encoderPreset: "medium",
-        sampleRate: 48000, channels: 2, audioBitRate: 128_000, loudness: LoudnessTarget(integrated: -14, truePeak: -1))
+    public static let instagramReel = h264("instagram-reel", "Instagram Reel: 1080x1920 portrait, 30 fps, H.264 crf 20, AAC 128 kb/s, -14 LUFS",
+        PixelSize(width: 1080, height: 1920), FrameRate(30), crf: 20, audioKbps: 128)
     /// TikTok: 9:16 portrait 1080×1920 at 30 fps, H.264 in MP4, AAC (TikTok's "Video specifications" for uploads and
     /// ads). Loudness −14 LUFS / −1 dBTP (a choice).
-    public static let tiktok = DeliveryPreset(
-        name: "tiktok", summary: "TikTok: 1080x1920 portrait, 30 fps, H.264 crf 20, AAC 128 kb/s, -14 LUFS",
-        size: PixelSize(width: 1080, height: 1920), frameRate: FrameRate(30), codec: .h264, crf: 20, encoderPreset: "medium",
-        sampleRate: 48000, channels: 2, audioBitRate: 128_000, loudness: LoudnessTarget(integrated: -14, truePeak: -1))
+    public static let tiktok = h264("tiktok", "TikTok: 1080x1920 portrait, 30 fps, H.264 crf 20, AAC 128 kb/s, -14 LUFS",
+        PixelSize(width: 1080, height: 1920), FrameRate(30), crf: 20, audioKbps: 128)
     /// The web, 720p: 1280×720 H.264 (what every browser plays) at the edit's rate, crf 23 (x264's default: small
     /// files), AAC 128 kb/s, −14 LUFS / −1 dBTP (a choice: what the platforms above play at).
-    public static let web720p = DeliveryPreset(
-        name: "web-720p", summary: "the web, 720p: 1280x720, the edit's rate, H.264 crf 23, AAC 128 kb/s, -14 LUFS",
-        size: PixelSize(width: 1280, height: 720), frameRate: nil, codec: .h264, crf: 23, encoderPreset: "medium",
-        sampleRate: 48000, channels: 2, audioBitRate: 128_000, loudness: LoudnessTarget(integrated: -14, truePeak: -1))
+    public static let web720p = h264("web-720p", "the web, 720p: 1280x720, the edit's rate, H.264 crf 23, AAC 128 kb/s, -14 LUFS",
+        PixelSize(width: 1280, height: 720), nil, crf: 23, audioKbps: 128)
     /// Broadcast by EBU R128 (2020) and EBU Tech 3343: −23 LUFS (±0.5 LU), true peak ≤ −1 dBTP, 48 kHz audio; HD
     /// 1920×1080 at 25 fps (EBU's 50 Hz countries; progressive: a choice), H.264 at crf 12 (high quality: a choice;
     /// broadcasters' own mezzanine formats, e.g. AS-11's AVC-Intra in MXF, are not written), AAC 320 kb/s stereo.
-    public static let broadcastEBUR128 = DeliveryPreset(
-        name: "broadcast-ebu-r128", summary: "broadcast, EBU R128: 1920x1080, 25 fps, H.264 crf 12, AAC 320 kb/s 48 kHz, -23 LUFS",
-        size: PixelSize(width: 1920, height: 1080), frameRate: FrameRate(25), codec: .h264, crf: 12, encoderPreset: "medium",
-        sampleRate: 48000, channels: 2, audioBitRate: 320_000, loudness: LoudnessTarget(integrated: -23, truePeak: -1))
+    public static let broadcastEBUR128 = h264("broadcast-ebu-r128", "broadcast, EBU R128: 1920x1080, 25 fps, H.264 crf 12, AAC 320 kb/s 48 kHz, -23 LUFS",
+        PixelSize(width: 1920, height: 1080), FrameRate(25), crf: 12, audioKbps: 320, lufs: -23)
     /// A master for further editing: ProRes 422 HQ (prores_ks) in QuickTime with 16-bit PCM at 48 kHz, the edit's size
     /// and rate, the audio as mixed (no loudness change).
     public static let proresMaster = DeliveryPreset(

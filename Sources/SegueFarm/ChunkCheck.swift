@@ -3,37 +3,42 @@ import SegueCore
 import SeguePipeline
 import SegueMedia
 
+/// A sidecar's record of the finished file it describes (`file`, beside the sidecar): its size and SHA-256, so that a
+/// swapped, truncated or damaged file is found.
+public protocol FinishedFileRecord {
+    var file: String { get }
+    var bytes: Int64 { get }
+    var sha256: String { get }
+}
+
+extension FinishedFileRecord {
+    /// True when the file at `path` is still, byte for byte, the one recorded (size and SHA-256).
+    func describes(_ path: String) -> Bool {
+        guard let (bytes, sha) = try? ChunkRender.fingerprint(path) else { return false }
+        return bytes == self.bytes && sha == sha256
+    }
+}
+
 /// The JSON sidecar written beside each finished chunk (`chunk_0007.json`): what `stitch` checks.
-public struct ChunkRecord: Codable, Equatable, Sendable {
+public struct ChunkRecord: Codable, Equatable, Sendable, FinishedFileRecord {
     public let index: Int
-    /// Output frames `[start, end)`.
-    public let start: Int64, end: Int64
-    /// Frames in the chunk file.
-    public let frames: Int64
-    public let settingsHash: String
-    public let editHash: String
+    /// Output frames `[start, end)`, and the frames in the chunk file.
+    public let start: Int64, end: Int64, frames: Int64
+    /// The plan's hashes of the encoder settings and of the edit.
+    public let settingsHash: String, editHash: String
     /// SHA-256 of the chunk's codec header (identical for every chunk of a plan).
     public let codecHeaderHash: String
-    public let file: String
-    /// Size and SHA-256 of the chunk file: a swapped, truncated or damaged file is found.
-    public let bytes: Int64
-    public let sha256: String
-    public let renderer: String
-    /// Wall-clock seconds the chunk took, and the machine that rendered it.
-    public let seconds: Double
-    public let host: String
+    public let file: String, bytes: Int64, sha256: String
+    /// The renderer, the wall-clock seconds the chunk took, and the machine that rendered it.
+    public let renderer: String, seconds: Double, host: String
 }
 
 /// The sidecar of the audio pass (`audio.json` beside `audio.m4a`), written by `render-audio --plan`.
-public struct AudioRecord: Codable, Equatable, Sendable {
+public struct AudioRecord: Codable, Equatable, Sendable, FinishedFileRecord {
     public let editHash: String
-    public let sampleRate: Int, channels: Int
-    /// Samples of the mix; must equal the plan's.
-    public let samples: Int64
-    public let codec: String
-    public let file: String
-    public let bytes: Int64
-    public let sha256: String
+    /// The mix: samples (must equal the plan's), at `sampleRate` Hz in `channels` channels, encoded as `codec`.
+    public let samples: Int64, sampleRate: Int, channels: Int, codec: String
+    public let file: String, bytes: Int64, sha256: String
 }
 
 /// Checks of finished chunks.
@@ -85,7 +90,7 @@ public enum ChunkRender {
         if r.samples != pass.samples || r.sampleRate != pass.sampleRate || r.codec != pass.codec {
             return "holds \(r.samples) samples of \(r.codec) at \(r.sampleRate) Hz; the plan says \(pass.samples) of \(pass.codec) at \(pass.sampleRate) Hz"
         }
-        guard let (bytes, sha) = try? fingerprint(path), bytes == r.bytes, sha == r.sha256 else {
+        guard r.describes(path) else {
             return "the file is not the one its sidecar describes (changed, truncated or damaged)"
         }
         return nil
@@ -110,7 +115,7 @@ public enum ChunkRender {
         if r.frames != chunk.frames { return problem("its sidecar records \(r.frames) frames, the plan says \(chunk.frames)") }
         // The file the sidecar describes was checked (frames, keyframe first, timestamps, size) before it was put
         // in place: if it is still that file byte for byte, there is nothing more to read.
-        if let (bytes, sha) = try? fingerprint(video), bytes == r.bytes, sha == r.sha256 { return .success(r) }
+        if r.describes(video) { return .success(r) }
         // It is not: say what differs where the packets show it.
         guard let rate = plan.rate else { return problem("the plan has no frame rate") }
         let s: VideoPacketSummary

@@ -96,6 +96,14 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
         return (0..<n).map { i in (total * i / n)..<(total * (i + 1) / n) }
     }
 
+    /// Splits `[0, total)` at fixed boundaries: chunk `i` is `[i × length, min((i + 1) × length, total))`, so that an
+    /// edit whose length changes keeps the frames of its earlier chunks (`--cache`).
+    /// - Throws: `UsageError` if `length` < 1.
+    public static func ranges(total: Int64, length: Int64) throws -> [Range<Int64>] {
+        guard length >= 1 else { throw UsageError("chunks need at least 1 frame each (got \(length))") }
+        return stride(from: Int64(0), to: total, by: Int(length)).map { $0..<min($0 + length, total) }
+    }
+
     /// The chunk file name for index `i`: `chunk_0007.mp4` (`OutputFormat.chunkExtension`: `.mkv` for FFV1).
     public static func fileName(index i: Int, format: OutputFormat) -> String {
         stem(index: i) + "." + format.chunkExtension

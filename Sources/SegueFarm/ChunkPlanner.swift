@@ -15,9 +15,11 @@ public enum ChunkPlanner {
     ///     (`ChunkPlan.inputPolicy`).
     ///   - frameTimeout: recorded in the resolved edit (`--frame-timeout`).
     ///   - bundle: the `.otioz` the edit was read from, recorded so that each worker extracts it again.
+    ///   - chunkSeconds: instead of `count` equal chunks, chunks of this many seconds (rounded to whole frames) at fixed
+    ///     boundaries (`ChunkPlan.ranges(total:length:)`: `--cache` without `--chunks`).
     /// - Throws: `EditError` (invalid edit), `UsageError` (more chunks than frames), `MediaError` (a clip cannot be read).
     public static func plan(_ edit: Edit, editPath: String, chunks count: Int, audio: Bool = true, policy: InputPolicy = .default,
-                            frameTimeout: Double? = 120, bundle: String? = nil) throws -> ChunkPlan {
+                            frameTimeout: Double? = 120, bundle: String? = nil, chunkSeconds: Int? = nil) throws -> ChunkPlan {
         let format = edit.output.format
         guard format.chunkable else {
             let chunkable = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue)" }.joined(separator: " or ")
@@ -33,7 +35,9 @@ public enum ChunkPlanner {
         let read = try readResolved(json, bundleFolder: resolved.bundleFolder, policy: policy)
         let saved = read.resolution!
         let timeline = try RenderJob.resolve(read, policy: policy)
-        let ranges = try ChunkPlan.ranges(total: timeline.frameCount, count: count)
+        let ranges = try chunkSeconds.map { s in
+            try ChunkPlan.ranges(total: timeline.frameCount, length: max(1, MediaTime(value: Int64(s), timescale: 1).rounded(toUnitsOf: Int64(timeline.frameRate.numerator), per: Int64(timeline.frameRate.denominator))))
+        } ?? ChunkPlan.ranges(total: timeline.frameCount, count: count)
         let pass: ChunkPlan.AudioPass? = saved.audio ? ChunkPlan.AudioPass(
             sampleRate: timeline.audio.sampleRate, channels: timeline.audio.channels,
             samples: MediaTime(frame: timeline.frameCount, rate: timeline.frameRate).rounded(toUnitsOf: Int64(timeline.audio.sampleRate)),

@@ -33,10 +33,12 @@ extension RenderJob {
     ///
     /// For tests of retries, `SEGUE_TEST_FAIL_CHUNK=INDEX:TIMES` (or `INDEX:always`) makes chunk INDEX fail with a
     /// `TransientFailure` that many times (counted in `directory/.chunk_NNNN.forced-failures`).
+    /// `renderer`: the renderer to draw with (one made for the timeline already: `ChunkCache` names it in its keys);
+    /// nil: one is made.
     /// - Throws: `PlanMismatch` (the plan does not match the edit), `UsageError` (index out of range), `TransientFailure` or
     ///   `GPUError` (retry), `MediaError`.
     public static func renderChunk(_ edit: Edit, plan: ChunkPlan, index: Int, directory: String,
-                                   options given: RenderOptions = RenderOptions()) throws -> ChunkOutcome {
+                                   options given: RenderOptions = RenderOptions(), renderer made: FrameRenderer? = nil) throws -> ChunkOutcome {
         let options = given.adopting(edit.resolution)
         guard plan.chunks.indices.contains(index) else {
             throw UsageError("chunk \(index) is not in the plan (0…\(plan.chunks.count - 1))")
@@ -53,7 +55,7 @@ extension RenderJob {
         }
         ChunkRender.removeStaleTemporaries(of: chunk.file, in: directory)
         try ChunkRender.forcedFailure(index: index, directory: directory)
-        let renderer = try makeRenderer(options, for: timeline)
+        let renderer = try made ?? makeRenderer(options, for: timeline)
         let started = Date()
         var o = options
         o.audio = false
@@ -114,8 +116,8 @@ extension RenderJob {
         }
         if let plan, let pass = plan.audio {
             let (bytes, sha) = try ChunkRender.fingerprint(path)
-            try ChunkRender.writeJSON(AudioRecord(editHash: plan.editHash, sampleRate: pass.sampleRate, channels: pass.channels,
-                                                  samples: samples, codec: pass.codec,
+            try ChunkRender.writeJSON(AudioRecord(editHash: plan.editHash, samples: samples, sampleRate: pass.sampleRate,
+                                                  channels: pass.channels, codec: pass.codec,
                                                   file: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes, sha256: sha),
                                       to: ChunkRender.sidecarPath(path))
         }

@@ -74,33 +74,46 @@ public final class AudioReader {
         for i in 0..<Int32(file.ctx.pointee.nb_streams) where i != ai { file.stream(i).pointee.discard = AVDISCARD_ALL }
         startTime = videoOrigin + start
         inputRate = Int64(decoder.ctx.pointee.sample_rate)
+        resampler = try AudioReader.resampler(from: decoder.ctx, rate: sampleRate, channels: channels, path: path)
+        // Seek a little before the start; the exact position is fixed by sample counting from the first frame's PTS.
+        if MediaTime(value: 1, timescale: 2) < start {
+            let target = (startTime - MediaTime(value: 1, timescale: 2)).floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
+            if av_seek_frame(file.ctx, ai, target, AVSEEK_FLAG_BACKWARD) >= 0 { avcodec_flush_buffers(decoder.ctx) }
+        }
+    }
+
+    /// A started libswresample context from `dec`'s samples (its rate, format and layout) to interleaved float at
+    /// `rate` Hz in `channels` channels (FFmpeg's default layout for that count), with Segue's rematrixing
+    /// (`rematrix`); the caller owns it (`swr_free`). Used by the render's `AudioReader` and recording's
+    /// `LiveResampler`, so a take and a render mix a source alike.
+    /// - Throws: `MediaError` naming the libswresample function and `path`.
+    static func resampler(from dec: UnsafeMutablePointer<AVCodecContext>, rate: Int32, channels: Int, path: String) throws -> OpaquePointer {
         var swr: OpaquePointer? = nil
         var outLayout = AVChannelLayout()
         av_channel_layout_default(&outLayout, Int32(channels))
         defer { av_channel_layout_uninit(&outLayout) }
         var inLayout = AVChannelLayout()
         defer { av_channel_layout_uninit(&inLayout) }
-        let inChannels = decoder.ctx.pointee.ch_layout.nb_channels
-        if decoder.ctx.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || inChannels <= 1 {
+        let inChannels = dec.pointee.ch_layout.nb_channels
+        if dec.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || inChannels <= 1 {
             // Unordered channels get the default layout for their count; any single channel is mono (FC).
             av_channel_layout_default(&inLayout, max(1, inChannels))
         } else {
-            av_channel_layout_copy(&inLayout, &decoder.ctx.pointee.ch_layout)
+            av_channel_layout_copy(&inLayout, &dec.pointee.ch_layout)
         }
-        try FF.check(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, sampleRate,
-                                         &inLayout, decoder.ctx.pointee.sample_fmt, decoder.ctx.pointee.sample_rate, 0, nil),
+        try FF.check(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, rate, &inLayout, dec.pointee.sample_fmt, dec.pointee.sample_rate, 0, nil),
                      "swr_alloc_set_opts2", path: path)
         guard let r = swr else { throw MediaError(path: path, function: "swr_alloc_set_opts2", message: "out of memory") }
-        resampler = r
-        if let matrix = try AudioReader.rematrix(from: &inLayout, to: &outLayout, path: path) {
-            try FF.check(swr_set_matrix(r, matrix, 1), "swr_set_matrix", path: path)
+        do {
+            if let matrix = try rematrix(from: &inLayout, to: &outLayout, path: path) {
+                try FF.check(swr_set_matrix(r, matrix, 1), "swr_set_matrix", path: path)
+            }
+            try FF.check(swr_init(r), "swr_init", path: path)
+        } catch {
+            swr_free(&swr)
+            throw error
         }
-        try FF.check(swr_init(r), "swr_init", path: path)
-        // Seek a little before the start; the exact position is fixed by sample counting from the first frame's PTS.
-        if MediaTime(value: 1, timescale: 2) < start {
-            let target = (startTime - MediaTime(value: 1, timescale: 2)).floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
-            if av_seek_frame(file.ctx, ai, target, AVSEEK_FLAG_BACKWARD) >= 0 { avcodec_flush_buffers(decoder.ctx) }
-        }
+        return r
     }
 
     /// The rematrixing Segue uses instead of libswresample's default, or nil to keep the default.

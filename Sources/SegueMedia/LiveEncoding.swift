@@ -75,22 +75,7 @@ final class LiveResampler {
     init(from dec: UnsafeMutablePointer<AVCodecContext>, rate: Int32, channels: Int, path: String) throws {
         self.channels = channels
         outRate = rate
-        var s: OpaquePointer? = nil
-        var outLayout = AVChannelLayout()
-        av_channel_layout_default(&outLayout, Int32(channels))
-        defer { av_channel_layout_uninit(&outLayout) }
-        var inLayout = AVChannelLayout()
-        defer { av_channel_layout_uninit(&inLayout) }
-        if dec.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || dec.pointee.ch_layout.nb_channels <= 1 {
-            av_channel_layout_default(&inLayout, max(1, dec.pointee.ch_layout.nb_channels))
-        } else {
-            av_channel_layout_copy(&inLayout, &dec.pointee.ch_layout)
-        }
-        try FF.check(swr_alloc_set_opts2(&s, &outLayout, AV_SAMPLE_FMT_FLT, rate, &inLayout, dec.pointee.sample_fmt, dec.pointee.sample_rate, 0, nil),
-                     "swr_alloc_set_opts2", path: path)
-        guard let s else { throw MediaError(path: path, function: "swr_alloc_set_opts2", message: "out of memory") }
-        swr = s
-        try FF.check(swr_init(s), "swr_init", path: path)
+        swr = try AudioReader.resampler(from: dec, rate: rate, channels: channels, path: path)
     }
     deinit { var s: OpaquePointer? = swr; swr_free(&s) }
 

@@ -73,11 +73,7 @@ final class PassEvaluator: @unchecked Sendable {
                                         direction: SIMD2(p.direction.0, p.direction.1), resolution: res, black: constant(recipe.black),
                                         white: constant(recipe.white), linear: linear, context: context)
             self.input = input
-            struct Offsets: TransitionFormulaVisitor {
-                let input: TransitionInput
-                func visit<T: TransitionFormula>(_ formula: T.Type) -> [(layer: Int, offset: SIMD2<Float>)] { T.offsets(input) }
-            }
-            let offsets = rowReads ? CPUTransitions.visit(kind, Offsets(input: input)) ?? [] : []
+            let offsets = (rowReads ? CPUTransitions.offsets(kind, input) : nil).map { [(layer: 0, offset: $0.from), (layer: 1, offset: $0.to)] } ?? []
             let layers = [from, to]
             moves = offsets.compactMap { Move(layer: $0.layer, offset: $0.offset, of: layers[$0.layer], us: us, columns: columns) }
         } else {

@@ -48,6 +48,8 @@ struct Arguments {
     var duration: Double?, segment: Double?, preview: String?, reconnect = false, timeout: Double?
     // Render farms.
     var chunks: Int?, plan: String?, chunk: String?, audioPath: String?
+    /// `--cache DIR` (render, farm): the chunk cache; `--max-size` of `cache prune`, in bytes.
+    var cache: String?, maxSize: Int64?
     var farm = FarmOptions(), dryRun = false
     /// `--format` of `segue man`.
     var manFormat = ManPage.Format.roff
@@ -103,7 +105,7 @@ struct Arguments {
     /// The options every chunk render gets from `farm`'s command line (`OptionEffect.forwarded`: the renderer, the
     /// GPU, the frame timeout, `--verbose`), as given.
     func renderArgumentsForChunks() -> [String] {
-        givenOptions.filter { $0.option.effect == .forwarded }.flatMap { [$0.option.name] + ($0.value.map { [$0] } ?? []) }
+        givenOptions.filter { $0.option.effect == .forwarded }.flatMap { Arguments.words($0.option, $0.value) }
     }
 
     /// The edit: from an edit file (one `.json` argument) or from clips on the command line, with the

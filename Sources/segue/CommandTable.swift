@@ -29,6 +29,7 @@ enum CommandTable {
     static let all: [CommandSpec] = [
         CommandSpec(name: "render", summary: "render an edit file, an OpenTimelineIO timeline or clips to a video (or one chunk of a plan)",
                     synopsis: ["render EDIT.json -o OUT.mp4 [options]",
+                               "render EDIT.json -o OUT.mp4 --cache DIR [--chunks N] [options]",
                                "render CLIP CLIP... [--transition TYPE:SECONDS[:DIRECTION]]... [--square | --size WxH] -o OUT.mp4 [options]",
                                "render timeline.otio|bundle.otioz -o OUT.mp4 [--missing-media error|black|slate] [options]",
                                "render [EDIT.json] --plan plan.json --chunk I|auto -o DIR [options]"],
@@ -88,6 +89,8 @@ enum CommandTable {
                                "farm slurm EDIT.json --chunks N -o OUT.mp4 [--partition P] [--gres gpu:1] [--time T] [options]",
                                "farm status WORK_DIR [--json]", "farm resume WORK_DIR"],
                     subcommands: farmSubcommands, run: farmCommand),
+        CommandSpec(name: "cache", summary: "the chunk cache of render --cache and farm --cache: prune it to a size",
+                    synopsis: ["cache prune DIR --max-size SIZE"], subcommands: cacheSubcommands, run: cacheCommand),
         CommandSpec(name: "schema", summary: "the JSON Schema (draft 2020-12) of the edit file, from the parser's declarations",
                     synopsis: ["schema"], notes: ["Editors and web apps validate edit files with it before they submit them (docs/edit-file.md)."],
                     run: schemaCommand),
@@ -122,6 +125,13 @@ enum CommandTable {
                     arguments: .directory),
         CommandSpec(name: "resume", summary: "submit again what failed (a local run: render it here and stitch)",
                     synopsis: ["farm resume WORK_DIR"], arguments: .directory),
+    ]
+
+    /// `cache`'s subcommands.
+    static let cacheSubcommands: [CommandSpec] = [
+        CommandSpec(name: "prune", summary: "remove the least recently used chunks until the cache is under --max-size",
+                    synopsis: ["cache prune DIR --max-size SIZE"], notes: ["SIZE: bytes, or with K, M, G or T (powers of 1024): 500M, 2G."],
+                    arguments: .directory),
     ]
 
     /// The command called `name` (or one of its aliases), or nil.

@@ -17,6 +17,8 @@ func printJSON<T: Encodable>(_ value: T) throws {
 /// resolved once and rendered (as `segue resolve` would save it); a resolved edit renders from its recorded facts.
 func renderCommand(_ given: Arguments) throws {
     if given.plan != nil || given.chunk != nil { return try renderChunkCommand(given) }
+    if given.cache != nil { return try cachedRenderCommand(given) }
+    if given.chunks != nil { throw UsageError("--chunks applies to a render with --cache DIR (or to plan and farm)") }
     let (edit, a) = try given.resolvedInput()
     let out = try a.requireOutput()
     let printer = progressPrinter(a.progress ?? defaultProgressStyle())

@@ -50,6 +50,18 @@ func renderChunkCommand(_ a: Arguments) throws {
     options.inputPolicy = try a.policy(of: plan)
     if !a.given.contains("--frame-timeout"), let r = edit.resolution { options.frameTimeout = r.frameTimeout }
     options.progress = progressPrinter(a.progress ?? defaultProgressStyle())
+    if let c = a.cache {
+        switch try ChunkCache(directory: c).renderChunk(edit, plan: plan, index: index, directory: dir, options: options) {
+        case .alreadyDone(let r):
+            say("segue: chunk \(index) (frames [\(r.start), \(r.end))) is already rendered and valid; nothing to do")
+        case .reused(let r):
+            say("segue: wrote \(dir)/\(r.file): chunk \(index), frames [\(r.start), \(r.end)), reused from the cache \(c)")
+        case .rendered(let r):
+            say(String(format: "segue: wrote %@/%@: chunk %d, frames [%lld, %lld), rendered by %@ in %.1f s and stored in the cache",
+                       dir, r.file, index, r.start, r.end, r.renderer, r.seconds))
+        }
+        return
+    }
     switch try RenderJob.renderChunk(edit, plan: plan, index: index, directory: dir, options: options) {
     case .alreadyDone(let r):
         say("segue: chunk \(index) (frames [\(r.start), \(r.end))) is already rendered and valid; nothing to do")

@@ -68,8 +68,12 @@ extension OptionTable {
     ]
 
     static let farmOptions: [OptionSpec] = [
-        OptionSpec(name: "--chunks", value: "N", help: "cut the edit into N chunks (plan: print or write a chunk plan)", group: .farm,
-                   commands: Scopes.farmRuns.union(["plan"])) { a, v in a.chunks = try v.count(min: 1) },
+        OptionSpec(name: "--chunks", value: "N", help: "cut the edit into N chunks (plan: print or write a chunk plan; render: with --cache)", group: .farm,
+                   commands: Scopes.farmRuns.union(["plan", "render"])) { a, v in a.chunks = try v.count(min: 1) },
+        OptionSpec(name: "--cache", value: "DIR", help: "reuse the chunks whose content hash is in DIR, render and store the others (docs/farms.md)",
+                   group: .farm, commands: Scopes.farmRuns.union(["render"]), effect: .forwarded, completion: .directory) { a, v in a.cache = v.text },
+        OptionSpec(name: "--max-size", value: "SIZE", help: "remove the least recently used entries until the cache is under SIZE (500M, 2G)",
+                   group: .farm, commands: ["cache prune"]) { a, v in a.maxSize = try ChunkCache.parseSize(v.text) },
         OptionSpec(name: "--plan", value: "FILE", help: "the chunk plan (plan --chunks) to render a chunk of, the audio of, or to stitch",
                    group: .farm, commands: ["render", "render-audio", "stitch"], completion: .files(["json"])) { a, v in a.plan = v.text },
         OptionSpec(name: "--chunk", value: "I|auto", help: "the chunk to render; auto reads the farm's array index (\(FarmEngines.chunkIndexVariables.joined(separator: ", ")))",

@@ -172,4 +172,13 @@ wait_queue
 [ -f out4.mp4 ] || { cat run4/logs/*; fail "run 4 produced no output"; }
 [ "$(framemd5 out4.mp4 v)" = "$(framemd5 single.mp4 v)" ] || fail "run 4's video (from the bundle) differs from the single pass"
 ls /tmp/segue-otioz-* >/dev/null 2>&1 && fail "an extracted bundle was left in /tmp"
+echo "farm-test: run 5: --cache: a second run reuses every chunk from the cache, to the same frames"
+for k in a b; do
+  "$segue" farm slurm edit.json --chunks 3 -o out5$k.mp4 --work-dir run5$k --cache cache5 --backend gpu
+  wait_queue
+  [ -f out5$k.mp4 ] || { cat run5$k/logs/*; fail "run 5$k produced no output"; }
+  [ "$(framemd5 out5$k.mp4 v)" = "$(framemd5 single.mp4 v)" ] || fail "run 5$k's video differs from the single pass"
+done
+[ "$(grep -l 'reused from the cache' run5b/logs/chunk_*.log | wc -l)" = 3 ] || { cat run5b/logs/chunk_*; fail "run 5b did not reuse its 3 chunks"; }
+[ "$(grep -l 'reused from the cache' run5a/logs/chunk_*.log | wc -l)" = 0 ] || fail "run 5a reused chunks from an empty cache"
 echo "farm-test: OK"

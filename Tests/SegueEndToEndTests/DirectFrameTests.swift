@@ -8,14 +8,6 @@ import SegueTestSupport
 /// Frames that need no compositing go to the encoder straight from the decoded planes (issue 14): the output files are
 /// byte for byte the composited path's, on both backends, losslessly and with x264 at fixed settings.
 final class DirectFrameTests: EndToEndTestCase {
-    /// A BT.709-tagged clip (so that it is already in the output's colour), `size`, 1 s at 30 fps.
-    func bt709Clip(_ name: String, size: String, source: String = "testsrc2") throws -> String {
-        let p = path(name)
-        try TestSupport.makeClip(p, video: "\(source)=s=\(size):r=30:d=1",
-                                 extra: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", "-g", "10"])
-        return p
-    }
-
     /// The file's encoded video packets, hashed one by one (`ffmpeg -c copy -f framemd5`): Matroska writes a random
     /// segment UID, so FFV1 files are compared by their packets; MP4 files by their bytes.
     func packets(_ file: String) throws -> Data {

@@ -56,6 +56,14 @@ class EndToEndTestCase: XCTestCase {
         return p
     }
 
+    /// A BT.709-tagged clip (so that it is already in the output's colour), `size`, 1 s at 30 fps.
+    func bt709Clip(_ name: String, size: String, source: String = "testsrc2") throws -> String {
+        let p = path(name)
+        try TestSupport.makeClip(p, video: "\(source)=s=\(size):r=30:d=1",
+                                 extra: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", "-g", "10"])
+        return p
+    }
+
     /// Runs the `segue` command.
     func segue(_ args: [String], env: [String: String]? = nil) throws -> TestSupport.ProcessResult {
         try TestSupport.run(TestSupport.segueBinary, args, environment: env)

@@ -10,13 +10,6 @@ import SegueTestSupport
 /// (`FrameRenderer.drawer`), the render thread that executes it (`FrameDrawer`) and `--verbose`'s counts — the answer is
 /// the same.
 final class FrameStrategyTests: EndToEndTestCase {
-    func bt709Clip(_ name: String, size: String, source: String = "testsrc2") throws -> String {
-        let p = path(name)
-        try TestSupport.makeClip(p, video: "\(source)=s=\(size):r=30:d=1",
-                                 extra: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", "-g", "10"])
-        return p
-    }
-
     func testAFramesStrategyIsTheSameWhereverItIsAsked() throws {
         // Direct frames (a, b alone), a phone clip turned upright (f), a scaled clip (h), transitions between them, and a
         // logo over the second half (frames whose first pass is taken as planes, or drawn below it).

@@ -16,6 +16,21 @@ enum CPUTransitions {
         return visit(kind, AsFunction())
     }
 
+    /// Where the transition `kind` reads the from and to layers at uv moved by an offset that is the same for every
+    /// sample of the frame (a push, a slide; added as `uv + offset`), from the same function its formula moves uv
+    /// with; nil where it does not. A hint: `PassEvaluator` reads those rows at once, and a lookup takes them only
+    /// where its position equals the row's, bit for bit.
+    static func offsets(_ kind: TransitionKind, _ t: TransitionInput) -> (from: SIMD2<Float>, to: SIMD2<Float>)? {
+        switch kind {
+        case .push: return pushOffsets(t)
+        case .slideleft: return slideleftOffsets(t)
+        case .slideright: return sliderightOffsets(t)
+        case .slideup: return slideupOffsets(t)
+        case .slidedown: return slidedownOffsets(t)
+        default: return nil
+        }
+    }
+
     /// `visitor` given the formula of `kind` as a type (nil for `glsl`), so that what it does with it — a loop over a
     /// row of samples — is specialised for that formula, the formula inlined.
     static func visit<V: TransitionFormulaVisitor>(_ kind: TransitionKind, _ visitor: V) -> V.Result? {
@@ -78,15 +93,6 @@ enum CPUTransitions {
 /// A transition's formula as a type (`CPUTransitions.visit`).
 protocol TransitionFormula {
     static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float>
-    /// Where the formula reads layers at uv moved by an offset that is the same for every sample of the frame (a push,
-    /// a slide): (layer: 0 from, 1 to; the offset, added as `uv + offset`), from the same function the formula
-    /// moves uv with. A hint: `PassEvaluator` reads those rows at once, and a lookup takes them only where its position
-    /// equals the row's, bit for bit.
-    static func offsets(_ t: TransitionInput) -> [(layer: Int, offset: SIMD2<Float>)]
-}
-
-extension TransitionFormula {
-    static func offsets(_ t: TransitionInput) -> [(layer: Int, offset: SIMD2<Float>)] { [] }
 }
 
 /// What is done with the formula of a transition kind (`CPUTransitions.visit`).
@@ -99,27 +105,17 @@ protocol TransitionFormulaVisitor {
 /// `TransitionFormula`, for `CPUTransitions.visit`.
 enum Formulas {
     enum crossfade: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.crossfade(uv, t) } }
-    enum push: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.push(uv, t) }
-        static func offsets(_ t: TransitionInput) -> [(layer: Int, offset: SIMD2<Float>)] { let o = CPUTransitions.pushOffsets(t); return [(0, o.from), (1, o.to)] }
-    }
+    enum push: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.push(uv, t) } }
     enum wipe: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipe(uv, t) } }
     enum fade: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.fade(uv, t) } }
     enum wipeleft: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipeleft(uv, t) } }
     enum wiperight: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wiperight(uv, t) } }
     enum wipeup: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipeup(uv, t) } }
     enum wipedown: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.wipedown(uv, t) } }
-    enum slideleft: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slideleft(uv, t) }
-        static func offsets(_ t: TransitionInput) -> [(layer: Int, offset: SIMD2<Float>)] { let o = CPUTransitions.slideleftOffsets(t); return [(0, o.from), (1, o.to)] }
-    }
-    enum slideright: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slideright(uv, t) }
-        static func offsets(_ t: TransitionInput) -> [(layer: Int, offset: SIMD2<Float>)] { let o = CPUTransitions.sliderightOffsets(t); return [(0, o.from), (1, o.to)] }
-    }
-    enum slideup: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slideup(uv, t) }
-        static func offsets(_ t: TransitionInput) -> [(layer: Int, offset: SIMD2<Float>)] { let o = CPUTransitions.slideupOffsets(t); return [(0, o.from), (1, o.to)] }
-    }
-    enum slidedown: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slidedown(uv, t) }
-        static func offsets(_ t: TransitionInput) -> [(layer: Int, offset: SIMD2<Float>)] { let o = CPUTransitions.slidedownOffsets(t); return [(0, o.from), (1, o.to)] }
-    }
+    enum slideleft: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slideleft(uv, t) } }
+    enum slideright: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slideright(uv, t) } }
+    enum slideup: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slideup(uv, t) } }
+    enum slidedown: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.slidedown(uv, t) } }
     enum circlecrop: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.circlecrop(uv, t) } }
     enum rectcrop: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.rectcrop(uv, t) } }
     enum distance: TransitionFormula { @inline(__always) static func colour(_ uv: SIMD2<Float>, _ t: TransitionInput) -> SIMD4<Float> { CPUTransitions.distance(uv, t) } }
