@@ -22,7 +22,8 @@ public struct OTIOReadOptions: Sendable {
     /// The folder an `.otioz` bundle was extracted into: media references must be relative paths inside it.
     public var bundleFolder: String?
     /// The values of the timeline's placeholders (`{{name}}` in any string: a media path, a clip's name, a title in
-    /// `metadata.segue`; `Template`). A placeholder alone takes a number or boolean value as one, else text.
+    /// `metadata.segue`; `Template.substituteOTIO`). In the timeline's `metadata.segue` a placeholder alone takes the
+    /// type of the field it fills; elsewhere a number or boolean value alone stays one, and text is text.
     public var values = TemplateValues()
     public init(missingMedia: MissingMediaPolicy = .error, policy: InputPolicy = .default, bundleFolder: String? = nil,
                 values: TemplateValues = TemplateValues()) {
@@ -80,7 +81,7 @@ public struct OTIOFile: Sendable {
         do { root = try JSONSerialization.jsonObject(with: clean, options: []) } catch {
             throw EditError("", "the timeline is not valid OTIO JSON" + EditFile.syntaxLocation(data: clean, error: error))
         }
-        if Template.mayHold(clean) { root = try Template.substitute(root, values: options.values, type: nil, path: "") }
+        if Template.mayHold(clean) { root = try Template.substituteOTIO(root, values: options.values) }
         var reader = OTIOReader(options: options, base: options.bundleFolder ?? baseDirectory)
         guard var timeline = OTIOObject(root, path: "") else { throw EditError("", "not an OpenTimelineIO document (no OTIO_SCHEMA)") }
         if timeline.schema == "SerializableCollection" {

@@ -156,6 +156,22 @@ public enum Template {
         }
     }
 
+    /// An OpenTimelineIO document's placeholders filled: its timeline's `metadata.segue` read along its declaration
+    /// (`EditSchema.otioTimeline`: a placeholder alone takes the type of the field it fills), every other string as
+    /// text (OTIO's own fields are not declared here; a number or boolean value alone stays one). Throws `EditError`.
+    static func substituteOTIO(_ root: Any, values: TemplateValues) throws -> Any {
+        guard var top = root as? [String: Any], var meta = top["metadata"] as? [String: Any], let segue = meta["segue"] else {
+            return try substitute(root, values: values, type: nil, path: "")
+        }
+        meta["segue"] = nil
+        top["metadata"] = meta
+        guard var filled = try substitute(top, values: values, type: nil, path: "") as? [String: Any] else { return top }
+        var m = filled["metadata"] as? [String: Any] ?? [:]
+        m["segue"] = try substitute(segue, values: values, type: .object(EditSchema.otioTimeline), path: "metadata.segue")
+        filled["metadata"] = m
+        return filled
+    }
+
     /// The declared type of a list's entries.
     private static func itemType(_ type: SchemaType) -> SchemaType? {
         for t in type.alternatives { if case .array(let item, _) = t { return item } }

@@ -109,15 +109,17 @@ final class TemplateTests: XCTestCase {
         FileManager.default.createFile(atPath: "\(dir)/alice.mkv", contents: Data())
         let rt = #"{"OTIO_SCHEMA": "RationalTime.1", "value": 0, "rate": 24}"#, len = #"{"OTIO_SCHEMA": "RationalTime.1", "value": 48, "rate": 24}"#
         let text = """
-            {"OTIO_SCHEMA": "Timeline.1", "name": "card", "metadata": {"segue": {"background": "{{bg}}"}},
+            {"OTIO_SCHEMA": "Timeline.1", "name": "card", "metadata": {"segue": {"background": "{{bg}}", "square": "{{sq}}", "frameRate": "{{fps}}"}},
              "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [{"OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [
                {"OTIO_SCHEMA": "Clip.1", "name": "{{who}}", "source_range": {"OTIO_SCHEMA": "TimeRange.1", "start_time": \(rt), "duration": \(len)},
                 "media_reference": {"OTIO_SCHEMA": "ExternalReference.1", "target_url": "{{who}}.mkv"}}]}]}}
             """
-        let values = TemplateValues(["who": .string("alice"), "bg": .string("#204060")])
+        let values = TemplateValues(["who": .string("alice"), "bg": .string("#204060"), "sq": .string("true"), "fps": .string("25")])
         let file = try OTIOFile.parse(data: Data(text.utf8), baseDirectory: dir, options: OTIOReadOptions(values: values))
         XCTAssertEqual(file.edit.clips.map(\.path), ["\(dir)/alice.mkv"])
         XCTAssertEqual(file.edit.background, RGBColour.parse("#204060"))
+        XCTAssertTrue(file.edit.square, "metadata.segue's fields are typed by their declarations")
+        XCTAssertEqual(file.edit.frameRate, FrameRate(25, 1))
         XCTAssertThrowsError(try OTIOFile.parse(data: Data(text.utf8), baseDirectory: dir)) { error in
             XCTAssert("\(error)".contains("{{"), "\(error)")
         }
