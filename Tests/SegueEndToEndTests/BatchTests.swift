@@ -173,10 +173,20 @@ final class BatchTests: EndToEndTestCase {
         XCTAssert(dry.stderr.contains("sbatch --parsable '--array=1-6%3'") || dry.stderr.contains("sbatch --parsable --array=1-6%3"), dry.stderr)
         let script = try String(contentsOfFile: path("out/batch-results.jsonl.slurm/batch.sbatch"), encoding: .utf8)
         XCTAssert(script.contains("#SBATCH --partition=render\n#SBATCH --time=10\n"), script)
-        XCTAssert(script.contains(" batch \(template) \(data) -o '\(path("out/{{id}}.mp4"))' --backend cpu --no-audio --set 'note=two words' --row \"$SLURM_ARRAY_TASK_ID\""), script)
+        XCTAssert(script.contains(" batch \(template) \(data) -o '\(path("out/{{id}}.mp4"))' --backend cpu --no-audio --set 'note=two words' --row \"$row\""), script)
+        XCTAssertEqual(try String(contentsOfFile: path("out/batch-results.jsonl.slurm/rows.txt"), encoding: .utf8), "1\n2\n3\n4\n5\n6\n")
+        // The task's lines of rows.txt, as bash reads them: task 2 of a script grouping 4 rows a task has rows 5 and 6.
+        let grouped = try Batch(rows: try BatchData.read(path: data), output: path("g/{{id}}.mp4"), poster: nil, results: nil)
+            .slurmScript(segue: "/bin/echo", arguments: ["batch"], options: FarmOptions(), perTask: 4)
+        try FileManager.default.createDirectory(atPath: path("g/batch-results.jsonl.slurm"), withIntermediateDirectories: true)
+        try Data("1\n2\n3\n4\n5\n6\n".utf8).write(to: URL(fileURLWithPath: path("g/batch-results.jsonl.slurm/rows.txt")))
+        let task = try TestSupport.run("/bin/bash", ["-c", grouped], environment: ["SLURM_ARRAY_TASK_ID": "2", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(task.status, 0, task.stderr)
+        XCTAssertEqual(task.text, "batch --row 5\nbatch --row 6\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out/batch-results.jsonl")), "nothing ran")
         XCTAssertEqual(try segue(common + ["--progress", "none"]).status, 1)
         let again = try segue(common + ["--engine", "slurm", "--dry-run"])
-        XCTAssert(again.stderr.contains("--array=2,5 "), again.stderr)
+        XCTAssert(again.stderr.contains("--array=1-2 "), again.stderr)
+        XCTAssertEqual(try String(contentsOfFile: path("out/batch-results.jsonl.slurm/rows.txt"), encoding: .utf8), "2\n5\n")
     }
 }
