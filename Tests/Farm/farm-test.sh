@@ -6,6 +6,7 @@
 # run under the job's root (`--root`): an edit naming a file outside it is refused, one inside renders the same frames.
 # Then the edit exported as an OpenTimelineIO bundle (.otioz) renders on the farm to the same frames. Every plan holds
 # the resolved edit its workers render (`segue resolve`'s; run 1 submits one resolved beforehand): nothing is replayed.
+# Run 6: `segue batch --engine slurm` renders a template once per row as an array job, a bad row failing alone.
 # Usage: Tests/Farm/farm-test.sh [SEGUE_BINARY]   (run by `make farm-test`, part of `make test`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
