@@ -29,7 +29,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("exif")]),
         // SegueCore: pure maths and data every layer shares: rational time, geometry and layer transforms, the per-frame plan (FramePlan), each frame's strategy (FrameStrategy) and each pass's recipe (PassRecipe), colour science (transfer functions, gamut and tone mapping, ColourStage), the transition table (TransitionKind) and easing, the output-format table, the input policy, errors
         .target(name: "SegueCore"),
-        // SegueEdit: the edit model (tracks, items and their effects, layers, keyframes, audio tracks), the edit file (its declared fields, JSON Schema and writer) and OpenTimelineIO, the timeline and its planner (Timeline.plan(frame:))
+        // SegueEdit: the edit model (tracks, items and their effects, layers, keyframes, audio tracks), the edit file (its declared fields, JSON Schema and writer, templates filled from values) and OpenTimelineIO, the timeline and its planner (Timeline.plan(frame:))
         .target(name: "SegueEdit", dependencies: ["SegueCore"]),
         // SegueMedia: the only code that calls FFmpeg (probing, decoding, deinterlacing, resampling, the one writer: OutputFile and Encoder) and the still-picture libraries (libheif, libexif, libtiff; libpng and libjpeg-turbo through CLargeStill), image sequences, GIF palettes
         .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage", "CZip", "CLargeStill"]),
@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "SegueGL", dependencies: ["SegueCore", "SegueShaders", "CEGL"]),
         // SeguePipeline: an edit resolved (probed once, saved as a resolved edit), frames decoded, each frame's strategy executed (FrameDrawer), encoded; the audio mix; recording's frames
         .target(name: "SeguePipeline", dependencies: ["SegueCore", "SegueEdit", "SegueMedia", "SegueReference", "SegueGL", "SegueText"]),
-        // SegueFarm: chunked renders: chunk plans, chunk and audio passes, stitching, and the engines that run them (local processes, Slurm job arrays)
+        // SegueFarm: chunked renders: chunk plans, chunk and audio passes, stitching, and the engines that run them (local processes, Slurm job arrays); batches of a template over data rows
         .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueEdit", "SegueMedia", "SegueGL", "SegueCore"]),
         // Segue: the library product: build an edit in code, resolve it, render it (ExportSession: async progress, Task cancellation), one frame, probe, record
         .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueText", "SegueEdit", "SegueCore"]),

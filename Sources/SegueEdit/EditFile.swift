@@ -17,9 +17,11 @@ public enum EditFile {
     ///
     /// An OpenTimelineIO timeline (`.otio`) is read by `OTIOFile` (missing media refused); an `.otioz` bundle needs
     /// its media extracted for as long as it renders: open it with `EditDocument` (the Segue library).
-    public static func load(path: String, policy: InputPolicy = .default) throws -> Edit {
+    ///
+    /// `values` fill the file's placeholders (`{{name}}`, `{{name|default}}`: `Template`, docs/templates.md).
+    public static func load(path: String, policy: InputPolicy = .default, values: TemplateValues = TemplateValues()) throws -> Edit {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-        case "otio": return try OTIOFile.load(path: path, options: OTIOReadOptions(policy: policy)).edit
+        case "otio": return try OTIOFile.load(path: path, options: OTIOReadOptions(policy: policy, values: values)).edit
         case "otioz": throw EditError(path, "an .otioz bundle's media must be extracted while it renders: open it with EditDocument.open (the Segue library)")
         default: break
         }
@@ -34,12 +36,13 @@ public enum EditFile {
             throw EditError(path, "is a resolved edit of the bundle \(bundle), whose media are read from it: open it with EditDocument.open (the Segue library), which extracts it")
         }
         let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try parse(data: data, baseDirectory: base, policy: policy)
+        return try parse(data: data, baseDirectory: base, policy: policy, values: values)
     }
 
-    /// Parses an edit from JSON bytes. Throws `EditError`.
-    public static func parse(data: Data, baseDirectory: String, policy: InputPolicy = .default) throws -> Edit {
-        let root: Any
+    /// Parses an edit from JSON bytes, its placeholders filled from `values` first (`Template.substitute`; a resolved
+    /// edit, which has `resolved`, is read as it is). Throws `EditError` (a placeholder without a value among them).
+    public static func parse(data: Data, baseDirectory: String, policy: InputPolicy = .default, values: TemplateValues = TemplateValues()) throws -> Edit {
+        var root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
@@ -47,6 +50,9 @@ public enum EditFile {
         }
         try StrictJSON.check(data)
         try checkResolvedVersion(root)
+        if Template.mayHold(data), (root as? [String: Any])?["resolved"] == nil {
+            root = try Template.substitute(root, values: values, type: .object(EditSchema.edit), path: "")
+        }
         let e = try EditFields.open(root, .object(EditSchema.edit), "")
         var edit: Edit
         if let items = e.objects("clips") {

@@ -21,8 +21,13 @@ public struct OTIOReadOptions: Sendable {
     public var policy: InputPolicy = .default
     /// The folder an `.otioz` bundle was extracted into: media references must be relative paths inside it.
     public var bundleFolder: String?
-    public init(missingMedia: MissingMediaPolicy = .error, policy: InputPolicy = .default, bundleFolder: String? = nil) {
-        self.missingMedia = missingMedia; self.policy = policy; self.bundleFolder = bundleFolder
+    /// The values of the timeline's placeholders (`{{name}}` in any string: a media path, a clip's name, a title in
+    /// `metadata.segue`; `Template.substituteOTIO`). In the timeline's `metadata.segue` a placeholder alone takes the
+    /// type of the field it fills; elsewhere a number or boolean value alone stays one, and text is text.
+    public var values = TemplateValues()
+    public init(missingMedia: MissingMediaPolicy = .error, policy: InputPolicy = .default, bundleFolder: String? = nil,
+                values: TemplateValues = TemplateValues()) {
+        self.missingMedia = missingMedia; self.policy = policy; self.bundleFolder = bundleFolder; self.values = values
     }
 }
 
@@ -72,10 +77,11 @@ public struct OTIOFile: Sendable {
     /// - Throws: as `load`.
     public static func parse(data: Data, baseDirectory: String, options: OTIOReadOptions = OTIOReadOptions()) throws -> OTIOFile {
         let clean = OTIOJSON.sanitized(data)
-        let root: Any
+        var root: Any
         do { root = try JSONSerialization.jsonObject(with: clean, options: []) } catch {
             throw EditError("", "the timeline is not valid OTIO JSON" + EditFile.syntaxLocation(data: clean, error: error))
         }
+        if Template.mayHold(clean) { root = try Template.substituteOTIO(root, values: options.values) }
         var reader = OTIOReader(options: options, base: options.bundleFolder ?? baseDirectory)
         guard var timeline = OTIOObject(root, path: "") else { throw EditError("", "not an OpenTimelineIO document (no OTIO_SCHEMA)") }
         if timeline.schema == "SerializableCollection" {

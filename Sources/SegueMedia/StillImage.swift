@@ -34,6 +34,16 @@ public enum StillImage {
         guard packets > 0 else { throw MediaError(path: path, function: "avcodec_receive_packet", message: "the PNG encoder produced nothing") }
         try file.finish()
     }
+
+    /// Encodes `image` as a baseline JPEG — full-range 4:2:0 with the BT.601 matrix JFIF readers assume, alpha
+    /// dropped, an odd width or height rounded down to even — by the record preview's writer (`PreviewWriter`:
+    /// libavcodec's `mjpeg` at its fixed quantiser), written through a temporary file renamed on success. Throws
+    /// `MediaError`.
+    public static func writeJPEG(_ image: RGBAImage, to path: String) throws {
+        let frame = try Frame.rgba(image)
+        frame.ptr.pointee.colorspace = AVCOL_SPC_BT470BG
+        try PreviewWriter(path: path, format: .mp4, maxSide: max(image.width, image.height)).write(frame.ptr)
+    }
 }
 
 /// Reads a video's frames in decode order as 8-bit 4:2:0 planes (Y, then U, then V, no padding), for comparisons.

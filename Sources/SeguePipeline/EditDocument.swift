@@ -35,8 +35,11 @@ public final class EditDocument: Sendable {
     /// - Parameters:
     ///   - missingMedia: what an OTIO timeline's missing media become (`MissingMediaPolicy`; a JSON edit has none).
     ///   - policy: the input policy media references and shader files are checked against.
-    /// - Throws: `EditError` (invalid edit or timeline, a refused bundle member), `MissingMedia`, `MediaError`.
-    public static func open(_ path: String, missingMedia: MissingMediaPolicy = .error, policy: InputPolicy = .default) throws -> EditDocument {
+    ///   - values: the values of the file's placeholders (`{{name}}`, docs/templates.md), filled before its fields are read.
+    /// - Throws: `EditError` (invalid edit or timeline, a refused bundle member, a placeholder without a value),
+    ///   `MissingMedia`, `MediaError`.
+    public static func open(_ path: String, missingMedia: MissingMediaPolicy = .error, policy: InputPolicy = .default,
+                            values: TemplateValues = TemplateValues()) throws -> EditDocument {
         let absolute = URL(fileURLWithPath: path).standardized.path
         let format = Format(path: absolute)
         switch format {
@@ -45,13 +48,13 @@ public final class EditDocument: Sendable {
             if let data = FileManager.default.contents(atPath: absolute), let bundle = try EditFile.resolvedBundle(in: data) {
                 return try resolved(data, name: absolute, bundle: bundle, policy: policy)
             }
-            return EditDocument(path: absolute, format: format, edit: try EditFile.load(path: absolute, policy: policy), bundle: nil)
+            return EditDocument(path: absolute, format: format, edit: try EditFile.load(path: absolute, policy: policy, values: values), bundle: nil)
         case .otio:
-            let file = try OTIOFile.load(path: absolute, options: OTIOReadOptions(missingMedia: missingMedia, policy: policy))
+            let file = try OTIOFile.load(path: absolute, options: OTIOReadOptions(missingMedia: missingMedia, policy: policy, values: values))
             return EditDocument(path: absolute, format: format, edit: file.edit, bundle: nil)
         case .otioz:
             let bundle = try ExtractedBundle(bundle: absolute)
-            var options = OTIOReadOptions(missingMedia: missingMedia, policy: policy, bundleFolder: bundle.folder)
+            var options = OTIOReadOptions(missingMedia: missingMedia, policy: policy, bundleFolder: bundle.folder, values: values)
             options.policy.bundleFolders.append(bundle.folder)
             var edit = try OTIOFile.parse(data: bundle.content, baseDirectory: bundle.folder, options: options).edit
             edit.bundleFolder = bundle.folder

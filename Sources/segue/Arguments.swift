@@ -29,6 +29,12 @@ struct Arguments {
     var progress: ProgressStyle?
     var music: (path: String, volume: Double?)?
     var duck = false
+    /// `--set NAME=VALUE` and `--values FILE` (the later given wins): the edit file's placeholders (docs/templates.md).
+    var templateValues = TemplateValues()
+    /// `segue batch`: `--poster PATTERN`, `--poster-at SECONDS`, `--results FILE`, `--row K` (one row, as an array task runs it).
+    var poster: String?, posterAt: Double?, results: String?, row: Int?
+    /// `segue batch --engine local|slurm`.
+    var batchEngine = "local"
     /// `--missing-media error|black|slate`: what an OTIO timeline's missing media become.
     var missingMedia: MissingMediaPolicy?
     /// `--overlay FILE[:x,y,scale[,opacity]]`, in order: each a track above the edit.
@@ -119,7 +125,7 @@ struct Arguments {
             if missingMedia != nil && EditDocument.Format(path: file) == .json {
                 throw UsageError("--missing-media applies to OpenTimelineIO timelines (.otio, .otioz), not to an edit file")
             }
-            edit = try OpenDocuments.shared.open(file, missingMedia: missingMedia ?? .error, policy: inputPolicy).edit
+            edit = try OpenDocuments.shared.open(file, missingMedia: missingMedia ?? .error, policy: inputPolicy, values: templateValues).edit
             if !transitions.isEmpty { throw UsageError("--transition applies to clips on the command line, not to an edit file") }
         } else {
             if missingMedia != nil { throw UsageError("--missing-media applies to OpenTimelineIO timelines (.otio, .otioz)") }

@@ -13,12 +13,12 @@ final class OpenDocuments: @unchecked Sendable {
     private var documents: [String: EditDocument] = [:]
 
     /// The document for `path` read with these settings, opened once.
-    func open(_ path: String, missingMedia: MissingMediaPolicy, policy: InputPolicy) throws -> EditDocument {
-        let key = "\(URL(fileURLWithPath: path).standardized.path)|\(missingMedia.rawValue)|\(policy)"
+    func open(_ path: String, missingMedia: MissingMediaPolicy, policy: InputPolicy, values: TemplateValues = TemplateValues()) throws -> EditDocument {
+        let key = "\(URL(fileURLWithPath: path).standardized.path)|\(missingMedia.rawValue)|\(policy)|\(values.values.sorted { $0.key < $1.key })"
         lock.lock()
         defer { lock.unlock() }
         if let known = documents[key] { return known }
-        let document = try EditDocument.open(path, missingMedia: missingMedia, policy: policy)
+        let document = try EditDocument.open(path, missingMedia: missingMedia, policy: policy, values: values)
         documents[key] = document
         return document
     }

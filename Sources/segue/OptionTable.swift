@@ -147,11 +147,11 @@ enum Scopes {
     /// The farm subcommands that render an edit.
     static let farmRuns: Set<String> = ["farm local", "farm slurm"]
     /// Commands that make an edit and write it (or plan it, or save it resolved): the encoding and audio options.
-    static let editing = farmRuns.union(["render", "plan", "render-audio", "export-otio", "resolve"])
+    static let editing = farmRuns.union(["render", "plan", "render-audio", "export-otio", "resolve", "batch"])
     /// Commands that resolve an edit: the picture and input options.
     static let resolving = editing.union(["frame", "sheet", "compare"])
     /// Commands that draw frames: the GPU options.
-    static let drawing = farmRuns.union(["render", "frame", "sheet", "compare", "record", "bench-composite"])
+    static let drawing = farmRuns.union(["render", "frame", "sheet", "compare", "record", "bench-composite", "batch"])
     /// Every command (and farm subcommand).
     static var every: Set<String> { Set(CommandTable.scopes) }
 }
@@ -172,7 +172,7 @@ enum FileKinds {
 /// The table, and what is read from it.
 enum OptionTable {
     /// Every option, in the order help lists them within a group.
-    static let all: [OptionSpec] = commandOptions + pictureOptions + encodingOptions + audioOptions + gpuOptions + inputOptions + farmOptions
+    static let all: [OptionSpec] = commandOptions + templateOptions + pictureOptions + encodingOptions + audioOptions + gpuOptions + inputOptions + farmOptions
         + generalOptions
 
     /// Each option by each of its names.

@@ -6,6 +6,7 @@
 # run under the job's root (`--root`): an edit naming a file outside it is refused, one inside renders the same frames.
 # Then the edit exported as an OpenTimelineIO bundle (.otioz) renders on the farm to the same frames. Every plan holds
 # the resolved edit its workers render (`segue resolve`'s; run 1 submits one resolved beforehand): nothing is replayed.
+# Run 6: `segue batch --engine slurm` renders a template once per row as an array job, a bad row failing alone.
 # Usage: Tests/Farm/farm-test.sh [SEGUE_BINARY]   (run by `make farm-test`, part of `make test`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -181,4 +182,30 @@ for k in a b; do
 done
 [ "$(grep -l 'reused from the cache' run5b/logs/chunk_*.log | wc -l)" = 3 ] || { cat run5b/logs/chunk_*; fail "run 5b did not reuse its 3 chunks"; }
 [ "$(grep -l 'reused from the cache' run5a/logs/chunk_*.log | wc -l)" = 0 ] || fail "run 5a reused chunks from an empty cache"
+echo "farm-test: run 6: segue batch --engine slurm: a task per row, a bad row failing alone; again, nothing rendered"
+ffmpeg -nostdin -v error -f lavfi -i color=c=white:s=64x48 -frames:v 1 white.png
+cat > card.json <<JSON
+{"renderSize": {"width": 64, "height": 48}, "frameRate": 10,
+ "tracks": [{"clips": [{"path": "{{photo}}", "duration": 0.5}]},
+            {"clips": [{"text": "{{name}}", "duration": 0.5, "style": {"color": "black", "size": 20}}]}]}
+JSON
+printf 'id,name,photo\n1,Ann,white.png\n2,Bob,missing.png\n3,Cy,white.png\n' > rows.csv
+set +e
+"$segue" batch card.json rows.csv -o 'run6/{{id}}.mp4' --engine slurm --max-parallel 2 --backend cpu --no-audio --progress plain 2>run6.txt; rc=$?
+set -e
+[ "$rc" = 1 ] || { cat run6.txt run6/batch-results.jsonl.slurm/logs/* || true; fail "batch run 6 exited $rc"; }
+python3 - run6/batch-results.jsonl <<'PY' || { cat run6.txt run6/batch-results.jsonl.slurm/logs/*; fail "run 6's results"; }
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+assert [x["status"] for x in r] == ["ok", "failed", "ok"], r
+assert "missing.png" in r[1]["error"], r[1]
+assert r[0]["sha256"] != r[2]["sha256"], "rows 1 and 3 (Ann, Cy) rendered the same bytes"
+PY
+for k in 1 3; do
+  [ "$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "run6/$k.mp4")" = 5 ] || fail "run6/$k.mp4 is not 5 frames"
+done
+set +e
+"$segue" batch card.json rows.csv -o 'run6/{{id}}.mp4' --engine slurm --backend cpu --no-audio --progress none 2>run6b.txt; rc=$?
+set -e
+[ "$rc" = 1 ] && grep -q "0 rendered, 2 skipped, 1 failed" run6b.txt || { cat run6b.txt; fail "batch run 6 again: rc $rc"; }
 echo "farm-test: OK"
