@@ -117,10 +117,13 @@ farm-test: build
 # Benchmark against FFmpeg's filtergraph and the codec floor (see bench/run.py for BENCH_* settings).
 # Three edits: issue 14's (3 clips x 4 s, one portrait, crossfade + push; also with a logo over every frame, issue 19),
 # the peers' edit (6 x 4 s at 720p, five transitions, one a gl-transitions shader, against FFmpeg's xfade graph: issue 25)
-# and the demo edit's 4 x 3 s one (docs/performance.md) (with the memory run and the 4K60 prefilter case).
+# and the demo edit's 4 x 3 s one (docs/performance.md) (with the memory run and the 4K60 prefilter case); issue 34's
+# cache (a 60 s edit re-rendered after one title changed) and batch (20 variants by `segue batch` against 20 renders).
 bench: release
 	BENCH_CLIPS=3 BENCH_CLIP_SECONDS=4 BENCH_LONG=0 BENCH_PREFILTER=0 python3 bench/run.py
 	BENCH_CLIPS=4 BENCH_CLIP_SECONDS=3 BENCH_LOGO=0 BENCH_PEERS=0 python3 bench/run.py
+	BENCH_CACHE_ONLY=1 BENCH_SIZE=1280x720 BENCH_REPS=1 python3 bench/run.py
+	BENCH_BATCH_ONLY=1 BENCH_SIZE=1280x720 BENCH_REPS=1 python3 bench/run.py
 
 # On a machine with an NVIDIA GPU: EGL device platform on the NVIDIA driver (fails loudly on llvmpipe), CUDA
 # decoding, composite + readback frames/s at 1080p and 4K, end to end against FFmpeg, NVENC failing cleanly;

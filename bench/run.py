@@ -17,6 +17,8 @@ Environment (defaults follow the issue's spec):
   graph with an `overlay` at the end; reports what the logo costs, segue with logo / segue without)
   BENCH_CACHE_ONLY=1 (issue 34: a 60 s edit with a title every 12 s rendered cold with `--cache`, then again after one
   title's words changed: the re-render's time / the cold render's, target <= 0.25)
+  BENCH_BATCH_ONLY=1 (issue 34: 20 variants of a template, a photo and a clip under a name, by one `segue batch` against
+  20 separate `segue render` runs one after another: rows per minute each, and their ratio)
 """
 import json, os, statistics, subprocess, sys, time
 
@@ -463,8 +465,7 @@ def cache_case():
     """Issue 34's cache: a 60 s edit (fifteen 4 s clips at W x H, a 2 s title every 12 s on a track above), rendered with an
     empty `--cache` (cold), then after one title's words changed (the chunks showing it, and for x264 medium the chunk
     whose lookahead reaches it, render again). Prints the re-render's time over the cold render's (target <= 0.25)."""
-    os.makedirs(WORK, exist_ok=True)
-    out = lambda n: os.path.join(WORK, n)
+    out = work_path
     paths = peer_clips(W, H, 4, 6)
     def edit(changed):
         titles = []
@@ -490,9 +491,46 @@ def cache_case():
     return {"median_seconds": med, "ratio": ratio}
 
 
+BATCH_ROWS = 20
+
+
+def batch_case():
+    """Issue 34's batch: a template (a 3 s clip at W x H under a name and a 2 s title card) filled from 20 rows, by one
+    `segue batch` (default --jobs) against 20 separate `segue render` runs one after another, as a script would run
+    them. Prints rows per minute of each and batch / separate (lower is better)."""
+    out = work_path
+    clip = peer_clips(W, H, 3, 1)[0]
+    template = out("batch-template.json")
+    with open(template, "w") as fh:
+        json.dump({"frameRate": 30, "renderSize": {"width": W, "height": H},
+                   "tracks": [{"clips": [{"path": clip}, {"fill": "#203040", "duration": 2}]},
+                              {"clips": [{"text": "{{name}}", "duration": 5, "style": {"size": 72}}]}],
+                   "output": {"codec": "h264", "crf": int(CRF), "preset": PRESET}}, fh)
+    rows = out("batch-rows.csv")
+    with open(rows, "w") as fh:
+        fh.write("id,name\n" + "".join(f"{i},Customer {i}\n" for i in range(1, BATCH_ROWS + 1)))
+    batch_dir, single_dir = out("batch-out"), out("batch-single")
+    times = {"segue batch": [], "separate renders": []}
+    for rep in range(REPS):
+        subprocess.run(["rm", "-rf", batch_dir, single_dir], check=True)
+        os.makedirs(single_dir)
+        times["segue batch"].append(run([[SEGUE, "batch", template, rows, "-o", os.path.join(batch_dir, "{{id}}.mp4"),
+                                          "--progress", "none"]])[0])
+        times["separate renders"].append(run([[SEGUE, "render", template, "--set", f"name=Customer {i}", "--progress", "none",
+                                               "-o", os.path.join(single_dir, f"{i}.mp4")] for i in range(1, BATCH_ROWS + 1)])[0])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    rate = {k: 60 * BATCH_ROWS / v for k, v in med.items()}
+    ratio = med["segue batch"] / med["separate renders"]
+    print(f"\nbatch ({BATCH_ROWS} rows, 5 s at {W}x{H}): segue batch {med['segue batch']:.2f} s ({rate['segue batch']:.1f} rows/min), "
+          f"separate renders {med['separate renders']:.2f} s ({rate['separate renders']:.1f} rows/min), ratio {ratio:.2f}")
+    return {"median_seconds": med, "rows_per_minute": rate, "ratio": ratio}
+
+
 if __name__ == "__main__":
     if env("BENCH_CACHE_ONLY") == "1":
         cache_case()
+    elif env("BENCH_BATCH_ONLY") == "1":
+        batch_case()
     elif env("BENCH_PREFILTER_ONLY") == "1":
         prefilter_case()
     elif env("BENCH_PEERS_ONLY") == "1":

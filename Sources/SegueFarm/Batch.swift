@@ -189,6 +189,7 @@ final class BatchRun: Sendable {
     let batch: Batch
     let pending: [(Int, Batch.Job)]
     private let state: BatchState
+    private let finishing = NSLock()
     private let started = Date()
     private let progress: @Sendable (BatchProgress) -> Void
 
@@ -222,8 +223,11 @@ final class BatchRun: Sendable {
         return (pending, done)
     }
 
-    /// Records row `k`'s (index in `batch.jobs`) result.
+    /// Records row `k`'s (index in `batch.jobs`) result. One row at a time: the results file is rewritten and progress
+    /// reported in the order the results were recorded (rows finishing together must not write an older file last, or
+    /// through one temporary file at once).
     func finish(_ k: Int, _ r: BatchResult) {
+        finishing.lock(); defer { finishing.unlock() }
         let (p, all) = state.record(k, r, started: started)
         batch.writeResults(all)
         progress(p)

@@ -9,9 +9,13 @@ import SegueTestSupport
 /// OCR; bad rows fail alone; the results file; a second run skips what is there; posters are `segue frame`'s frames;
 /// `--set` fills `plan`; a `../` value is refused by `--root`.
 final class BatchTests: EndToEndTestCase {
-    /// A template of a photo under a title (320x180, 10 fps, 1 s), its photo and a row file: 6 rows, rows 2 and 5
-    /// naming a photo that is not there.
-    func makeBatch() throws -> (template: String, data: String) {
+    /// The rows' names, read back by OCR.
+    static let names = ["Alice", "Bruno", "Chloe", "Daniel", "Emma", "Frank", "Grace", "Henry", "Irene", "Julia",
+                        "Karl", "Laura", "Maria", "Nora", "Oscar", "Peter", "Quinn", "Rosa", "Simon", "Tessa"]
+
+    /// A template of a photo under a title (320x180, 10 fps, 1 s), its photo and a row file: 20 rows (issue 34's
+    /// batch; `count` of them), rows 2 and 5 naming a photo that is not there, row 4's name quoted.
+    func makeBatch(rows count: Int = 20) throws -> (template: String, data: String) {
         try TestSupport.ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=320x180", "-frames:v", "1", path("white.png")])
         let template = path("card.json")
         try Data(#"""
@@ -20,8 +24,11 @@ final class BatchTests: EndToEndTestCase {
                     {"clips": [{"text": "{{name}}", "duration": "{{secs|1}}", "style": {"color": "{{ink|black}}", "size": 56}}]}]}
         """#.utf8).write(to: URL(fileURLWithPath: template))
         let data = path("rows.csv")
-        try Data("id,name,photo\r\n1,Alice,white.png\r\n2,Bruno,missing.png\r\n3,Chloe,white.png\r\n4,\"Daniel\",white.png\r\n5,Emma,nope.png\r\n6,Frank,white.png\r\n".utf8)
-            .write(to: URL(fileURLWithPath: data))
+        let rows = BatchTests.names.prefix(count).enumerated().map { k, name in
+            let id = k + 1
+            return "\(id),\(id == 4 ? "\"\(name)\"" : name),\(id == 2 ? "missing.png" : id == 5 ? "nope.png" : "white.png")\r\n"
+        }
+        try Data(("id,name,photo\r\n" + rows.joined()).utf8).write(to: URL(fileURLWithPath: data))
         return (template, data)
     }
 
@@ -42,20 +49,28 @@ final class BatchTests: EndToEndTestCase {
         let r = try segue(args)
         XCTAssertEqual(r.status, 1, r.stderr)
         let progress = r.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }
-        XCTAssertEqual(progress.count, 6, r.stderr)
-        XCTAssert(progress.last?.contains(#""done":6"#) == true && progress.last?.contains(#""failed":2"#) == true, r.stderr)
+        XCTAssertEqual(progress.count, 20, r.stderr)
+        XCTAssert(progress.last?.contains(#""done":20"#) == true && progress.last?.contains(#""failed":2"#) == true, r.stderr)
         let first = try results(path("out/batch-results.jsonl"))
-        XCTAssertEqual(first.map(\.row), [1, 2, 3, 4, 5, 6])
-        XCTAssertEqual(first.map(\.status), ["ok", "failed", "ok", "ok", "failed", "ok"])
+        let expected = (1...20).map { [2, 5].contains($0) ? "failed" : "ok" }
+        XCTAssertEqual(first.map(\.row), Array(1...20))
+        XCTAssertEqual(first.map(\.status), expected)
         XCTAssert(first[1].error?.contains("missing.png") == true, "\(first[1])")
-        let names = ["Alice", "Bruno", "Chloe", "Daniel", "Emma", "Frank"]
-        for r in first where r.status == "ok" {
-            XCTAssertEqual(r.output, path("out/\(r.row).mp4"))
-            XCTAssertEqual(r.sha256, Digest.sha256(file: r.output))
-            XCTAssertEqual(try TestSupport.ffprobe(r.output, "stream=nb_read_frames", count: true)["nb_read_frames"], "10")
-            let still = path("frame\(r.row).png")
+        let good = first.filter { $0.status == "ok" }
+        XCTAssertEqual(good.count, 18)
+        let dir = self.dir
+        let read = try TestSupport.concurrentMap(good) { r -> (BatchResult, String, String?, String) in
+            let still = "\(dir)/frame\(r.row).png"
             try TestSupport.ffmpeg(["-i", r.output, "-frames:v", "1", still])
-            XCTAssertEqual(try ocr(still), names[r.row - 1], "row \(r.row)'s title")
+            let frames = try TestSupport.ffprobe(r.output, "stream=nb_read_frames", count: true)["nb_read_frames"]
+            let text = try TestSupport.run("tesseract", [still, "-", "--psm", "7"]).text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return (r, text, frames, Digest.sha256(file: r.output) ?? "")
+        }
+        for (r, text, frames, hash) in read {
+            XCTAssertEqual(r.output, path("out/\(r.row).mp4"))
+            XCTAssertEqual(r.sha256, hash)
+            XCTAssertEqual(frames, "10")
+            XCTAssertEqual(text, BatchTests.names[r.row - 1], "row \(r.row)'s title")
         }
         for bad in [2, 5] { XCTAssertFalse(FileManager.default.fileExists(atPath: path("out/\(bad).mp4"))) }
         // Each row's process recorded its own result (what an array task leaves behind), and the runner took it.
@@ -78,7 +93,7 @@ final class BatchTests: EndToEndTestCase {
         let again = try segue(args)
         XCTAssertEqual(again.status, 1, again.stderr)
         let second = try results(path("out/batch-results.jsonl"))
-        XCTAssertEqual(second.map(\.status), ["skipped", "failed", "skipped", "skipped", "failed", "skipped"])
+        XCTAssertEqual(second.map(\.status), expected.map { $0 == "ok" ? "skipped" : $0 })
         XCTAssertEqual(second[0].sha256, first[0].sha256)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path("out/1.mp4"))[.modificationDate] as? Date, before)
 
@@ -166,7 +181,7 @@ final class BatchTests: EndToEndTestCase {
     /// passed on, paths quoted) and the `sbatch` command for the rows to render, nothing submitted; after a local
     /// run, only the rows that failed. (The real array runs in Tests/Farm/farm-test.sh.)
     func testSlurmDryRunWritesTheArray() throws {
-        let (template, data) = try makeBatch()
+        let (template, data) = try makeBatch(rows: 6)
         let common = ["batch", template, data, "-o", path("out/{{id}}.mp4"), "--backend", "cpu", "--no-audio", "--set", "note=two words"]
         let dry = try segue(common + ["--engine", "slurm", "--dry-run", "--partition", "render", "--max-parallel", "3", "--time", "10"])
         XCTAssertEqual(dry.status, 0, dry.stderr)
