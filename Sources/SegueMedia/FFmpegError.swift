@@ -57,6 +57,10 @@ enum FF {
         return code
     }
     static let eagain = segue_averror_eagain()
+    /// libavcodec's `max_pixels` for a picture limit of `pixels`: the option's range is 0…INT_MAX, and a larger value
+    /// (a policy without a limit, `InputFile.ownFiles`) is refused by `av_dict_set`'s consumer with "out of range",
+    /// failing the decoder's open — clamped to INT_MAX (2.1 gigapixels, past any picture libavutil allocates).
+    static func maxPixels(_ pixels: Int) -> Int64 { Int64(min(max(pixels, 0), Int(Int32.max))) }
 
     /// Takes every packet the encoder `ctx` has ready (`avcodec_receive_packet` until EAGAIN or EOF) into `packet`,
     /// calls `emit` with each and unreferences it after. Throws `MediaError` for an encoder error, or what `emit` throws.

@@ -30,7 +30,7 @@ final class Decoder {
         try FF.check(avcodec_parameters_to_context(c, stream.pointee.codecpar), "avcodec_parameters_to_context", path: path)
         c.pointee.pkt_timebase = stream.pointee.time_base
         c.pointee.thread_count = threads
-        c.pointee.max_pixels = Int64(maxPixels)
+        c.pointee.max_pixels = FF.maxPixels(maxPixels)
         if let h = hardware {
             c.pointee.hw_device_ctx = av_buffer_ref(h.ref)
             c.pointee.get_format = segue_get_format_cuda

@@ -76,7 +76,7 @@ final class InputFile {
             for i in 0..<n { av_dict_free(&streamOptions[i]) }
             streamOptions.deallocate()
         }
-        for i in 0..<n { av_dict_set(&streamOptions[i], "max_pixels", String(policy.limits.maxPicturePixels), 0) }
+        for i in 0..<n { av_dict_set(&streamOptions[i], "max_pixels", String(FF.maxPixels(policy.limits.maxPicturePixels)), 0) }
         let found = FFmpegLog.reading(path) { avformat_find_stream_info(ctx, streamOptions) }
         if let why = inputGuard.refusal { throw InputRefused(path: path, message: why) }
         try FF.check(found, "avformat_find_stream_info", path: path)
