@@ -95,6 +95,18 @@ public enum Template {
         return found
     }
 
+    /// Warnings for the values no placeholder of `texts` (a template file's text, a batch's output pattern) uses — a
+    /// misspelt `--set nmae=…` or a CSV column `nom` would otherwise be dropped without a word — each with the
+    /// nearest name used, if one is near: "--set nmae: the template has no placeholder {{nmae}} (did you mean name?)".
+    /// `given` says how the values were given (`--set/--values`, `column`).
+    public static func unusedValueWarnings(_ values: TemplateValues, in texts: [String], given: String) -> [String] {
+        let used = Set(texts.flatMap { names(in: $0) })
+        return values.values.keys.sorted().filter { !used.contains($0) }.map { name in
+            let near = NearestName.suggestion(for: name, among: used.sorted()).map { " (did you mean \($0)?)" } ?? ""
+            return "\(given) \(name): the template has no placeholder {{\(name)}}\(near)"
+        }
+    }
+
     /// The names of the placeholders in `s` (a batch's output pattern), in order, each once.
     public static func names(in s: String) -> [String] {
         var seen: [String] = []
@@ -119,7 +131,7 @@ public enum Template {
     static func value(_ p: Placeholder, _ values: TemplateValues, _ field: String) throws -> TemplateValue {
         if let v = values[p.name] { return v }
         if let d = p.defaultText { return .string(d) }
-        throw EditError(field, "the placeholder {{\(p.name)}} has no value: give --set \(p.name)=VALUE, --values FILE, a batch column \(p.name), or a default ({{\(p.name)|DEFAULT}})")
+        throw EditError(field, "the placeholder {{\(p.name)}} has no value: give --set \(p.name)=VALUE, --values FILE, a batch column named \(p.name), or a default ({{\(p.name)|DEFAULT}})")
     }
 
     /// `root` (a parsed JSON document) with the placeholders of every string value filled, read along `type` (the edit

@@ -243,25 +243,15 @@ public struct Timeline: Sendable {
                                timing: timings[n], text: blocks[n])
         }
         let videoOrder = all.indices.filter { !all[$0].audio }, audioOrder = all.indices.filter { all[$0].audio }
-        var video = videoOrder.enumerated().map { place($0.element, index: $0.offset) }
+        let video = videoOrder.enumerated().map { place($0.element, index: $0.offset) }
         let sound = audioOrder.enumerated().map { place($0.element, index: $0.offset) }
-        var trackList = edit.tracks.indices.map { k in video.indices.filter { video[$0].track == k } }
-        // Captions: above every track, over the edit's time (they never make it longer).
         let editEnd = (video + sound).map(\.end).max() ?? .zero
-        if let spec = edit.captions {
-            let c = try Timeline.captionPlacements(spec, services: text!, renderSize: size, editEnd: editEnd, firstIndex: video.count,
-                                                   firstTrack: edit.tracks.count, warnings: &warnings)
-            captions = c.file
-            captionTracks = trackList.count..<(trackList.count + c.tracks.count)
-            video += c.placements
-            trackList += c.tracks
-        } else {
-            captions = nil
-            captionTracks = trackList.count..<trackList.count
-        }
-        placements = video
+        let withCaptions = try Timeline.addingCaptions(edit, to: video, services: text, renderSize: size, editEnd: editEnd, warnings: &warnings)
+        captions = withCaptions.file
+        captionTracks = withCaptions.captionTracks
+        placements = withCaptions.placements
         audioPlacements = sound
-        tracks = trackList
+        tracks = withCaptions.tracks
         audioTracks = edit.audioTracks.enumerated().map { k, t in (sound.indices.filter { sound[$0].track == k }, t.duck) }
         self.renderSize = size
         self.renderSizeReason = sizeReason
@@ -286,6 +276,21 @@ public struct Timeline: Sendable {
         notes += Timeline.describe(placements, audio: audioPlacements, edit: edit, all: all, outputColour: Timeline.outputColour(edit.output))
         self.notes = notes
         self.warnings = warnings + Timeline.musicRampWarnings(music, duration: duration)
+    }
+
+    /// The video placements with the edit's captions (if any) above every track, over the edit's time (they never
+    /// make it longer): the placements, each track's placement indices (the edit's tracks, then the captions'), the
+    /// caption file and the range of `tracks` that are caption tracks.
+    /// - Throws: `EditError` for a caption file that does not parse.
+    static func addingCaptions(_ edit: Edit, to video: [Placement], services: TextServices?, renderSize: PixelSize, editEnd: MediaTime,
+                               warnings: inout [String]) throws -> (placements: [Placement], tracks: [[Int]], file: CaptionFile?, captionTracks: Range<Int>) {
+        var trackList = edit.tracks.indices.map { k in video.indices.filter { video[$0].track == k } }
+        guard let spec = edit.captions, let services else { return (video, trackList, nil, trackList.count..<trackList.count) }
+        let c = try Timeline.captionPlacements(spec, services: services, renderSize: renderSize, editEnd: editEnd, firstIndex: video.count,
+                                               firstTrack: edit.tracks.count, warnings: &warnings)
+        let captionTracks = trackList.count..<(trackList.count + c.tracks.count)
+        trackList += c.tracks
+        return (video + c.placements, trackList, c.file, captionTracks)
     }
 
     /// The edit's frame rate and why (nil: given): the edit's, else the highest standard rate the deciding clips ask

@@ -57,13 +57,14 @@ public struct Batch: Sendable {
     /// Names each row's output and poster. Throws `BatchDataError` when two rows would write the same file.
     /// - Parameters:
     ///   - output: the output pattern (`out/{{id}}.mp4`); `poster` the poster's (`out/{{id}}.png`), or nil.
-    ///   - results: the results file; nil: `batch-results.jsonl` in the folder of the pattern's first file.
+    ///   - results: the results file; nil: `batch-results.jsonl` in the pattern's folder before its first placeholder
+    ///     (`fixedFolder`).
     public init(rows: [BatchRow], output: String, poster: String?, results: String?) throws {
         var seen: [String: Int] = [:]
         jobs = try rows.map { row in
             do {
-                let out = try Template.fill(output, values: row.values, field: "-o")
-                let post = try poster.map { try Template.fill($0, values: row.values, field: "--poster") }
+                let out = try Batch.name(output, row: row, field: "-o")
+                let post = try poster.map { try Batch.name($0, row: row, field: "--poster") }
                 for name in [out] + (post.map { [$0] } ?? []) {
                     let key = URL(fileURLWithPath: name).standardized.path
                     if let other = seen[key] { throw BatchDataError("rows \(other) and \(row.number) both write \(name): name the outputs by a column that differs") }
@@ -74,8 +75,33 @@ public struct Batch: Sendable {
                 return Job(row: row, output: "", poster: nil, nameError: "\(e)")
             }
         }
-        let first = jobs.first { $0.nameError == nil }?.output ?? output
-        resultsPath = results ?? URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent("batch-results.jsonl").path
+        resultsPath = results ?? URL(fileURLWithPath: Batch.fixedFolder(of: output)).appendingPathComponent("batch-results.jsonl").path
+    }
+
+    /// `pattern` filled from `row`: the file a row writes. A value fills a name, never a path: the filled name has the
+    /// pattern's folders (no `/`, `.` or `..` of a value's adds one: `'out/{{name}}.mp4'` with `../../x` would write
+    /// outside `out`) and no control character (a line break in a file name).
+    /// - Throws: `EditError` naming `field`: a placeholder without a value, or a value that would do either.
+    static func name(_ pattern: String, row: BatchRow, field: String) throws -> String {
+        let filled = try Template.fill(pattern, values: row.values, field: field)
+        let want = pattern.split(separator: "/", omittingEmptySubsequences: false)
+        let got = filled.split(separator: "/", omittingEmptySubsequences: false)
+        let moved = got.count != want.count || zip(want, got).contains { p, f in p != f && (f == "." || f == ".." || f.isEmpty) }
+        let control = filled.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            && !pattern.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        if moved || control {
+            let shown = filled.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? String(format: "\\u%04X", $0.value) : String($0) }.joined()
+            throw EditError(field, "the row's values make the name \"\(shown)\": a value fills a file name, and may not hold /, . or .., or a control character (\(pattern))")
+        }
+        return filled
+    }
+
+    /// The folder of `pattern` before its first placeholder (`out` for `out/{{country}}/{{id}}.mp4`, `.` for
+    /// `{{id}}.mp4`): where the results file goes by default, whatever the rows' values.
+    static func fixedFolder(of pattern: String) -> String {
+        let fixed = pattern.range(of: "{{").map { String(pattern[..<$0.lowerBound]) } ?? pattern
+        guard let slash = fixed.lastIndex(of: "/") else { return "." }
+        return slash == fixed.startIndex ? "/" : String(fixed[..<slash])
     }
 
     /// Row `number`'s job. Throws `BatchDataError` when there is none.

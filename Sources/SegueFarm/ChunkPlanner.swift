@@ -23,7 +23,7 @@ public enum ChunkPlanner {
         let format = edit.output.format
         guard format.chunkable else {
             let chunkable = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue)" }.joined(separator: " or ")
-            throw UsageError("\(format.name) is rendered in one pass, not in chunks: render it with segue render, or render the chunks with \(chunkable)")
+            throw UsageError("\(format.name) is rendered in one pass, not in chunks (segue farm, --cache, --chunks): render it without them, or render the chunks with \(chunkable)")
         }
         var options = RenderOptions()
         options.audio = audio

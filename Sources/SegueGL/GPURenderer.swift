@@ -328,28 +328,14 @@ public final class GPURenderer: CompositeRenderer {
             let r = texelRect(pass.rect ?? PixelRect(renderSize), output: output, bits: format.bitDepth, target: target.size)
             guard r.w > 0, r.h > 0 else { return }
             scissor = r
-            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), target.id)
-            let below = belowTextures(target)
-            for a in target.attachments.indices {
-                glReadBuffer(GLenum(GL_COLOR_ATTACHMENT0 + Int32(a)))
-                glActiveTexture(GLenum(GL_TEXTURE0 + Int32(GPURenderer.belowUnit + a)))
-                glBindTexture(GLenum(GL_TEXTURE_2D), below[a].id)
-                glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(r.x), GLint(r.y), GLint(r.x), GLint(r.y), GLsizei(r.w), GLsizei(r.h))
-            }
-            try glCheck("glCopyTexSubImage2D")
+            try copyBelow(r, of: target)
         }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
         glUseProgram(program.id)
         bind(program, "From", from, fromSet.textures, unit: 0, map: recipe.from.map, colour: recipe.from.colour, stage: recipe.from.stage, layer: recipe.from.plan)
         bind(program, "To", toPicture, toSet.textures, unit: 3, map: recipe.to.map, colour: recipe.to.colour, stage: recipe.to.stage, layer: recipe.to.plan)
-        let luminance = recipe.outputRange.primaries.luminanceCoefficients.map { Float($0) }
-        glUniform3f(program.location("segue_outputLuminance"), luminance[0], luminance[1], luminance[2])
-        func vec4(_ name: String, _ r: [Float]) { glUniform4f(program.location(name), r[0], r[1], r[2], r[3]) }
-        // Outside its pictures the first pass shows the background; a later one is transparent there.
-        vec4("background", recipe.background)
-        vec4("segue_black", recipe.black)
-        vec4("segue_white", recipe.white)
+        setOutputUniforms(program, recipe)
         if overBelow {
             let r = pass.rect ?? PixelRect(renderSize)
             glUniform4f(program.location("segue_rect"), Float(r.x0), Float(r.y0), Float(r.x1), Float(r.y1))
@@ -365,13 +351,6 @@ public final class GPURenderer: CompositeRenderer {
         glUniform1f(program.location("segue_xfadeProgress"), 1 - p.progress)  // Float arithmetic, as xfade and the CPU reference
         glUniform1f(program.location("ratio"), Float(renderSize.width) / Float(renderSize.height))
         glUniform2f(program.location("segue_direction"), p.direction.0, p.direction.1)
-        vec4("segue_rowY", format.y)
-        vec4("segue_rowCb", format.cb)
-        vec4("segue_rowCr", format.cr)
-        let back = format.toRGB
-        glUniformMatrix3fv(program.location("segue_fromOutputMatrix"), 1, GLboolean(GL_TRUE), back.matrix)
-        glUniform3f(program.location("segue_fromOutputOffset"), back.offset[0], back.offset[1], back.offset[2])
-        glUniform2f(program.location("segue_chromaSite"), RGBToOutputYCbCr.siting.x, RGBToOutputYCbCr.siting.y)
         if let kind = p.kind {
             for (parameter, value) in zip(kind.traits.parameters, p.parameters) { glUniform1f(program.location(parameter.name), value) }
         }
@@ -389,6 +368,41 @@ public final class GPURenderer: CompositeRenderer {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         if scissor != nil { glDisable(GLenum(GL_SCISSOR_TEST)) }
         try glCheck("glDrawArrays")
+    }
+
+    /// Copies the texels `r` of `target`'s attachments into the textures a pass blending into it reads
+    /// (`belowTextures`).
+    /// - Throws: `GLError` from `glCopyTexSubImage2D`.
+    private func copyBelow(_ r: (x: Int, y: Int, w: Int, h: Int), of target: GLFramebuffer) throws {
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), target.id)
+        let below = belowTextures(target)
+        for a in target.attachments.indices {
+            glReadBuffer(GLenum(GL_COLOR_ATTACHMENT0 + Int32(a)))
+            glActiveTexture(GLenum(GL_TEXTURE0 + Int32(GPURenderer.belowUnit + a)))
+            glBindTexture(GLenum(GL_TEXTURE_2D), below[a].id)
+            glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(r.x), GLint(r.y), GLint(r.x), GLint(r.y), GLsizei(r.w), GLsizei(r.h))
+        }
+        try glCheck("glCopyTexSubImage2D")
+    }
+
+    /// The uniforms of the pass's output that `recipe` decided: the output's luminance coefficients, background,
+    /// black and white, the rows of its Y′CbCr matrix and its inverse, and the chroma siting.
+    private func setOutputUniforms(_ program: GLProgram, _ recipe: PassRecipe) {
+        let luminance = recipe.outputRange.primaries.luminanceCoefficients.map { Float($0) }
+        glUniform3f(program.location("segue_outputLuminance"), luminance[0], luminance[1], luminance[2])
+        func vec4(_ name: String, _ r: [Float]) { glUniform4f(program.location(name), r[0], r[1], r[2], r[3]) }
+        // Outside its pictures the first pass shows the background; a later one is transparent there.
+        vec4("background", recipe.background)
+        vec4("segue_black", recipe.black)
+        vec4("segue_white", recipe.white)
+        let format = recipe.format
+        vec4("segue_rowY", format.y)
+        vec4("segue_rowCb", format.cb)
+        vec4("segue_rowCr", format.cr)
+        let back = format.toRGB
+        glUniformMatrix3fv(program.location("segue_fromOutputMatrix"), 1, GLboolean(GL_TRUE), back.matrix)
+        glUniform3f(program.location("segue_fromOutputOffset"), back.offset[0], back.offset[1], back.offset[2])
+        glUniform2f(program.location("segue_chromaSite"), RGBToOutputYCbCr.siting.x, RGBToOutputYCbCr.siting.y)
     }
 
     /// The textures a pass blending into `target` reads its texels from (one per attachment, the target's size),

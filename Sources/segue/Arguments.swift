@@ -31,6 +31,9 @@ struct Arguments {
     var duck = false
     /// `--set NAME=VALUE` and `--values FILE` (the later given wins): the edit file's placeholders (docs/templates.md).
     var templateValues = TemplateValues()
+    /// Whether values no placeholder of the template uses are warned about (a batch's row process: no, the batch says
+    /// it once).
+    var warnsOfUnusedValues = true
     /// `segue batch`: `--poster PATTERN`, `--poster-at SECONDS`, `--results FILE`, `--row K` (one row, as an array task runs it).
     var poster: String?, posterAt: Double?, results: String?, row: Int?
     /// `segue batch --engine local|slurm`.
@@ -117,6 +120,13 @@ struct Arguments {
         return edit
     }
 
+    /// The text of a template file whose placeholders can be read as text (JSON and .otio; nil for an .otioz bundle
+    /// or a file that cannot be read).
+    static func templateText(_ file: String) -> String? {
+        guard EditDocument.Format(path: file) != .otioz else { return nil }
+        return try? String(contentsOfFile: file, encoding: .utf8)
+    }
+
     /// The edit as its file (or the clips on the command line) gives it, without the command line's options.
     func loadEdit() throws -> Edit {
         guard !positional.isEmpty else { throw UsageError("give an edit file or clips to join") }
@@ -126,6 +136,9 @@ struct Arguments {
                 throw UsageError("--missing-media applies to OpenTimelineIO timelines (.otio, .otioz), not to an edit file")
             }
             edit = try OpenDocuments.shared.open(file, missingMedia: missingMedia ?? .error, policy: inputPolicy, values: templateValues).edit
+            if warnsOfUnusedValues && !templateValues.isEmpty, let text = Arguments.templateText(file) {
+                edit.warnings += Template.unusedValueWarnings(templateValues, in: [text], given: "--set/--values")
+            }
             if !transitions.isEmpty { throw UsageError("--transition applies to clips on the command line, not to an edit file") }
         } else {
             if missingMedia != nil { throw UsageError("--missing-media applies to OpenTimelineIO timelines (.otio, .otioz)") }

@@ -18,7 +18,18 @@ func batchCommand(_ a: Arguments) throws {
         throw UsageError("the poster is a PNG or a JPEG: give --poster a .png or .jpg pattern (got \(p))")
     }
     if Template.names(in: pattern).isEmpty { throw UsageError("-o names every row's output: give a pattern with a column, e.g. -o 'out/{{id}}.mp4' (got \(pattern))") }
-    let batch = try Batch(rows: try BatchData.read(path: a.positional[1]), output: pattern, poster: a.poster, results: a.results)
+    let rows = try BatchData.read(path: a.positional[1])
+    if rows.isEmpty { throw UsageError("\(a.positional[1]) has no rows: a batch renders one output a row (a CSV's first line names the columns)") }
+    let batch = try Batch(rows: rows, output: pattern, poster: a.poster, results: a.results)
+    try a.inputPolicy.checkOutput(path: batch.resultsPath, option: "--results")
+    if a.row == nil, let text = Arguments.templateText(template) {
+        // Once for the batch: a column or value no placeholder uses (a misspelt header) fills nothing.
+        var columns = a.templateValues
+        for row in rows { for (name, value) in row.values.values { columns[name] = value } }
+        for w in Template.unusedValueWarnings(columns, in: [text, pattern] + (a.poster.map { [$0] } ?? []), given: "column or --set") {
+            say("segue: warning: \(w)")
+        }
+    }
     if let k = a.row {
         // The row's result recorded for whoever runs the batch (this machine's runner, or an array job's collector).
         let job = try batch.job(row: k), started = Date()
@@ -62,6 +73,7 @@ func batchCommand(_ a: Arguments) throws {
 private func renderBatchRow(_ job: Batch.Job, template: String, _ given: Arguments) throws {
     if let why = job.nameError { throw UsageError("row \(job.row.number): \(why)") }
     var b = given
+    b.warnsOfUnusedValues = false
     b.positional = [template]
     b.output = job.output
     for (name, value) in job.row.values.values { b.templateValues[name] = value }

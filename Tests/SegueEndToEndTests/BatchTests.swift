@@ -146,6 +146,49 @@ final class BatchTests: EndToEndTestCase {
         XCTAssertThrowsError(try Batch(rows: rows + [BatchRow(number: 3, values: TemplateValues(["id": .number(1)]))], output: "o/{{id}}.mp4", poster: nil, results: nil))
     }
 
+    /// A value fills a file name, never a path: a row whose values would put its output outside the pattern's folders
+    /// (`../`, `/`, `.`) or put a control character in its name fails alone; the results file goes in the pattern's
+    /// folder before its first placeholder whatever the rows hold, and is checked against `--output-root`; a data file
+    /// without rows is refused.
+    func testValuesNameFilesNotPaths() throws {
+        let rows = try BatchData.csvRows("id,name\n1,ok\n2,../../escape\n3,/tmp/abs\n4,\"two\nlines\"\n5,..\n6,a.b\n", source: "t.csv")
+        let batch = try Batch(rows: rows, output: path("o/{{name}}.mp4"), poster: nil, results: nil)
+        // (".." as a name's part is a name: "...mp4".)
+        XCTAssertEqual(batch.jobs.map(\.output), [path("o/ok.mp4"), "", "", "", path("o/...mp4"), path("o/a.b.mp4")])
+        XCTAssert(batch.jobs[1].nameError?.contains("may not hold /") == true, "\(batch.jobs[1])")
+        XCTAssert(batch.jobs[3].nameError?.contains("two\\u000Alines") == true, "\(batch.jobs[3])")
+        XCTAssertEqual(batch.resultsPath, path("o/batch-results.jsonl"))
+        XCTAssertEqual(Batch.fixedFolder(of: "out/{{country}}/{{id}}.mp4"), "out")
+        XCTAssertEqual(Batch.fixedFolder(of: "{{id}}.mp4"), ".")
+        XCTAssertEqual(Batch.fixedFolder(of: "/{{id}}.mp4"), "/")
+        // A folder of the pattern may be a value (one name, not a path).
+        let nested = try Batch(rows: try BatchData.csvRows("id,c\n1,fr\n2,../x\n", source: "t.csv"), output: "out/{{c}}/{{id}}.mp4", poster: nil, results: nil)
+        XCTAssertEqual(nested.jobs.map(\.output), ["out/fr/1.mp4", ""])
+        XCTAssertEqual(nested.resultsPath, FileManager.default.currentDirectoryPath + "/out/batch-results.jsonl")
+
+        let template = path("t.json")
+        try Data(#"{"renderSize": {"width": 64, "height": 48}, "frameRate": 10, "clips": [{"fill": "{{c}}", "duration": 0.2}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: template))
+        // A value no placeholder uses is said, with the nearest name used; a batch says so once for a column.
+        let unused = try segue(["plan", template, "--set", "c=red", "--set", "d=x"])
+        XCTAssertEqual(unused.status, 0, unused.stderr)
+        XCTAssert((unused.stderr + unused.text).contains("--set/--values d: the template has no placeholder {{d}} (did you mean c?)"), unused.stderr + unused.text)
+        try Data("c,nom\nred,x\nblue,y\n".utf8).write(to: URL(fileURLWithPath: path("nom.csv")))
+        let column = try segue(["batch", template, path("nom.csv"), "-o", path("n/{{c}}.mp4"), "--progress", "none"])
+        XCTAssertEqual(column.status, 0, column.stderr)
+        XCTAssertEqual(column.stderr.components(separatedBy: "column or --set nom: the template has no placeholder {{nom}}").count, 2, column.stderr)
+        try Data("c\n".utf8).write(to: URL(fileURLWithPath: path("empty.csv")))
+        let empty = try segue(["batch", template, path("empty.csv"), "-o", path("e/{{c}}.mp4")])
+        XCTAssertEqual(empty.status, 2, empty.stderr)
+        XCTAssert(empty.stderr.contains("has no rows"), empty.stderr)
+        try Data("c\nred\n".utf8).write(to: URL(fileURLWithPath: path("red.csv")))
+        let root = path("root")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let outside = try segue(["batch", template, path("red.csv"), "-o", "\(root)/{{c}}.mp4", "--output-root", root, "--results", path("r.jsonl")])
+        XCTAssertEqual(outside.status, 2, outside.stderr)
+        XCTAssert(outside.stderr.contains("--results \(path("r.jsonl")) is outside the output root"), outside.stderr)
+    }
+
     /// The runner alone, rows "rendered" by writing their names: a failure fails its row alone; a second run skips
     /// what is there with its recorded hash and renders again an output that changed or went missing; a row whose
     /// output name lacks a value fails without rendering.
