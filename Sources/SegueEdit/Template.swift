@@ -140,16 +140,45 @@ public enum Template {
     /// with `secs` = "2.5" is 2.5), else text; any other string takes its values as text. Keys are never filled.
     /// Throws `EditError` naming the field (`tracks[0].clips[2].text`) and the placeholder without a value.
     static func substitute(_ v: Any, values: TemplateValues, type: SchemaType?, path: String) throws -> Any {
+        let missing = Missing()
+        let filled = try substitute(v, values: values, type: type, path: path, missing: missing)
+        try missing.check()
+        return filled
+    }
+
+    /// The placeholders without a value a document holds, gathered so that one error names them all (a template
+    /// missing three values is not fixed one run at a time).
+    final class Missing {
+        var errors: [EditError] = []
+        /// Throws the first placeholder's error (by field path: the same every run), naming the others after it.
+        func check() throws {
+            let errors = self.errors.sorted { $0.field < $1.field }
+            guard let first = errors.first else { return }
+            guard errors.count > 1 else { throw first }
+            let others = errors.dropFirst().map { e in
+                (e.message.firstRange(of: "}}").map { String(e.message[..<$0.upperBound]).replacingOccurrences(of: "the placeholder ", with: "") } ?? e.message)
+                    + " (\(e.field))"
+            }
+            throw EditError(first.field, first.message + "; also without a value: " + others.joined(separator: ", "))
+        }
+    }
+
+    private static func substitute(_ v: Any, values: TemplateValues, type: SchemaType?, path: String, missing: Missing) throws -> Any {
         switch v {
         case let s as String:
-            let found = placeholders(in: s)
-            if found.count == 1, found[0].range == s.startIndex..<s.endIndex {
-                return typed(try value(found[0], values, path), type)
+            do {
+                let found = placeholders(in: s)
+                if found.count == 1, found[0].range == s.startIndex..<s.endIndex {
+                    return typed(try value(found[0], values, path), type)
+                }
+                return try fill(s, values: values, field: path)
+            } catch let e as EditError {
+                missing.errors.append(e)
+                return s
             }
-            return try fill(s, values: values, field: path)
         case let list as [Any]:
             let item = type.flatMap(itemType)
-            return try list.enumerated().map { k, x in try substitute(x, values: values, type: item, path: "\(path)[\(k)]") }
+            return try list.enumerated().map { k, x in try substitute(x, values: values, type: item, path: "\(path)[\(k)]", missing: missing) }
         case let object as [String: Any]:
             var out: [String: Any] = [:]
             // A variant told apart by its `type`: the type first, so that the other fields are read as its own.
@@ -160,7 +189,7 @@ public enum Template {
             let declaration = type.flatMap { objectDeclaration($0, keys: Set(object.keys), filledType: filledType) }
             for (key, x) in object {
                 let at = path.isEmpty ? key : "\(path).\(key)"
-                out[key] = try substitute(x, values: values, type: declaration?.field(key)?.type, path: at)
+                out[key] = try substitute(x, values: values, type: declaration?.field(key)?.type, path: at, missing: missing)
             }
             return out
         default:
@@ -177,10 +206,12 @@ public enum Template {
         }
         meta["segue"] = nil
         top["metadata"] = meta
-        guard var filled = try substitute(top, values: values, type: nil, path: "") as? [String: Any] else { return top }
+        let missing = Missing()
+        guard var filled = try substitute(top, values: values, type: nil, path: "", missing: missing) as? [String: Any] else { return top }
         var m = filled["metadata"] as? [String: Any] ?? [:]
-        m["segue"] = try substitute(segue, values: values, type: .object(EditSchema.otioTimeline), path: "metadata.segue")
+        m["segue"] = try substitute(segue, values: values, type: .object(EditSchema.otioTimeline), path: "metadata.segue", missing: missing)
         filled["metadata"] = m
+        try missing.check()
         return filled
     }
 

@@ -73,6 +73,12 @@ final class TemplateTests: XCTestCase {
         XCTAssertThrowsError(try parse(#"{"clips": [{"fill": "red"}], "square": "{{sq}}"}"#, ["sq": .string("yes")])) { error in
             XCTAssertEqual((error as? EditError)?.field, "square")
         }
+        // Every placeholder without a value is named at once, the first by field path (the same every run).
+        let three = #"{"clips": [{"fill": "{{colour}}", "duration": "{{secs}}"}, {"text": "{{name}} and {{other}}"}]}"#
+        XCTAssertThrowsError(try parse(three)) { error in
+            XCTAssertEqual((error as? EditError)?.field, "clips[0].duration")
+            XCTAssert("\(error)".hasSuffix("; also without a value: {{colour}} (clips[0].fill), {{name}} (clips[1].text)"), "\(error)")
+        }
     }
 
     /// Values are data: `}}`, quotes, backslashes and a placeholder inside a value go in as they are, into the one
