@@ -141,10 +141,16 @@ public enum Template {
     /// Throws `EditError` naming the field (`tracks[0].clips[2].text`) and the placeholder without a value.
     static func substitute(_ v: Any, values: TemplateValues, type: SchemaType?, path: String) throws -> Any {
         let missing = Missing()
-        let filled = try substitute(v, values: values, type: type, path: path, missing: missing)
-        try missing.check()
-        return filled
+        do {
+            let filled = try substitute(v, values: values, type: type, path: path, missing: missing)
+            try missing.check()
+            return filled
+        } catch let w as WrongValue { throw w.error }
     }
+
+    /// A whole-value placeholder filled with a value its field cannot take (thrown at once, not gathered with the
+    /// missing ones).
+    struct WrongValue: Error { let error: EditError }
 
     /// The placeholders without a value a document holds, gathered so that one error names them all (a template
     /// missing three values is not fixed one run at a time).
@@ -169,7 +175,14 @@ public enum Template {
             do {
                 let found = placeholders(in: s)
                 if found.count == 1, found[0].range == s.startIndex..<s.endIndex {
-                    return typed(try value(found[0], values, path), type)
+                    let v = try value(found[0], values, path)
+                    let filled = typed(v, type)
+                    // A field that takes no text (a number, a boolean) says what the placeholder was filled with.
+                    if filled is String, let type, !type.alternatives.contains(where: { $0.kind == .string }),
+                       let wanted = type.alternatives.first(where: { $0.kind == .number || $0.kind == .boolean })?.phrases.first {
+                        throw WrongValue(error: EditError(path, "must be \(wanted), got \"\(v.text)\" (the value of {{\(found[0].name)}})"))
+                    }
+                    return filled
                 }
                 return try fill(s, values: values, field: path)
             } catch let e as EditError {
@@ -207,12 +220,14 @@ public enum Template {
         meta["segue"] = nil
         top["metadata"] = meta
         let missing = Missing()
-        guard var filled = try substitute(top, values: values, type: nil, path: "", missing: missing) as? [String: Any] else { return top }
-        var m = filled["metadata"] as? [String: Any] ?? [:]
-        m["segue"] = try substitute(segue, values: values, type: .object(EditSchema.otioTimeline), path: "metadata.segue", missing: missing)
-        filled["metadata"] = m
-        try missing.check()
-        return filled
+        do {
+            guard var filled = try substitute(top, values: values, type: nil, path: "", missing: missing) as? [String: Any] else { return top }
+            var m = filled["metadata"] as? [String: Any] ?? [:]
+            m["segue"] = try substitute(segue, values: values, type: .object(EditSchema.otioTimeline), path: "metadata.segue", missing: missing)
+            filled["metadata"] = m
+            try missing.check()
+            return filled
+        } catch let w as WrongValue { throw w.error }
     }
 
     /// The declared type of a list's entries.

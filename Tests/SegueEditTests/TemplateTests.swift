@@ -72,6 +72,10 @@ final class TemplateTests: XCTestCase {
         }
         XCTAssertThrowsError(try parse(#"{"clips": [{"fill": "red"}], "square": "{{sq}}"}"#, ["sq": .string("yes")])) { error in
             XCTAssertEqual((error as? EditError)?.field, "square")
+            XCTAssertEqual((error as? EditError)?.message, #"must be true or false, got "yes" (the value of {{sq}})"#)
+        }
+        XCTAssertThrowsError(try parse(#"{"clips": [{"fill": "red"}], "renderSize": {"width": "{{w}}", "height": 48}}"#, ["w": .string("0x10")])) { error in
+            XCTAssertEqual("\(error)", #"renderSize.width: must be a whole number, got "0x10" (the value of {{w}})"#)
         }
         // Every placeholder without a value is named at once, the first by field path (the same every run).
         let three = #"{"clips": [{"fill": "{{colour}}", "duration": "{{secs}}"}, {"text": "{{name}} and {{other}}"}]}"#
