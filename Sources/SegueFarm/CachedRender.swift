@@ -78,7 +78,8 @@ public enum CachedRender {
                                          frameTimeout: options.frameTimeout, bundle: bundle,
                                          chunkSeconds: chunks == nil ? defaultChunkSeconds : nil)
         guard plan.outputFormat.accepts(fileName: out) else {
-            throw UsageError("--cache renders \(plan.outputFormat.name) in chunks: give the output a \(plan.outputFormat.extensionsInWords) name (got \(out))")
+            let others = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue) (\($0.extensionsInWords))" }.joined(separator: ", ")
+            throw UsageError("--cache renders \(plan.outputFormat.name) in chunks: give the output a \(plan.outputFormat.extensionsInWords) name (got \(out)); the formats rendered in chunks: \(others)")
         }
         // The chunks, plan and audio pass in a work folder beside the output (same filesystem), removed afterwards.
         let work = (out as NSString).deletingLastPathComponent + "/." + (out as NSString).lastPathComponent + ".segue-cache-\(getpid())"
