@@ -24,6 +24,8 @@
 //           each sample becomes value + (1 - alpha) * below, value the pass's premultiplied value there. Outside
 //           segue_rect (whole output pixels, the chroma site counting for its block's top-left pixel) the pass is
 //           transparent, so the result does not depend on how much the scissor draws.
+// BLEND (blend.glsl, defined only for a pass whose layer blends): OUTPUT 0's pass colour is first blended with the
+//           R'G'B'A below it (segue_blendSource); the Y'CbCr outputs do not blend yet (the renderers refuse such passes).
 uniform vec2 segue_chromaSite;
 #if OVER_BELOW
 uniform vec4 segue_rect;        // x0, y0, x1, y1 in output pixels
@@ -116,6 +118,9 @@ void main() {
 #endif
 #if OUTPUT == 0
     vec4 c = passColour(gl_FragCoord.xy);
+#ifdef BLEND
+    c = segue_blendSource(c, below0);
+#endif
     fragColor = vec4(c.rgb + (1.0 - c.a) * below0.rgb, c.a + (1.0 - c.a) * below0.a);
 #elif OUTPUT == 1 && OUTPUT_BITS == 10
     float x = floor(gl_FragCoord.x) * 2.0 + 0.5, y = gl_FragCoord.y;

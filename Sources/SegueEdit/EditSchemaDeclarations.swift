@@ -235,6 +235,8 @@ public enum EditSchema {
         SchemaField("rotation", animated(-36000...36000), "degrees clockwise about the layer's centre (default 0)"),
         SchemaField("opacity", animated(0...1), "an opacity, 0 transparent … 1 opaque (default)"),
         SchemaField("crop", .object(crop), "fractions of the picture removed from each side"),
+        SchemaField("blend", choice(SchemaChoice(BlendMode.self)),
+                    "how its colour mixes with the colour below (W3C Compositing and Blending names, plus add; default normal)"),
     ])
 
     static let motionWindow = SchemaObject("motionWindow", "the part of the fitted picture the output shows", [

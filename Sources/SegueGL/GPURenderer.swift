@@ -30,6 +30,7 @@ public final class GPURenderer: CompositeRenderer {
         var outputTransfer = 0
         var outputBits = 8
         var overBelow = false
+        var blend = 0
     }
     private var programs: [ProgramKey: GLProgram] = [:]
     /// One picture's planes as textures, and which picture they hold.
@@ -133,10 +134,10 @@ public final class GPURenderer: CompositeRenderer {
         let source: String
         if let code = glTransitions.code(key.transition) {
             source = ShaderLibrary.fragmentSource(transitionCode: code, from: key.from, to: key.to, output: key.output, fused: key.fused, linear: key.linear,
-                                                  outputTransfer: key.outputTransfer, outputBits: key.outputBits, overBelow: key.overBelow)
+                                                  outputTransfer: key.outputTransfer, outputBits: key.outputBits, overBelow: key.overBelow, blend: key.blend)
         } else if let s = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused,
                                                        linear: key.linear, outputTransfer: key.outputTransfer, outputBits: key.outputBits,
-                                                       overBelow: key.overBelow) {
+                                                       overBelow: key.overBelow, blend: key.blend) {
             source = s
         } else {
             throw GPUError("render", "no shader for transition \(key.transition)")
@@ -192,6 +193,7 @@ public final class GPURenderer: CompositeRenderer {
     /// frame (or, given `base`, the first pass's planes taken from its picture, `FrameStrategy.base`, uploaded as they
     /// are), then each later pass inside its rectangle. Returns them for reading back.
     func drawYUV420(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> YUV420Targets {
+        try plan.checkPlanesNeedNoBlend()
         try session.makeCurrent()
         let renderSize = plan.renderSize
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
@@ -321,7 +323,7 @@ public final class GPURenderer: CompositeRenderer {
         let program = try program(ProgramKey(transition: programName(pass.transition), from: variant(from, recipe.from),
                                              to: variant(toPicture, recipe.to), output: output,
                                              fused: recipe.fused, linear: p.linear, outputTransfer: recipe.outputRange.shaderID, outputBits: format.bitDepth,
-                                             overBelow: overBelow))
+                                             overBelow: overBelow, blend: overBelow ? pass.blend.shaderID : 0))
         // A later pass changes only the texels of its rectangle: those are copied, and only those drawn.
         var scissor: (x: Int, y: Int, w: Int, h: Int)? = nil
         if overBelow {
