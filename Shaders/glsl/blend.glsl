@@ -76,6 +76,33 @@ vec3 segue_blendColour(vec3 cb, vec3 cs) {
 #endif
 }
 
+#if OUTPUT == 1 || OUTPUT == 2
+// The backdrop of the video outputs (8-bit): the targets' texels before this pass, four samples a texel (main.glsl),
+// Y' (segue_backdropY) and Cb, Cr (segue_backdropCb, Cr); read back to R'G'B' by the output's inverse matrix, opaque.
+// At a luma sample its Y' and its 2x2 block's Cb, Cr; at a chroma site the block's mean Y'. (BlendBackdrop.swift.)
+uniform sampler2D segue_backdropY;
+uniform sampler2D segue_backdropCb;
+uniform sampler2D segue_backdropCr;
+float segue_backdropSample(sampler2D s, ivec2 p) {
+    vec4 t = texelFetch(s, ivec2(p.x / 4, p.y), 0);
+    int k = p.x - (p.x / 4) * 4;
+    return k == 0 ? t.r : (k == 1 ? t.g : (k == 2 ? t.b : t.a));
+}
+vec4 segue_backdrop(vec2 pos) {
+    ivec2 p = ivec2(floor(pos));
+    ivec2 q = p / 2;
+#if OUTPUT == 1
+    float y = segue_backdropSample(segue_backdropY, p);
+#else
+    ivec2 b = q * 2;
+    float y = 0.25 * ((segue_backdropSample(segue_backdropY, b) + segue_backdropSample(segue_backdropY, b + ivec2(1, 0))
+                       + segue_backdropSample(segue_backdropY, b + ivec2(0, 1)) + segue_backdropSample(segue_backdropY, b + ivec2(1, 1))));
+#endif
+    vec3 ycc = vec3(y, segue_backdropSample(segue_backdropCb, q), segue_backdropSample(segue_backdropCr, q));
+    return vec4(segue_fromOutputMatrix * ycc + segue_fromOutputOffset, 1.0);
+}
+#endif
+
 // The premultiplied pass colour s blended with the premultiplied backdrop b, ready for s' + (1 - s.a) * b:
 // s.a * ((1 - b.a) * Cs + b.a * B(Cb, Cs)), alpha s.a (BlendMode.premultipliedSource).
 vec4 segue_blendSource(vec4 s, vec4 b) {

@@ -97,11 +97,10 @@ public enum BlendMode: String, CaseIterable, Sendable {
 }
 
 extension FramePlan {
-    /// Throws `EditError` (field `layer.blend`) when a pass blends with a mode other than normal: the renderers blend
-    /// only R′G′B′A pictures (`render`), not yet the Y′CbCr planes of a video output.
+    /// Throws `EditError` (field `layer.blend`) when a pass blends with a mode other than normal in an output whose
+    /// planes the renderers do not blend yet: one that keeps alpha, or 10-bit (HDR) output.
     public func checkPlanesNeedNoBlend() throws {
-        if let mode = passes.map(\.blend).first(where: { $0 != .normal }) {
-            throw EditError("layer.blend", "blend \"\(mode.rawValue)\" is drawn only in pictures (segue frame/preview) yet, not in video output")
-        }
+        guard keepsAlpha || colour.dynamicRange != .sdr, let mode = passes.dropFirst().map(\.blend).first(where: { $0 != .normal }) else { return }
+        throw EditError("layer.blend", "blend \"\(mode.rawValue)\" is not drawn yet in an output that keeps alpha or is HDR (10-bit); use an 8-bit output without alpha")
     }
 }

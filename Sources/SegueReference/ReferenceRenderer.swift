@@ -99,10 +99,15 @@ public final class ReferenceRenderer: CompositeRenderer {
         func recipe(_ output: OutputPass) -> PassRecipe {
             PassRecipe(pass: pass, plan: plan, pictures: pictures, output: output, overBelow: overBelow, fuseColour: fuseColour)
         }
+        // A blended pass: the planes before it, read back as R′G′B′ (`BlendBackdrop`, blend.glsl's segue_backdrop).
+        let backdrop = overBelow && pass.blend != .normal ? BlendBackdrop(mode: pass.blend, image: image, format: format) : nil
         let luma = try evaluator(pass, plan: plan, pictures: pictures, recipe: recipe(.luma), us: lumaU, columns: r.x0..<r.x1)
         image.y.withUnsafeMutableBufferPointer { o in
             let store = PlaneStore(o.baseAddress!, stride: W, recipe: luma.recipe, value: .y, format: format)
-            evaluate(luma, rows: r.y0..<r.y1, vs: lumaV) { j, c in store.write(j, c, r.x0..<r.x1) }
+            evaluate(luma, rows: r.y0..<r.y1, vs: lumaV) { j, c in
+                if let backdrop { backdrop.blended(c, row: j, columns: r.x0..<r.x1, chroma: false).withUnsafeBufferPointer { store.write(j, $0.baseAddress!, r.x0..<r.x1) } }
+                else { store.write(j, c, r.x0..<r.x1) }
+            }
         }
         guard cx0 < cx1, cy0 < cy1 else { return }
         if plan.keepsAlpha {
@@ -124,8 +129,15 @@ public final class ReferenceRenderer: CompositeRenderer {
                 let cb = PlaneStore(ob.baseAddress!, stride: CW, recipe: chroma.recipe, value: .cb, format: format)
                 let cr = PlaneStore(or.baseAddress!, stride: CW, recipe: chroma.recipe, value: .cr, format: format)
                 evaluate(chroma, rows: cy0..<cy1, vs: chromaV) { j, c in
-                    cb.write(j, c, cx0..<cx1)
-                    cr.write(j, c, cx0..<cx1)
+                    if let backdrop {
+                        backdrop.blended(c, row: j, columns: cx0..<cx1, chroma: true).withUnsafeBufferPointer {
+                            cb.write(j, $0.baseAddress!, cx0..<cx1)
+                            cr.write(j, $0.baseAddress!, cx0..<cx1)
+                        }
+                    } else {
+                        cb.write(j, c, cx0..<cx1)
+                        cr.write(j, c, cx0..<cx1)
+                    }
                 }
             }
         }
