@@ -228,7 +228,7 @@ public enum EditSchema {
         SchemaField("bottom", animated(0...0.999), "the fraction removed from the bottom, or keyframes"),
     ])
 
-    public static let layer = SchemaObject("layer", "where and how the item is drawn over the tracks below it; each a number or keyframes", [
+    public static let layer = SchemaObject("layer", "where and how the item is drawn over the tracks below it; each a number or keyframes (blend: a name)", [
         SchemaField("x", animated(-100...100), "the layer's centre across the render frame (0…1, default 0.5; beyond shows part of the layer)"),
         SchemaField("y", animated(-100...100), "the layer's centre down the render frame (0…1, default 0.5; beyond shows part of the layer)"),
         SchemaField("scale", animated(0...100), "a scale of the fitted picture (1 = fitted to the render size; default)"),
