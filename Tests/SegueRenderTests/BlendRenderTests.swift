@@ -2,6 +2,7 @@ import XCTest
 import SegueCore
 import SegueReference
 import SegueGL
+import SegueShaders
 import SegueTestSupport
 
 /// Blend modes (`LayerPlan.blend`, issue 35 item 7) drawn by both renderers: a two-pass frame (a gradient below, a
@@ -129,6 +130,19 @@ final class BlendRenderTests: RendererTestCase {
             p = plan(.normal, opacity: 1)
             p.keepsAlpha = true
             XCTAssertNoThrow(try r.renderYUV420(p, pictures: [VideoPicture(bottom), VideoPicture(top)], base: nil))
+        }
+    }
+
+    /// A pass without blend compiles the program it always did: `blend.glsl` and `BLEND` only in a blended pass's.
+    func testNormalProgramsLeaveTheBlendCodeOut() throws {
+        let v = ShaderLibrary.LayerVariant(kind: .planar8, exact: false)
+        for output in [OutputPass.rgba, .luma, .chroma] {
+            let normal = try XCTUnwrap(ShaderLibrary.fragmentSource(transition: "none", from: v, to: v, output: output, overBelow: true))
+            XCTAssertFalse(normal.contains("#define BLEND"), "\(output)")
+            XCTAssertFalse(normal.contains("vec4 segue_blendSource("), "\(output)")
+            let screen = try XCTUnwrap(ShaderLibrary.fragmentSource(transition: "none", from: v, to: v, output: output, overBelow: true,
+                                                                    blend: BlendMode.screen.shaderID))
+            XCTAssertTrue(screen.contains("#define BLEND 2") && screen.contains("vec4 segue_blendSource("), "\(output)")
         }
     }
 }
