@@ -44,12 +44,13 @@ public enum ShaderLibrary {
     /// The full fragment shader for transition `name` with the given layer variants and output, or nil if there
     /// is no such transition. `outputTransfer` is `OUTPUT_TRANSFER` (`DynamicRange.shaderID`: 0 SDR, 1 HLG, 2 PQ),
     /// `outputBits` `OUTPUT_BITS` (8, or 10 for the HDR outputs' yuv420p10le planes), `overBelow` `OVER_BELOW` (a
-    /// frame's later passes, blended into what is below them; `main.glsl`).
+    /// frame's later passes, blended into what is below them; `main.glsl`), `blend` `BLEND` (`BlendMode.shaderID`; 0,
+    /// normal, leaves `blend.glsl` out).
     public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: OutputPass, fused: Bool = false,
-                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8, overBelow: Bool = false) -> String? {
+                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8, overBelow: Bool = false, blend: Int = 0) -> String? {
         guard let body = shaderFiles["\(name).frag"] else { return nil }
         return fragmentSource(transitionCode: "\n#line 1 1\n" + text(body), from: from, to: to, output: output, fused: fused, linear: linear,
-                              outputTransfer: outputTransfer, outputBits: outputBits, overBelow: overBelow)
+                              outputTransfer: outputTransfer, outputBits: outputBits, overBelow: overBelow, blend: blend)
     }
 
     /// The full fragment shader around `transitionCode`, the section that defines `vec4 transition(vec2 uv)`
@@ -58,7 +59,7 @@ public enum ShaderLibrary {
     /// macros that pass the layers' colours through the output's EOTF (`segue_outputEOTF` in `colour.glsl`: BT.1886,
     /// or HLG's or PQ's for HDR output), and the composite goes back through its inverse (`main.glsl`).
     public static func fragmentSource(transitionCode: String, from: LayerVariant, to: LayerVariant, output: OutputPass, fused: Bool = false,
-                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8, overBelow: Bool = false) -> String {
+                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8, overBelow: Bool = false, blend: Int = 0) -> String {
         let layer = text(PackageResources.layer_glsl)
         func layerSource(_ name: String, _ v: LayerVariant) -> String {
             "#define \(name)_KIND \(v.kind.rawValue)\n#define \(name)_EXACT \(v.exact ? 1 : 0)\n"
@@ -73,7 +74,8 @@ public enum ShaderLibrary {
             + "#define OUTPUT_TRANSFER \(outputTransfer)\n#define OUTPUT_BITS \(outputBits)\n#define OVER_BELOW \(overBelow ? 1 : 0)\n"
             + text(PackageResources.prelude_glsl) + text(PackageResources.colour_glsl)
             + layerSource("From", from) + layerSource("To", to) + toLinear
-            + transitionCode + "\n#line 1 2\n" + text(PackageResources.main_glsl)
+            + transitionCode + (blend != 0 ? "\n#define BLEND \(blend)\n#line 1 3\n" + text(PackageResources.blend_glsl) : "")
+            + "\n#line 1 2\n" + text(PackageResources.main_glsl)
     }
 
     /// The transition section for a gl-transitions shader rewritten by the host (`GLTransitionHost`): the

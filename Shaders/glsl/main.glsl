@@ -24,6 +24,9 @@
 //           each sample becomes value + (1 - alpha) * below, value the pass's premultiplied value there. Outside
 //           segue_rect (whole output pixels, the chroma site counting for its block's top-left pixel) the pass is
 //           transparent, so the result does not depend on how much the scissor draws.
+// BLEND (blend.glsl, defined only for a later pass whose layer blends): the pass colour is first blended with what is
+//           below it (segue_blendSource): OUTPUT 0 with the R'G'B'A below; OUTPUT 1 and 2 (8-bit) with the planes
+//           before the pass read back to R'G'B' (segue_backdrop). Alpha outputs and 10-bit ones refuse such passes.
 uniform vec2 segue_chromaSite;
 #if OVER_BELOW
 uniform vec4 segue_rect;        // x0, y0, x1, y1 in output pixels
@@ -66,6 +69,9 @@ vec4 passColour(vec2 pos) {
 // The output's luma at pos: (premultiplied value, alpha).
 vec2 lumaAt(vec2 pos) {
     vec4 c = passColour(pos);
+#if defined(BLEND) && (OUTPUT == 1 || OUTPUT == 2)
+    c = segue_blendSource(c, segue_backdrop(pos));
+#endif
 #if FUSED
     return vec2(c.r, c.a);
 #else
@@ -75,6 +81,9 @@ vec2 lumaAt(vec2 pos) {
 // The output's Cb, Cr at pos, premultiplied, and alpha.
 vec3 chromaAt(vec2 pos) {
     vec4 c = passColour(pos);
+#if defined(BLEND) && (OUTPUT == 1 || OUTPUT == 2)
+    c = segue_blendSource(c, segue_backdrop(pos));
+#endif
 #if FUSED
     return vec3(c.rg, c.a);
 #else
@@ -116,6 +125,9 @@ void main() {
 #endif
 #if OUTPUT == 0
     vec4 c = passColour(gl_FragCoord.xy);
+#ifdef BLEND
+    c = segue_blendSource(c, below0);
+#endif
     fragColor = vec4(c.rgb + (1.0 - c.a) * below0.rgb, c.a + (1.0 - c.a) * below0.a);
 #elif OUTPUT == 1 && OUTPUT_BITS == 10
     float x = floor(gl_FragCoord.x) * 2.0 + 0.5, y = gl_FragCoord.y;

@@ -35,6 +35,8 @@ public struct LayerPlan: Equatable, Sendable {
     /// The part of the stored picture shown (normalized, top-left origin): `NormalizedRect.unit` uncropped. Outside it
     /// the layer is transparent; inside, reads stay within it.
     public var crop: NormalizedRect = .unit
+    /// How its colour mixes with what the passes before it drew (`BlendMode`); normal: drawn over it.
+    public var blend = BlendMode.normal
     /// The output pixels the layer's picture can reach (the bounding box of its visible part), or nil for anywhere.
     public var bounds: PixelRect?
     /// The clip plays backwards: its source times decrease from frame to frame (the pipeline reads it by GOPs).
@@ -47,8 +49,8 @@ public struct LayerPlan: Equatable, Sendable {
         self.clipIndex = clipIndex; self.sourceTime = sourceTime; self.outputToSource = outputToSource; self.moving = moving
     }
 
-    /// Whether the layer draws its picture as it is: opaque, uncropped (the picture's own alpha aside).
-    public var isUntouched: Bool { opacity == 1 && crop == .unit }
+    /// Whether the layer draws its picture as it is: opaque, uncropped, not blended (the picture's own alpha aside).
+    public var isUntouched: Bool { opacity == 1 && crop == .unit && blend == .normal }
 }
 
 /// One draw of a frame: a layer, or two layers joined by a transition at `progress`, composited over what the passes
@@ -72,6 +74,10 @@ public struct CompositePass: Equatable, Sendable {
     public init(track: Int = 0, from: LayerPlan, to: LayerPlan?, transition: Transition?, progress: Double, rect: PixelRect? = nil) {
         self.track = track; self.from = from; self.to = to; self.transition = transition; self.progress = progress; self.rect = rect
     }
+
+    /// How the pass mixes with what is below it: its first layer's mode that is not normal (in a transition between
+    /// items of different modes the outgoing one's), else normal.
+    public var blend: BlendMode { layers.first { $0.blend != .normal }?.blend ?? .normal }
 
     /// Its layers: `from`, then `to` if any.
     public var layers: [LayerPlan] { to.map { [from, $0] } ?? [from] }

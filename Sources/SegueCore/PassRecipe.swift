@@ -49,7 +49,8 @@ public struct PassRecipe: Sendable {
         // A layer with a colour stage (HDR clips, other primaries) gives R′G′B′: the composite is converted, not fused.
         let fromStage = ColourStage(picture: fromPicture, plan: plan, pass: output)
         let toStage = pass.to == nil ? nil : ColourStage(picture: toPicture, plan: plan, pass: output)
-        let fused = fuseColour && output.writesYCbCr && p.fuses && fromStage == nil && toStage == nil
+        // A pass that blends (a later one) mixes R′G′B′ with the backdrop: not fused either.
+        let fused = fuseColour && output.writesYCbCr && p.fuses && fromStage == nil && toStage == nil && (!overBelow || pass.blend == .normal)
         let range = output.writesYCbCr ? plan.colour.dynamicRange : DynamicRange.sdr
         let format = OutputYCbCr(range)
         func layer(_ l: LayerPlan, _ picture: VideoPicture, _ map: [Float], _ stage: ColourStage?) -> Layer {

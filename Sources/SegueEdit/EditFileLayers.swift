@@ -4,9 +4,10 @@ import SegueCore
 /// The edit file's `layer` object (docs/edit-file.md, "Tracks and layers"), keyframes, and the transitions of audio
 /// tracks.
 extension EditFile {
-    /// `{"x", "y", "scale", "rotation", "opacity", "crop": {"left", "top", "right", "bottom"}}`, each a number or
-    /// `{"keyframes": [{"time", "value", "easing"}, …]}` (checked against `EditSchema.layer`). Throws `EditError`
-    /// naming the field (`tracks[1].clips[0].layer.crop`): crops that remove the whole picture, keyframes out of order.
+    /// `{"x", "y", "scale", "rotation", "opacity", "crop": {"left", "top", "right", "bottom"}, "blend": MODE}`, each
+    /// (but `blend`, a `BlendMode` name) a number or `{"keyframes": [{"time", "value", "easing"}, …]}` (checked against
+    /// `EditSchema.layer`). Throws `EditError` naming the field (`tracks[1].clips[0].layer.crop`): crops that remove the
+    /// whole picture, keyframes out of order.
     static func layer(_ o: EditFields) throws -> LayerSpec {
         var l = LayerSpec()
         if let v = try animated(o, "x") { l.x = v }
@@ -14,6 +15,7 @@ extension EditFile {
         if let v = try animated(o, "scale") { l.scale = v }
         if let v = try animated(o, "rotation") { l.rotation = v }
         if let v = try animated(o, "opacity") { l.opacity = v }
+        if let mode = o.choice("blend", BlendMode.self) { l.blend = mode }
         if let c = o.object("crop") {
             l.cropLeft = try animated(c, "left") ?? .constant(0); l.cropTop = try animated(c, "top") ?? .constant(0)
             l.cropRight = try animated(c, "right") ?? .constant(0); l.cropBottom = try animated(c, "bottom") ?? .constant(0)

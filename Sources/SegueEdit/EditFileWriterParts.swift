@@ -48,6 +48,7 @@ extension EditFileWriter {
             try crop.set(name, animated(v, range: 0...0.999, field: crop.path(name)))
         }
         try o.setObject("crop", crop)
+        if l.blend != .normal { try o.set("blend", .string(l.blend.rawValue)) }
         return o.value
     }
 

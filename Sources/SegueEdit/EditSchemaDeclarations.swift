@@ -228,13 +228,15 @@ public enum EditSchema {
         SchemaField("bottom", animated(0...0.999), "the fraction removed from the bottom, or keyframes"),
     ])
 
-    public static let layer = SchemaObject("layer", "where and how the item is drawn over the tracks below it; each a number or keyframes", [
+    public static let layer = SchemaObject("layer", "where and how the item is drawn over the tracks below it; each a number or keyframes (blend: a name)", [
         SchemaField("x", animated(-100...100), "the layer's centre across the render frame (0…1, default 0.5; beyond shows part of the layer)"),
         SchemaField("y", animated(-100...100), "the layer's centre down the render frame (0…1, default 0.5; beyond shows part of the layer)"),
         SchemaField("scale", animated(0...100), "a scale of the fitted picture (1 = fitted to the render size; default)"),
         SchemaField("rotation", animated(-36000...36000), "degrees clockwise about the layer's centre (default 0)"),
         SchemaField("opacity", animated(0...1), "an opacity, 0 transparent … 1 opaque (default)"),
         SchemaField("crop", .object(crop), "fractions of the picture removed from each side"),
+        SchemaField("blend", choice(SchemaChoice(BlendMode.self)),
+                    "how its colour mixes with the colour below (W3C Compositing and Blending names, plus add; default normal)"),
     ])
 
     static let motionWindow = SchemaObject("motionWindow", "the part of the fitted picture the output shows", [

@@ -76,6 +76,8 @@ public struct LayerSpec: Equatable, Sendable {
     /// Fractions of the upright picture removed before fitting (each 0…1).
     public var cropLeft = Animated.constant(0), cropTop = Animated.constant(0)
     public var cropRight = Animated.constant(0), cropBottom = Animated.constant(0)
+    /// How the layer's colour mixes with the colour below it (`BlendMode`; default normal: drawn over it).
+    public var blend = BlendMode.normal
     public init() {}
 
     /// The transform at `t` (seconds from the item's first instant).
@@ -107,6 +109,7 @@ public struct LayerSpec: Equatable, Sendable {
                               ("crop right", cropRight, d.cropRight), ("crop bottom", cropBottom, d.cropBottom)] where v != dv {
             parts.append("\(name) \(v)")
         }
+        if blend != .normal { parts.append("blend \(blend.rawValue)") }
         return parts.joined(separator: ", ")
     }
 }

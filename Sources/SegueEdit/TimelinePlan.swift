@@ -84,6 +84,7 @@ extension Timeline {
         l.content = content
         l.opacity = min(1, max(0, p.spec.layer.opacity.value(at: local)))
         l.crop = g.crop
+        l.blend = p.spec.layer.blend
         l.bounds = l.opacity > 0 ? g.bounds : PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
         return l
     }

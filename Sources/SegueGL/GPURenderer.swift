@@ -30,6 +30,7 @@ public final class GPURenderer: CompositeRenderer {
         var outputTransfer = 0
         var outputBits = 8
         var overBelow = false
+        var blend = 0
     }
     private var programs: [ProgramKey: GLProgram] = [:]
     /// One picture's planes as textures, and which picture they hold.
@@ -133,10 +134,10 @@ public final class GPURenderer: CompositeRenderer {
         let source: String
         if let code = glTransitions.code(key.transition) {
             source = ShaderLibrary.fragmentSource(transitionCode: code, from: key.from, to: key.to, output: key.output, fused: key.fused, linear: key.linear,
-                                                  outputTransfer: key.outputTransfer, outputBits: key.outputBits, overBelow: key.overBelow)
+                                                  outputTransfer: key.outputTransfer, outputBits: key.outputBits, overBelow: key.overBelow, blend: key.blend)
         } else if let s = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused,
                                                        linear: key.linear, outputTransfer: key.outputTransfer, outputBits: key.outputBits,
-                                                       overBelow: key.overBelow) {
+                                                       overBelow: key.overBelow, blend: key.blend) {
             source = s
         } else {
             throw GPUError("render", "no shader for transition \(key.transition)")
@@ -192,6 +193,7 @@ public final class GPURenderer: CompositeRenderer {
     /// frame (or, given `base`, the first pass's planes taken from its picture, `FrameStrategy.base`, uploaded as they
     /// are), then each later pass inside its rectangle. Returns them for reading back.
     func drawYUV420(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> YUV420Targets {
+        try plan.checkPlanesNeedNoBlend()
         try session.makeCurrent()
         let renderSize = plan.renderSize
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
@@ -321,7 +323,7 @@ public final class GPURenderer: CompositeRenderer {
         let program = try program(ProgramKey(transition: programName(pass.transition), from: variant(from, recipe.from),
                                              to: variant(toPicture, recipe.to), output: output,
                                              fused: recipe.fused, linear: p.linear, outputTransfer: recipe.outputRange.shaderID, outputBits: format.bitDepth,
-                                             overBelow: overBelow))
+                                             overBelow: overBelow, blend: overBelow && output != .alpha && output != .chromaAlpha ? pass.blend.shaderID : 0))
         // A later pass changes only the texels of its rectangle: those are copied, and only those drawn.
         var scissor: (x: Int, y: Int, w: Int, h: Int)? = nil
         if overBelow {
@@ -346,6 +348,7 @@ public final class GPURenderer: CompositeRenderer {
                 glUniform1i(program.location("segue_below\(a)"), GLint(GPURenderer.belowUnit + a))
             }
         }
+        if overBelow, pass.blend != .normal, output == .luma || output == .chroma { bindBackdrop(program, output: output) }
         glUniform2f(program.location("segue_resolution"), Float(renderSize.width), Float(renderSize.height))
         glUniform1f(program.location("progress"), p.progress)
         glUniform1f(program.location("segue_xfadeProgress"), 1 - p.progress)  // Float arithmetic, as xfade and the CPU reference
@@ -383,6 +386,19 @@ public final class GPURenderer: CompositeRenderer {
             glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(r.x), GLint(r.y), GLint(r.x), GLint(r.y), GLsizei(r.w), GLsizei(r.h))
         }
         try glCheck("glCopyTexSubImage2D")
+    }
+
+    /// Binds what a blended pass's luma or chroma program reads as its backdrop (`blend.glsl`, `segue_backdrop`): the
+    /// luma target's texels before the pass (their copy, `belowTextures`), and the chroma targets' before it — the
+    /// targets themselves while luma is drawn (chroma comes after), their copy while chroma is.
+    private func bindBackdrop(_ program: GLProgram, output: OutputPass) {
+        let chroma = output == .luma ? chromaTarget!.attachments : belowTextures(chromaTarget!)
+        for (name, unit, texture) in [("segue_backdropY", 7, belowTextures(lumaTarget!)[0]), ("segue_backdropCb", 14, chroma[0]),
+                                      ("segue_backdropCr", 15, chroma[1])] {
+            glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture.id)
+            glUniform1i(program.location(name), GLint(unit))
+        }
     }
 
     /// The uniforms of the pass's output that `recipe` decided: the output's luminance coefficients, background,

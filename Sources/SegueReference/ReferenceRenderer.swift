@@ -29,16 +29,20 @@ public final class ReferenceRenderer: CompositeRenderer {
             let e = try evaluator(pass, plan: plan, pictures: pictures[k...], output: .rgba, overBelow: n > 0, us: us, columns: r.x0..<max(r.x0, r.x1))
             k += pass.layers.count
             guard !r.isEmpty else { continue }
-            let over = n > 0
+            let over = n > 0, blend = pass.blend
             out.withUnsafeMutableBufferPointer { o in
                 let o = Shared(o.baseAddress!)
                 evaluate(e, rows: r.y0..<r.y1, vs: vs) { y, c in
                     for x in r.x0..<r.x1 {
-                        let i = (y * W + x) * 4, v = c[x]
+                        let i = (y * W + x) * 4
+                        var v = c[x]
                         if !over {
                             o.p[i] = Unorm.code8(v.x); o.p[i + 1] = Unorm.code8(v.y); o.p[i + 2] = Unorm.code8(v.z); o.p[i + 3] = Unorm.code8(v.w)
                         } else {
-                            // main.glsl OUTPUT 0 over what is below: c + (1 − α)·below, alpha too.
+                            // main.glsl OUTPUT 0 over what is below: c (blended with below: blend.glsl) + (1 − α)·below, alpha too.
+                            if blend != .normal {
+                                v = blend.premultipliedSource(v, over: SIMD4(Float(o.p[i]), Float(o.p[i + 1]), Float(o.p[i + 2]), Float(o.p[i + 3])) / 255)
+                            }
                             let a = 1 - v.w
                             o.p[i] = Unorm.code8(v.x + a * (Float(o.p[i]) / 255)); o.p[i + 1] = Unorm.code8(v.y + a * (Float(o.p[i + 1]) / 255))
                             o.p[i + 2] = Unorm.code8(v.z + a * (Float(o.p[i + 2]) / 255)); o.p[i + 3] = Unorm.code8(v.w + a * (Float(o.p[i + 3]) / 255))
@@ -56,6 +60,7 @@ public final class ReferenceRenderer: CompositeRenderer {
     /// size: the first pass's planes taken from its picture, `FrameStrategy.base`) only the passes above it are drawn.
     public func renderYUV420(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> YUV420Image {
         let W = plan.renderSize.width, H = plan.renderSize.height, CW = W / 2, CH = H / 2
+        try plan.checkPlanesNeedNoBlend()
         let format = OutputYCbCr(plan.colour.dynamicRange)
         let b = format.bitDepth > 8 ? 2 : 1
         var image: YUV420Image
@@ -94,10 +99,15 @@ public final class ReferenceRenderer: CompositeRenderer {
         func recipe(_ output: OutputPass) -> PassRecipe {
             PassRecipe(pass: pass, plan: plan, pictures: pictures, output: output, overBelow: overBelow, fuseColour: fuseColour)
         }
+        // A blended pass: the planes before it, read back as R′G′B′ (`BlendBackdrop`, blend.glsl's segue_backdrop).
+        let backdrop = overBelow && pass.blend != .normal ? BlendBackdrop(mode: pass.blend, image: image, format: format) : nil
         let luma = try evaluator(pass, plan: plan, pictures: pictures, recipe: recipe(.luma), us: lumaU, columns: r.x0..<r.x1)
         image.y.withUnsafeMutableBufferPointer { o in
             let store = PlaneStore(o.baseAddress!, stride: W, recipe: luma.recipe, value: .y, format: format)
-            evaluate(luma, rows: r.y0..<r.y1, vs: lumaV) { j, c in store.write(j, c, r.x0..<r.x1) }
+            evaluate(luma, rows: r.y0..<r.y1, vs: lumaV) { j, c in
+                if let backdrop { backdrop.blended(c, row: j, columns: r.x0..<r.x1, chroma: false).withUnsafeBufferPointer { store.write(j, $0.baseAddress!, r.x0..<r.x1) } }
+                else { store.write(j, c, r.x0..<r.x1) }
+            }
         }
         guard cx0 < cx1, cy0 < cy1 else { return }
         if plan.keepsAlpha {
@@ -119,8 +129,15 @@ public final class ReferenceRenderer: CompositeRenderer {
                 let cb = PlaneStore(ob.baseAddress!, stride: CW, recipe: chroma.recipe, value: .cb, format: format)
                 let cr = PlaneStore(or.baseAddress!, stride: CW, recipe: chroma.recipe, value: .cr, format: format)
                 evaluate(chroma, rows: cy0..<cy1, vs: chromaV) { j, c in
-                    cb.write(j, c, cx0..<cx1)
-                    cr.write(j, c, cx0..<cx1)
+                    if let backdrop {
+                        backdrop.blended(c, row: j, columns: cx0..<cx1, chroma: true).withUnsafeBufferPointer {
+                            cb.write(j, $0.baseAddress!, cx0..<cx1)
+                            cr.write(j, $0.baseAddress!, cx0..<cx1)
+                        }
+                    } else {
+                        cb.write(j, c, cx0..<cx1)
+                        cr.write(j, c, cx0..<cx1)
+                    }
                 }
             }
         }
