@@ -9,14 +9,14 @@ SWIFT_DEBUG_FLAGS ?= -Xswiftc -O
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
                 libavformat-dev libavdevice-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3 \
                 libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl time libzip-dev python3-venv \
-                libpng-dev libjpeg62-turbo-dev \
+                libpng-dev libjpeg62-turbo-dev librsvg2-dev \
                 libraqm-dev libharfbuzz-dev libfribidi-dev libfreetype-dev libfontconfig-dev libunibreak-dev libass-dev \
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
                 tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin \
                 man-db groff-base zsh fish
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv schema-venv
+.PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv schema-venv svg-venv
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -90,6 +90,16 @@ schema-venv: deps
 	  echo "$(SCHEMA_PACKAGES)" > $(SCHEMA_VENV)/.segue-packages; \
 	fi
 
+# The oracle of the SVG tests (SVGStillTests): CairoSVG, another SVG implementation than the librsvg Segue draws with,
+# from PyPI into a virtual environment made once and kept in .build. Only the tests use it.
+SVG_VENV := .build/svg-venv
+SVG_PACKAGES := cairosvg==2.7.1
+svg-venv: deps
+	@if [ ! -x $(SVG_VENV)/bin/python ] || [ ! -f $(SVG_VENV)/.segue-packages ] || [ "$$(cat $(SVG_VENV)/.segue-packages)" != "$(SVG_PACKAGES)" ]; then \
+	  rm -rf $(SVG_VENV) && python3 -m venv $(SVG_VENV) && $(SVG_VENV)/bin/pip install -q --disable-pip-version-check $(SVG_PACKAGES) && \
+	  echo "$(SVG_PACKAGES)" > $(SVG_VENV)/.segue-packages; \
+	fi
+
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
 # Tests/run-tests.sh runs the XCTest classes in two processes at once (A–K, L–Z; 5.9 min instead of 9.0 here: most
 # tests use one core at a time); `swift test --skip-build --disable-swift-testing` runs them in one, `--filter` some.
@@ -99,7 +109,7 @@ schema-venv: deps
 # cache, as on a fresh machine): HDRRenderTests' and PlanarColourTests' GPU-against-CPU tests take 21 s instead of 71 s,
 # with the same results (53.08 dB worst plane both ways). It has no effect on a real GPU, and renders are not run so.
 TEST_ENV ?= GALLIVM_PERF=nopt
-test: deps otio-venv schema-venv
+test: deps otio-venv schema-venv svg-venv
 	$(SWIFT) build --build-tests $(SWIFT_DEBUG_FLAGS)
 	$(TEST_ENV) Tests/run-tests.sh
 	$(MAKE) example

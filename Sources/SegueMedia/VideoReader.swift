@@ -44,6 +44,8 @@ public final class VideoReader {
     let sequenceReader: ImageSequenceReader?
     /// For a still too large to decode whole (`LargeStill`): read shrunk on load, at each size a layer asks for.
     let largeStill: LargeStill?
+    /// For an SVG document (`SVGStill`): drawn by librsvg at each size a layer shows it at.
+    let svg: SVGStill?
     /// The demuxer and decoder; nil for a HEIF file (read with libheif, decoded once in `init`) and an image sequence.
     let file: InputFile!
     let streamIndex: Int32
@@ -92,7 +94,7 @@ public final class VideoReader {
             _ = FF.setup
             let reader = try ImageSequenceReader(path: path, sequence: sequence, policy: policy)
             sequenceReader = reader
-            largeStill = nil
+            largeStill = nil; svg = nil
             file = nil; decoder = nil; streamIndex = -1; timeBase = reader.timeBase
             self.hardware = .none; hardwareProblem = nil
             isStill = false
@@ -102,6 +104,18 @@ public final class VideoReader {
         // Before anything reads it (libheif's and libpng's checks read its first bytes): a FIFO would block.
         try MediaInput.check(path, policy: policy)
         sequenceReader = nil
+        if SVGStill.isSVG(path: path) {
+            // SVG: drawn from its vectors by librsvg at the size each layer shows it (`SVGStill`), never by FFmpeg.
+            _ = FF.setup
+            let document = try SVGStill(path: path, policy: policy)
+            svg = document; largeStill = nil
+            file = nil; decoder = nil; streamIndex = -1; timeBase = AVRational(num: 1, den: 1)
+            self.hardware = .none; hardwareProblem = nil
+            isStill = true
+            try standInForSVG(document)
+            return
+        }
+        svg = nil
         if let large = try LargeStill.probe(path: path, policy: policy) {
             // A PNG or JPEG too large to decode whole: only its header is read here; each picture a layer asks for
             // is decoded shrunk to that size (`VideoReaderPictures.swift`). A 1×1 frame stands for it meanwhile.
@@ -179,6 +193,19 @@ public final class VideoReader {
             still.orientationSource = "EXIF orientation \(v): \(Orientation.exifDescription(v))"
         }
         still.largeStill = "\(large.format) read shrunk on load (libpng row by row / libjpeg DCT scaling), at most \(LargeStill.maxSide) pixels a side"
+        still.colour = colour(of: stand)
+        info = still
+    }
+
+    /// Holds a 1×1 stand-in picture for an SVG document (drawn at each size asked for); describes it in `info`.
+    private func standInForSVG(_ document: SVGStill) throws {
+        let stand = try Frame.allocated(width: 1, height: 1, format: AV_PIX_FMT_RGBA)
+        stand.ptr.pointee.color_range = AVCOL_RANGE_JPEG
+        current = (.zero, stand)
+        ended = true
+        var still = SourceInfo(codedSize: document.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
+        still.isStill = true
+        still.hasAlpha = true
         still.colour = colour(of: stand)
         info = still
     }
