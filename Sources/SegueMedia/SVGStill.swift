@@ -52,7 +52,7 @@ final class SVGStill {
         }
         size = PixelSize(width: max(1, Int(w.rounded())), height: max(1, Int(hh.rounded())))
         if Double(size.width) * Double(size.height) > Double(policy.limits.maxPicturePixels) {
-            throw   // (initialised: deinit frees the handle) LimitExceeded.picture(path, size, policy.limits)
+            throw LimitExceeded.picture(path, size, policy.limits)   // initialised: deinit frees the handle
         }
     }
 
