@@ -16,7 +16,7 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 man-db groff-base zsh fish
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv schema-venv svg-venv
+.PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv schema-venv
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -80,24 +80,15 @@ otio-venv: deps
 	  echo "$(OTIO_PACKAGES)" > $(OTIO_VENV)/.segue-packages; \
 	fi
 
-# The oracle of the edit file's JSON Schema tests (`segue schema`): Python's `jsonschema` (draft 2020-12) from PyPI, in
-# a virtual environment made once and kept in .build. Only the tests use it.
+# The oracles of the edit file's JSON Schema tests (`segue schema`): Python's `jsonschema` (draft 2020-12), and of the
+# SVG tests (SVGStillTests): CairoSVG, another SVG implementation than the librsvg Segue draws with; from PyPI, in a
+# virtual environment made once and kept in .build. Only the tests use it.
 SCHEMA_VENV := .build/schema-venv
-SCHEMA_PACKAGES := jsonschema==4.23.0
+SCHEMA_PACKAGES := jsonschema==4.23.0 cairosvg==2.7.1
 schema-venv: deps
 	@if [ ! -x $(SCHEMA_VENV)/bin/python ] || [ ! -f $(SCHEMA_VENV)/.segue-packages ] || [ "$$(cat $(SCHEMA_VENV)/.segue-packages)" != "$(SCHEMA_PACKAGES)" ]; then \
 	  rm -rf $(SCHEMA_VENV) && python3 -m venv $(SCHEMA_VENV) && $(SCHEMA_VENV)/bin/pip install -q --disable-pip-version-check $(SCHEMA_PACKAGES) && \
 	  echo "$(SCHEMA_PACKAGES)" > $(SCHEMA_VENV)/.segue-packages; \
-	fi
-
-# The oracle of the SVG tests (SVGStillTests): CairoSVG, another SVG implementation than the librsvg Segue draws with,
-# from PyPI into a virtual environment made once and kept in .build. Only the tests use it.
-SVG_VENV := .build/svg-venv
-SVG_PACKAGES := cairosvg==2.7.1
-svg-venv: deps
-	@if [ ! -x $(SVG_VENV)/bin/python ] || [ ! -f $(SVG_VENV)/.segue-packages ] || [ "$$(cat $(SVG_VENV)/.segue-packages)" != "$(SVG_PACKAGES)" ]; then \
-	  rm -rf $(SVG_VENV) && python3 -m venv $(SVG_VENV) && $(SVG_VENV)/bin/pip install -q --disable-pip-version-check $(SVG_PACKAGES) && \
-	  echo "$(SVG_PACKAGES)" > $(SVG_VENV)/.segue-packages; \
 	fi
 
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
@@ -109,7 +100,7 @@ svg-venv: deps
 # cache, as on a fresh machine): HDRRenderTests' and PlanarColourTests' GPU-against-CPU tests take 21 s instead of 71 s,
 # with the same results (53.08 dB worst plane both ways). It has no effect on a real GPU, and renders are not run so.
 TEST_ENV ?= GALLIVM_PERF=nopt
-test: deps otio-venv schema-venv svg-venv
+test: deps otio-venv schema-venv
 	$(SWIFT) build --build-tests $(SWIFT_DEBUG_FLAGS)
 	$(TEST_ENV) Tests/run-tests.sh
 	$(MAKE) example

@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "SegueCore"),
         // SegueEdit: the edit model (tracks, items and their effects, layers, keyframes, audio tracks), the edit file (its declared fields, JSON Schema and writer, templates filled from values) and OpenTimelineIO, the timeline and its planner (Timeline.plan(frame:))
         .target(name: "SegueEdit", dependencies: ["SegueCore"]),
-        // SegueMedia: the only code that calls FFmpeg (probing, decoding, deinterlacing, resampling, the one writer: OutputFile and Encoder) and the still-picture libraries (libheif, libexif, libtiff; libpng and libjpeg-turbo through CLargeStill), image sequences, GIF palettes
+        // SegueMedia: the only code that calls FFmpeg (probing, decoding, deinterlacing, resampling, the one writer: OutputFile and Encoder) and the still-picture libraries (libheif, libexif, libtiff; libpng and libjpeg-turbo through CLargeStill; librsvg through CSVG), image sequences, GIF palettes
         .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage", "CSVG", "CZip", "CLargeStill"]),
         // SegueReference: the CPU renderer, exact and fast: passes evaluated row by row on threads (PassEvaluator), layers read a row at a time (LayerRows) or point by point (ReferenceLayer), one file per transition in Transitions/
         .target(name: "SegueReference", dependencies: ["SegueCore"]),

@@ -104,30 +104,19 @@ public final class VideoReader {
         // Before anything reads it (libheif's and libpng's checks read its first bytes): a FIFO would block.
         try MediaInput.check(path, policy: policy)
         sequenceReader = nil
-        if SVGStill.isSVG(path: path) {
-            // SVG: drawn from its vectors by librsvg at the size each layer shows it (`SVGStill`), never by FFmpeg.
+        // SVG: drawn from its vectors by librsvg at the size each layer shows it (`SVGStill`), never by FFmpeg. A PNG or
+        // JPEG too large to decode whole: only its header is read here; each picture a layer asks for is decoded
+        // shrunk to that size (`VideoReaderPictures.swift`). For either, a 1×1 frame stands for it meanwhile.
+        svg = SVGStill.isSVG(path: path) ? try SVGStill(path: path, policy: policy) : nil
+        largeStill = svg == nil ? try LargeStill.probe(path: path, policy: policy) : nil
+        if svg != nil || largeStill != nil {
             _ = FF.setup
-            let document = try SVGStill(path: path, policy: policy)
-            svg = document; largeStill = nil
             file = nil; decoder = nil; streamIndex = -1; timeBase = AVRational(num: 1, den: 1)
             self.hardware = .none; hardwareProblem = nil
             isStill = true
-            try standInForSVG(document)
+            if let svg { info = try standIn(svg.size, hasAlpha: true) } else { try standInForLargeStill(largeStill!) }
             return
         }
-        svg = nil
-        if let large = try LargeStill.probe(path: path, policy: policy) {
-            // A PNG or JPEG too large to decode whole: only its header is read here; each picture a layer asks for
-            // is decoded shrunk to that size (`VideoReaderPictures.swift`). A 1×1 frame stands for it meanwhile.
-            _ = FF.setup
-            largeStill = large
-            file = nil; decoder = nil; streamIndex = -1; timeBase = AVRational(num: 1, den: 1)
-            self.hardware = .none; hardwareProblem = nil
-            isStill = true
-            try standInForLargeStill(large)
-            return
-        }
-        largeStill = nil
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: FFmpeg 5.1 cannot read it; libheif decodes the primary image once, transformations applied.
             _ = FF.setup
@@ -178,35 +167,29 @@ public final class VideoReader {
         info.colour = colour(of: first.frame)
     }
 
-    /// Holds a 1×1 stand-in picture for a still too large to decode whole; describes the still (its header) in `info`.
-    private func standInForLargeStill(_ large: LargeStill) throws {
+    /// Holds a 1×1 stand-in picture for a still drawn or decoded at each size asked for (an SVG document, a large
+    /// still); returns the description of a still of `size`.
+    private func standIn(_ size: PixelSize, hasAlpha: Bool) throws -> SourceInfo {
         let stand = try Frame.allocated(width: 1, height: 1, format: AV_PIX_FMT_RGBA)
         stand.ptr.pointee.color_range = AVCOL_RANGE_JPEG
         current = (.zero, stand)
         ended = true
-        var still = SourceInfo(codedSize: large.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
+        var still = SourceInfo(codedSize: size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
         still.isStill = true
-        still.hasAlpha = large.hasAlpha
+        still.hasAlpha = hasAlpha
+        still.colour = colour(of: stand)
+        return still
+    }
+
+    /// Holds a 1×1 stand-in picture for a still too large to decode whole; describes the still (its header) in `info`.
+    private func standInForLargeStill(_ large: LargeStill) throws {
+        var still = try standIn(large.size, hasAlpha: large.hasAlpha)
         if let v = large.exifOrientation, let o = Orientation(exifOrientation: v) {
             still.orientation = o
             still.exifOrientation = v
             still.orientationSource = "EXIF orientation \(v): \(Orientation.exifDescription(v))"
         }
         still.largeStill = "\(large.format) read shrunk on load (libpng row by row / libjpeg DCT scaling), at most \(LargeStill.maxSide) pixels a side"
-        still.colour = colour(of: stand)
-        info = still
-    }
-
-    /// Holds a 1×1 stand-in picture for an SVG document (drawn at each size asked for); describes it in `info`.
-    private func standInForSVG(_ document: SVGStill) throws {
-        let stand = try Frame.allocated(width: 1, height: 1, format: AV_PIX_FMT_RGBA)
-        stand.ptr.pointee.color_range = AVCOL_RANGE_JPEG
-        current = (.zero, stand)
-        ended = true
-        var still = SourceInfo(codedSize: document.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
-        still.isStill = true
-        still.hasAlpha = true
-        still.colour = colour(of: stand)
         info = still
     }
 

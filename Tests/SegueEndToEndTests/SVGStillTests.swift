@@ -9,12 +9,8 @@ import SegueReference
 import SegueTestSupport
 
 /// SVG items (issue 36, item 1): drawn by librsvg at the size they are shown, alpha applied once, external references
-/// not loaded. The oracle is CairoSVG (PyPI, `make svg-venv`: another SVG implementation).
+/// not loaded. The oracle is CairoSVG (PyPI, in `make schema-venv`'s environment: another SVG implementation).
 final class SVGStillTests: EndToEndTestCase {
-    static var venv: String {
-        ProcessInfo.processInfo.environment["SEGUE_SVG_VENV"] ?? TestSupport.packageRoot + "/.build/svg-venv"
-    }
-
     static let shapes = """
         <svg xmlns="http://www.w3.org/2000/svg" width="64" height="48" viewBox="0 0 64 48">
         <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#ff0000"/>
@@ -61,8 +57,10 @@ final class SVGStillTests: EndToEndTestCase {
 
     /// Against CairoSVG's PNG of the same document at the same size, composited over the same background.
     func testAgreesWithCairoSVGOverABackground() throws {
-        let python = Self.venv + "/bin/python"
-        guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("no CairoSVG venv at \(Self.venv): run `make svg-venv`") }
+        let python = SchemaTests.venv + "/bin/python"
+        guard (try? TestSupport.run(python, ["-c", "import cairosvg"]))?.status == 0 else {
+            throw XCTSkip("no CairoSVG in \(SchemaTests.venv): run `make schema-venv`")
+        }
         let svg = try write(Self.shapes, "logo.svg")
         let script = """
             import cairosvg, io, sys
