@@ -145,4 +145,18 @@ final class SVGStillTests: EndToEndTestCase {
         }
         XCTAssertEqual(Array(image.pixels[(44 * 64 + 10) * 4..<(44 * 64 + 10) * 4 + 3]), [255, 0, 0], "the document itself is drawn")
     }
+
+    /// An OpenTimelineIO media reference to an .svg file is an SVG item: drawn as the edit file's item is.
+    func testOTIOMediaReferenceToAnSVG() throws {
+        _ = try write(Self.shapes, "logo.svg")
+        let otio = try write(#"""
+            {"OTIO_SCHEMA": "Timeline.1", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [{"OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [{"OTIO_SCHEMA": "Clip.1", "name": "logo", "source_range": {"OTIO_SCHEMA": "TimeRange.1", "start_time": {"OTIO_SCHEMA": "RationalTime.1", "value": 0, "rate": 10}, "duration": {"OTIO_SCHEMA": "RationalTime.1", "value": 5, "rate": 10}}, "media_reference": {"OTIO_SCHEMA": "ExternalReference.1", "target_url": "logo.svg"}}]}]}}
+            """#, "logo.otio")
+        let timeline = try RenderJob.resolve(try EditFile.load(path: otio))
+        XCTAssertEqual(timeline.renderSize, PixelSize(width: 64, height: 48))
+        let fromOTIO = try RenderJob.renderFrames(timeline, frames: [0], renderer: ReferenceRenderer()).images[0]
+        let fromEdit = try frame(##"{"renderSize": {"width": 64, "height": 48}, "frameRate": 10, "clips": [{"path": "logo.svg", "duration": 0.5}]}"##)
+        XCTAssertEqual(fromOTIO, fromEdit)
+        XCTAssertEqual(Array(fromOTIO.pixels[(30 * 64 + 44) * 4..<(30 * 64 + 44) * 4 + 3]), [255, 208, 32], "the circle's centre")
+    }
 }
