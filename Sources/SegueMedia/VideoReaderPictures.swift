@@ -109,6 +109,8 @@ extension VideoReader {
 
     /// `picture(at:reducedTo:)` of a decoded frame (a stream that changes size: by the frame's own size).
     func picture(of f: Frame, reducedTo size: PixelSize?) throws -> VideoPicture {
+        // Frame blending comes here too: an SVG document is drawn at the size asked for.
+        if let svg { return try svgPicture(svg, drawnAt: size) }
         guard let size, size.width < Int(f.ptr.pointee.width) || size.height < Int(f.ptr.pointee.height) else { return try picture(of: f) }
         if let c = reduced, c.frame === f, c.picture.size == size { return c.picture }
         let src = f.ptr.pointee
