@@ -42,6 +42,9 @@ final class SVGStillTests: EndToEndTestCase {
         let p = try reader.picture(at: .zero)
         XCTAssertEqual(p.size, PixelSize(width: 64, height: 48))
         XCTAssertTrue(p.hasAlpha)
+        let probe = try ProbeReport(path: path("logo.svg"))
+        XCTAssertEqual(probe.container, "svg (librsvg, drawn at the size it is shown)")
+        XCTAssertEqual(probe.video?.codedWidth, 64)
         XCTAssertThrowsError(try VideoReader(path: try write("<svg nonsense", "bad.svg"))) { error in
             XCTAssertTrue("\(error)".contains("bad.svg") && "\(error)".contains("XML parse error"), "\(error)")
         }
