@@ -34,11 +34,13 @@ extension VideoReader {
     }
 
     /// The size a layer mapping output pixels to this reader's picture by `outputToSource` wants it at: for an SVG
-    /// document the size it is drawn at (`SVGStill.drawnSize`: as large as shown, within `maxSide` and the picture
-    /// limit), else nil (the stored picture, or its reduction by `LayerGeometry.reducedSize`).
-    public func drawnSize(_ outputToSource: Affine2D, maxSide: Int?, levels: Bool) -> PixelSize? {
+    /// document the size it is drawn at (`SVGStill.drawnSize`: as large as shown, within `maxSide`, the picture limit
+    /// and 4 × the area of `renderSize`, or its own size if larger: a logo zoomed far past the frame is not drawn as a
+    /// gigapixel picture), else nil (the stored picture, or its reduction by `LayerGeometry.reducedSize`).
+    public func drawnSize(_ outputToSource: Affine2D, renderSize: PixelSize, maxSide: Int?, levels: Bool) -> PixelSize? {
         guard let svg else { return nil }
-        return SVGStill.drawnSize(outputToSource, size: svg.size, maxSide: maxSide, maxPixels: policy.limits.maxPicturePixels, levels: levels)
+        let cap = max(svg.size.width * svg.size.height, 4 * renderSize.width * renderSize.height)
+        return SVGStill.drawnSize(outputToSource, size: svg.size, maxSide: maxSide, maxPixels: min(policy.limits.maxPicturePixels, cap), levels: levels)
     }
 
     /// The stored size and sample aspect ratio of the picture shown at `sourceTime` (decoding it): what the probe said,

@@ -216,7 +216,7 @@ final class FrameSource {
         // that pans or zooms is reduced to power-of-two levels, so its scale can change every frame without a new
         // reduction (and, for a still, a new upload) each time.
         // An SVG document is drawn at the size it is shown instead (crisp at any scale).
-        let size = r.drawnSize(layer.outputToSource, maxSide: maxPictureSize, levels: layer.moving)
+        let size = r.drawnSize(layer.outputToSource, renderSize: timeline.renderSize, maxSide: maxPictureSize, levels: layer.moving)
             ?? LayerGeometry.reducedSize(layer.outputToSource, codedSize: format?.size ?? r.info.codedSize, maxSide: maxPictureSize, levels: layer.moving)
         if layer.reversed {
             let backwards = reversed[layer.clipIndex] ?? ReverseReader(reader: r)

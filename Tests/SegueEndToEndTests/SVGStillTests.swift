@@ -42,6 +42,14 @@ final class SVGStillTests: EndToEndTestCase {
         let p = try reader.picture(at: .zero)
         XCTAssertEqual(p.size, PixelSize(width: 64, height: 48))
         XCTAssertTrue(p.hasAlpha)
+        // Drawn at the size shown (k× its own size), a power of two in motion, capped at 4 × the render area.
+        func shown(_ k: Double, levels: Bool = false) -> PixelSize? {
+            reader.drawnSize(.scale(1 / (64 * k), 1 / (48 * k)), renderSize: PixelSize(width: 256, height: 192), maxSide: nil, levels: levels)
+        }
+        XCTAssertEqual(shown(4), PixelSize(width: 256, height: 192))
+        XCTAssertEqual(shown(0.5), PixelSize(width: 32, height: 24))
+        XCTAssertEqual(shown(3, levels: true), PixelSize(width: 256, height: 192))
+        XCTAssertEqual(shown(100), PixelSize(width: 512, height: 384))
         let probe = try ProbeReport(path: path("logo.svg"))
         XCTAssertEqual(probe.container, "svg (librsvg, drawn at the size it is shown)")
         XCTAssertEqual(probe.video?.codedWidth, 64)
