@@ -122,13 +122,17 @@ public struct ProbeReport: Codable, Sendable {
             return
         }
         try MediaInput.check(path, policy: policy)
-        if let large = try LargeStill.probe(path: path, policy: policy) {
-            // A still too large to decode whole: its header, and how it will be read.
+        let large = SVGStill.isSVG(path: path) ? nil : try LargeStill.probe(path: path, policy: policy)
+        if SVGStill.isSVG(path: path) || large != nil {
+            // An SVG document (drawn by librsvg at the size it is shown) or a still too large to decode whole (its
+            // header, and how it will be read).
             let info = try VideoReader(path: path, colourOverride: colourOverride, policy: policy).info
-            container = (large.format.hasPrefix("PNG") ? "png" : "jpeg") + " (" + (info.largeStill ?? "") + ")"
+            container = large.map { ($0.format.hasPrefix("PNG") ? "png" : "jpeg") + " (" + (info.largeStill ?? "") + ")" }
+                ?? "svg (librsvg, drawn at the size it is shown)"
             duration = info.duration.seconds
             audio = []
-            video = Video(largeStill: large, info: info)
+            video = large.map { Video(still: $0.format.hasPrefix("PNG") ? "png" : "mjpeg", pixelFormat: "rgba (\($0.format))", info: info) }
+                ?? Video(still: "svg", pixelFormat: "rgba (librsvg, premultiplied)", info: info)
             return
         }
         if HEIF.isHEIF(path: path) {
@@ -250,10 +254,11 @@ extension ProbeReport.Video {
                   fieldOrder: FieldOrder.progressive.rawValue, interlaced: false, deinterlacing: nil, fieldRate: nil, alpha: info.hasAlpha)
     }
 
-    /// A still too large to decode whole (`LargeStill`), from its header and the reader's `info` for it.
-    fileprivate init(largeStill large: LargeStill, info: SourceInfo) {
-        self.init(streamIndex: 0, codec: large.format.hasPrefix("PNG") ? "png" : "mjpeg", pixelFormat: "rgba (\(large.format))",
-                  codedWidth: large.size.width, codedHeight: large.size.height, rotation: info.orientation.rotationDegrees,
+    /// A still read or drawn at the size it is shown (a large still, `LargeStill`; an SVG document, `SVGStill`), from the
+    /// reader's `info` for it.
+    fileprivate init(still codec: String, pixelFormat: String, info: SourceInfo) {
+        self.init(streamIndex: 0, codec: codec, pixelFormat: pixelFormat,
+                  codedWidth: info.codedSize.width, codedHeight: info.codedSize.height, rotation: info.orientation.rotationDegrees,
                   mirrored: info.orientation.isMirrored, displayWidth: info.displaySize.width, displayHeight: info.displaySize.height,
                   sampleAspectRatio: "1:1", averageFrameRate: nil, baseFrameRate: nil, variableFrameRate: false,
                   duration: info.duration.seconds, firstPTS: 0, colorMatrix: "n/a (R'G'B')", colorRange: "full", colorPrimaries: "unknown",

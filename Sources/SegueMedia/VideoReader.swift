@@ -44,6 +44,8 @@ public final class VideoReader {
     let sequenceReader: ImageSequenceReader?
     /// For a still too large to decode whole (`LargeStill`): read shrunk on load, at each size a layer asks for.
     let largeStill: LargeStill?
+    /// For an SVG document (`SVGStill`): drawn by librsvg at each size a layer shows it at.
+    let svg: SVGStill?
     /// The demuxer and decoder; nil for a HEIF file (read with libheif, decoded once in `init`) and an image sequence.
     let file: InputFile!
     let streamIndex: Int32
@@ -92,7 +94,7 @@ public final class VideoReader {
             _ = FF.setup
             let reader = try ImageSequenceReader(path: path, sequence: sequence, policy: policy)
             sequenceReader = reader
-            largeStill = nil
+            largeStill = nil; svg = nil
             file = nil; decoder = nil; streamIndex = -1; timeBase = reader.timeBase
             self.hardware = .none; hardwareProblem = nil
             isStill = false
@@ -102,18 +104,19 @@ public final class VideoReader {
         // Before anything reads it (libheif's and libpng's checks read its first bytes): a FIFO would block.
         try MediaInput.check(path, policy: policy)
         sequenceReader = nil
-        if let large = try LargeStill.probe(path: path, policy: policy) {
-            // A PNG or JPEG too large to decode whole: only its header is read here; each picture a layer asks for
-            // is decoded shrunk to that size (`VideoReaderPictures.swift`). A 1×1 frame stands for it meanwhile.
+        // SVG: drawn from its vectors by librsvg at the size each layer shows it (`SVGStill`), never by FFmpeg. A PNG or
+        // JPEG too large to decode whole: only its header is read here; each picture a layer asks for is decoded
+        // shrunk to that size (`VideoReaderPictures.swift`). For either, a 1×1 frame stands for it meanwhile.
+        svg = SVGStill.isSVG(path: path) ? try SVGStill(path: path, policy: policy) : nil
+        largeStill = svg == nil ? try LargeStill.probe(path: path, policy: policy) : nil
+        if svg != nil || largeStill != nil {
             _ = FF.setup
-            largeStill = large
             file = nil; decoder = nil; streamIndex = -1; timeBase = AVRational(num: 1, den: 1)
             self.hardware = .none; hardwareProblem = nil
             isStill = true
-            try standInForLargeStill(large)
+            if let svg { info = try standIn(svg.size, hasAlpha: true) } else { try standInForLargeStill(largeStill!) }
             return
         }
-        largeStill = nil
         if HEIF.isHEIF(path: path) {
             // HEIC/HEIF: FFmpeg 5.1 cannot read it; libheif decodes the primary image once, transformations applied.
             _ = FF.setup
@@ -164,22 +167,29 @@ public final class VideoReader {
         info.colour = colour(of: first.frame)
     }
 
-    /// Holds a 1×1 stand-in picture for a still too large to decode whole; describes the still (its header) in `info`.
-    private func standInForLargeStill(_ large: LargeStill) throws {
+    /// Holds a 1×1 stand-in picture for a still drawn or decoded at each size asked for (an SVG document, a large
+    /// still); returns the description of a still of `size`.
+    private func standIn(_ size: PixelSize, hasAlpha: Bool) throws -> SourceInfo {
         let stand = try Frame.allocated(width: 1, height: 1, format: AV_PIX_FMT_RGBA)
         stand.ptr.pointee.color_range = AVCOL_RANGE_JPEG
         current = (.zero, stand)
         ended = true
-        var still = SourceInfo(codedSize: large.size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
+        var still = SourceInfo(codedSize: size, nominalFrameRate: nil, duration: SourceInfo.defaultStillDuration, hasAudio: false)
         still.isStill = true
-        still.hasAlpha = large.hasAlpha
+        still.hasAlpha = hasAlpha
+        still.colour = colour(of: stand)
+        return still
+    }
+
+    /// Holds a 1×1 stand-in picture for a still too large to decode whole; describes the still (its header) in `info`.
+    private func standInForLargeStill(_ large: LargeStill) throws {
+        var still = try standIn(large.size, hasAlpha: large.hasAlpha)
         if let v = large.exifOrientation, let o = Orientation(exifOrientation: v) {
             still.orientation = o
             still.exifOrientation = v
             still.orientationSource = "EXIF orientation \(v): \(Orientation.exifDescription(v))"
         }
         still.largeStill = "\(large.format) read shrunk on load (libpng row by row / libjpeg DCT scaling), at most \(LargeStill.maxSide) pixels a side"
-        still.colour = colour(of: stand)
         info = still
     }
 

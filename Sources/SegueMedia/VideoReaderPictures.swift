@@ -6,6 +6,7 @@ extension VideoReader {
     /// The stored picture shown at `sourceTime` (seconds from the clip's first frame), as RGBA.
     public func frame(at sourceTime: MediaTime) throws -> RGBAImage {
         if let largeStill { return try largeStill.decode(to: largeStill.decodeSize(for: nil)) }
+        if let svg { return try svg.straightImage(svg.size) }
         return try rgbaImage(of: decodedFrame(at: sourceTime))
     }
 
@@ -19,6 +20,27 @@ extension VideoReader {
         picture.identity = VideoPicture.newIdentity()
         reduced = (f, picture)
         return picture
+    }
+
+    /// An SVG document drawn at `size` (nil: its own size) by librsvg; the last one is kept (same size, same picture).
+    func svgPicture(_ svg: SVGStill, drawnAt size: PixelSize?) throws -> VideoPicture {
+        let target = size ?? svg.size
+        let f = current!.frame
+        if let c = reduced, c.frame === f, c.picture.size == target { return c.picture }
+        var picture = try svg.picture(target)
+        picture.identity = VideoPicture.newIdentity()
+        reduced = (f, picture)
+        return picture
+    }
+
+    /// The size a layer mapping output pixels to this reader's picture by `outputToSource` wants it at: for an SVG
+    /// document the size it is drawn at (`SVGStill.drawnSize`: as large as shown, within `maxSide`, the picture limit
+    /// and 4 × the area of `renderSize`, or its own size if larger: a logo zoomed far past the frame is not drawn as a
+    /// gigapixel picture), else nil (the stored picture, or its reduction by `LayerGeometry.reducedSize`).
+    public func drawnSize(_ outputToSource: Affine2D, renderSize: PixelSize, maxSide: Int?, levels: Bool) -> PixelSize? {
+        guard let svg else { return nil }
+        let cap = max(svg.size.width * svg.size.height, 4 * renderSize.width * renderSize.height)
+        return SVGStill.drawnSize(outputToSource, size: svg.size, maxSide: maxSide, maxPixels: min(policy.limits.maxPicturePixels, cap), levels: levels)
     }
 
     /// The stored size and sample aspect ratio of the picture shown at `sourceTime` (decoding it): what the probe said,
@@ -49,6 +71,7 @@ extension VideoReader {
     /// alpha premultiplied (`VideoPicture.premultiplied`).
     public func picture(at sourceTime: MediaTime) throws -> VideoPicture {
         if let largeStill { return try largePicture(largeStill, reducedTo: nil) }
+        if let svg { return try svgPicture(svg, drawnAt: nil) }
         return try picture(of: try decodedFrame(at: sourceTime))
     }
 
@@ -82,11 +105,14 @@ extension VideoReader {
     /// picture with alpha, …) are reduced as the RGBA picture `picture(at:)` gives (premultiplied). Throws `MediaError`.
     public func picture(at sourceTime: MediaTime, reducedTo size: PixelSize?) throws -> VideoPicture {
         if let largeStill { return try largePicture(largeStill, reducedTo: size) }
+        if let svg { return try svgPicture(svg, drawnAt: size) }
         return try picture(of: try decodedFrame(at: sourceTime), reducedTo: size)
     }
 
     /// `picture(at:reducedTo:)` of a decoded frame (a stream that changes size: by the frame's own size).
     func picture(of f: Frame, reducedTo size: PixelSize?) throws -> VideoPicture {
+        // Frame blending comes here too: an SVG document is drawn at the size asked for.
+        if let svg { return try svgPicture(svg, drawnAt: size) }
         guard let size, size.width < Int(f.ptr.pointee.width) || size.height < Int(f.ptr.pointee.height) else { return try picture(of: f) }
         if let c = reduced, c.frame === f, c.picture.size == size { return c.picture }
         let src = f.ptr.pointee

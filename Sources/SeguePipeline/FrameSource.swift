@@ -215,7 +215,9 @@ final class FrameSource {
         // pictures larger than the renderer takes (a 16400-pixel panorama on a GPU whose textures stop at 16384). A clip
         // that pans or zooms is reduced to power-of-two levels, so its scale can change every frame without a new
         // reduction (and, for a still, a new upload) each time.
-        let size = LayerGeometry.reducedSize(layer.outputToSource, codedSize: format?.size ?? r.info.codedSize, maxSide: maxPictureSize, levels: layer.moving)
+        // An SVG document is drawn at the size it is shown instead (crisp at any scale).
+        let size = r.drawnSize(layer.outputToSource, renderSize: timeline.renderSize, maxSide: maxPictureSize, levels: layer.moving)
+            ?? LayerGeometry.reducedSize(layer.outputToSource, codedSize: format?.size ?? r.info.codedSize, maxSide: maxPictureSize, levels: layer.moving)
         if layer.reversed {
             let backwards = reversed[layer.clipIndex] ?? ReverseReader(reader: r)
             reversed[layer.clipIndex] = backwards

@@ -1,0 +1,120 @@
+import CSVG
+import Foundation
+import SegueCore
+
+/// An SVG still (`.svg`, `.svgz`), drawn from its vectors by librsvg (over cairo) at the size it is shown rather than
+/// decoded once at one size: a logo scaled 4× is as crisp as at 1×. One owner of the librsvg handle.
+///
+/// Size: `size` is the document's own size in pixels at 96 dpi (its `width`/`height` in absolute units, else its
+/// `viewBox`), what the edit places and fits like any picture's stored size. Each picture is drawn at the size a layer
+/// shows it at (`drawnSize`), never above the input policy's picture limit nor the renderer's largest texture.
+///
+/// Alpha: cairo's ARGB32 surface holds premultiplied alpha; its values become the premultiplied RGBA `VideoPicture`
+/// the renderers draw "over" as they are (only the bytes reordered), so alpha is applied exactly once.
+///
+/// External references: the handle is made from the file's bytes without a base file or URL, so librsvg loads none of
+/// them (`<image href="other.png">`, `file:///…`, `http://…`, XInclude); they draw nothing. Only `data:` URLs inside the
+/// document are drawn. The `.svg` path itself is an input like any other, checked against the input policy before it
+/// is read.
+final class SVGStill {
+    let path: String
+    /// The document's own size in pixels (at least 1×1).
+    let size: PixelSize
+    let handle: UnsafeMutablePointer<RsvgHandle>
+    /// The largest file read (an SVG of more is refused: a still's description, not a data store).
+    static let maxFileBytes = 64 << 20
+
+    /// Whether `path` names an SVG document by its extension (`.svg`, `.svgz`, any case).
+    static func isSVG(path: String) -> Bool {
+        ["svg", "svgz"].contains((path as NSString).pathExtension.lowercased())
+    }
+
+    /// Reads and parses `path` (already checked against `policy` by the caller), its size checked against
+    /// `policy.limits.maxPicturePixels`.
+    /// - Throws: `MediaError` naming the path (unreadable, too large a file, not an SVG librsvg parses, no size),
+    ///   `LimitExceeded` for a document larger than the picture limit.
+    init(path: String, policy: InputPolicy) throws {
+        self.path = path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MediaError(path: path, function: nil, message: "cannot read the SVG file")
+        }
+        guard data.count <= SVGStill.maxFileBytes else {
+            throw MediaError(path: path, function: nil, message: "SVG file of \(data.count) bytes, over the \(SVGStill.maxFileBytes) read")
+        }
+        var error = [CChar](repeating: 0, count: 512)
+        let h = data.withUnsafeBytes { segue_svg_open($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &error, error.count) }
+        guard let h else { throw MediaError(path: path, function: "rsvg_handle_new_from_data", message: SVGStill.message(error)) }
+        handle = h
+        var w = 0.0, hh = 0.0
+        guard segue_svg_size(h, &w, &hh) != 0, w.isFinite, hh.isFinite else {
+            segue_svg_free(h)
+            throw MediaError(path: path, function: "rsvg_handle_get_intrinsic_size_in_pixels", message: "the SVG document has no size (no width, height or viewBox)")
+        }
+        size = PixelSize(width: max(1, Int(w.rounded())), height: max(1, Int(hh.rounded())))
+        if Double(size.width) * Double(size.height) > Double(policy.limits.maxPicturePixels) {
+            throw LimitExceeded.picture(path, size, policy.limits)   // initialised: deinit frees the handle
+        }
+    }
+
+    deinit { segue_svg_free(handle) }
+
+    static func message(_ error: [CChar]) -> String {
+        String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The whole document drawn at `target` pixels, as RGBA with premultiplied alpha (cairo's values).
+    /// - Throws: `MediaError` with librsvg's or cairo's message.
+    func draw(_ target: PixelSize) throws -> RGBAImage {
+        var pixels = [UInt8](repeating: 0, count: target.width * target.height * 4)
+        var error = [CChar](repeating: 0, count: 512)
+        let rc = pixels.withUnsafeMutableBufferPointer {
+            segue_svg_render(handle, Int32(target.width), Int32(target.height), $0.baseAddress, &error, error.count)
+        }
+        guard rc == 0 else { throw MediaError(path: path, function: "rsvg_handle_render_document", message: SVGStill.message(error)) }
+        return RGBAImage(width: target.width, height: target.height, pixels: pixels)
+    }
+
+    /// The document drawn at `target` as a premultiplied `VideoPicture` (sRGB, BT.709 primaries), `hasAlpha` when any
+    /// pixel is not opaque.
+    func picture(_ target: PixelSize) throws -> VideoPicture {
+        let image = try draw(target)
+        var picture = VideoPicture(image)
+        picture.hasAlpha = image.pixels.withUnsafeBufferPointer { p in stride(from: 3, to: p.count, by: 4).contains { p[$0] != 255 } }
+        return picture
+    }
+
+    /// The document drawn at `target` with straight alpha (`frame(at:)`: what a still's RGBA reading gives).
+    func straightImage(_ target: PixelSize) throws -> RGBAImage {
+        var image = try draw(target)
+        image.pixels.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) {
+                let a = UInt32(p[i + 3])
+                guard a != 255 else { continue }
+                for c in 0..<3 { p[i + c] = a == 0 ? 0 : UInt8(min(255, (UInt32(p[i + c]) * 255 + a / 2) / a)) }
+            }
+        }
+        return image
+    }
+
+    /// The size to draw a document of `size` at for a layer mapping output pixels to it by `outputToSource`: the size
+    /// it covers in output pixels (the scale along each stored axis × `size`, rounded up). With `levels` (a layer in
+    /// motion: keyframed scale or position), the scale is rounded up to a power of two, so a growing logo is drawn
+    /// again only when it doubles, always at least as large as shown. In any case no side above `maxSide` and no more
+    /// than `maxPixels` pixels (the aspect ratio kept), and at least 1×1.
+    static func drawnSize(_ outputToSource: Affine2D, size: PixelSize, maxSide: Int?, maxPixels: Int, levels: Bool) -> PixelSize {
+        let forward = outputToSource.then(.scale(Double(size.width), Double(size.height))).inverted
+        var sx = (forward.a * forward.a + forward.b * forward.b).squareRoot()
+        var sy = (forward.c * forward.c + forward.d * forward.d).squareRoot()
+        if !sx.isFinite || !sy.isFinite || sx <= 0 || sy <= 0 { sx = 1; sy = 1 }
+        if levels {
+            func level(_ s: Double) -> Double { pow(2, (log2(s) - 1e-9).rounded(.up)) }
+            sx = level(sx); sy = level(sy)
+        }
+        var w = Double(size.width) * sx, h = Double(size.height) * sy
+        var k = 1.0
+        if let maxSide { k = min(k, Double(maxSide) / max(w, h)) }
+        k = min(k, (Double(maxPixels) / (w * h)).squareRoot())
+        w *= k; h *= k
+        return PixelSize(width: max(1, Int((w - 1e-6).rounded(.up))), height: max(1, Int((h - 1e-6).rounded(.up))))
+    }
+}
