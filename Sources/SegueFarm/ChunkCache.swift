@@ -13,7 +13,7 @@ import SegueMedia
 /// (least recently used first when pruning: `prune(maxBytes:)`).
 public struct ChunkCache: Sendable {
     /// What the cache records of a chunk (`KEY.json`).
-    public struct Entry: Codable, Equatable, Sendable {
+    public struct Entry: Codable, Equatable, Sendable, FinishedFileRecord {
         public let key: String
         /// The video file's name beside the record (`KEY.mp4`).
         public let file: String
@@ -56,7 +56,7 @@ public struct ChunkCache: Sendable {
             return nil
         }
         let video = "\(folder(key))/\(entry.file)"
-        guard let (bytes, sha) = try? ChunkRender.fingerprint(video), bytes == entry.bytes, sha == entry.sha256 else {
+        guard entry.describes(video) else {
             warn("warning: cache entry \(video) is damaged or missing (not the SHA-256 its record holds): removed, rendering the chunk again")
             remove(key, file: entry.file)
             return nil
@@ -77,11 +77,7 @@ public struct ChunkCache: Sendable {
     public func store(_ key: String, video: String, record: ChunkRecord) throws {
         try RenderJob.ensureDirectory(folder(key))
         let name = key + "." + URL(fileURLWithPath: video).pathExtension
-        try RenderJob.writeAtomically(to: "\(folder(key))/\(name)") { temp in
-            do { try FileManager.default.copyItem(atPath: video, toPath: temp) } catch {
-                throw MediaError(path: temp, function: "copy", message: "cannot write the cache entry: \(error.localizedDescription)", outputIO: true)
-            }
-        }
+        try ChunkCache.copy(video, to: "\(folder(key))/\(name)", failure: "cannot write the cache entry")
         try ChunkRender.writeJSON(Entry(key: key, file: name, frames: record.frames, bytes: record.bytes, sha256: record.sha256,
                                         codecHeaderHash: record.codecHeaderHash, renderer: record.renderer, segueVersion: SegueVersion.current),
                                   to: recordPath(key))
@@ -93,22 +89,27 @@ public struct ChunkCache: Sendable {
     public func restore(_ entry: Entry, from path: String, as chunk: ChunkPlan.Chunk, plan: ChunkPlan, in directory: String) throws -> ChunkRecord {
         try RenderJob.ensureDirectory(directory)
         let video = "\(directory)/\(chunk.file)"
-        try RenderJob.writeAtomically(to: video) { temp in
-            do { try FileManager.default.copyItem(atPath: path, toPath: temp) } catch {
-                throw MediaError(path: temp, function: "copy", message: "cannot copy the cached chunk: \(error.localizedDescription)", outputIO: true)
-            }
-        }
+        try ChunkCache.copy(path, to: video, failure: "cannot copy the cached chunk")
         // Checked again as copied: the cache may be on a network filesystem.
-        let (bytes, sha) = try ChunkRender.fingerprint(video)
-        guard bytes == entry.bytes, sha == entry.sha256 else {
+        guard entry.describes(video) else {
             throw MediaError(path: video, function: "copy", message: "the chunk copied from the cache differs from its record", outputIO: true)
         }
         let record = ChunkRecord(index: chunk.index, start: chunk.start, end: chunk.end, frames: entry.frames,
                                  settingsHash: plan.settingsHash, editHash: plan.editHash, codecHeaderHash: entry.codecHeaderHash,
-                                 file: chunk.file, bytes: bytes, sha256: sha, renderer: entry.renderer, seconds: 0,
+                                 file: chunk.file, bytes: entry.bytes, sha256: entry.sha256, renderer: entry.renderer, seconds: 0,
                                  host: ProcessInfo.processInfo.hostName)
         try ChunkRender.writeJSON(record, to: ChunkRender.sidecarPath(video))
         return record
+    }
+
+    /// Copies `source` to `destination` through a temporary file renamed into place (`RenderJob.writeAtomically`).
+    /// - Throws: `MediaError` saying `failure` and the system's reason.
+    static func copy(_ source: String, to destination: String, failure: String) throws {
+        try RenderJob.writeAtomically(to: destination) { temp in
+            do { try FileManager.default.copyItem(atPath: source, toPath: temp) } catch {
+                throw MediaError(path: temp, function: "copy", message: "\(failure): \(error.localizedDescription)", outputIO: true)
+            }
+        }
     }
 
     /// What `prune` did.
