@@ -162,7 +162,7 @@ public enum EditFile {
     }
 
     /// One item: a clip (`path`), a gap (`{"gap": SECONDS}`), a solid colour (`{"fill": COLOUR, "duration": SECONDS}`)
-    /// or a text (`{"text": WORDS, "style": {…}}`, docs/text.md), with its timing, transition, audio, layer and effects.
+    /// a text (`{"text": WORDS, "style": {…}}`, docs/text.md) or a shape (`{"shape": "rect", …}`, `shapeItem`), with its timing, transition, audio, layer and effects.
     /// On an audio track (`audio`): audio clips and gaps, no picture fields.
     static func clip(_ r: EditFields, first: Bool, base: String, audio: Bool, policy: InputPolicy = .default) throws -> ClipSpec {
         var spec: ClipSpec
@@ -175,6 +175,8 @@ public enum EditFile {
             spec = ClipSpec.fill(r.string("fill").flatMap(RGBColour.parse) ?? .black)
         case "text":
             spec = ClipSpec(content: .text(try textItem(r, base: base)))
+        case "shape":
+            spec = ClipSpec(content: .shape(try shapeItem(r)))
         default:
             spec = ClipSpec(path: resolved(r.string("path") ?? "", base: base))
             spec.imageSequence = try imageSequence(r, path: spec.path)

@@ -189,6 +189,7 @@ public struct EditFileWriter {
         case .gap: tag = "gap"
         case .fill: tag = "fill"
         case .text: tag = "text"
+        case .shape: tag = "shape"
         case .subtitles: throw EditError(field, "a caption track's item is made from the edit's captions, not written as an item")
         }
         guard let variant = variants.variant(tag) else { throw EditError(field, "an audio track's items are audio clips and gaps (this one is a \(tag))") }
@@ -207,6 +208,7 @@ public struct EditFileWriter {
         case .text(let t):
             try o.set("text", .string(t.text))
             try o.setObject("style", style(t.style, defaults: TextStyle(), field: "\(field).style"))
+        case .shape(let s): try shape(s, into: &o)
         case .subtitles: break
         }
         if c.start != .zero {

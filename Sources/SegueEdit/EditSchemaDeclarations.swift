@@ -398,7 +398,9 @@ public enum EditSchema {
     /// An item of a video track.
     public static let videoItem = SchemaVariants(byType: false, [
         .init(tag: "path", object: clip), .init(tag: "gap", object: gap), .init(tag: "fill", object: fill), .init(tag: "text", object: text),
-    ], summary: "an item is a clip (path), a gap, a fill or a text", missing: "is required (or \"gap\": SECONDS, \"fill\": COLOUR, or \"text\": WORDS)")
+        .init(tag: "shape", object: shape),
+    ], summary: "an item is a clip (path), a gap, a fill, a text or a shape",
+       missing: "is required (or \"gap\": SECONDS, \"fill\": COLOUR, \"text\": WORDS, or \"shape\": rect, ellipse, line or polygon)")
 
     /// An item of an audio track.
     public static let audioItem = SchemaVariants(byType: false, [.init(tag: "path", object: audioClip), .init(tag: "gap", object: audioGap)],

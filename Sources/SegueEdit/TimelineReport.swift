@@ -42,6 +42,8 @@ public struct TimelineReport: Codable, Sendable {
         public var text: String? = nil
         /// A text item's fonts, size and style as shaped ("Noto Sans 40 px + Noto Sans Arabic, 1 line, picture 412x60").
         public var textStyle: String? = nil
+        /// A shape item's shape and picture ("rect 200×20, fill #ffffff, picture 200x20").
+        public var shape: String? = nil
         /// How the source is timed when it does not simply play: "2×", "0.5×, blended", "ramp 1×@0s → 4×@1s",
         /// "reverse", "frozen at 1.250 s"; nil for none.
         public var time: String? = nil
@@ -162,6 +164,7 @@ public struct TimelineReport: Codable, Sendable {
             case .gap: kind = "gap"
             case .fill: kind = "fill"
             case .text: kind = "text"
+            case .shape: kind = "shape"
             case .subtitles: kind = "captions"
             case .file: kind = audio ? "audio" : p.source.isStill ? "still" : "video"
             }
@@ -180,6 +183,7 @@ public struct TimelineReport: Codable, Sendable {
                          still: p.source.isStill && p.isMedia, orientationSource: p.source.orientationSource, motion: p.motion?.description)
             c.layer = p.spec.layer.isIdentity ? nil : p.spec.layer.description
             if case .fill(let colour) = p.spec.content { c.fill = colour.description }
+            if let shape = p.spec.shape { c.shape = shape.summary + ", picture \(p.source.codedSize)" }
             c.volume = p.spec.volume == 1 ? nil : p.spec.volume
             if let text = p.spec.text {
                 c.text = text.text
@@ -268,6 +272,7 @@ public struct TimelineReport: Codable, Sendable {
         switch c.kind {
         case "gap": what = "gap"
         case "fill": what = "fill \(c.fill ?? "")"
+        case "shape": what = "shape \(c.shape ?? "")"
         case "text": what = "text \"\((c.text ?? "").replacingOccurrences(of: "\n", with: " ⏎ "))\" (\(c.textStyle ?? ""))"
         case "still": what = String(format: "%@: still, shown %.3f s", name, c.end - c.start)
         default: what = String(format: "%@: source %.3f–%.3f s", name, c.sourceStart, c.sourceEnd)

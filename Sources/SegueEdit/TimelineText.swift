@@ -31,8 +31,11 @@ extension Timeline {
     }
 
     /// The stand-in source of a text picture: a still of the picture's size.
-    static func textSource(_ block: any TextBlock) -> SourceInfo {
-        var s = SourceInfo(codedSize: block.pictureSize, nominalFrameRate: nil, duration: .zero, hasAudio: false)
+    static func textSource(_ block: any TextBlock) -> SourceInfo { pictureSource(block.pictureSize) }
+
+    /// The stand-in source of a picture the render makes (a text's, a shape's): a still of `size`.
+    static func pictureSource(_ size: PixelSize) -> SourceInfo {
+        var s = SourceInfo(codedSize: size, nominalFrameRate: nil, duration: .zero, hasAudio: false)
         s.isStill = true
         return s
     }
@@ -44,13 +47,21 @@ extension Timeline {
     /// at its own size, unrotated and uncropped, the picture's top-left corner is moved onto a whole output pixel
     /// (by less than half a pixel), so each raster pixel is exactly one output pixel on both renderers.
     public static func textGeometry(_ block: any TextBlock, _ transform: LayerTransform, renderSize: PixelSize) -> (Motion.Window, LayerTransform) {
+        nativeGeometry(pictureSize: block.pictureSize, anchorX: block.anchorX, anchorY: block.anchorY, rasterScale: block.rasterScale,
+                       transform, renderSize: renderSize)
+    }
+
+    /// How a picture drawn at output resolution (a text's, a shape's: anchor ½, ½, raster scale 1) is placed: as
+    /// `textGeometry` says, for a picture of `pictureSize` whose point (`anchorX`, `anchorY`) the layer's `x`, `y` place.
+    public static func nativeGeometry(pictureSize: PixelSize, anchorX: Double, anchorY: Double, rasterScale: Double, _ transform: LayerTransform,
+                                      renderSize: PixelSize) -> (Motion.Window, LayerTransform) {
         var t = transform
-        t.scale /= block.rasterScale
-        let window = Motion.Window(x: block.anchorX, y: block.anchorY, zoom: 1)
+        t.scale /= rasterScale
+        let window = Motion.Window(x: anchorX, y: anchorY, zoom: 1)
         if t.rotation.truncatingRemainder(dividingBy: 360) == 0, abs(t.scale - 1) < 1e-9, t.crop.isZero {
             let W = Double(renderSize.width), H = Double(renderSize.height)
-            let left = t.x * W - block.anchorX * Double(block.pictureSize.width)
-            let top = t.y * H - block.anchorY * Double(block.pictureSize.height)
+            let left = t.x * W - anchorX * Double(pictureSize.width)
+            let top = t.y * H - anchorY * Double(pictureSize.height)
             t.x += (left.rounded() - left) / W
             t.y += (top.rounded() - top) / H
         }
