@@ -92,7 +92,8 @@ public struct ShapeSpec: Equatable, Sendable {
     public var summary: String {
         var parts = [kind.rawValue]
         switch kind {
-        case .rect, .ellipse: parts[0] += " \(width)×\(height)"
+        case .rect, .ellipse:
+            parts[0] += width.isConstant && height.isConstant ? " \(width)×\(height)" : ", width \(width), height \(height)"
         case .line, .polygon: parts[0] += " of \(points.count) points"
         }
         if let g = gradient { parts.append("\(g.kind.rawValue) gradient of \(g.stops.count) stops") } else if let f = fill { parts.append("fill \(f)") }

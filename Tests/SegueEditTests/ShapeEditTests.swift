@@ -89,10 +89,10 @@ final class ShapeEditTests: XCTestCase {
         XCTAssertEqual(layer.bounds, PixelRect(x0: 29, y0: 14, x1: 131, y1: 26))
         let (x0, y0) = layer.outputToSource.apply(30, 15), (x1, y1) = layer.outputToSource.apply(130, 25)
         XCTAssertEqual([x0, y0, x1, y1].map { ($0 * 1e6).rounded() / 1e6 }, [0, 0, 1, 1])
-        XCTAssertTrue(t.notes.contains { $0.contains("shape, rect 0@0s → 100@1s×10") && $0.contains("at each frame its numbers change") }, "\(t.notes)")
+        XCTAssertTrue(t.notes.contains { $0.contains("shape, rect, width 0@0s → 100@1s, height 10") && $0.contains("at each frame its numbers change") }, "\(t.notes)")
         let report = TimelineReport(t)
         XCTAssertEqual(report.clips[0].kind, "shape")
-        XCTAssertTrue(report.text.contains("shape rect 0@0s → 100@1s×10, fill #ffffff, picture 100x10"), report.text)
+        XCTAssertTrue(report.text.contains("shape rect, width 0@0s → 100@1s, height 10, fill #ffffff, picture 100x10"), report.text)
     }
 
     func testRoundTrip() throws {
