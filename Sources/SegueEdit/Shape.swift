@@ -75,17 +75,23 @@ public struct ShapeSpec: Equatable, Sendable {
     /// Half the widest stroke (joins and caps round or square-cornered: no stroke reaches further from the edge).
     var margin: Double { stroke == nil ? 0 : max(0, strokeWidth.keyValues.max() ?? 0) / 2 }
 
-    /// The picture's size: the largest extent plus `margin` on each side, rounded up (at least 1 × 1).
-    public var pictureSize: PixelSize {
+    /// The picture's size at scale 1 (`pictureSize(scale:)`).
+    public var pictureSize: PixelSize { pictureSize(scale: 1) }
+
+    /// The picture's size drawn `scale` times larger than its own pixels (the layer's largest scale, so that it is
+    /// shown at output resolution): the largest extent plus `margin` on each side, times `scale`, rounded up (at least
+    /// 1 × 1).
+    public func pictureSize(scale k: Double) -> PixelSize {
         let e = extent, m = margin
-        func side(_ a: Double, _ b: Double) -> Int { max(1, Int((b - a + 2 * m - 1e-9).rounded(.up))) }
+        func side(_ a: Double, _ b: Double) -> Int { max(1, Int(((b - a + 2 * m) * k - 1e-9).rounded(.up))) }
         return PixelSize(width: side(e.min.0, e.max.0), height: side(e.min.1, e.max.1))
     }
 
-    /// Where the shape's (0, 0) lies in its picture: the extent centred in `pictureSize`.
-    var origin: (Double, Double) {
-        let e = extent, p = pictureSize
-        return ((Double(p.width) - (e.max.0 - e.min.0)) / 2 - e.min.0, (Double(p.height) - (e.max.1 - e.min.1)) / 2 - e.min.1)
+    /// Where the shape's (0, 0) lies in its picture drawn at `scale`, in the shape's own pixels: the extent centred in
+    /// `pictureSize(scale:) / scale`.
+    func origin(scale k: Double) -> (Double, Double) {
+        let e = extent, p = pictureSize(scale: k)
+        return ((Double(p.width) / k - (e.max.0 - e.min.0)) / 2 - e.min.0, (Double(p.height) / k - (e.max.1 - e.min.1)) / 2 - e.min.1)
     }
 
     /// "rect 200×20, fill #ffffff, stroke #000000 2 px" for plans and messages.
@@ -106,4 +112,17 @@ public struct ShapeSpec: Equatable, Sendable {
 extension ClipSpec {
     /// The shape item's description, nil for other items.
     public var shape: ShapeSpec? { if case .shape(let s) = content { return s } else { return nil } }
+}
+
+extension Timeline {
+    /// The scale a shape item's picture is drawn at: the layer's largest (`rasterScale`), so that it is shown at output
+    /// resolution, but no picture side above 16384 pixels nor more than 4 × the render area (a shape shown larger is
+    /// drawn at that size and scaled up).
+    static func shapeScale(_ spec: ClipSpec, renderSize: PixelSize) -> Double {
+        guard let shape = spec.shape else { return 1 }
+        let own = shape.pictureSize(scale: 1)
+        let w = Double(own.width), h = Double(own.height)
+        let area = 4 * Double(renderSize.width) * Double(renderSize.height)
+        return min(rasterScale(spec.layer), 16384 / max(w, h), (area / (w * h)).squareRoot())
+    }
 }

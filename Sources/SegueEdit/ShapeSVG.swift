@@ -7,9 +7,10 @@ import SegueCore
 /// parsed (`TextColour.parse`) and are written as `#rrggbb` with a separate opacity; numbers are finite (the schema's
 /// ranges) and written with at most four decimals.
 ///
-/// The document is `pictureSize` pixels (`width`, `height` and `viewBox` alike, one user unit a pixel); the shape's
-/// (0, 0) sits at `ShapeSpec.origin`, (ox, oy). With w, h, r, s the width, height, corner radius and stroke width at
-/// the instant:
+/// The document is `pictureSize(scale: k)` pixels (`width`, `height`), its `viewBox` those divided by k (one user unit
+/// one of the shape's pixels; k the layer's largest scale, `Timeline.shapeScale`, so that librsvg draws it as large
+/// as it is shown); the shape's (0, 0) sits at `ShapeSpec.origin(scale: k)`, (ox, oy). With w, h, r, s the width,
+/// height, corner radius and stroke width at the instant:
 /// - rect: `<rect x=ox y=oy width=w height=h rx=ry=r>` (librsvg clamps r to half the shorter side); mitred corners;
 /// - ellipse: `<ellipse cx=ox+w/2 cy=oy+h/2 rx=w/2 ry=h/2>`;
 /// - line: `<polyline points="x+ox,y+oy …" fill="none">`, butt ends, round joins;
@@ -21,9 +22,10 @@ import SegueCore
 ///   (centre ½, ½, radius ½ of the box); each stop `<stop offset=o stop-color="#rrggbb" stop-opacity=a>`, offsets
 ///   clamped to 0…1 and made non-decreasing (SVG's rule); the shape's `fill="url(#g)"`.
 public enum ShapeSVG {
-    /// The document for `shape` at `t` (seconds from the item's first instant).
-    public static func document(_ shape: ShapeSpec, at t: MediaTime) -> String {
-        let size = shape.pictureSize, (ox, oy) = shape.origin
+    /// The document for `shape` at `t` (seconds from the item's first instant), drawn at `scale` (its pixels per
+    /// shape pixel).
+    public static func document(_ shape: ShapeSpec, at t: MediaTime, scale k: Double = 1) -> String {
+        let size = shape.pictureSize(scale: k), (ox, oy) = shape.origin(scale: k)
         var defs = ""
         var fill = paint(shape.fill)
         if let g = shape.gradient {
@@ -48,7 +50,7 @@ public enum ShapeSVG {
                 ? "<polyline points=\"\(points)\" fill=\"none\"\(stroke) stroke-linejoin=\"round\"/>"
                 : "<polygon points=\"\(points)\" \(fill)\(stroke) stroke-linejoin=\"round\"/>"
         }
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(size.width)\" height=\"\(size.height)\" viewBox=\"0 0 \(size.width) \(size.height)\">"
+        return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(size.width)\" height=\"\(size.height)\" viewBox=\"0 0 \(number(Double(size.width) / k)) \(number(Double(size.height) / k))\">"
             + defs + element + "</svg>"
     }
 

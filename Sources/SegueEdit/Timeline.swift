@@ -93,7 +93,8 @@ public struct Timeline: Sendable {
             var transform = spec.layer.transform(at: t - start)
             if let block = text { (window, transform) = Timeline.textGeometry(block, transform, renderSize: renderSize) }
             if spec.shape != nil {
-                (window, transform) = Timeline.nativeGeometry(pictureSize: source.codedSize, anchorX: 0.5, anchorY: 0.5, rasterScale: 1, transform, renderSize: renderSize)
+                (window, transform) = Timeline.nativeGeometry(pictureSize: source.codedSize, anchorX: 0.5, anchorY: 0.5,
+                                                              rasterScale: Timeline.shapeScale(spec, renderSize: renderSize), transform, renderSize: renderSize)
             }
             return LayerGeometry.place(codedSize: picture?.size ?? source.codedSize, sar: picture?.sampleAspectRatio ?? source.sampleAspectRatio,
                                        orientation: source.orientation, renderSize: renderSize, fit: fit, window: window, transform: transform)
@@ -231,7 +232,7 @@ public struct Timeline: Sendable {
         var stand = SourceInfo(codedSize: size, nominalFrameRate: nil, duration: .zero, hasAudio: false)
         stand.isStill = true
         func source(_ n: Int) -> SourceInfo {
-            sourceOf[n] ?? blocks[n].map { Timeline.textSource($0) } ?? all[n].spec.shape.map { Timeline.pictureSource($0.pictureSize) } ?? stand
+            sourceOf[n] ?? blocks[n].map { Timeline.textSource($0) } ?? all[n].spec.shape.map { Timeline.pictureSource($0.pictureSize(scale: Timeline.shapeScale(all[n].spec, renderSize: size))) } ?? stand
         }
 
         // Durations, then each track's layout.

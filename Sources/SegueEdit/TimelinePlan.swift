@@ -74,7 +74,7 @@ extension Timeline {
         case .fill(let c): content = .colour(c, alpha: 1)
         case .file: content = .media
         case .text: content = .text
-        case .shape(let s): content = .shape(svg: ShapeSVG.document(s, at: local))
+        case .shape(let s): content = .shape(svg: ShapeSVG.document(s, at: local, scale: Timeline.shapeScale(p.spec, renderSize: renderSize)))
         case .subtitles: content = .subtitles
         }
         guard let g = p.layer(at: p.start + local, renderSize: renderSize, picture: picture) else { return nil }

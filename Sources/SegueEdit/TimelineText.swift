@@ -22,12 +22,18 @@ extension Timeline {
         var out: [Int: any TextBlock] = [:]
         for n in texts {
             let spec = all[n].spec
-            let largest = spec.layer.scale.keyValues.max() ?? 1
-            let block = try services.layout(spec.text!, renderSize: renderSize, scale: largest > 0 ? largest : 1, field: all[n].field)
+            let block = try services.layout(spec.text!, renderSize: renderSize, scale: rasterScale(spec.layer), field: all[n].field)
             for w in block.warnings where !warnings.contains(w) { warnings.append(w) }
             out[n] = block
         }
         return out
+    }
+
+    /// The scale a text's or a shape's picture is drawn at: the layer's largest (keyframed `scale`: the maximum of its
+    /// keyframes; 1 for none above 0), so that it is never shown larger than drawn.
+    static func rasterScale(_ layer: LayerSpec) -> Double {
+        let largest = layer.scale.keyValues.max() ?? 1
+        return largest > 0 ? largest : 1
     }
 
     /// The stand-in source of a text picture: a still of the picture's size.

@@ -47,6 +47,25 @@ final class ShapeRenderTests: XCTestCase {
         XCTAssertTrue(images[1].pixels.enumerated().contains { $0.offset % 4 == 0 && $0.element > 20 && $0.element < 235 })
     }
 
+    /// A shape shown at layer scale 3 is drawn 3 × larger (its picture 60 × 30 for a 20 × 10 rect), not scaled up: its
+    /// edges stay sharp (no partly covered pixel along a row) and its area is 9 × its own; a keyframed scale draws it
+    /// at the largest.
+    func testAScaledShapeIsDrawnAtOutputResolution() throws {
+        let json = #"""
+            {"renderSize": {"width": 160, "height": 120}, "frameRate": 1, "clips": [
+              {"shape": "rect", "width": 20, "height": 10, "duration": 1, "layer": {"scale": 3}},
+              {"shape": "ellipse", "width": 20, "height": 10, "duration": 1,
+               "layer": {"scale": {"keyframes": [{"time": 0, "value": 1}, {"time": 1, "value": 4}]}}}]}
+            """#
+        let timeline = try RenderJob.resolve(try EditFile.parse(data: Data(json.utf8), baseDirectory: "/"))
+        XCTAssertEqual(timeline.placements.map(\.source.codedSize), [PixelSize(width: 60, height: 30), PixelSize(width: 80, height: 40)])
+        let image = try frames(json, [0])[0]
+        XCTAssertEqual(covered(image), 1800, accuracy: 18)
+        let row = (0..<160).map { pixel(image, $0, 60)[0] }
+        XCTAssertEqual(row.filter { $0 > 0 && $0 < 255 }.count, 0, "\(row)")
+        XCTAssertEqual(row.filter { $0 == 255 }.count, 60)
+    }
+
     /// A stroked rect's outline is strokeWidth across (centred on the edge), its inside empty; a line's too.
     func testStrokeWidths() throws {
         let json = #"""
