@@ -3,7 +3,7 @@ import XCTest
 import SegueCore
 import SegueEdit
 import SegueGL
-import SeguePipeline
+@testable import SeguePipeline
 import SegueReference
 import SegueTestSupport
 
@@ -108,6 +108,27 @@ final class ShapeRenderTests: XCTestCase {
                 XCTAssertEqual(pixel(image, 29, 20), [0, 0, 0], "frame \(n)")
             }
         }
+    }
+
+    /// A constant shape is drawn once for its whole time; a keyframed one once per frame where its numbers move and not
+    /// again while they hold (1 s of growth at 10 fps, then 1 s held: 11 pictures, frames 0…10, the last held after).
+    func testShapesAreDrawnOnlyWhenTheyChange() throws {
+        let json = #"""
+            {"renderSize": {"width": 64, "height": 48}, "frameRate": 10, "tracks": [
+              {"clips": [{"shape": "ellipse", "width": 20, "height": 20, "duration": 2, "layer": {"opacity": {"keyframes": [{"time": 0, "value": 0.2}, {"time": 2, "value": 1}]}}}]},
+              {"clips": [{"shape": "rect", "height": 4, "duration": 2, "width": {"keyframes": [{"time": 0, "value": 0}, {"time": 1, "value": 40}]}}]}]}
+            """#
+        let t = try RenderJob.resolve(try EditFile.parse(data: Data(json.utf8), baseDirectory: "/"))
+        let source = FrameSource(timeline: t)
+        var identities: [Int: Set<UInt64>] = [:]
+        for n in 0..<t.frameCount {
+            let (plan, pictures) = try source.frame(n)
+            for (layer, picture) in zip(plan.layers, pictures) { identities[layer.clipIndex, default: []].insert(picture.identity) }
+        }
+        XCTAssertEqual(t.frameCount, 20)
+        XCTAssertEqual(identities[0]?.count, 1, "the constant ellipse")
+        XCTAssertEqual(identities[1]?.count, 11, "the growing rect")
+        XCTAssertEqual(source.shapePicturesMade, 12)
     }
 
     /// A linear gradient's ends are its stops' colours, its middle their mix; a radial one's centre its first stop.
