@@ -131,8 +131,9 @@ public struct SchemaVariants: Sendable {
     func variant(_ tag: String) -> Variant? { variants.first { $0.tag == tag } }
     /// The variants a key names (not `byType`): those whose key `o` holds, less any whose key is also a field of
     /// another one there (a shape item's `fill` is its paint, not a fill item's key).
-    func keyed(_ o: [String: Any]) -> [Variant] {
-        let given = variants.filter { o[$0.tag] != nil }
+    func keyed(_ o: [String: Any]) -> [Variant] { keyed(Set(o.keys)) }
+    func keyed(_ keys: Set<String>) -> [Variant] {
+        let given = variants.filter { keys.contains($0.tag) }
         return given.filter { v in !given.contains { $0.tag != v.tag && $0.object.field(v.tag) != nil } }
     }
     /// The variants whose object has `tag` among its fields (they claim it when their own key is there too).

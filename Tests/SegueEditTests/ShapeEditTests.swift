@@ -95,6 +95,17 @@ final class ShapeEditTests: XCTestCase {
         XCTAssertTrue(report.text.contains("shape rect, width 0@0s → 100@1s, height 10, fill #ffffff, picture 100x10"), report.text)
     }
 
+    /// Placeholders in a shape are typed by the shape's fields (its `fill` names the shape, not a fill item).
+    func testTemplateValuesFillAShape() throws {
+        var values = TemplateValues()
+        values["w"] = .string("120")
+        values["paint"] = .string("#ff000080")
+        let json = ##"{"renderSize": {"width": 160, "height": 120}, "clips": [{"shape": "rect", "width": "{{w}}", "height": 10, "fill": "{{paint}}"}]}"##
+        let s = try XCTUnwrap(try EditFile.parse(data: Data(json.utf8), baseDirectory: "/e", values: values).tracks[0].clips[0].shape)
+        XCTAssertEqual(s.width, .constant(120))
+        XCTAssertEqual(s.fill?.description, "#ff000080")
+    }
+
     func testRoundTrip() throws {
         let json = #"""
             {"renderSize": {"width": 160, "height": 120}, "clips": [
