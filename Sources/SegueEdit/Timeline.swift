@@ -227,12 +227,13 @@ public struct Timeline: Sendable {
         var warnings: [String] = edit.warnings + fitted.warnings
         let blocks = try Timeline.shapeText(all, renderSize: size, services: text, captions: edit.captions != nil, warnings: &warnings)
 
-        // Each item's source: its media's; a text item's picture; for a fill or a gap a stand-in the size of the
-        // render frame.
+        // Each item's source: its media's; a text item's or a shape's picture; for a fill or a gap a stand-in the size
+        // of the render frame.
         var stand = SourceInfo(codedSize: size, nominalFrameRate: nil, duration: .zero, hasAudio: false)
         stand.isStill = true
         func source(_ n: Int) -> SourceInfo {
-            sourceOf[n] ?? blocks[n].map { Timeline.textSource($0) } ?? all[n].spec.shape.map { Timeline.pictureSource($0.pictureSize(scale: Timeline.shapeScale(all[n].spec, renderSize: size))) } ?? stand
+            if let shape = all[n].spec.shape { return Timeline.pictureSource(shape.pictureSize(scale: Timeline.shapeScale(all[n].spec, renderSize: size))) }
+            return sourceOf[n] ?? blocks[n].map { Timeline.textSource($0) } ?? stand
         }
 
         // Durations, then each track's layout.
