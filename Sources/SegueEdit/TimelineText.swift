@@ -81,7 +81,7 @@ extension Timeline {
         var placements: [Placement] = []
         var tracks: [[Int]] = []
         var trackEnds: [MediaTime] = []
-        var late = 0
+        var late = Set<Int>()   // the cues left out
         let field = { (cue: CaptionCue) in "captions (\(name) line \(cue.line))" }
         var style = spec.style
         let portrait = renderSize.height > renderSize.width
@@ -98,7 +98,7 @@ extension Timeline {
         let margin = safe ? WordCaptionStyle.safeSide : captionMargin
         for piece in pieces.sorted(by: { $0.start < $1.start || ($0.start == $1.start && $0.cue.index < $1.cue.index) }) {
             let cue = piece.cue, text = piece.text, style = text.style, start = piece.start
-            guard start < editEnd else { late += 1; continue }
+            guard start < editEnd else { if !placements.contains(where: { $0.cue?.index == cue.index }) { late.insert(cue.index) }; continue }
             let end = editEnd < piece.end ? editEnd : piece.end
             guard start < end else { continue }
             let block = try services.layout(text, renderSize: renderSize, scale: 1, field: field(cue))
@@ -122,7 +122,8 @@ extension Timeline {
             tracks[k].append(index)
             placements.append(p)
         }
-        if late > 0 {
+        if !late.isEmpty {
+            let late = late.count
             warnings.append("captions: \(late) cue\(late == 1 ? "" : "s") of \(name) start\(late == 1 ? "s" : "") at or after the edit's end (\(fmt(editEnd)) s) and \(late == 1 ? "is" : "are") not shown")
         }
         return (file, placements, tracks)

@@ -105,4 +105,19 @@ final class WordTimingTests: CaptionFileTestCase {
         XCTAssertEqual(pop[0].text.marks.first?.scale, 1.25)
         XCTAssertEqual(pop[1].text.marks.first?.scale, 1)
     }
+
+    /// `captionStyle` beside `captions` and inside its object (which wins); without captions it is an edit error.
+    func testEditFileFields() throws {
+        func parse(_ json: String) throws -> Edit { try EditFile.parse(data: Data(json.utf8), baseDirectory: "/e") }
+        let beside = try parse(##"{"clips": [{"path": "a.mp4"}], "captions": "t.json", "captionStyle": {"words": "karaoke", "maxWords": 3, "activeBox": "#000000"}}"##)
+        let w = try XCTUnwrap(beside.captions?.words)
+        XCTAssertEqual([w.mode.rawValue, "\(w.maxWords)", "\(w.maxLines)", w.activeBox?.description ?? "none"], ["karaoke", "3", "2", "#000000"])
+        XCTAssertEqual(beside.captions?.path, "/e/t.json")
+        let inside = try parse(#"{"clips": [{"path": "a.mp4"}], "captions": {"path": "t.vtt", "captionStyle": {"words": "pop"}}, "captionStyle": {"words": "reveal"}}"#)
+        XCTAssertEqual(inside.captions?.words?.mode, .pop)
+        XCTAssertNil(try parse(#"{"clips": [{"path": "a.mp4"}], "captions": "t.srt"}"#).captions?.words)
+        XCTAssertThrowsError(try parse(#"{"clips": [{"path": "a.mp4"}], "captionStyle": {"words": "pop"}}"#)) {
+            XCTAssertEqual(($0 as? EditError)?.field, "captionStyle")
+        }
+    }
 }
