@@ -133,6 +133,17 @@ final class WordCaptionTests: EndToEndTestCase {
         XCTAssertLessThanOrEqual(all.upperBound, 340)
     }
 
+    /// `karaoke`: on frame 13 "Hello" and "world" in the active colour, "again" not; on frame 23 all three.
+    func testKaraokeColoursEverySpokenWord() throws {
+        let f = try cpuFrames(edit(try inputs()[1], mode: .karaoke), [12, 13, 23])
+        let one = try XCTUnwrap(columns(pixels(f[12]!, active: true))), two = try XCTUnwrap(columns(pixels(f[13]!, active: true)))
+        let three = try XCTUnwrap(columns(pixels(f[23]!, active: true))), ink = try XCTUnwrap(columns(pixels(f[23]!, active: false)))
+        XCTAssertEqual(two.lowerBound, one.lowerBound, "Hello stays coloured")
+        XCTAssertGreaterThan(two.upperBound, one.upperBound + 20, "world coloured from frame 13")
+        XCTAssertGreaterThan(three.upperBound, two.upperBound + 20, "again coloured from frame 23")
+        XCTAssertEqual(Double(three.count), Double(ink.count), accuracy: 3, "every word coloured on frame 23")
+    }
+
     /// A highlighted caption with an active box: GPU against CPU ≥ 45 dB on every frame.
     func testGPUMatchesCPU() throws {
         var e = edit(try inputs()[2])
