@@ -119,6 +119,9 @@ public enum EditFile {
         }
         if let m = e.object("music") { edit.music = music(m, base: base) }
         if e["captions"] != nil { edit.captions = try captions(e, base: base) }
+        if edit.captions == nil, e.object("captionStyle") != nil {
+            throw EditError("captionStyle", "styles word-by-word captions: give captions too (a caption file with word timings)")
+        }
         if let a = e.object("audio") {
             if let v = a.int("sampleRate") { edit.audio.sampleRate = v }
             if let v = a.int("channels") { edit.audio.channels = v }
@@ -253,7 +256,7 @@ public enum EditFile {
         guard let s = v as? String else { throw EditError(field, "must be a string, got \(typeName(v))") }
         return s
     }
-    static func isBool(_ v: Any) -> Bool {
+    public static func isBool(_ v: Any) -> Bool {
         guard let n = v as? NSNumber else { return false }
         return n.objCType.pointee == 0x63 // 'c': a boxed Bool
     }

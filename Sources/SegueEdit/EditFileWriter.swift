@@ -95,6 +95,7 @@ public struct EditFileWriter {
             var caption = DeclaredObject(EditSchema.captions, "captions")
             try caption.set("path", path(c.path))
             try caption.setObject("style", style(c.style, defaults: .caption, field: "captions.style"))
+            if let w = c.words { try caption.set("captionStyle", wordStyle(w)) }
             try o.set("captions", caption.value)
         }
         if e.fitTransitions { try o.set("fitTransitions", .bool(true)) }

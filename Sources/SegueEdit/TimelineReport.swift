@@ -66,6 +66,8 @@ public struct TimelineReport: Codable, Sendable {
     public let captionFile: String?, captionFormat: String?
     /// Every cue of the caption file; an ASS file's events, as libass reads them (drawn by libass).
     public let captions: [Cue]
+    /// Whether libass draws the captions (an ASS file, not as word-by-word captions); nil without captions.
+    public let captionsByLibass: Bool?
     public struct Transition: Codable, Sendable {
         public let type: String
         public let direction: String
@@ -196,6 +198,7 @@ public struct TimelineReport: Codable, Sendable {
         clips = t.placements.filter { !t.captionTracks.contains($0.track) }.map { clip($0, audio: false) }
         captionFile = t.captions?.path
         captionFormat = t.captions?.format.rawValue
+        captionsByLibass = t.captions.map { _ in t.placements.contains { if case .subtitles = $0.spec.content { true } else { false } } }
         captions = (t.captions?.cues ?? []).map { cue in
             let end = t.duration < cue.end ? t.duration : cue.end
             return Cue(index: cue.index, line: cue.line, start: cue.start.seconds, end: end.seconds,
@@ -234,7 +237,7 @@ public struct TimelineReport: Codable, Sendable {
             s += line(c, label: "audio track \(c.track) item \(c.item)")
         }
         if let format = captionFormat {
-            s += "captions \(captionFile.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "") (\(format)): \(captions.count) cue\(captions.count == 1 ? "" : "s")\(format == "ass" ? ", drawn by libass" : "")\n"
+            s += "captions \(captionFile.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "") (\(format)): \(captions.count) cue\(captions.count == 1 ? "" : "s")\(captionsByLibass == true ? ", drawn by libass" : "")\n"
             for c in captions {
                 let words = c.text.replacingOccurrences(of: "\n", with: " ⏎ ")
                 s += String(format: "  cue %d (line %d) %.3f–%.3f s, ", c.index, c.line, c.start, c.end)
