@@ -146,6 +146,8 @@ public struct TextSpec: Equatable, Sendable {
     public var text: String
     public var style: TextStyle
     public var role: TextRole
+    /// How its characters, words or lines come in and go out (a text item's `animate`); nil: shown whole throughout.
+    public var animation: TextAnimation? = nil
     public init(text: String, style: TextStyle = TextStyle(), role: TextRole = .title) {
         self.text = text; self.style = style; self.role = role
     }

@@ -10,6 +10,10 @@ public struct PlacedGlyph: Sendable, Equatable {
     public let glyph: UInt32
     /// Its origin on the baseline, in picture pixels (top-left origin, y down).
     public let x: Double, y: Double
+    /// The UTF-8 byte offset in `TextLayout.text` of the first character of the glyph's cluster.
+    public var cluster: Int = 0
+    /// The line it is on, 0 the first.
+    public var line: Int = 0
 }
 
 /// A text shaped for one render size: every glyph placed in the picture, the fonts they come from and what the picture
@@ -40,6 +44,9 @@ public struct TextLayout: TextBlock, Equatable {
     public let box: (x0: Double, y0: Double, x1: Double, y1: Double)?
     public let boxRadius: Double
     public let warnings: [String]
+    /// The text as drawn (`TextSpec.text` with its line breaks as "\n", tabs as spaces, control characters removed):
+    /// what the glyphs' clusters point into.
+    public let text: String
 
     public var summary: String {
         let names = fonts.map(\.family).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
@@ -55,10 +62,10 @@ public struct TextLayout: TextBlock, Equatable {
 
     init(pictureSize: PixelSize, rasterScale: Double, anchorX: Double, anchorY: Double, fonts: [FontReference], glyphs: [PlacedGlyph],
          pixelSize: Double, lineCount: Int, shapingCalls: Int, style: TextStyle, outlineWidth: Double, shadowOffset: (x: Double, y: Double),
-         shadowBlur: Double, box: (x0: Double, y0: Double, x1: Double, y1: Double)?, boxRadius: Double, warnings: [String]) {
+         shadowBlur: Double, box: (x0: Double, y0: Double, x1: Double, y1: Double)?, boxRadius: Double, warnings: [String], text: String = "") {
         self.pictureSize = pictureSize; self.rasterScale = rasterScale; self.anchorX = anchorX; self.anchorY = anchorY
         self.fonts = fonts; self.glyphs = glyphs; self.pixelSize = pixelSize; self.lineCount = lineCount; self.shapingCalls = shapingCalls
         self.style = style; self.outlineWidth = outlineWidth; self.shadowOffset = shadowOffset; self.shadowBlur = shadowBlur
-        self.box = box; self.boxRadius = boxRadius; self.warnings = warnings
+        self.box = box; self.boxRadius = boxRadius; self.warnings = warnings; self.text = text
     }
 }

@@ -24,6 +24,12 @@ struct ShapedGlyph {
     let xOffset: Double, yOffset: Double
     /// The UTF-8 byte offset (in the shaped text) of the first character of the glyph's cluster.
     let cluster: Int
+
+    /// The same glyph with its cluster `offset` bytes further on (a line's glyphs placed in its paragraph, a
+    /// paragraph's in the whole text).
+    func moved(by offset: Int) -> ShapedGlyph {
+        ShapedGlyph(face: face, glyph: glyph, advance: advance, xOffset: xOffset, yOffset: yOffset, cluster: cluster + offset)
+    }
 }
 
 /// A run of bytes of a paragraph set in one font.
@@ -78,18 +84,24 @@ final class TextShaper {
         var calls = 0
         var lines: [ShapedLine] = []
         let maxWidth = style.maxWidth.map { $0 * Double(renderSize.width) * scale }
-        for paragraph in TextShaper.paragraphs(of: spec.text) {
+        let paragraphs = TextShaper.paragraphs(of: spec.text)
+        var base = 0   // the paragraph's first byte in the text as drawn (paragraphs joined by "\n")
+        for paragraph in paragraphs {
             lines += try shapedLines(paragraph, fallback: fallback, primary: primary, size: px, maxWidth: maxWidth, calls: &calls)
+                .map { line in (line.glyphs.map { $0.moved(by: base) }, line.width) }
+            base += paragraph.utf8.count + 1
         }
         let set = try setLines(lines, primary: primary, size: px, style: style)
-        let frame = PictureFrame(ink: set.ink, block: set.block, style: style, fontSize: fontSize, scale: scale)
+        let frame = PictureFrame(ink: set.ink, block: set.block, style: style, fontSize: fontSize, scale: scale,
+                                 margin: spec.animation == nil ? 0 : TextAnimation.margin * px)
         let ox = frame.ox, oy = frame.oy, width = frame.width, height = frame.height
 
         var fonts: [FontReference] = [primary.reference]
         var glyphs: [PlacedGlyph] = []
         for g in set.placed {
             if !fonts.contains(g.face.reference) { fonts.append(g.face.reference) }
-            glyphs.append(PlacedGlyph(font: fonts.firstIndex(of: g.face.reference)!, glyph: g.glyph, x: g.x - ox, y: g.y - oy))
+            glyphs.append(PlacedGlyph(font: fonts.firstIndex(of: g.face.reference)!, glyph: g.glyph, x: g.x - ox, y: g.y - oy,
+                                      cluster: g.cluster, line: g.line))
         }
         let anchorBox = frame.plate ?? set.block
         let anchorX = (anchorBox.x0 + style.align.anchor * (anchorBox.x1 - anchorBox.x0) - ox) / Double(width)
@@ -98,7 +110,7 @@ final class TextShaper {
                           fonts: fonts, glyphs: glyphs, pixelSize: px, lineCount: lines.count, shapingCalls: calls, style: style,
                           outlineWidth: frame.outline, shadowOffset: (frame.shadow?.x ?? 0, frame.shadow?.y ?? 0), shadowBlur: frame.shadow?.blur ?? 0,
                           box: frame.plate.map { ($0.x0 - ox, $0.y0 - oy, $0.x1 - ox, $0.y1 - oy) }, boxRadius: (style.box?.radius ?? 0) * scale,
-                          warnings: fallback.warning.map { [$0] } ?? [])
+                          warnings: fallback.warning.map { [$0] } ?? [], text: paragraphs.joined(separator: "\n"))
     }
 
     /// A rectangle in picture pixels (y down).
@@ -135,7 +147,7 @@ final class TextShaper {
                 let a = max(r.start, range.lowerBound), b = min(r.end, range.upperBound)
                 return a < b ? FontRun(start: a - range.lowerBound, end: b - range.lowerBound, face: r.face) : nil
             }
-            let g = try shape(part, runs: clipped, calls: &calls)
+            let g = try shape(part, runs: clipped, calls: &calls).map { $0.moved(by: range.lowerBound) }
             lines.append((g, g.reduce(0) { $0 + $1.advance }))
         }
         return lines
@@ -146,20 +158,20 @@ final class TextShaper {
     /// width). Returns each glyph's origin, the glyphs' ink box (all zero when there is no ink: only spaces) and the
     /// block, pixels from the block's top left.
     private func setLines(_ lines: [ShapedLine], primary: FontFace, size px: Double, style: TextStyle) throws
-        -> (placed: [(face: FontFace, glyph: UInt32, x: Double, y: Double)], ink: Box, block: Box) {
+        -> (placed: [(face: FontFace, glyph: UInt32, x: Double, y: Double, cluster: Int, line: Int)], ink: Box, block: Box) {
         let ascent = primary.ascender, descent = -primary.descender
         let lineHeight = style.lineHeight.map { $0 * px } ?? primary.lineSpacing
         let halfLeading = (lineHeight - (ascent + descent)) / 2
         let blockWidth = lines.map(\.width).max() ?? 0
         let blockHeight = lineHeight * Double(lines.count)
-        var placed: [(face: FontFace, glyph: UInt32, x: Double, y: Double)] = []
+        var placed: [(face: FontFace, glyph: UInt32, x: Double, y: Double, cluster: Int, line: Int)] = []
         var ink = (x0: Double.infinity, y0: Double.infinity, x1: -Double.infinity, y1: -Double.infinity)
         for (i, line) in lines.enumerated() {
             let baseline = Double(i) * lineHeight + halfLeading + ascent
             var pen = style.align == .left ? 0 : style.align == .right ? blockWidth - line.width : (blockWidth - line.width) / 2
             for g in line.glyphs {
                 let x = pen + g.xOffset, y = baseline - g.yOffset
-                placed.append((g.face, g.glyph, x, y))
+                placed.append((g.face, g.glyph, x, y, g.cluster, i))
                 if let box = try inkBox(g.face, g.glyph) {
                     ink = (min(ink.x0, x + box.x0), min(ink.y0, y + box.y0), max(ink.x1, x + box.x1), max(ink.y1, y + box.y1))
                 }
@@ -183,7 +195,7 @@ final class TextShaper {
         /// The frame of text whose glyphs' ink is `ink` in a `block` (`setLines`), in `style` at `fontSize` (layer
         /// pixels) rasterised at `scale`: the picture covers the block, the ink with its outline and shadow, and the
         /// box, in whole pixels with one more on each side for the antialiased edges.
-        init(ink: Box, block: Box, style: TextStyle, fontSize: Double, scale: Double) {
+        init(ink: Box, block: Box, style: TextStyle, fontSize: Double, scale: Double, margin: Double = 0) {
             outline = style.outline.map { ($0.width ?? 0.06 * fontSize) * scale } ?? 0
             shadow = style.shadow.map { (x: ($0.x ?? 0.05 * fontSize) * scale, y: ($0.y ?? 0.05 * fontSize) * scale, blur: $0.blur * scale) }
             let padding = style.box.map { ($0.padding ?? 0.25 * fontSize) * scale } ?? 0
@@ -196,6 +208,8 @@ final class TextShaper {
                           max(extent.x1, ink.x1 + outline + sh.x + r), max(extent.y1, ink.y1 + outline + sh.y + r))
             }
             if let p = plate { extent = (min(extent.x0, p.x0), min(extent.y0, p.y0), max(extent.x1, p.x1), max(extent.y1, p.y1)) }
+            // An animated text's units move, grow and blur beyond their place (`TextAnimation.margin`).
+            extent = (extent.x0 - margin, extent.y0 - margin, extent.x1 + margin, extent.y1 + margin)
             // Whole pixels, one more on each side for the antialiased edges.
             ox = (extent.x0).rounded(.down) - 1; oy = (extent.y0).rounded(.down) - 1
             width = Int((extent.x1 - ox).rounded(.up)) + 1; height = Int((extent.y1 - oy).rounded(.up)) + 1
