@@ -7,7 +7,22 @@ extension EditFile {
     static func textItem(_ o: EditFields, base: String) throws -> TextSpec {
         var spec = TextSpec(text: o.string("text") ?? "")
         if let st = o.object("style") { spec.style = style(st, base: base, defaults: TextStyle()) }
+        if let a = o.object("animate") { spec.animation = try animation(a) }
         return spec
+    }
+
+    /// A text item's `animate` (`EditSchema.animate`): nil when it names neither `in` nor `out`.
+    /// - Throws: `EditError` when it has settings but no `in` or `out`.
+    static func animation(_ o: EditFields) throws -> TextAnimation? {
+        var a = TextAnimation(entrance: o.choice("in", TextAnimation.Preset.self), exit: o.choice("out", TextAnimation.Preset.self))
+        if let u = o.choice("by", TextAnimation.Unit.self) { a.unit = u }
+        if let d = o.seconds("duration") { a.duration = d }
+        a.stagger = o.seconds("stagger")
+        if a.entrance == nil && a.exit == nil {
+            if o.object.isEmpty { return nil }
+            throw EditError(o.path, "animates nothing: give \"in\" or \"out\" (\(TextAnimation.Preset.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return a
     }
 
     /// The edit's `captions`: `{"path": "subs.srt", "style": {...}}` or just the path as a string.

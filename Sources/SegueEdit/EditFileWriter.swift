@@ -209,6 +209,7 @@ public struct EditFileWriter {
         case .text(let t):
             try o.set("text", .string(t.text))
             try o.setObject("style", style(t.style, defaults: TextStyle(), field: "\(field).style"))
+            if let a = t.animation { try o.setObject("animate", animation(a, field: "\(field).animate")) }
         case .shape(let s): try shape(s, into: &o)
         case .subtitles: break
         }

@@ -88,6 +88,17 @@ extension EditFileWriter {
         return o.value
     }
 
+    /// A text item's `animate`, every field given.
+    func animation(_ a: TextAnimation, field: String) throws -> DeclaredObject {
+        var o = DeclaredObject(EditSchema.animate, field)
+        if let e = a.entrance { try o.set("in", .string(e.rawValue)) }
+        if let x = a.exit { try o.set("out", .string(x.rawValue)) }
+        try o.set("by", .string(a.unit.rawValue))
+        try o.set("duration", EditFileWriter.seconds(a.duration))
+        if let s = a.stagger { try o.set("stagger", EditFileWriter.seconds(s)) }
+        return o
+    }
+
     /// A text style as the fields that differ from `defaults` (what the parser starts from: `TextStyle()` for a text
     /// item, `TextStyle.caption` for captions); `null` or `false` where the default has something the style removes.
     func style(_ s: TextStyle, defaults d: TextStyle, field: String) throws -> DeclaredObject {
@@ -106,11 +117,12 @@ extension EditFileWriter {
         if s.maxWidth != d.maxWidth { try o.set("maxWidth", s.maxWidth.map(JSONValue.number) ?? .null) }
         if s.lineHeight != d.lineHeight { try o.set("lineHeight", s.lineHeight.map(JSONValue.number) ?? .null) }
         if s.outline != d.outline {
-            guard let v = s.outline else { try o.set("outline", .bool(false)); return o }
-            var x = DeclaredObject(EditSchema.outline, o.path("outline"))
-            if let w = v.width { try x.set("width", .number(w)) }
-            try x.set("color", .string(v.colour.description))
-            try o.set("outline", x.value)
+            if let v = s.outline {
+                var x = DeclaredObject(EditSchema.outline, o.path("outline"))
+                if let w = v.width { try x.set("width", .number(w)) }
+                try x.set("color", .string(v.colour.description))
+                try o.set("outline", x.value)
+            } else { try o.set("outline", .bool(false)) }
         }
         if s.shadow != d.shadow {
             if let v = s.shadow {

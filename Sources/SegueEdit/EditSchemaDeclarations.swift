@@ -391,9 +391,18 @@ public enum EditSchema {
         SchemaField("fill", colour, "the colour: \"#rrggbb\", \"#rgb\" or a name"), shownDuration, at, videoTransition, layerField, untilEnd,
     ], required: ["fill"])
 
+    static let animate = SchemaObject("animate", "how the text's characters, words or lines come in and go out (docs/motion-graphics.md)", [
+        SchemaField("in", choice(SchemaChoice(TextAnimation.Preset.self)), "how each unit comes in at the item's start"),
+        SchemaField("out", choice(SchemaChoice(TextAnimation.Preset.self)), "how each unit goes out at the item's end"),
+        SchemaField("by", choice(SchemaChoice(TextAnimation.Unit.self)), "what moves as one: character, word (default) or line"),
+        SchemaField("duration", seconds(min: 0, above: true, max: 60), "how long one unit's entrance or exit takes, seconds (default 0.5; typewriter: the time to type them all)"),
+        SchemaField("stagger", seconds(min: 0, max: 60), "seconds between one unit's start and the next's (default 0.03 a character, 0.1 a word, 0.25 a line; typewriter: duration / units)"),
+    ])
+
     public static let text = SchemaObject("text", "words: a title, a lower third (docs/text.md)", [
         SchemaField("text", .string(.words(maxScalars: 10_000)), "the words (line breaks as \\n; at most 10000 characters)"),
         SchemaField("style", .object(style), "how they look", nullable: true),
+        SchemaField("animate", .object(animate), "its characters, words or lines animated in and out", nullable: true),
         shownDuration, at, videoTransition, layerField, untilEnd,
     ], required: ["text"])
 

@@ -148,6 +148,8 @@ public struct TextSpec: Equatable, Sendable {
     public var role: TextRole
     /// Parts of the text drawn differently (word-by-word captions: the spoken word); none for titles.
     public var marks: [TextMark] = []
+    /// How its characters, words or lines come in and go out (a text item's `animate`); nil: shown whole throughout.
+    public var animation: TextAnimation? = nil
     public init(text: String, style: TextStyle = TextStyle(), role: TextRole = .title) {
         self.text = text; self.style = style; self.role = role
     }

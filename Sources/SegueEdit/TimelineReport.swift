@@ -189,7 +189,7 @@ public struct TimelineReport: Codable, Sendable {
             c.volume = p.spec.volume == 1 ? nil : p.spec.volume
             if let text = p.spec.text {
                 c.text = text.text
-                c.textStyle = (p.text?.summary ?? "") + ", picture \(p.source.codedSize)"
+                c.textStyle = (p.text?.summary ?? "") + ", picture \(p.source.codedSize)" + (text.animation.map { ", animated \($0)" } ?? "")
             }
             c.time = Timeline.timeDescription(p)
             c.effects = p.spec.effects.isEmpty ? nil : p.spec.effects.map(\.kind.rawValue)

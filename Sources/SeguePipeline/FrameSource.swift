@@ -196,6 +196,7 @@ final class FrameSource {
             colours[key] = picture
             return picture
         case .text:
+            if let animated = try animatedText(layer) { return animated }
             if let known = texts[layer.clipIndex] { return known }
             guard let layout = timeline.placements[layer.clipIndex].text as? TextLayout else {
                 preconditionFailure("a text placement without the text module's layout")
@@ -241,10 +242,25 @@ final class FrameSource {
         return try r.picture(at: layer.sourceTime, reducedTo: size)
     }
 
+    /// An animated text item's picture at the layer's time (`TextAnimator`, made when the item is first shown), nil
+    /// for a text that is not animated or whose units are all at rest then (its still picture shows).
+    private func animatedText(_ layer: LayerPlan) throws -> VideoPicture? {
+        let p = timeline.placements[layer.clipIndex]
+        guard let animation = p.spec.text?.animation, let layout = p.text as? TextLayout else { return nil }
+        if animators[layer.clipIndex] == nil {
+            if rasterizer == nil { rasterizer = try TextRasterizer() }
+            animators[layer.clipIndex] = try TextAnimator(layout: layout, animation: animation, itemDuration: p.duration, rasterizer: rasterizer!)
+        }
+        return animators[layer.clipIndex]!.picture(at: layer.sourceTime)
+    }
+    /// Animated text items' animators by placement (dropped after the item's end).
+    private var animators: [Int: TextAnimator] = [:]
+
     func release(before t: MediaTime) {
         for (i, _) in readers where !(t < timeline.placements[i].end) { close(i) }
         for (i, _) in texts where !(t < timeline.placements[i].end) { texts[i] = nil }
         for (i, _) in shapes where !(t < timeline.placements[i].end) { shapes[i] = nil }
+        for (i, _) in animators where !(t < timeline.placements[i].end) { animators[i] = nil }
         for (i, _) in subtitles where !(t < timeline.placements[i].end) { subtitles[i] = nil }
     }
 

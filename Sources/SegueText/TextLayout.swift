@@ -16,6 +16,8 @@ public struct PlacedGlyph: Sendable, Equatable {
     public var mark: Int?
     /// Drawn this many times `TextLayout.pixelSize` (a `pop` word).
     public var scale = 1.0
+    /// The line it is on, 0 the first.
+    public var line: Int = 0
 }
 
 /// A text shaped for one render size: every glyph placed in the picture, the fonts they come from and what the picture
@@ -50,6 +52,9 @@ public struct TextLayout: TextBlock, Equatable {
     public let marks: [TextMark]
     /// The plates behind marks (`TextMark.box`), picture pixels, with their colour.
     public let markBoxes: [(x0: Double, y0: Double, x1: Double, y1: Double, colour: TextColour)]
+    /// The text as drawn (`TextSpec.text` with its line breaks as "\n", tabs as spaces, control characters removed):
+    /// what the glyphs' clusters point into.
+    public let text: String
 
     public var summary: String {
         let names = fonts.map(\.family).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
@@ -66,10 +71,10 @@ public struct TextLayout: TextBlock, Equatable {
     init(pictureSize: PixelSize, rasterScale: Double, anchorX: Double, anchorY: Double, fonts: [FontReference], glyphs: [PlacedGlyph],
          pixelSize: Double, lineCount: Int, shapingCalls: Int, style: TextStyle, outlineWidth: Double, shadowOffset: (x: Double, y: Double),
          shadowBlur: Double, box: (x0: Double, y0: Double, x1: Double, y1: Double)?, boxRadius: Double, warnings: [String],
-         marks: [TextMark] = [], markBoxes: [(x0: Double, y0: Double, x1: Double, y1: Double, colour: TextColour)] = []) {
+         marks: [TextMark] = [], markBoxes: [(x0: Double, y0: Double, x1: Double, y1: Double, colour: TextColour)] = [], text: String = "") {
         self.pictureSize = pictureSize; self.rasterScale = rasterScale; self.anchorX = anchorX; self.anchorY = anchorY
         self.fonts = fonts; self.glyphs = glyphs; self.pixelSize = pixelSize; self.lineCount = lineCount; self.shapingCalls = shapingCalls
         self.style = style; self.outlineWidth = outlineWidth; self.shadowOffset = shadowOffset; self.shadowBlur = shadowBlur
-        self.box = box; self.boxRadius = boxRadius; self.warnings = warnings; self.marks = marks; self.markBoxes = markBoxes
+        self.box = box; self.boxRadius = boxRadius; self.warnings = warnings; self.marks = marks; self.markBoxes = markBoxes; self.text = text
     }
 }

@@ -4,7 +4,7 @@ import SegueEdit
 extension TextShaper {
     /// A glyph set on its line (`setLines`): its font, index, origin (pixels from the block's top left, y down), the
     /// UTF-8 offset of its cluster in the text and its advance.
-    typealias Placed = (face: FontFace, glyph: UInt32, x: Double, y: Double, cluster: Int, advance: Double)
+    typealias Placed = (face: FontFace, glyph: UInt32, x: Double, y: Double, cluster: Int, advance: Double, line: Int)
 
     /// The glyphs as `marks` draw them (`TextSpec.marks`): a glyph belongs to the first mark whose byte range holds its
     /// cluster (after the bidirectional reordering a glyph keeps its cluster, so a right-to-left word's glyphs are found

@@ -153,9 +153,14 @@ public final class TextRasterizer {
             let k = 1 - colour[i * 4 + 3]
             for c in 0..<4 { out[i * 4 + c] = colour[i * 4 + c] + k * out[i * 4 + c] }
         }
+        return TextRasterizer.picture(premultiplied: out, width: W, height: H)
+    }
+
+    /// The picture of premultiplied R′G′B′A floats (0…1, each R′G′B′ ≤ its alpha, as `VideoPicture.premultiplied`
+    /// makes them), rounded to 8 bits, with a new identity.
+    static func picture(premultiplied out: [Float], width W: Int, height H: Int) -> VideoPicture {
         var bytes = [UInt8](repeating: 0, count: W * H * 4)
         for i in 0..<(W * H * 4) { bytes[i] = UInt8(max(0, min(255, (out[i] * 255).rounded()))) }
-        // Premultiplied already: each R′G′B′ ≤ its alpha (as `VideoPicture.premultiplied` makes them).
         var picture = VideoPicture(RGBAImage(width: W, height: H, pixels: bytes))
         picture.hasAlpha = true
         picture.identity = VideoPicture.newIdentity()

@@ -79,8 +79,9 @@ final class TextShaper {
         var calls = 0
         var lines: [ShapedLine] = []
         let maxWidth = style.maxWidth.map { $0 * Double(renderSize.width) * scale }
-        var offset = 0
-        for paragraph in TextShaper.paragraphs(of: spec.text) {
+        var offset = 0   // the paragraph's first byte in the text as drawn (paragraphs joined by "\n")
+        let paragraphs = TextShaper.paragraphs(of: spec.text)
+        for paragraph in paragraphs {
             lines += try shapedLines(paragraph, fallback: fallback, primary: primary, size: px, maxWidth: maxWidth, calls: &calls).map { line in
                 (line.glyphs.map { var g = $0; g.cluster += offset; return g }, line.width)
             }
@@ -89,14 +90,16 @@ final class TextShaper {
         var set = try setLines(lines, primary: primary, size: px, style: style)
         let marked = try marked(set.placed, marks: spec.marks, ink: &set.ink, size: px, ascent: primary.ascender, descent: -primary.descender,
                                 lineHeight: style.lineHeight.map { $0 * px } ?? primary.lineSpacing)
-        let frame = PictureFrame(ink: set.ink, block: set.block, style: style, fontSize: fontSize, scale: scale)
+        let frame = PictureFrame(ink: set.ink, block: set.block, style: style, fontSize: fontSize, scale: scale,
+                                 margin: spec.animation == nil ? 0 : TextAnimation.margin * px)
         let ox = frame.ox, oy = frame.oy, width = frame.width, height = frame.height
 
         var fonts: [FontReference] = [primary.reference]
         var glyphs: [PlacedGlyph] = []
         for (g, mark, k) in marked.glyphs {
             if !fonts.contains(g.face.reference) { fonts.append(g.face.reference) }
-            glyphs.append(PlacedGlyph(font: fonts.firstIndex(of: g.face.reference)!, glyph: g.glyph, x: g.x - ox, y: g.y - oy, cluster: g.cluster, mark: mark, scale: k))
+            glyphs.append(PlacedGlyph(font: fonts.firstIndex(of: g.face.reference)!, glyph: g.glyph, x: g.x - ox, y: g.y - oy, cluster: g.cluster, mark: mark, scale: k,
+                                      line: g.line))
         }
         let anchorBox = frame.plate ?? set.block
         let anchorX = (anchorBox.x0 + style.align.anchor * (anchorBox.x1 - anchorBox.x0) - ox) / Double(width)
@@ -106,7 +109,7 @@ final class TextShaper {
                           outlineWidth: frame.outline, shadowOffset: (frame.shadow?.x ?? 0, frame.shadow?.y ?? 0), shadowBlur: frame.shadow?.blur ?? 0,
                           box: frame.plate.map { ($0.x0 - ox, $0.y0 - oy, $0.x1 - ox, $0.y1 - oy) }, boxRadius: (style.box?.radius ?? 0) * scale,
                           warnings: fallback.warning.map { [$0] } ?? [], marks: spec.marks,
-                          markBoxes: marked.boxes.map { ($0.x0 - ox, $0.y0 - oy, $0.x1 - ox, $0.y1 - oy, $0.colour) })
+                          markBoxes: marked.boxes.map { ($0.x0 - ox, $0.y0 - oy, $0.x1 - ox, $0.y1 - oy, $0.colour) }, text: paragraphs.joined(separator: "\n"))
     }
 
     /// A rectangle in picture pixels (y down).
@@ -167,7 +170,7 @@ final class TextShaper {
             var pen = style.align == .left ? 0 : style.align == .right ? blockWidth - line.width : (blockWidth - line.width) / 2
             for g in line.glyphs {
                 let x = pen + g.xOffset, y = baseline - g.yOffset
-                placed.append((g.face, g.glyph, x, y, g.cluster, g.advance))
+                placed.append((g.face, g.glyph, x, y, g.cluster, g.advance, i))
                 if let box = try inkBox(g.face, g.glyph) {
                     ink = (min(ink.x0, x + box.x0), min(ink.y0, y + box.y0), max(ink.x1, x + box.x1), max(ink.y1, y + box.y1))
                 }
@@ -191,7 +194,7 @@ final class TextShaper {
         /// The frame of text whose glyphs' ink is `ink` in a `block` (`setLines`), in `style` at `fontSize` (layer
         /// pixels) rasterised at `scale`: the picture covers the block, the ink with its outline and shadow, and the
         /// box, in whole pixels with one more on each side for the antialiased edges.
-        init(ink: Box, block: Box, style: TextStyle, fontSize: Double, scale: Double) {
+        init(ink: Box, block: Box, style: TextStyle, fontSize: Double, scale: Double, margin: Double = 0) {
             outline = style.outline.map { ($0.width ?? 0.06 * fontSize) * scale } ?? 0
             shadow = style.shadow.map { (x: ($0.x ?? 0.05 * fontSize) * scale, y: ($0.y ?? 0.05 * fontSize) * scale, blur: $0.blur * scale) }
             let padding = style.box.map { ($0.padding ?? 0.25 * fontSize) * scale } ?? 0
@@ -204,6 +207,8 @@ final class TextShaper {
                           max(extent.x1, ink.x1 + outline + sh.x + r), max(extent.y1, ink.y1 + outline + sh.y + r))
             }
             if let p = plate { extent = (min(extent.x0, p.x0), min(extent.y0, p.y0), max(extent.x1, p.x1), max(extent.y1, p.y1)) }
+            // An animated text's units move, grow and blur beyond their place (`TextAnimation.margin`).
+            extent = (extent.x0 - margin, extent.y0 - margin, extent.x1 + margin, extent.y1 + margin)
             // Whole pixels, one more on each side for the antialiased edges.
             ox = (extent.x0).rounded(.down) - 1; oy = (extent.y0).rounded(.down) - 1
             width = Int((extent.x1 - ox).rounded(.up)) + 1; height = Int((extent.y1 - oy).rounded(.up)) + 1

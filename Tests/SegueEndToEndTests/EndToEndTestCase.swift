@@ -24,6 +24,24 @@ class EndToEndTestCase: XCTestCase {
 
     func path(_ name: String) -> String { "\(dir)/\(name)" }
 
+    /// Throws `XCTSkip` when there is no EGL context for `backend` .gpu (fails instead under CI).
+    func requireContext(_ backend: Backend, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard backend == .gpu else { return }
+        do { _ = try EGLSession() } catch {
+            if TestSupport.inCI { XCTFail("GPU tests must run in CI (Mesa llvmpipe): \(error)", file: file, line: line) }
+            throw XCTSkip("no EGL context: \(error)")
+        }
+    }
+
+    /// Frames `n` of `edit` as `backend` draws them (R′G′B′A, before encoding).
+    func renderedFrames(_ edit: Edit, _ n: [Int64], backend: Backend) throws -> [RGBAImage] {
+        var o = RenderOptions()
+        o.backend = backend
+        try requireContext(backend)
+        let t = try RenderJob.resolve(edit)
+        return try RenderJob.renderFrames(t, frames: n, renderer: try RenderJob.makeRenderer(o, for: t)).images
+    }
+
     /// Renders with the given backend; under CI a missing EGL context fails the test instead of skipping.
     @discardableResult
     func render(_ edit: Edit, to out: String, backend: Backend, audio: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws -> RenderResult {
@@ -31,12 +49,7 @@ class EndToEndTestCase: XCTestCase {
         o.backend = backend
         o.audio = audio
         o.log = { print($0) }
-        if backend == .gpu {
-            do { _ = try EGLSession() } catch {
-                if TestSupport.inCI { XCTFail("GPU tests must run in CI (Mesa llvmpipe): \(error)", file: file, line: line) }
-                throw XCTSkip("no EGL context: \(error)")
-            }
-        }
+        try requireContext(backend, file: file, line: line)
         return try RenderJob.render(edit, to: out, options: o)
     }
 

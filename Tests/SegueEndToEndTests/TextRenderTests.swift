@@ -27,17 +27,7 @@ final class TextRenderTests: EndToEndTestCase {
 
     /// Frame `n` of `edit` as the GPU draws it (the CPU with `backend`), R′G′B′A.
     func frame(_ edit: Edit, _ n: Int64 = 0, backend: Backend = .gpu) throws -> RGBAImage {
-        var o = RenderOptions()
-        o.backend = backend
-        if backend == .gpu {
-            do { _ = try EGLSession() } catch {
-                if TestSupport.inCI { XCTFail("GPU tests must run in CI (Mesa llvmpipe): \(error)") }
-                throw XCTSkip("no EGL context: \(error)")
-            }
-        }
-        let t = try RenderJob.resolve(edit)
-        let renderer = try RenderJob.makeRenderer(o, for: t)
-        return try RenderJob.renderFrames(t, frames: [n], renderer: renderer).images[0]
+        try renderedFrames(edit, [n], backend: backend)[0]
     }
 
     /// The columns of `image` holding ink (R′ under 128), first to last.
