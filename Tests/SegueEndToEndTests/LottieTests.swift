@@ -1,0 +1,175 @@
+import Foundation
+import XCTest
+import SegueCore
+import SegueEdit
+import SegueGL
+import SegueMedia
+import SeguePipeline
+import SegueReference
+import SegueTestSupport
+
+/// Lottie items (issue 36, item 2): clips at the file's own rate whose frames rlottie draws at the size they are shown,
+/// with alpha. The oracle is python-lottie (PyPI `lottie`, in `make schema-venv`'s environment: another player, drawing
+/// through CairoSVG). The animations are Fixtures/lottie/: steps.json (an 8×8 red square whose left edge is at
+/// x = 4 + 2 (k − 10) on frame k, frames 10…59 at 25 fps, 128×32) and shapes.json (a stroked rounded box turning and
+/// growing, an ellipse fading out, a 60 % opaque triangle sliding: 30 frames at 30 fps, 160×120).
+final class LottieTests: EndToEndTestCase {
+    static let fixtures = TestSupport.packageRoot + "/Fixtures/lottie"
+
+    func write(_ text: String, _ name: String) throws -> String {
+        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+        return path(name)
+    }
+
+    /// Copies a fixture beside the edit files.
+    func fixture(_ name: String) throws -> String {
+        try? FileManager.default.removeItem(atPath: path(name))
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/" + name, toPath: path(name))
+        return path(name)
+    }
+
+    /// Frames `frames` of the edit file `json` (written to edit.json beside the animations), by `renderer` (default: CPU).
+    func frames(_ json: String, _ frames: [Int64], renderer: CompositeRenderer = ReferenceRenderer()) throws -> [RGBAImage] {
+        let edit = try write(json, "edit.json")
+        return try RenderJob.renderFrames(try RenderJob.resolve(try EditFile.load(path: edit)), frames: frames, renderer: renderer).images
+    }
+
+    func rgb(_ image: RGBAImage) -> [UInt8] { image.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element) }
+
+    /// The steps.json frame a 128×32 picture shows: from the red square's left edge on row 16, x = 4 + 2 (k − 10).
+    func stepsFrame(_ image: RGBAImage) -> Int? {
+        guard let left = (0..<image.width).first(where: { image.pixels[(16 * image.width + $0) * 4] > 128 }) else { return nil }
+        return (left - 4) / 2 + 10
+    }
+
+    func testReaderDescribesTheAnimation() throws {
+        let reader = try VideoReader(path: try fixture("steps.json"))
+        XCTAssertFalse(reader.isStill)
+        XCTAssertEqual(reader.info.codedSize, PixelSize(width: 128, height: 32))
+        XCTAssertEqual(reader.info.nominalFrameRate, 25)
+        XCTAssertEqual(reader.info.duration, MediaTime(value: 2, timescale: 1), "50 frames at 25 fps")
+        XCTAssertEqual(reader.info.timestampTolerance, .zero)
+        XCTAssertTrue(reader.info.hasAlpha)
+        XCTAssertEqual(try reader.picture(at: MediaTime(value: 1, timescale: 5)).size, PixelSize(width: 128, height: 32))
+        XCTAssertEqual(stepsFrame(try reader.frame(at: MediaTime(value: 1, timescale: 5))), 15, "0.2 s: frame ip + 5")
+        let probe = try ProbeReport(path: path("steps.json"))
+        XCTAssertEqual(probe.container, "lottie (Lottie 5.7.4, frames 10–59: 50 at 25 fps, rlottie, drawn at the size it is shown)")
+        XCTAssertEqual(probe.video?.averageFrameRate, 25)
+        XCTAssertEqual(probe.video?.still, false)
+        XCTAssertEqual(probe.duration, 2)
+        // An edit file is not an animation; a broken one says which field.
+        XCTAssertThrowsError(try VideoReader(path: TestSupport.packageRoot + "/Fixtures/demo.json")) { XCTAssertFalse("\($0)".contains("Lottie"), "\($0)") }
+        let steps = try String(contentsOfFile: path("steps.json"), encoding: .utf8)
+        XCTAssertThrowsError(try VideoReader(path: try write(steps.replacingOccurrences(of: #""fr":25"#, with: #""fr":0"#), "zero.json"))) {
+            XCTAssertTrue("\($0)".contains("zero.json") && "\($0)".contains("\"fr\""), "\($0)")
+        }
+        XCTAssertThrowsError(try VideoReader(path: try write(steps.replacingOccurrences(of: #""op":60"#, with: #""op":10"#), "empty.json"))) {
+            XCTAssertTrue("\($0)".contains("must come after"), "\($0)")
+        }
+        // An image asset read from a file (or URL) is refused; the input policy holds for the animation itself.
+        let external = steps.replacingOccurrences(of: #""assets":[]"#, with: #""assets":[{"id":"img","w":8,"h":8,"u":"/etc/","p":"passwd","e":0}]"#)
+        XCTAssertThrowsError(try VideoReader(path: try write(external, "external.json"))) {
+            XCTAssertTrue("\($0)".contains("names a file or URL (/etc/passwd)"), "\($0)")
+        }
+        try FileManager.default.createDirectory(atPath: path("inner"), withIntermediateDirectories: true)
+        XCTAssertThrowsError(try VideoReader(path: path("steps.json"), policy: InputPolicy(root: path("inner"))))
+        var small = ResourceLimits()
+        small.maxPicturePixels = 1000
+        XCTAssertThrowsError(try VideoReader(path: path("steps.json"), policy: InputPolicy(limits: small))) { XCTAssertTrue($0 is LimitExceeded, "\($0)") }
+    }
+
+    /// At the file's rate output frame n shows Lottie frame ip + n; at 30 fps, ip + ⌊t · 25⌋ from t = n / 30; with `start`
+    /// and `speed` likewise from the source time; past the last frame the last is held.
+    func testFrameTimingIsExactAtTheFileRateAndAnother() throws {
+        _ = try fixture("steps.json")
+        func shown(_ rate: Int, _ item: String, _ count: Int) throws -> [Int?] {
+            try frames(##"{"renderSize": {"width": 128, "height": 32}, "frameRate": \##(rate), "background": "#000000", "clips": [\##(item)]}"##,
+                       (0..<Int64(count)).map { $0 }).map(stepsFrame)
+        }
+        XCTAssertEqual(try shown(25, #"{"path": "steps.json"}"#, 50), (0..<50).map { 10 + $0 })
+        XCTAssertEqual(try shown(30, #"{"path": "steps.json"}"#, 60), (0..<60).map { 10 + $0 * 25 / 30 })
+        XCTAssertEqual(try shown(30, #"{"path": "steps.json", "start": 0.4, "duration": 0.8}"#, 24), (0..<24).map { 20 + $0 * 25 / 30 })
+        XCTAssertEqual(try shown(30, #"{"path": "steps.json", "speed": 2}"#, 30), (0..<30).map { 10 + $0 * 50 / 30 })
+        XCTAssertEqual(try shown(25, #"{"path": "steps.json", "reverse": true}"#, 50), (0..<50).map { 59 - $0 })
+    }
+
+    /// Frames of shapes.json against python-lottie's PNGs of the same frames, both over the same opaque background
+    /// (≥ 30 dB); the 60 % opaque triangle's colour over it shows alpha applied once; the GPU against the CPU (≥ 45 dB).
+    func testAgreesWithPythonLottieAndGPUAgreesWithCPU() throws {
+        let python = SchemaTests.venv + "/bin/python"
+        guard (try? TestSupport.run(python, ["-c", "import lottie.exporters.cairo"]))?.status == 0 else {
+            throw XCTSkip("no python-lottie in \(SchemaTests.venv): run `make schema-venv`")
+        }
+        let animation = try fixture("shapes.json")
+        let checked: [Int64] = [0, 14, 29]
+        let script = """
+            import io, sys
+            from lottie.importers.core import import_lottie
+            from lottie.exporters.cairo import export_png
+            from PIL import Image
+            anim = import_lottie(sys.argv[1])
+            bg = (0x20, 0x60, 0xa0)
+            for k in map(int, sys.argv[3].split(",")):
+                png = io.BytesIO()
+                export_png(anim, png, k)
+                out = bytearray()
+                for r, g, b, a in Image.open(io.BytesIO(png.getvalue())).convert("RGBA").getdata():
+                    out += bytes((c * a + q * (255 - a) + 127) // 255 for c, q in zip((r, g, b), bg))
+                open("%s-%d.rgb" % (sys.argv[2], k), "wb").write(out)
+            """
+        let r = try TestSupport.run(python, ["-c", script, animation, path("oracle"), checked.map(String.init).joined(separator: ",")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let json = ##"{"renderSize": {"width": 160, "height": 120}, "frameRate": 30, "background": "#2060a0", "clips": [{"path": "shapes.json"}]}"##
+        let cpu = try frames(json, checked)
+        for (k, image) in zip(checked, cpu) {
+            let oracle = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("oracle-\(k).rgb"))))
+            XCTAssertEqual(oracle.count, 160 * 120 * 3)
+            let db = PlaneDifference(rgb(image), oracle).psnr
+            print("Lottie frame \(k) against python-lottie: \(db) dB")
+            XCTAssertGreaterThanOrEqual(db, 30, "frame \(k)")
+        }
+        // Frame 0: the triangle (0.1, 0.7, 0.3) at 60 % over the background at (30, 95).
+        let i = (95 * 160 + 30) * 4
+        let expected = zip([0.1, 0.7, 0.3], [0x20, 0x60, 0xa0]).map { 255 * $0 * 0.6 + Double($1) * 0.4 }
+        for c in 0..<3 { XCTAssertEqual(Double(cpu[0].pixels[i + c]), expected[c], accuracy: 2, "channel \(c)") }
+        let gpu: GPURenderer
+        do { gpu = try GPURenderer() } catch {
+            if TestSupport.inCI { XCTFail("GPU tests must run in CI (Mesa llvmpipe): \(error)") }
+            throw XCTSkip("no EGL context: \(error)")
+        }
+        // Shown at 2×, crossfading into a colour, a transition as any clip's.
+        let moving = ##"{"renderSize": {"width": 320, "height": 240}, "frameRate": 30, "background": "#2060a0", "clips": [{"path": "shapes.json"}, {"fill": "#ff8000", "duration": 1, "transition": {"type": "crossfade", "duration": 0.5}}]}"##
+        let reference = try frames(moving, [20], renderer: ReferenceRenderer())[0]
+        let gpuDB = PlaneDifference(rgb(try frames(moving, [20], renderer: gpu)[0]), rgb(reference)).psnr
+        print("Lottie GPU against CPU: \(gpuDB) dB")
+        XCTAssertGreaterThanOrEqual(gpuDB, 45, "GPU against CPU")
+    }
+
+    /// A dotLottie archive plays its animation as the JSON does; archives naming a path or lacking a manifest are refused.
+    func testDotLottieArchive() throws {
+        _ = try fixture("shapes.json")
+        let python = "python3"
+        func archive(_ name: String, manifest: String, member: String) throws {
+            let script = """
+                import sys, zipfile
+                with zipfile.ZipFile(sys.argv[1], "w") as z:
+                    if sys.argv[2]: z.writestr("manifest.json", sys.argv[2])
+                    z.write(sys.argv[3], sys.argv[4])
+                """
+            let r = try TestSupport.run(python, ["-c", script, path(name), manifest, path("shapes.json"), member])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        try archive("sting.lottie", manifest: #"{"version": "1", "animations": [{"id": "sting"}], "activeAnimationId": "sting"}"#, member: "animations/sting.json")
+        let edit = ##"{"renderSize": {"width": 160, "height": 120}, "frameRate": 30, "background": "#2060a0", "clips": [{"path": "NAME"}]}"##
+        let fromArchive = try frames(edit.replacingOccurrences(of: "NAME", with: "sting.lottie"), [7])[0]
+        let fromJSON = try frames(edit.replacingOccurrences(of: "NAME", with: "shapes.json"), [7])[0]
+        XCTAssertTrue(fromArchive == fromJSON, "the archive's animation is not drawn as its JSON")
+        XCTAssertTrue(try ProbeReport(path: path("sting.lottie")).container.hasPrefix("lottie (dotLottie archive (animation sting) 5.7.4, frames 0–29: 30 at 30 fps"))
+        try archive("v2.lottie", manifest: #"{"version": "2", "animations": [{"id": "x"}]}"#, member: "a/x.json")
+        XCTAssertEqual(try VideoReader(path: path("v2.lottie")).info.duration, MediaTime(value: 1, timescale: 1))
+        try archive("escape.lottie", manifest: #"{"animations": [{"id": "../../shapes"}]}"#, member: "animations/x.json")
+        XCTAssertThrowsError(try VideoReader(path: path("escape.lottie"))) { XCTAssertTrue("\($0)".contains("not a plain name"), "\($0)") }
+        try archive("bare.lottie", manifest: "", member: "animations/x.json")
+        XCTAssertThrowsError(try VideoReader(path: path("bare.lottie"))) { XCTAssertTrue("\($0)".contains("no manifest.json"), "\($0)") }
+    }
+}
