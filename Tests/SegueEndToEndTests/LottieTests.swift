@@ -52,6 +52,7 @@ final class LottieTests: EndToEndTestCase {
         XCTAssertTrue(reader.info.hasAlpha)
         XCTAssertEqual(try reader.picture(at: MediaTime(value: 1, timescale: 5)).size, PixelSize(width: 128, height: 32))
         XCTAssertEqual(stepsFrame(try reader.frame(at: MediaTime(value: 1, timescale: 5))), 15, "0.2 s: frame ip + 5")
+        XCTAssertEqual(stepsFrame(try reader.frame(at: MediaTime(value: 3, timescale: 1))), 59, "past the end: the last frame held")
         let probe = try ProbeReport(path: path("steps.json"))
         XCTAssertEqual(probe.container, "lottie (Lottie 5.7.4, frames 10–59: 50 at 25 fps, rlottie, drawn at the size it is shown)")
         XCTAssertEqual(probe.video?.averageFrameRate, 25)
@@ -79,7 +80,7 @@ final class LottieTests: EndToEndTestCase {
     }
 
     /// At the file's rate output frame n shows Lottie frame ip + n; at 30 fps, ip + ⌊t · 25⌋ from t = n / 30; with `start`
-    /// and `speed` likewise from the source time; past the last frame the last is held.
+    /// and `speed` likewise from the source time; backwards from the last.
     func testFrameTimingIsExactAtTheFileRateAndAnother() throws {
         _ = try fixture("steps.json")
         func shown(_ rate: Int, _ item: String, _ count: Int) throws -> [Int?] {
@@ -91,6 +92,35 @@ final class LottieTests: EndToEndTestCase {
         XCTAssertEqual(try shown(30, #"{"path": "steps.json", "start": 0.4, "duration": 0.8}"#, 24), (0..<24).map { 20 + $0 * 25 / 30 })
         XCTAssertEqual(try shown(30, #"{"path": "steps.json", "speed": 2}"#, 30), (0..<30).map { 10 + $0 * 50 / 30 })
         XCTAssertEqual(try shown(25, #"{"path": "steps.json", "reverse": true}"#, 50), (0..<50).map { 59 - $0 })
+    }
+
+    /// `"loop": true` plays the animation again from `start` at its end, for the item's duration (past the file's own);
+    /// at another rate too, in exact time; with `"duration": "edit"` for as long as the edit.
+    func testLoopPlaysAgainFromStart() throws {
+        _ = try fixture("steps.json")
+        func shown(_ rate: Int, _ items: String, _ count: Int) throws -> [Int?] {
+            try frames(##"{"renderSize": {"width": 128, "height": 32}, "frameRate": \##(rate), "background": "#000000", "tracks": [\##(items)]}"##,
+                       (0..<Int64(count)).map { $0 }).map(stepsFrame)
+        }
+        XCTAssertEqual(try shown(25, #"{"clips": [{"path": "steps.json", "loop": true, "duration": 5}]}"#, 125), (0..<125).map { 10 + $0 % 50 })
+        XCTAssertEqual(try shown(30, #"{"clips": [{"path": "steps.json", "loop": true, "start": 1, "duration": 3}]}"#, 90),
+                       (0..<90).map { 35 + ($0 * 25 / 30) % 25 })
+        XCTAssertEqual(try shown(25, ##"{"clips": [{"fill": "#000000", "duration": 3}]}, {"clips": [{"path": "steps.json", "loop": true, "duration": "edit"}]}"##, 75),
+                       (0..<75).map { 10 + $0 % 50 })
+        let edit = try EditFile.load(path: try write(##"{"clips": [{"path": "steps.json", "loop": true, "duration": 5}]}"##, "loop.json"))
+        XCTAssertEqual(try RenderJob.resolve(edit).duration, MediaTime(value: 5, timescale: 1))
+        XCTAssertEqual(try RenderJob.resolve(edit).frameRate, FrameRate(25), "an edit of a Lottie item alone runs at its rate")
+        // The writer keeps it: the written edit reads back the same.
+        let written = String(decoding: try EditFileWriter.json(edit).serialized(pretty: false), as: UTF8.self)
+        XCTAssertTrue(written.contains(#""loop":true"#), written)
+        // A clip with audio does not loop; neither does a still.
+        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc=s=64x48:r=25:d=1", "-f", "lavfi", "-i", "sine=d=1", "-shortest", path("sound.mp4")])
+        XCTAssertThrowsError(try RenderJob.resolve(try EditFile.load(path: try write(##"{"clips": [{"path": "sound.mp4", "loop": true, "duration": 3}]}"##, "bad.json")))) {
+            XCTAssertTrue("\($0)".contains("clips[0].loop") && "\($0)".contains("has audio"), "\($0)")
+        }
+        XCTAssertThrowsError(try RenderJob.resolve(try EditFile.load(path: try write(##"{"clips": [{"path": "steps.json", "loop": true, "reverse": true}]}"##, "bad.json")))) {
+            XCTAssertTrue("\($0)".contains("clips[0].loop") && "\($0)".contains("reverse"), "\($0)")
+        }
     }
 
     /// Frames of shapes.json against python-lottie's PNGs of the same frames, both over the same opaque background
@@ -171,5 +201,17 @@ final class LottieTests: EndToEndTestCase {
         XCTAssertThrowsError(try VideoReader(path: path("escape.lottie"))) { XCTAssertTrue("\($0)".contains("not a plain name"), "\($0)") }
         try archive("bare.lottie", manifest: "", member: "animations/x.json")
         XCTAssertThrowsError(try VideoReader(path: path("bare.lottie"))) { XCTAssertTrue("\($0)".contains("no manifest.json"), "\($0)") }
+    }
+
+    /// An OpenTimelineIO media reference to a Lottie file is a Lottie item: its source range picks the frames.
+    func testOTIOMediaReferenceToALottie() throws {
+        _ = try fixture("steps.json")
+        let otio = try write(#"""
+            {"OTIO_SCHEMA": "Timeline.1", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [{"OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [{"OTIO_SCHEMA": "Clip.1", "name": "sting", "source_range": {"OTIO_SCHEMA": "TimeRange.1", "start_time": {"OTIO_SCHEMA": "RationalTime.1", "value": 5, "rate": 25}, "duration": {"OTIO_SCHEMA": "RationalTime.1", "value": 10, "rate": 25}}, "media_reference": {"OTIO_SCHEMA": "ExternalReference.1", "target_url": "steps.json"}}]}]}}
+            """#, "sting.otio")
+        let timeline = try RenderJob.resolve(try EditFile.load(path: otio))
+        XCTAssertEqual(timeline.frameRate, FrameRate(25))
+        let images = try RenderJob.renderFrames(timeline, frames: [0, 9], renderer: ReferenceRenderer()).images
+        XCTAssertEqual(images.map(stepsFrame), [15, 24])
     }
 }
