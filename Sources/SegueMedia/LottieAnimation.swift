@@ -13,7 +13,7 @@ import SegueCore
 /// frame, never a position between frames.
 ///
 /// Alpha: rlottie draws premultiplied ARGB32; its values become premultiplied RGBA pictures as they are (only the bytes
-/// reordered: `segue_lottie_render`), so alpha is applied once.
+/// reordered: `VectorPicture.rgba(premultipliedARGB:size:)`), so alpha is applied once.
 ///
 /// External files: rlottie would load an image asset's `u` + `p` from the disk; such an animation is refused (the
 /// input policy never sees those paths). Images embedded as `data:` URLs are left to rlottie.
@@ -117,13 +117,11 @@ final class LottieAnimation: PictureSequence {
     }
 
     /// Frame `k` (from the first, 0 ..< `frameCount`; clamped) drawn at `target` pixels, as RGBA with premultiplied alpha.
-    /// - Throws: `MediaError` when the buffer cannot be had.
-    func draw(frame k: Int, at target: PixelSize) throws -> RGBAImage {
-        var pixels = [UInt8](repeating: 0, count: target.width * target.height * 4)
+    func draw(frame k: Int, at target: PixelSize) -> RGBAImage {
+        var words = [UInt32](repeating: 0, count: target.width * target.height)
         let frame = max(0, min(frameCount - 1, k))
-        let rc = pixels.withUnsafeMutableBufferPointer { segue_lottie_render(handle, frame, Int32(target.width), Int32(target.height), $0.baseAddress) }
-        guard rc == 0 else { throw MediaError(path: path, function: "lottie_animation_render", message: "cannot draw frame \(frame) at \(target)") }
-        return RGBAImage(width: target.width, height: target.height, pixels: pixels)
+        words.withUnsafeMutableBufferPointer { lottie_animation_render(handle, frame, $0.baseAddress, target.width, target.height, target.width * 4) }
+        return VectorPicture.rgba(premultipliedARGB: words, size: target)
     }
 
     // MARK: PictureSequence: 1×1 stand-ins whose pts is the frame number; the picture is drawn when asked for, at the

@@ -12,6 +12,20 @@ enum VectorPicture {
         return picture
     }
 
+    /// `words` (`size.width` × `size.height` pixels, rows packed), each pixel a native-endian 32-bit word with A in the
+    /// top byte, then R, G, B (cairo's and rlottie's ARGB32, premultiplied), as R, G, B, A bytes: reordered, the
+    /// values untouched.
+    static func rgba(premultipliedARGB words: [UInt32], size: PixelSize) -> RGBAImage {
+        var pixels = [UInt8](repeating: 0, count: words.count * 4)
+        pixels.withUnsafeMutableBufferPointer { out in
+            for (i, p) in words.enumerated() {
+                out[4 * i] = UInt8(truncatingIfNeeded: p >> 16); out[4 * i + 1] = UInt8(truncatingIfNeeded: p >> 8)
+                out[4 * i + 2] = UInt8(truncatingIfNeeded: p); out[4 * i + 3] = UInt8(truncatingIfNeeded: p >> 24)
+            }
+        }
+        return RGBAImage(width: size.width, height: size.height, pixels: pixels)
+    }
+
     /// `image` (premultiplied) with straight alpha, rounded to the nearest code (what a still's RGBA reading gives:
     /// `VideoReader.frame(at:)`); fully transparent pixels become (0, 0, 0, 0).
     static func straight(_ image: RGBAImage) -> RGBAImage {

@@ -38,7 +38,7 @@ extension VideoReader {
     func lottiePicture(_ lottie: LottieAnimation, _ f: Frame, drawnAt size: PixelSize?) throws -> VideoPicture {
         let target = size ?? lottie.size
         if let c = reduced, c.frame === f, c.picture.size == target { return c.picture }
-        var picture = VectorPicture.premultiplied(try lottie.draw(frame: Int(f.ptr.pointee.pts), at: target))
+        var picture = VectorPicture.premultiplied(lottie.draw(frame: Int(f.ptr.pointee.pts), at: target))
         picture.identity = VideoPicture.newIdentity()
         reduced = (f, picture)
         return picture
@@ -72,7 +72,7 @@ extension VideoReader {
     /// several output frames (output rate above the clip's; a still on all of them).
     func rgbaImage(of f: Frame) throws -> RGBAImage {
         if let c = converted, c.frame === f { return c.image }
-        let image = try lottie.map { VectorPicture.straight(try $0.draw(frame: Int(f.ptr.pointee.pts), at: $0.size)) } ?? rgba(f)
+        let image = try lottie.map { VectorPicture.straight($0.draw(frame: Int(f.ptr.pointee.pts), at: $0.size)) } ?? rgba(f)
         converted = (f, image)
         return image
     }
