@@ -139,6 +139,10 @@ final class LottieAnimation: PictureSequence {
     func seek(toFrame k: Int64) { next = Int(max(0, min(Int64(frameCount - 1), k))) }
 }
 
+/// Whether `path` is a Lottie animation (`.lottie`, or a `.json` file with a Lottie animation's fields): the command
+/// line reads such a `.json` given alone as a clip, not as an edit file.
+public func isLottieAnimation(path: String) -> Bool { LottieAnimation.isLottie(path: path) }
+
 /// Pictures read one frame at a time, frame k at k ticks of the reader's time base, each a keyframe of its own: an
 /// image sequence's files (`ImageSequenceReader`), a Lottie animation's frames (`LottieAnimation`).
 protocol PictureSequence: AnyObject {

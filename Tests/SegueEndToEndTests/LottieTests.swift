@@ -199,6 +199,21 @@ final class LottieTests: EndToEndTestCase {
         XCTAssertThrowsError(try VideoReader(path: path("bare.lottie"))) { XCTAssertTrue("\($0)".contains("no manifest.json"), "\($0)") }
     }
 
+    /// `segue render sting.json` renders the animation (a clip, not an edit file); an edit file stays one.
+    func testCommandLineRendersAnAnimationGivenAlone() throws {
+        _ = try fixture("shapes.json")
+        let r = try segue(["render", path("shapes.json"), "-o", path("sting.mov")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let probe = try ProbeReport(path: path("sting.mov"))
+        XCTAssertEqual(probe.video?.codedWidth, 160)
+        XCTAssertEqual(probe.video?.averageFrameRate, 30)
+        XCTAssertEqual(probe.duration, 1, accuracy: 0.001)
+        let plan = try segue(["plan", try write(##"{"renderSize": {"width": 160, "height": 120}, "clips": [{"path": "shapes.json", "loop": true, "duration": 2}]}"##, "edit.json")])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        XCTAssertTrue(plan.text.contains("render size 160x120, 30 fps, 2.000 s, 60 frames"), plan.text)
+        XCTAssertTrue(plan.text.contains("frames 0–59, looped: again from 0.000 s every 1.000 s"), plan.text)
+    }
+
     /// An OpenTimelineIO media reference to a Lottie file is a Lottie item: its source range picks the frames.
     func testOTIOMediaReferenceToALottie() throws {
         _ = try fixture("steps.json")
