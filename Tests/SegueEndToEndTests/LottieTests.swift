@@ -88,6 +88,13 @@ final class LottieTests: EndToEndTestCase {
         XCTAssertEqual(try shown(30, #"{"path": "steps.json", "start": 0.4, "duration": 0.8}"#, 24), (0..<24).map { 20 + $0 * 25 / 30 })
         XCTAssertEqual(try shown(30, #"{"path": "steps.json", "speed": 2}"#, 30), (0..<30).map { 10 + $0 * 50 / 30 })
         XCTAssertEqual(try shown(25, #"{"path": "steps.json", "reverse": true}"#, 50), (0..<50).map { 59 - $0 })
+        // Frame blending at half speed: output frame 1 (source 0.02 s) is half frame 10 (x 4…11), half frame 11 (x 6…13).
+        let blended = try frames(##"{"renderSize": {"width": 128, "height": 32}, "frameRate": 25, "background": "#000000", "clips": [{"path": "steps.json", "speed": 0.5, "frameBlend": true}]}"##, [1])[0]
+        let red = [4, 8, 12].map { Int(blended.pixels[(16 * 128 + $0) * 4]) }
+        print("Lottie frames blended half-way, red at x = 4, 8, 12: \(red)")
+        XCTAssertEqual(Double(red[0]), 127.5, accuracy: 3)
+        XCTAssertEqual(red[1], 255)
+        XCTAssertEqual(Double(red[2]), 127.5, accuracy: 3)
     }
 
     /// `"loop": true` plays the animation again from `start` at its end, for the item's duration (past the file's own);
