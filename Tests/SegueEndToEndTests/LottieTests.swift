@@ -53,6 +53,11 @@ final class LottieTests: EndToEndTestCase {
         XCTAssertEqual(try reader.picture(at: MediaTime(value: 1, timescale: 5)).size, PixelSize(width: 128, height: 32))
         XCTAssertEqual(stepsFrame(try reader.frame(at: MediaTime(value: 1, timescale: 5))), 15, "0.2 s: frame ip + 5")
         XCTAssertEqual(stepsFrame(try reader.frame(at: MediaTime(value: 3, timescale: 1))), 59, "past the end: the last frame held")
+        let steps2997 = try String(contentsOfFile: path("steps.json"), encoding: .utf8).replacingOccurrences(of: #""fr":25"#, with: #""fr":29.97"#)
+        let ntsc = try VideoReader(path: try write(steps2997, "ntsc.json"))
+        XCTAssertEqual(ntsc.info.streamRate, FrameRate(30000, 1001))
+        XCTAssertEqual(ntsc.info.duration, MediaTime(frame: 50, rate: FrameRate(30000, 1001)))
+        XCTAssertEqual(stepsFrame(try ntsc.frame(at: MediaTime(frame: 7, rate: FrameRate(30000, 1001)))), 17, "frame 7 at its exact time")
         let probe = try ProbeReport(path: path("steps.json"))
         XCTAssertEqual(probe.container, "lottie (Lottie 5.7.4, frames 10–59: 50 at 25 fps, rlottie, drawn at the size it is shown)")
         XCTAssertEqual(probe.video?.averageFrameRate, 25)
@@ -219,6 +224,18 @@ final class LottieTests: EndToEndTestCase {
         XCTAssertEqual(plan.status, 0, plan.stderr)
         XCTAssertTrue(plan.text.contains("render size 160x120, 30 fps, 2.000 s, 60 frames"), plan.text)
         XCTAssertTrue(plan.text.contains("frames 0–59, looped: again from 0.000 s every 1.000 s"), plan.text)
+        // Resolved (the animation's description recorded), it renders the same frames.
+        let loop = try write(##"{"renderSize": {"width": 128, "height": 32}, "frameRate": 30, "clips": [{"path": "shapes.json", "loop": true, "start": 0.5, "duration": 2}]}"##, "loop.json")
+        let quiet = ["--backend", "cpu", "--progress", "none"]
+        for args in [["render", loop, "-o", path("direct.mkv"), "--codec", "ffv1"] + quiet, ["resolve", loop, "--codec", "ffv1", "-o", path("loop.resolved.json")],
+                     ["render", path("loop.resolved.json"), "-o", path("resolved.mkv")] + quiet] {
+            let r = try segue(args)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+        }
+        func md5(_ file: String) throws -> String { try TestSupport.run("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n") }
+        let direct = try md5(path("direct.mkv"))
+        XCTAssertEqual(direct.split(separator: "\n").count, 60)
+        XCTAssertEqual(direct, try md5(path("resolved.mkv")), "the resolved edit renders other frames")
     }
 
     /// An OpenTimelineIO media reference to a Lottie file is a Lottie item: its source range picks the frames.
