@@ -44,7 +44,8 @@ final class LottieAnimation: PictureSequence {
         switch (path as NSString).pathExtension.lowercased() {
         case "lottie": return true
         case "json":
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            // A regular file only (a FIFO would block the read), of at most `maxJSONBytes`.
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path), attributes[.type] as? FileAttributeType == .typeRegular,
                   (attributes[.size] as? NSNumber)?.intValue ?? .max <= maxJSONBytes,
                   let data = FileManager.default.contents(atPath: path),
                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }

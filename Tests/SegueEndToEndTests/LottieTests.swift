@@ -63,6 +63,10 @@ final class LottieTests: EndToEndTestCase {
         XCTAssertEqual(probe.video?.averageFrameRate, 25)
         XCTAssertEqual(probe.video?.still, false)
         XCTAssertEqual(probe.duration, 2)
+        // A FIFO named .json is not read to find out (it would block).
+        XCTAssertEqual(mkfifo(path("pipe.json"), 0o600), 0)
+        XCTAssertFalse(isLottieAnimation(path: path("pipe.json")))
+        XCTAssertTrue(isLottieAnimation(path: path("steps.json")))
         // An edit file is not an animation; a broken one says which field.
         XCTAssertThrowsError(try VideoReader(path: TestSupport.packageRoot + "/Fixtures/demo.json")) { XCTAssertFalse("\($0)".contains("Lottie"), "\($0)") }
         let steps = try String(contentsOfFile: path("steps.json"), encoding: .utf8)
