@@ -18,6 +18,9 @@ public struct LayerPlan: Equatable, Sendable {
         /// The caption file of placement `clipIndex` (ASS/SSA, drawn by libass) at `sourceTime`: a premultiplied RGBA
         /// picture of the render size, made for each frame whose captions differ from the frame before.
         case subtitles
+        /// Placement `clipIndex`'s shape at this instant: the SVG document that draws it (`ShapeSVG`), which the
+        /// pipeline has librsvg draw into a premultiplied RGBA picture (again only when the document changes).
+        case shape(svg: String)
     }
     /// The placement (`Timeline.placements`) this layer shows.
     public let clipIndex: Int

@@ -11,6 +11,9 @@ public enum ItemContent: Equatable, Sendable {
     case gap
     /// Words (a title, a lower third, a caption cue), shaped and rasterised once by the text module; silent.
     case text(TextSpec)
+    /// A rectangle, an ellipse, a line or a polygon (`ShapeSpec`), drawn by librsvg at output resolution at each
+    /// instant its numbers change; silent.
+    case shape(ShapeSpec)
     /// An ASS/SSA caption file drawn by libass over the whole frame, frame by frame (the planner's caption track
     /// only; an edit file's items never hold it).
     case subtitles(String)

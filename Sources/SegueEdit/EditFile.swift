@@ -119,6 +119,9 @@ public enum EditFile {
         }
         if let m = e.object("music") { edit.music = music(m, base: base) }
         if e["captions"] != nil { edit.captions = try captions(e, base: base) }
+        if edit.captions == nil, e.object("captionStyle") != nil {
+            throw EditError("captionStyle", "styles word-by-word captions: give captions too (a caption file with word timings)")
+        }
         if let a = e.object("audio") {
             if let v = a.int("sampleRate") { edit.audio.sampleRate = v }
             if let v = a.int("channels") { edit.audio.channels = v }
@@ -162,7 +165,7 @@ public enum EditFile {
     }
 
     /// One item: a clip (`path`), a gap (`{"gap": SECONDS}`), a solid colour (`{"fill": COLOUR, "duration": SECONDS}`)
-    /// or a text (`{"text": WORDS, "style": {…}}`, docs/text.md), with its timing, transition, audio, layer and effects.
+    /// a text (`{"text": WORDS, "style": {…}}`, docs/text.md) or a shape (`{"shape": "rect", …}`, `shapeItem`), with its timing, transition, audio, layer and effects.
     /// On an audio track (`audio`): audio clips and gaps, no picture fields.
     static func clip(_ r: EditFields, first: Bool, base: String, audio: Bool, policy: InputPolicy = .default) throws -> ClipSpec {
         var spec: ClipSpec
@@ -175,6 +178,8 @@ public enum EditFile {
             spec = ClipSpec.fill(r.string("fill").flatMap(RGBColour.parse) ?? .black)
         case "text":
             spec = ClipSpec(content: .text(try textItem(r, base: base)))
+        case "shape":
+            spec = ClipSpec(content: .shape(try shapeItem(r)))
         default:
             spec = ClipSpec(path: resolved(r.string("path") ?? "", base: base))
             spec.imageSequence = try imageSequence(r, path: spec.path)
@@ -252,7 +257,7 @@ public enum EditFile {
         guard let s = v as? String else { throw EditError(field, "must be a string, got \(typeName(v))") }
         return s
     }
-    static func isBool(_ v: Any) -> Bool {
+    public static func isBool(_ v: Any) -> Bool {
         guard let n = v as? NSNumber else { return false }
         return n.objCType.pointee == 0x63 // 'c': a boxed Bool
     }

@@ -11,12 +11,30 @@ extension EditFile {
     }
 
     /// The edit's `captions`: `{"path": "subs.srt", "style": {...}}` or just the path as a string.
+    /// `captionStyle` (word-by-word captions) beside `captions` or inside its object (which wins).
     static func captions(_ e: EditFields, base: String) throws -> CaptionSpec? {
-        if let p = e.string("captions") { return CaptionSpec(path: resolved(p, base: base)) }
-        guard let c = e.object("captions") else { return nil }
-        var spec = CaptionSpec(path: resolved(c.string("path") ?? "", base: base))
-        if let st = c.object("style") { spec.style = style(st, base: base, defaults: .caption) }
+        var spec: CaptionSpec
+        if let p = e.string("captions") { spec = CaptionSpec(path: resolved(p, base: base)) } else {
+            guard let c = e.object("captions") else { return nil }
+            spec = CaptionSpec(path: resolved(c.string("path") ?? "", base: base))
+            if let st = c.object("style") { spec.style = style(st, base: base, defaults: .caption) }
+            spec.words = c.object("captionStyle").map(wordStyle)
+        }
+        if spec.words == nil { spec.words = e.object("captionStyle").map(wordStyle) }
         return spec
+    }
+
+    /// A `captionStyle` object (`EditSchema.captionStyle`) over `WordCaptionStyle()`.
+    static func wordStyle(_ o: EditFields) -> WordCaptionStyle {
+        var w = WordCaptionStyle()
+        if let m = o.string("words").flatMap(WordCaptionStyle.Mode.init(rawValue:)) { w.mode = m }
+        if let n = o.int("maxWords") { w.maxWords = n }
+        if let n = o.int("maxLines") { w.maxLines = n }
+        if let c = o.string("activeColour").flatMap(TextColour.parse) { w.activeColour = c }
+        w.activeBox = o.string("activeBox").flatMap(TextColour.parse)
+        if let n = o.number("popScale") { w.popScale = n }
+        w.safeArea = o.bool("safeArea")
+        return w
     }
 
     /// File name endings that make `style.font` a font file rather than a family name.

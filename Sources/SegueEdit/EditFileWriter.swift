@@ -95,6 +95,7 @@ public struct EditFileWriter {
             var caption = DeclaredObject(EditSchema.captions, "captions")
             try caption.set("path", path(c.path))
             try caption.setObject("style", style(c.style, defaults: .caption, field: "captions.style"))
+            if let w = c.words { try caption.set("captionStyle", wordStyle(w)) }
             try o.set("captions", caption.value)
         }
         if e.fitTransitions { try o.set("fitTransitions", .bool(true)) }
@@ -189,6 +190,7 @@ public struct EditFileWriter {
         case .gap: tag = "gap"
         case .fill: tag = "fill"
         case .text: tag = "text"
+        case .shape: tag = "shape"
         case .subtitles: throw EditError(field, "a caption track's item is made from the edit's captions, not written as an item")
         }
         guard let variant = variants.variant(tag) else { throw EditError(field, "an audio track's items are audio clips and gaps (this one is a \(tag))") }
@@ -207,6 +209,7 @@ public struct EditFileWriter {
         case .text(let t):
             try o.set("text", .string(t.text))
             try o.setObject("style", style(t.style, defaults: TextStyle(), field: "\(field).style"))
+        case .shape(let s): try shape(s, into: &o)
         case .subtitles: break
         }
         if c.start != .zero {

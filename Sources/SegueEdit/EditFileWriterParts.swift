@@ -74,6 +74,20 @@ extension EditFileWriter {
         return o.value
     }
 
+    /// `captionStyle`: what differs from `WordCaptionStyle()`.
+    func wordStyle(_ w: WordCaptionStyle) throws -> JSONValue {
+        var o = DeclaredObject(EditSchema.captionStyle, "captions.captionStyle")
+        let d = WordCaptionStyle()
+        try o.set("words", .string(w.mode.rawValue))
+        if w.maxWords != d.maxWords { try o.set("maxWords", .int(Int64(w.maxWords))) }
+        if w.maxLines != d.maxLines { try o.set("maxLines", .int(Int64(w.maxLines))) }
+        if w.activeColour != d.activeColour { try o.set("activeColour", .string(w.activeColour.description)) }
+        if let b = w.activeBox { try o.set("activeBox", .string(b.description)) }
+        if w.popScale != d.popScale { try o.set("popScale", .number(w.popScale)) }
+        if let s = w.safeArea { try o.set("safeArea", .bool(s)) }
+        return o.value
+    }
+
     /// A text style as the fields that differ from `defaults` (what the parser starts from: `TextStyle()` for a text
     /// item, `TextStyle.caption` for captions); `null` or `false` where the default has something the style removes.
     func style(_ s: TextStyle, defaults d: TextStyle, field: String) throws -> DeclaredObject {

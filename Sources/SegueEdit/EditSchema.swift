@@ -129,6 +129,15 @@ public struct SchemaVariants: Sendable {
         self.byType = byType; self.variants = variants; self.summary = summary; self.missing = missing
     }
     func variant(_ tag: String) -> Variant? { variants.first { $0.tag == tag } }
+    /// The variants a key names (not `byType`): those whose key `o` holds, less any whose key is also a field of
+    /// another one there (a shape item's `fill` is its paint, not a fill item's key).
+    func keyed(_ o: [String: Any]) -> [Variant] { keyed(Set(o.keys)) }
+    func keyed(_ keys: Set<String>) -> [Variant] {
+        let given = variants.filter { keys.contains($0.tag) }
+        return given.filter { v in !given.contains { $0.tag != v.tag && $0.object.field(v.tag) != nil } }
+    }
+    /// The variants whose object has `tag` among its fields (they claim it when their own key is there too).
+    func claiming(_ tag: String) -> [Variant] { variants.filter { $0.tag != tag && $0.object.field(tag) != nil } }
 }
 
 /// A field of an object of the edit file.
@@ -348,7 +357,7 @@ extension SchemaVariants {
             try v.object.check(o, path)
             return v
         }
-        let present = variants.filter { o[$0.tag] != nil }
+        let present = keyed(o)
         if present.count > 1 { throw EditError(path, "\(summary): give one of \(present.map(\.tag).joined(separator: ", "))") }
         guard let v = present.first else {
             var all: [String] = []
@@ -417,7 +426,7 @@ struct EditFields {
             switch t {
             case .object(let d): return EditFields(object: o, declaration: d, path: path)
             case .variants(let v):
-                let chosen = v.byType ? v.variant(o["type"] as? String ?? "") : v.variants.first { o[$0.tag] != nil }
+                let chosen = v.byType ? v.variant(o["type"] as? String ?? "") : v.keyed(o).first
                 guard let chosen else { break }
                 return EditFields(object: o, declaration: chosen.object, path: path, tag: chosen.tag)
             default: continue

@@ -110,9 +110,21 @@ public enum EditSchema {
         SchemaField("bitrate", integer(16_000...1_536_000), "the AAC bit rate in bits per second"),
     ])
 
+    public static let captionStyle = SchemaObject("captionStyle", "word-by-word captions: the caption file's timed words, the spoken word marked (docs/text.md)", [
+        SchemaField("words", choice(SchemaChoice(WordCaptionStyle.Mode.self)),
+                    "how the spoken word is marked: highlight (default), karaoke (every word up to it), pop (enlarged at its start), reveal (words appear as spoken)"),
+        SchemaField("maxWords", integer(1...50), "words on one caption page (default 6)"),
+        SchemaField("maxLines", integer(1...10), "lines of one caption page (default 2)"),
+        SchemaField("activeColour", textColour, "the spoken word's colour (default #ffd400)"),
+        SchemaField("activeBox", textColour, "a plate of this colour behind the spoken word (default none)", nullable: true),
+        SchemaField("popScale", number(1...3), "pop: how much larger the spoken word is drawn for its first 0.2 s (default 1.25)"),
+        SchemaField("safeArea", .boolean, "keep the captions inside the 9:16 platforms' safe area (default: when the render is portrait)"),
+    ])
+
     public static let captions = SchemaObject("captions", "a caption file drawn over the whole edit", [
-        SchemaField("path", .string(.nonEmpty), "the caption file (.srt, .vtt, .ass, .ssa), relative to the edit file"),
-        SchemaField("style", .object(style), "how the captions look (SubRip and WebVTT; docs/text.md)", nullable: true),
+        SchemaField("path", .string(.nonEmpty), "the caption file (.srt, .vtt, .ass, .ssa, or a .json transcript of timed words), relative to the edit file"),
+        SchemaField("style", .object(style), "how the captions look (SubRip, WebVTT and word-by-word captions; docs/text.md)", nullable: true),
+        SchemaField("captionStyle", .object(captionStyle), "word-by-word captions (as the edit's captionStyle)", nullable: true),
     ], required: ["path"])
 
     /// The edit's own properties: the edit file's top level but its tracks, what an OTIO timeline's `metadata.segue`
@@ -147,6 +159,7 @@ public enum EditSchema {
         SchemaField("audioTracks", .array(.object(audioTrack), minItems: 0), "audio tracks"),
     ] + editProperties + [
         SchemaField("captions", .anyOf([.string(.nonEmpty), .object(captions)]), "captions over the whole edit: a caption file, or {path, style}", nullable: true),
+        SchemaField("captionStyle", .object(captionStyle), "word-by-word captions: the captions' timed words drawn a page at a time, the spoken word marked", nullable: true),
         SchemaField("fitTransitions", .boolean, "shorten a transition longer than its clips allow, with a warning, instead of refusing the edit (default false)"),
     ] + sourceFields + [
         SchemaField("resolved", .object(resolved), "what a render decided before its first frame (segue resolve): render from these facts instead of probing again"),
@@ -399,7 +412,9 @@ public enum EditSchema {
     /// An item of a video track.
     public static let videoItem = SchemaVariants(byType: false, [
         .init(tag: "path", object: clip), .init(tag: "gap", object: gap), .init(tag: "fill", object: fill), .init(tag: "text", object: text),
-    ], summary: "an item is a clip (path), a gap, a fill or a text", missing: "is required (or \"gap\": SECONDS, \"fill\": COLOUR, or \"text\": WORDS)")
+        .init(tag: "shape", object: shape),
+    ], summary: "an item is a clip (path), a gap, a fill, a text or a shape",
+       missing: "is required (or \"gap\": SECONDS, \"fill\": COLOUR, \"text\": WORDS, or \"shape\": rect, ellipse, line or polygon)")
 
     /// An item of an audio track.
     public static let audioItem = SchemaVariants(byType: false, [.init(tag: "path", object: audioClip), .init(tag: "gap", object: audioGap)],

@@ -106,7 +106,12 @@ struct SchemaWriter {
                         "allOf": v.variants.map { ["if": ["properties": ["type": ["const": $0.tag]], "required": ["type"]], "then": reference($0.object)] }]
             }
             return ["type": "object", "anyOf": v.variants.map { ["required": [$0.tag]] },
-                    "allOf": v.variants.map { ["if": ["required": [$0.tag]], "then": reference($0.object)] }]
+                    "allOf": v.variants.map { variant in
+                        // A key that is also a field of another variant (a shape's fill) names its own variant only without that one's key.
+                        let claims = v.claiming(variant.tag).map { ["required": [$0.tag]] }
+                        let when: [String: Any] = claims.isEmpty ? ["required": [variant.tag]] : ["required": [variant.tag], "not": ["anyOf": claims]]
+                        return ["if": when, "then": reference(variant.object)]
+                    }]
         case .parameters: return ["type": "object"]
         }
     }

@@ -249,8 +249,8 @@ public enum OTIOWriter {
             let reference: [String: Any]
             switch p.spec.content {
             case .gap: return gap(n)
-            case .text, .subtitles:
-                warnings.append("\(label): text is not written (OTIO has no titles): a gap")
+            case .text, .subtitles, .shape:
+                warnings.append("\(label): \(p.spec.shape == nil ? "text" : "a shape") is not written (OTIO has no \(p.spec.shape == nil ? "titles" : "shapes")): a gap")
                 return gap(n)
             case .fill:
                 var colour = RGBColour.black

@@ -243,7 +243,7 @@ public enum Template {
             case .object(let d): return d
             case .variants(let v):
                 if v.byType { return filledType.flatMap { v.variant($0)?.object } }
-                return v.variants.first { keys.contains($0.tag) }?.object
+                return v.keyed(keys).first?.object
             default: continue
             }
         }

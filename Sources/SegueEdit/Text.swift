@@ -146,6 +146,8 @@ public struct TextSpec: Equatable, Sendable {
     public var text: String
     public var style: TextStyle
     public var role: TextRole
+    /// Parts of the text drawn differently (word-by-word captions: the spoken word); none for titles.
+    public var marks: [TextMark] = []
     public init(text: String, style: TextStyle = TextStyle(), role: TextRole = .title) {
         self.text = text; self.style = style; self.role = role
     }
@@ -171,10 +173,14 @@ public struct TextSpec: Equatable, Sendable {
 
 /// Captions over the whole edit (`"captions": {"path", "style"}`, `--captions FILE`).
 public struct CaptionSpec: Equatable, Sendable {
-    /// The caption file, absolute path: SubRip (`.srt`), WebVTT (`.vtt`) or ASS/SSA (`.ass`, `.ssa`).
+    /// The caption file, absolute path: SubRip (`.srt`), WebVTT (`.vtt`), ASS/SSA (`.ass`, `.ssa`) or a JSON
+    /// transcript of timed words (`.json`).
     public var path: String
     /// How SRT and WebVTT cues look (ASS files keep their own styles); starts from `TextStyle.caption`.
     public var style = TextStyle.caption
+    /// Word-by-word captions (`captionStyle`): the file's word timings drawn a page at a time with the spoken word
+    /// marked; nil: cues as written.
+    public var words: WordCaptionStyle?
     public init(path: String) { self.path = path }
 }
 
@@ -194,6 +200,9 @@ public struct CaptionCue: Equatable, Sendable {
     public var align: TextAlign? = nil
     /// Italic or bold for the whole cue (SRT's `<i>`/`<b>` around all of it).
     public var italic = false, bold = false
+    /// The cue's timed words (WebVTT inline timestamps, ASS `\k` tags, a JSON transcript), in order; empty when the
+    /// cue has none.
+    public var words: [TimedWord] = []
     public init(index: Int, start: MediaTime, end: MediaTime, text: String, line: Int) {
         self.index = index; self.start = start; self.end = end; self.text = text; self.line = line
     }
@@ -201,7 +210,7 @@ public struct CaptionCue: Equatable, Sendable {
 
 /// A caption file, read.
 public struct CaptionFile: Sendable {
-    public enum Format: String, Sendable { case srt, webvtt, ass }
+    public enum Format: String, Sendable { case srt, webvtt, ass, json }
     /// The file, absolute path.
     public var path: String
     public var format: Format
@@ -225,6 +234,12 @@ public protocol TextBlock: Sendable {
     var summary: String { get }
     /// A font asked for but not found, naming the family and the font used instead.
     var warnings: [String] { get }
+    /// How many lines the text takes (its own line breaks and wrapping at `maxWidth`).
+    var lineCount: Int { get }
+}
+
+extension TextBlock {
+    public var lineCount: Int { 1 }
 }
 
 /// The text module's services to the planner (`SegueText.TextEngine`): shaping text items and caption cues, and

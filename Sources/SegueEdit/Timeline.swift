@@ -93,6 +93,10 @@ public struct Timeline: Sendable {
             var window = motion.map { $0.window(at: MediaTime.ratio(t - start, duration)) } ?? .fit
             var transform = spec.layer.transform(at: t - start)
             if let block = text { (window, transform) = Timeline.textGeometry(block, transform, renderSize: renderSize) }
+            if spec.shape != nil {
+                (window, transform) = Timeline.nativeGeometry(pictureSize: source.codedSize, anchorX: 0.5, anchorY: 0.5,
+                                                              rasterScale: Timeline.shapeScale(spec, renderSize: renderSize), transform, renderSize: renderSize)
+            }
             return LayerGeometry.place(codedSize: picture?.size ?? source.codedSize, sar: picture?.sampleAspectRatio ?? source.sampleAspectRatio,
                                        orientation: source.orientation, renderSize: renderSize, fit: fit, window: window, transform: transform)
         }
@@ -224,11 +228,14 @@ public struct Timeline: Sendable {
         var warnings: [String] = edit.warnings + fitted.warnings
         let blocks = try Timeline.shapeText(all, renderSize: size, services: text, captions: edit.captions != nil, warnings: &warnings)
 
-        // Each item's source: its media's; a text item's picture; for a fill or a gap a stand-in the size of the
-        // render frame.
+        // Each item's source: its media's; a text item's or a shape's picture; for a fill or a gap a stand-in the size
+        // of the render frame.
         var stand = SourceInfo(codedSize: size, nominalFrameRate: nil, duration: .zero, hasAudio: false)
         stand.isStill = true
-        func source(_ n: Int) -> SourceInfo { sourceOf[n] ?? blocks[n].map { Timeline.textSource($0) } ?? stand }
+        func source(_ n: Int) -> SourceInfo {
+            if let shape = all[n].spec.shape { return Timeline.pictureSource(shape.pictureSize(scale: Timeline.shapeScale(all[n].spec, renderSize: size))) }
+            return sourceOf[n] ?? blocks[n].map { Timeline.textSource($0) } ?? stand
+        }
 
         // Durations, then each track's layout.
         let timings = try all.indices.map { try Timeline.timing(all[$0], source($0), rate: rate) }
@@ -380,7 +387,7 @@ public struct Timeline: Sendable {
     /// map, its motion and its shaped text.
     static func placement(_ ref: ItemReference, index: Int, source src: SourceInfo, edit: Edit, renderSize size: PixelSize, start: MediaTime,
                           duration: MediaTime, timing: (timeline: MediaTime, source: MediaTime, map: TimeMap), text: (any TextBlock)?) -> Placement {
-        let fit: FitMode = ref.spec.text != nil ? .native : ref.spec.file == nil ? .fit : edit.fit
+        let fit: FitMode = ref.spec.text != nil || ref.spec.shape != nil ? .native : ref.spec.file == nil ? .fit : edit.fit
         var spec = ref.spec
         if spec.transition != nil, spec.transition?.blend == nil { spec.transition?.blend = edit.blending }
         // Audio items have no picture (an audio-only file's size is 0×0).
@@ -447,6 +454,7 @@ public struct Timeline: Sendable {
         case .fill(let c): return "fill \(c)"
         case .gap: return "gap"
         case .text(let t): return "text \"\(Timeline.excerpt(t.text))\""
+        case .shape(let s): return "shape \(s.kind.rawValue)"
         case .subtitles(let p): return p.split(separator: "/").last.map(String.init) ?? p
         }
     }
@@ -467,7 +475,7 @@ public struct Timeline: Sendable {
         case .gap:
             let d = spec.duration ?? .zero
             return (d, d, .identity)
-        case .fill, .text:
+        case .fill, .text, .shape:
             let d = spec.duration ?? SourceInfo.defaultStillDuration
             return (d, d, .identity)
         case .subtitles:

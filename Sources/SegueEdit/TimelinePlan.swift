@@ -74,6 +74,7 @@ extension Timeline {
         case .fill(let c): content = .colour(c, alpha: 1)
         case .file: content = .media
         case .text: content = .text
+        case .shape(let s): content = .shape(svg: ShapeSVG.document(s, at: local, scale: Timeline.shapeScale(p.spec, renderSize: renderSize)))
         case .subtitles: content = .subtitles
         }
         guard let g = p.layer(at: p.start + local, renderSize: renderSize, picture: picture) else { return nil }
@@ -134,6 +135,7 @@ extension Timeline {
             case .fill: line += "solid colour"
             case .text: line += "text, \(p.text?.summary ?? "") (picture \(p.source.codedSize))" + (p.cue.map { ", caption cue \($0.index) (line \($0.line))" } ?? "")
             case .subtitles: line += "captions drawn by libass, frame by frame"
+            case .shape(let s): line += "shape, \(s.summary) (picture \(p.source.codedSize), drawn by librsvg \(s.isConstant ? "once" : "at each frame its numbers change"))"
             case .file:
                 line += "\(p.source.isStill ? "still picture, " : "")\(p.source.imageSequence.map { $0 + ", " } ?? "")\(p.source.codedSize) \(p.source.orientation)"
                     + (p.source.orientationSource.map { " (\($0))" } ?? "")

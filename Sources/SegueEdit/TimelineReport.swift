@@ -42,6 +42,8 @@ public struct TimelineReport: Codable, Sendable {
         public var text: String? = nil
         /// A text item's fonts, size and style as shaped ("Noto Sans 40 px + Noto Sans Arabic, 1 line, picture 412x60").
         public var textStyle: String? = nil
+        /// A shape item's shape and picture ("rect 200×20, fill #ffffff, picture 200x20").
+        public var shape: String? = nil
         /// How the source is timed when it does not simply play: "2×", "0.5×, blended", "ramp 1×@0s → 4×@1s",
         /// "reverse", "frozen at 1.250 s"; nil for none.
         public var time: String? = nil
@@ -64,6 +66,8 @@ public struct TimelineReport: Codable, Sendable {
     public let captionFile: String?, captionFormat: String?
     /// Every cue of the caption file; an ASS file's events, as libass reads them (drawn by libass).
     public let captions: [Cue]
+    /// Whether libass draws the captions (an ASS file, not as word-by-word captions); nil without captions.
+    public let captionsByLibass: Bool?
     public struct Transition: Codable, Sendable {
         public let type: String
         public let direction: String
@@ -162,6 +166,7 @@ public struct TimelineReport: Codable, Sendable {
             case .gap: kind = "gap"
             case .fill: kind = "fill"
             case .text: kind = "text"
+            case .shape: kind = "shape"
             case .subtitles: kind = "captions"
             case .file: kind = audio ? "audio" : p.source.isStill ? "still" : "video"
             }
@@ -180,6 +185,7 @@ public struct TimelineReport: Codable, Sendable {
                          still: p.source.isStill && p.isMedia, orientationSource: p.source.orientationSource, motion: p.motion?.description)
             c.layer = p.spec.layer.isIdentity ? nil : p.spec.layer.description
             if case .fill(let colour) = p.spec.content { c.fill = colour.description }
+            if let shape = p.spec.shape { c.shape = shape.summary + ", picture \(p.source.codedSize)" }
             c.volume = p.spec.volume == 1 ? nil : p.spec.volume
             if let text = p.spec.text {
                 c.text = text.text
@@ -192,6 +198,7 @@ public struct TimelineReport: Codable, Sendable {
         clips = t.placements.filter { !t.captionTracks.contains($0.track) }.map { clip($0, audio: false) }
         captionFile = t.captions?.path
         captionFormat = t.captions?.format.rawValue
+        captionsByLibass = t.captions.map { _ in t.placements.contains { if case .subtitles = $0.spec.content { true } else { false } } }
         captions = (t.captions?.cues ?? []).map { cue in
             let end = t.duration < cue.end ? t.duration : cue.end
             return Cue(index: cue.index, line: cue.line, start: cue.start.seconds, end: end.seconds,
@@ -230,7 +237,7 @@ public struct TimelineReport: Codable, Sendable {
             s += line(c, label: "audio track \(c.track) item \(c.item)")
         }
         if let format = captionFormat {
-            s += "captions \(captionFile.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "") (\(format)): \(captions.count) cue\(captions.count == 1 ? "" : "s")\(format == "ass" ? ", drawn by libass" : "")\n"
+            s += "captions \(captionFile.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "") (\(format)): \(captions.count) cue\(captions.count == 1 ? "" : "s")\(captionsByLibass == true ? ", drawn by libass" : "")\n"
             for c in captions {
                 let words = c.text.replacingOccurrences(of: "\n", with: " ⏎ ")
                 s += String(format: "  cue %d (line %d) %.3f–%.3f s, ", c.index, c.line, c.start, c.end)
@@ -268,6 +275,7 @@ public struct TimelineReport: Codable, Sendable {
         switch c.kind {
         case "gap": what = "gap"
         case "fill": what = "fill \(c.fill ?? "")"
+        case "shape": what = "shape \(c.shape ?? "")"
         case "text": what = "text \"\((c.text ?? "").replacingOccurrences(of: "\n", with: " ⏎ "))\" (\(c.textStyle ?? ""))"
         case "still": what = String(format: "%@: still, shown %.3f s", name, c.end - c.start)
         default: what = String(format: "%@: source %.3f–%.3f s", name, c.sourceStart, c.sourceEnd)

@@ -33,14 +33,19 @@ final class SVGStill {
     /// `policy.limits.maxPicturePixels`.
     /// - Throws: `MediaError` naming the path (unreadable, too large a file, not an SVG librsvg parses, no size),
     ///   `LimitExceeded` for a document larger than the picture limit.
-    init(path: String, policy: InputPolicy) throws {
-        self.path = path
+    convenience init(path: String, policy: InputPolicy) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw MediaError(path: path, function: nil, message: "cannot read the SVG file")
         }
         guard data.count <= SVGStill.maxFileBytes else {
             throw MediaError(path: path, function: nil, message: "SVG file of \(data.count) bytes, over the \(SVGStill.maxFileBytes) read")
         }
+        try self.init(data: data, path: path, policy: policy)
+    }
+
+    /// Parses the document in `data` (what `path` names in messages), its size checked as `init(path:policy:)` does.
+    init(data: Data, path: String, policy: InputPolicy) throws {
+        self.path = path
         var error = [CChar](repeating: 0, count: 512)
         let h = data.withUnsafeBytes { segue_svg_open($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &error, error.count) }
         guard let h else { throw MediaError(path: path, function: "rsvg_handle_new_from_data", message: SVGStill.message(error)) }
@@ -79,4 +84,15 @@ final class SVGStill {
 
     /// The document drawn at `target` with straight alpha (`frame(at:)`: what a still's RGBA reading gives).
     func straightImage(_ target: PixelSize) throws -> RGBAImage { VectorPicture.straight(try draw(target)) }
+}
+
+/// SVG documents Segue writes itself (a shape item's at one instant, `ShapeSVG`), drawn by librsvg.
+public enum SVGDocument {
+    /// `svg` drawn at its own size (its `width` and `height` in pixels) as a premultiplied RGBA picture; `name` says
+    /// what it draws in messages.
+    /// - Throws: `MediaError` with librsvg's message, `LimitExceeded` for a picture over `policy`'s limit.
+    public static func picture(_ svg: String, name: String, policy: InputPolicy) throws -> VideoPicture {
+        let document = try SVGStill(data: Data(svg.utf8), path: name, policy: policy)
+        return try document.picture(document.size)
+    }
 }

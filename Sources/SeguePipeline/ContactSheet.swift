@@ -70,7 +70,7 @@ public enum ContactSheet {
             guard let t = p.spec.text else { continue }
             add(p.start, p.end, p.cue.map { "cue \($0.index)" } ?? "text", t.text)
         }
-        if let c = timeline.captions, c.format == .ass {
+        if let c = timeline.captions, c.format == .ass, !timeline.placements.contains(where: { $0.cue != nil }) {
             for cue in c.cues {
                 let plain = cue.text.replacingOccurrences(of: "\\N", with: " ").replacingOccurrences(of: "\\{[^}]*\\}", with: "", options: .regularExpression)
                 add(cue.start, cue.end, "cue \(cue.index)", plain)

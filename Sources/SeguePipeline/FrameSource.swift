@@ -178,6 +178,10 @@ final class FrameSource {
     private var subtitles: [Int: SubtitleRenderer] = [:]
     /// Text pictures made so far (tests: once per item, never per frame).
     private(set) var textPicturesMade = 0
+    /// Shape pictures by placement: the last document drawn and its picture.
+    private var shapes: [Int: (svg: String, picture: VideoPicture)] = [:]
+    /// Shape pictures drawn so far (tests: once for a constant shape, once per change for a keyframed one).
+    private(set) var shapePicturesMade = 0
 
     /// The picture `layer` shows: a colour's 1×1 picture, a text item's (made once), an ASS frame, or a clip's
     /// decoded picture at the layer's source time, reduced where it is shown small; `format` is the decoded
@@ -200,6 +204,15 @@ final class FrameSource {
             let picture = try rasterizer!.picture(layout)
             texts[layer.clipIndex] = picture
             textPicturesMade += 1
+            return picture
+        case .shape(let svg):
+            // Drawn again only when the document changes (a keyframed number moved).
+            if let known = shapes[layer.clipIndex], known.svg == svg { return known.picture }
+            var picture = try SVGDocument.picture(svg, name: "shape (item \(layer.clipIndex))",
+                                                  policy: timeline.inputPolicy)
+            picture.identity = VideoPicture.newIdentity()
+            shapes[layer.clipIndex] = (svg, picture)
+            shapePicturesMade += 1
             return picture
         case .subtitles:
             if subtitles[layer.clipIndex] == nil {
@@ -231,6 +244,7 @@ final class FrameSource {
     func release(before t: MediaTime) {
         for (i, _) in readers where !(t < timeline.placements[i].end) { close(i) }
         for (i, _) in texts where !(t < timeline.placements[i].end) { texts[i] = nil }
+        for (i, _) in shapes where !(t < timeline.placements[i].end) { shapes[i] = nil }
         for (i, _) in subtitles where !(t < timeline.placements[i].end) { subtitles[i] = nil }
     }
 

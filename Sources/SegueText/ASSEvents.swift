@@ -61,7 +61,9 @@ enum ASSEvents {
                     guard let start = time(s) else { throw error(n, "the start time \"\(s)\" does not parse (H:MM:SS.cc)") }
                     guard let end = time(e) else { throw error(n, "the end time \"\(e)\" does not parse (H:MM:SS.cc)") }
                     guard start < end else { throw error(n, "the event ends (\(e)) before it starts (\(s)) or when it starts") }
-                    cues.append(CaptionCue(index: cues.count + 1, start: start, end: end, text: v.last!, line: n))
+                    var cue = CaptionCue(index: cues.count + 1, start: start, end: end, text: v.last!, line: n)
+                    cue.words = WordTimings.karaoke(v.last!, start: start)
+                    cues.append(cue)
                 }
             }
         }

@@ -12,17 +12,21 @@ import SegueEdit
 /// and `align` cue settings); ASS/SSA per the Sub Station Alpha v4.00+ specification (`[Script Info]`, styles,
 /// `[Events]` with a `Format:` line before the `Dialogue:` lines).
 public enum CaptionFiles {
-    /// Reads `path`, by its extension (`.srt`, `.vtt`, `.webvtt`, `.ass`, `.ssa`) or, without a known one, by its
-    /// first line (`WEBVTT`, `[Script Info]`, else SubRip).
+    /// Reads `path`, by its extension (`.srt`, `.vtt`, `.webvtt`, `.ass`, `.ssa`, `.json`: a transcript of timed
+    /// words, `WordTimings.transcript`) or, without a known one, by its first line (`WEBVTT`, `[Script Info]`, else
+    /// SubRip). Timed words (WebVTT inline timestamps, ASS karaoke tags) go in `CaptionCue.words`.
     /// - Throws: `EditError` (field `captions.path`): unreadable file, not UTF-8, or a line that does not parse.
     public static func read(_ path: String) throws -> CaptionFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw EditError("captions.path", "cannot read the caption file \(path) (missing or not readable)")
         }
         let name = (path as NSString).lastPathComponent
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext == "json" {
+            return CaptionFile(path: path, format: .json, cues: try WordTimings.transcript(data, name: name))
+        }
         // Line ends: "\r\n" is one Character in Swift; make every line end "\n" first.
         let text = try decode(data, name: name).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        let ext = (path as NSString).pathExtension.lowercased()
         let first = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let format: CaptionFile.Format
         switch ext {
@@ -38,6 +42,7 @@ public enum CaptionFiles {
         case .srt: cues = try subRip(lines, name: name)
         case .webvtt: cues = try webVTT(lines, name: name)
         case .ass: cues = try ASSEvents.read(lines, name: name)
+        case .json: cues = []   // (read above)
         }
         return CaptionFile(path: path, format: format, cues: cues)
     }
@@ -163,6 +168,7 @@ public enum CaptionFiles {
             var cue = CaptionCue(index: cues.count + 1, start: start, end: end, text: "", line: blockStart + 1)
             (cue.text, cue.italic, cue.bold) = markupRemoved(block[(t + 1)...].joined(separator: "\n"), entities: true)
             try settings(block[t], into: &cue, line: blockStart + t + 1, name: name)
+            cue.words = try WordTimings.webVTT(block[(t + 1)...].joined(separator: "\n"), start: start, end: end, line: blockStart + t + 2, name: name)
             if !cue.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { cues.append(cue) }
         }
         return cues

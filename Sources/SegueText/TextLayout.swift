@@ -10,6 +10,12 @@ public struct PlacedGlyph: Sendable, Equatable {
     public let glyph: UInt32
     /// Its origin on the baseline, in picture pixels (top-left origin, y down).
     public let x: Double, y: Double
+    /// The UTF-8 byte offset in the text of its cluster's first character.
+    public var cluster = 0
+    /// The index in `TextLayout.marks` of the mark it is drawn in; nil: in the style.
+    public var mark: Int?
+    /// Drawn this many times `TextLayout.pixelSize` (a `pop` word).
+    public var scale = 1.0
 }
 
 /// A text shaped for one render size: every glyph placed in the picture, the fonts they come from and what the picture
@@ -40,6 +46,10 @@ public struct TextLayout: TextBlock, Equatable {
     public let box: (x0: Double, y0: Double, x1: Double, y1: Double)?
     public let boxRadius: Double
     public let warnings: [String]
+    /// The text's marks (`TextSpec.marks`), which `PlacedGlyph.mark` indexes; a mark's glyphs take its colour.
+    public let marks: [TextMark]
+    /// The plates behind marks (`TextMark.box`), picture pixels, with their colour.
+    public let markBoxes: [(x0: Double, y0: Double, x1: Double, y1: Double, colour: TextColour)]
 
     public var summary: String {
         let names = fonts.map(\.family).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
@@ -50,15 +60,16 @@ public struct TextLayout: TextBlock, Equatable {
 
     public static func == (a: TextLayout, b: TextLayout) -> Bool {
         a.pictureSize == b.pictureSize && a.rasterScale == b.rasterScale && a.anchorX == b.anchorX && a.anchorY == b.anchorY
-            && a.fonts == b.fonts && a.glyphs == b.glyphs && a.pixelSize == b.pixelSize && a.style == b.style
+            && a.fonts == b.fonts && a.glyphs == b.glyphs && a.pixelSize == b.pixelSize && a.style == b.style && a.marks == b.marks
     }
 
     init(pictureSize: PixelSize, rasterScale: Double, anchorX: Double, anchorY: Double, fonts: [FontReference], glyphs: [PlacedGlyph],
          pixelSize: Double, lineCount: Int, shapingCalls: Int, style: TextStyle, outlineWidth: Double, shadowOffset: (x: Double, y: Double),
-         shadowBlur: Double, box: (x0: Double, y0: Double, x1: Double, y1: Double)?, boxRadius: Double, warnings: [String]) {
+         shadowBlur: Double, box: (x0: Double, y0: Double, x1: Double, y1: Double)?, boxRadius: Double, warnings: [String],
+         marks: [TextMark] = [], markBoxes: [(x0: Double, y0: Double, x1: Double, y1: Double, colour: TextColour)] = []) {
         self.pictureSize = pictureSize; self.rasterScale = rasterScale; self.anchorX = anchorX; self.anchorY = anchorY
         self.fonts = fonts; self.glyphs = glyphs; self.pixelSize = pixelSize; self.lineCount = lineCount; self.shapingCalls = shapingCalls
         self.style = style; self.outlineWidth = outlineWidth; self.shadowOffset = shadowOffset; self.shadowBlur = shadowBlur
-        self.box = box; self.boxRadius = boxRadius; self.warnings = warnings
+        self.box = box; self.boxRadius = boxRadius; self.warnings = warnings; self.marks = marks; self.markBoxes = markBoxes
     }
 }

@@ -66,7 +66,9 @@ struct Coverage {
 /// Gaussian of the shadow's `blur`, in the shadow colour); the outline (each glyph's outline stroked by FreeType's
 /// stroker, `FT_Glyph_StrokeBorder`, outside border); the glyphs in the text colour (FreeType's antialiased coverage,
 /// `FT_RENDER_MODE_NORMAL`, each glyph rendered at its fractional position); colour glyphs (emoji) in their own colours
-/// (`FT_LOAD_COLOR` BGRA bitmaps, scaled from their strike by area averaging).
+/// (`FT_LOAD_COLOR` BGRA bitmaps, scaled from their strike by area averaging). Marks (`TextLayout.marks`, word-by-word
+/// captions): their plates drawn over the box, their glyphs filled in their colour over the others' fill, a scaled
+/// glyph rendered at its own size.
 public final class TextRasterizer {
     let library: FreeTypeLibrary
     let faces: FaceCache
@@ -79,12 +81,15 @@ public final class TextRasterizer {
     public func picture(_ layout: TextLayout) throws -> VideoPicture {
         let W = layout.pictureSize.width, H = layout.pictureSize.height
         var fill = Coverage(width: W, height: H), outline = Coverage(width: W, height: H)
+        var markFills = [Coverage](repeating: Coverage(width: 0, height: 0), count: layout.marks.count)   // each mark's glyphs
         var colour = [Float](repeating: 0, count: W * H * 4)   // premultiplied RGBA of colour glyphs
         let stroker = layout.outlineWidth > 0 ? try Stroker(library: library, radius: layout.outlineWidth) : nil
         let faceList = try layout.fonts.map { try faces.face($0) }
         for f in faceList { try f.setSize(layout.pixelSize) }
         for g in layout.glyphs {
             let face = faceList[g.font]
+            if g.scale != 1 { try face.setSize(layout.pixelSize * g.scale) }
+            defer { if g.scale != 1 { try? face.setSize(layout.pixelSize) } }
             let slot = try face.load(glyph: g.glyph)
             if slot.pointee.format == FT_GLYPH_FORMAT_BITMAP {
                 if face.isColour, slot.pointee.bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue) {
@@ -102,7 +107,12 @@ public final class TextRasterizer {
                 try blit(border, into: &outline, x: Int(ix), y: Int(iy))
             }
             let glyph = try GlyphImage(slot: slot)
-            try blit(glyph, into: &fill, x: Int(ix), y: Int(iy))
+            if let m = g.mark, layout.marks[m].colour != nil {
+                if markFills[m].width == 0 { markFills[m] = Coverage(width: W, height: H) }
+                try blit(glyph, into: &markFills[m], x: Int(ix), y: Int(iy))
+            } else {
+                try blit(glyph, into: &fill, x: Int(ix), y: Int(iy))
+            }
         }
         // Outline under the fill: the border covers the glyph too, the fill is drawn over it.
         var out = [Float](repeating: 0, count: W * H * 4)
@@ -115,9 +125,18 @@ public final class TextRasterizer {
                 }
             }
         }
+        for b in layout.markBoxes {
+            for y in max(0, Int(b.y0))..<min(H, Int(b.y1.rounded(.up)) + 1) {
+                for x in max(0, Int(b.x0))..<min(W, Int(b.x1.rounded(.up)) + 1) {
+                    let a = TextRasterizer.roundedRectCoverage(Double(x) + 0.5, Double(y) + 0.5, (b.x0, b.y0, b.x1, b.y1), radius: 0.15 * layout.pixelSize)
+                    if a > 0 { over(&out, (y * W + x) * 4, b.colour, Float(a)) }
+                }
+            }
+        }
         if let shadow = layout.style.shadow {
             var shape = [Float](repeating: 0, count: W * H)
             for i in 0..<(W * H) { shape[i] = max(fill.values[i], outline.values[i], colour[i * 4 + 3]) }
+            for m in markFills where m.width > 0 { for i in 0..<(W * H) { shape[i] = max(shape[i], m.values[i]) } }
             let moved = TextRasterizer.shifted(shape, width: W, height: H, dx: layout.shadowOffset.x, dy: layout.shadowOffset.y)
             let blurred = layout.shadowBlur > 0 ? TextRasterizer.gaussianBlur(moved, width: W, height: H, sigma: layout.shadowBlur) : moved
             for i in 0..<(W * H) where blurred[i] > 0 { over(&out, i * 4, shadow.colour, blurred[i]) }
@@ -126,6 +145,10 @@ public final class TextRasterizer {
             for i in 0..<(W * H) where outline.values[i] > 0 { over(&out, i * 4, o.colour, outline.values[i]) }
         }
         for i in 0..<(W * H) where fill.values[i] > 0 { over(&out, i * 4, layout.style.colour, fill.values[i]) }
+        for (m, f) in markFills.enumerated() where f.width > 0 {
+            let c = layout.marks[m].colour ?? layout.style.colour
+            for i in 0..<(W * H) where f.values[i] > 0 { over(&out, i * 4, c, f.values[i]) }
+        }
         for i in 0..<(W * H) where colour[i * 4 + 3] > 0 {
             let k = 1 - colour[i * 4 + 3]
             for c in 0..<4 { out[i * 4 + c] = colour[i * 4 + c] + k * out[i * 4 + c] }

@@ -22,8 +22,9 @@ struct ShapedGlyph {
     let glyph: UInt32
     let advance: Double
     let xOffset: Double, yOffset: Double
-    /// The UTF-8 byte offset (in the shaped text) of the first character of the glyph's cluster.
-    let cluster: Int
+    /// The UTF-8 byte offset (in the shaped text; after `shapedLines`, in its paragraph) of the first character of the
+    /// glyph's cluster.
+    var cluster: Int
 }
 
 /// A run of bytes of a paragraph set in one font.
@@ -78,18 +79,24 @@ final class TextShaper {
         var calls = 0
         var lines: [ShapedLine] = []
         let maxWidth = style.maxWidth.map { $0 * Double(renderSize.width) * scale }
+        var offset = 0
         for paragraph in TextShaper.paragraphs(of: spec.text) {
-            lines += try shapedLines(paragraph, fallback: fallback, primary: primary, size: px, maxWidth: maxWidth, calls: &calls)
+            lines += try shapedLines(paragraph, fallback: fallback, primary: primary, size: px, maxWidth: maxWidth, calls: &calls).map { line in
+                (line.glyphs.map { var g = $0; g.cluster += offset; return g }, line.width)
+            }
+            offset += paragraph.utf8.count + 1
         }
-        let set = try setLines(lines, primary: primary, size: px, style: style)
+        var set = try setLines(lines, primary: primary, size: px, style: style)
+        let marked = try marked(set.placed, marks: spec.marks, ink: &set.ink, size: px, ascent: primary.ascender, descent: -primary.descender,
+                                lineHeight: style.lineHeight.map { $0 * px } ?? primary.lineSpacing)
         let frame = PictureFrame(ink: set.ink, block: set.block, style: style, fontSize: fontSize, scale: scale)
         let ox = frame.ox, oy = frame.oy, width = frame.width, height = frame.height
 
         var fonts: [FontReference] = [primary.reference]
         var glyphs: [PlacedGlyph] = []
-        for g in set.placed {
+        for (g, mark, k) in marked.glyphs {
             if !fonts.contains(g.face.reference) { fonts.append(g.face.reference) }
-            glyphs.append(PlacedGlyph(font: fonts.firstIndex(of: g.face.reference)!, glyph: g.glyph, x: g.x - ox, y: g.y - oy))
+            glyphs.append(PlacedGlyph(font: fonts.firstIndex(of: g.face.reference)!, glyph: g.glyph, x: g.x - ox, y: g.y - oy, cluster: g.cluster, mark: mark, scale: k))
         }
         let anchorBox = frame.plate ?? set.block
         let anchorX = (anchorBox.x0 + style.align.anchor * (anchorBox.x1 - anchorBox.x0) - ox) / Double(width)
@@ -98,11 +105,12 @@ final class TextShaper {
                           fonts: fonts, glyphs: glyphs, pixelSize: px, lineCount: lines.count, shapingCalls: calls, style: style,
                           outlineWidth: frame.outline, shadowOffset: (frame.shadow?.x ?? 0, frame.shadow?.y ?? 0), shadowBlur: frame.shadow?.blur ?? 0,
                           box: frame.plate.map { ($0.x0 - ox, $0.y0 - oy, $0.x1 - ox, $0.y1 - oy) }, boxRadius: (style.box?.radius ?? 0) * scale,
-                          warnings: fallback.warning.map { [$0] } ?? [])
+                          warnings: fallback.warning.map { [$0] } ?? [], marks: spec.marks,
+                          markBoxes: marked.boxes.map { ($0.x0 - ox, $0.y0 - oy, $0.x1 - ox, $0.y1 - oy, $0.colour) })
     }
 
     /// A rectangle in picture pixels (y down).
-    private typealias Box = (x0: Double, y0: Double, x1: Double, y1: Double)
+    typealias Box = (x0: Double, y0: Double, x1: Double, y1: Double)
     /// A line of glyphs as shaped, in visual order, and its width (the sum of their advances), pixels.
     private typealias ShapedLine = (glyphs: [ShapedGlyph], width: Double)
 
@@ -135,7 +143,7 @@ final class TextShaper {
                 let a = max(r.start, range.lowerBound), b = min(r.end, range.upperBound)
                 return a < b ? FontRun(start: a - range.lowerBound, end: b - range.lowerBound, face: r.face) : nil
             }
-            let g = try shape(part, runs: clipped, calls: &calls)
+            let g = try shape(part, runs: clipped, calls: &calls).map { var g = $0; g.cluster += range.lowerBound; return g }
             lines.append((g, g.reduce(0) { $0 + $1.advance }))
         }
         return lines
@@ -146,20 +154,20 @@ final class TextShaper {
     /// width). Returns each glyph's origin, the glyphs' ink box (all zero when there is no ink: only spaces) and the
     /// block, pixels from the block's top left.
     private func setLines(_ lines: [ShapedLine], primary: FontFace, size px: Double, style: TextStyle) throws
-        -> (placed: [(face: FontFace, glyph: UInt32, x: Double, y: Double)], ink: Box, block: Box) {
+        -> (placed: [Placed], ink: Box, block: Box) {
         let ascent = primary.ascender, descent = -primary.descender
         let lineHeight = style.lineHeight.map { $0 * px } ?? primary.lineSpacing
         let halfLeading = (lineHeight - (ascent + descent)) / 2
         let blockWidth = lines.map(\.width).max() ?? 0
         let blockHeight = lineHeight * Double(lines.count)
-        var placed: [(face: FontFace, glyph: UInt32, x: Double, y: Double)] = []
+        var placed: [Placed] = []
         var ink = (x0: Double.infinity, y0: Double.infinity, x1: -Double.infinity, y1: -Double.infinity)
         for (i, line) in lines.enumerated() {
             let baseline = Double(i) * lineHeight + halfLeading + ascent
             var pen = style.align == .left ? 0 : style.align == .right ? blockWidth - line.width : (blockWidth - line.width) / 2
             for g in line.glyphs {
                 let x = pen + g.xOffset, y = baseline - g.yOffset
-                placed.append((g.face, g.glyph, x, y))
+                placed.append((g.face, g.glyph, x, y, g.cluster, g.advance))
                 if let box = try inkBox(g.face, g.glyph) {
                     ink = (min(ink.x0, x + box.x0), min(ink.y0, y + box.y0), max(ink.x1, x + box.x1), max(ink.y1, y + box.y1))
                 }

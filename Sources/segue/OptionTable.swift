@@ -166,7 +166,7 @@ enum FileKinds {
     static let media = Set(OutputFormat.all.flatMap(\.extensions) + ImageSequencePattern.pictureExtensions + audio
                            + ["avi", "avif", "heic", "heif", "m2ts", "mts", "lottie", "mxf", "svg", "svgz", "ts", "y4m"]).sorted()
     /// Caption files (`--captions`).
-    static let captions = ["ass", "srt", "ssa", "vtt"]
+    static let captions = ["ass", "json", "srt", "ssa", "vtt"]
 }
 
 /// The table, and what is read from it.

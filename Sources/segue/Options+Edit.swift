@@ -53,9 +53,9 @@ extension OptionTable {
                    group: .picture, commands: Scopes.resolving, effect: .edit, repeatable: true) { a, v in
             a.titles.append(try Arguments.parseTitle(v.text))
         },
-        OptionSpec(name: "--captions", value: "FILE", help: "captions over the whole edit (.srt, .vtt, .ass, .ssa; docs/text.md)", group: .picture,
+        OptionSpec(name: "--captions", value: "FILE", help: "captions over the whole edit (.srt, .vtt, .ass, .ssa, or a .json transcript of timed words; docs/text.md)", group: .picture,
                    commands: Scopes.resolving, effect: .edit, completion: .files(FileKinds.captions)) { a, v in
-            if v.text.isEmpty { throw UsageError("--captions needs a caption file (.srt, .vtt, .ass, .ssa)") }
+            if v.text.isEmpty { throw UsageError("--captions needs a caption file (.srt, .vtt, .ass, .ssa, .json)") }
             a.captions = v.text
         },
         .choice("--missing-media", MissingMediaPolicy.allCases, defaultValue: "error",

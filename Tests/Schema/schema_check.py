@@ -7,7 +7,7 @@ Checks, against the schema `segue schema` printed:
 - it is a valid draft 2020-12 schema (`Draft202012Validator.check_schema`);
 - every edit Segue ships validates: ROOT/Fixtures/*.json, and every ```json block of ROOT/README.md and
   ROOT/docs/*.md that is an edit (a top-level object with "clips" or "tracks"); a block that is one item (an object
-  with "path", "gap", "fill" or "text") validates as that item ($defs clip, gap, fill, text); any other block is a
+  with "shape", "path", "gap", "fill" or "text") validates as that item ($defs shape, clip, gap, fill, text); any other block is a
   fragment and is listed as skipped;
 - every edit of ROOT/Tests/Schema/valid-edits.json validates (edits that, together, give every field the parser
   declares: EditSchemaTests parses them);
@@ -62,8 +62,9 @@ def main():
                 continue
             if isinstance(value, dict) and ("clips" in value or "tracks" in value):
                 expect_valid(edit, value, where, "docs edits")
-            elif isinstance(value, dict) and any(k in value for k in ("path", "gap", "fill", "text")):
-                kind = {"path": "clip", "gap": "gap", "fill": "fill", "text": "text"}[next(k for k in ("path", "gap", "fill", "text") if k in value)]
+            elif isinstance(value, dict) and any(k in value for k in ("shape", "path", "gap", "fill", "text")):
+                # "shape" first: a shape's "fill" is its paint.
+                kind = {"shape": "shape", "path": "clip", "gap": "gap", "fill": "fill", "text": "text"}[next(k for k in ("shape", "path", "gap", "fill", "text") if k in value)]
                 expect_valid(item_validator(kind), value, where, "docs items")
             else:
                 counts["docs fragments skipped"] += 1

@@ -158,7 +158,7 @@ final class CLIHelpTests: EndToEndTestCase {
                                            ("segue help farm ''", ["local", "resume", "slurm", "status"]),
                                            ("segue render --size ''", []),
                                            ("segue render ''", ["a.json", "b.MP4", "e.otioz", "sub"]),
-                                           ("segue render a.json --captions ''", ["d.srt", "sub"]),
+                                           ("segue render a.json --captions ''", ["a.json", "d.srt", "sub"]),   // a .json transcript too
                                            ("segue render a.json --root ''", ["sub"]),
                                            ("segue stitch --plan a.json ''", ["sub"])]
         var driver = "source '\(script)'\ncd '\(files)'\n"

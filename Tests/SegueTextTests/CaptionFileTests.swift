@@ -4,9 +4,8 @@ import SegueEdit
 import SegueText
 import SegueTestSupport
 
-/// Caption files read: cue times exact (rational milliseconds), markup removed, WebVTT settings; a file that does
-/// not parse is an edit error naming the file and its line.
-final class CaptionFileTests: XCTestCase {
+/// Caption files written into a temporary folder for a test.
+class CaptionFileTestCase: XCTestCase {
     var dir = ""
     override func setUp() { dir = TestSupport.tempDir("segue-captions") }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
@@ -17,6 +16,11 @@ final class CaptionFileTests: XCTestCase {
         return p
     }
     func ms(_ v: Int64) -> MediaTime { MediaTime(value: v, timescale: 1000) }
+}
+
+/// Caption files read: cue times exact (rational milliseconds), markup removed, WebVTT settings; a file that does
+/// not parse is an edit error naming the file and its line.
+final class CaptionFileTests: CaptionFileTestCase {
 
     func testSubRip() throws {
         let f = try CaptionFiles.read(file("a.srt", "\u{FEFF}1\r\n00:00:01,250 --> 00:00:02,000\r\n<i>Hello</i>\r\n\r\n2\r\n00:01:00.5 --> 01:00:00,001 X1:10\r\nTwo <b>lines</b>\r\n{\\an8}and more\r\n"))
