@@ -192,7 +192,7 @@ public enum EditFile {
         if let c = r.object("colour") { spec.colour = colour(c) }
         if r["motion"] != nil { spec.motion = try motion(r, "motion") }
         if let l = r.object("layer") { spec.layer = try layer(l) }
-        try effects(r, &spec)
+        try effects(r, &spec, base: base)
         try timing(r, &spec, first: first, base: base, audio: audio, policy: policy)
         return spec
     }

@@ -338,14 +338,37 @@ public enum EditSchema {
         SchemaField("at", seconds(min: 0), "the frame held: seconds from the clip's first frame"),
     ], required: ["type", "at"])
 
+    /// The ranges of the colour effect's settings.
+    static let colourRanges: [String: ClosedRange<Double>] = [
+        "brightness": 0...16, "contrast": 0...16, "saturation": 0...16, "hue": -36000...36000, "exposure": -16...16,
+        "temperature": -1...1, "tint": -1...1,
+    ]
+    static let colourEffect = SchemaObject("colourEffect", "the picture's colours adjusted, in this order (W3C Filter Effects for the first four; docs/effects.md)", [
+        effectType(.colour),
+        SchemaField("brightness", animated(colourRanges["brightness"]!), "multiplies R′G′B′, as CSS brightness() (default 1)"),
+        SchemaField("contrast", animated(colourRanges["contrast"]!), "scales R′G′B′ about ½, as CSS contrast() (default 1)"),
+        SchemaField("saturation", animated(colourRanges["saturation"]!), "as CSS saturate(): 0 grey, 1 unchanged (default), 2 twice as saturated"),
+        SchemaField("hue", animated(colourRanges["hue"]!), "degrees, as CSS hue-rotate() (default 0)"),
+        SchemaField("exposure", animated(colourRanges["exposure"]!), "stops, in linear light (default 0)"),
+        SchemaField("temperature", animated(colourRanges["temperature"]!), "white balance −1 cooler … 1 warmer (default 0)"),
+        SchemaField("tint", animated(colourRanges["tint"]!), "white balance −1 greener … 1 more magenta (default 0)"),
+    ], required: ["type"])
+    static let lutEffect = SchemaObject("lutEffect", "a .cube look-up table (1D or 3D, up to 65³) applied to the picture", [
+        effectType(.lut),
+        SchemaField("path", .string(.nonEmpty), "the .cube file, relative to the edit file"),
+        SchemaField("strength", animated(0...1), "0 the picture unchanged … 1 the table's colours (default)"),
+    ], required: ["type", "path"])
+
     static func effects(audio: Bool) -> SchemaVariants {
         SchemaVariants(byType: true, ItemEffect.Kind.allCases.compactMap { kind in
             switch kind {
             case .speed: return SchemaVariants.Variant(tag: "speed", object: speedEffect(audio: audio))
             case .reverse: return SchemaVariants.Variant(tag: "reverse", object: reverseEffect)
             case .freeze: return audio ? nil : SchemaVariants.Variant(tag: "freeze", object: freezeEffect)
+            case .colour: return audio ? nil : SchemaVariants.Variant(tag: "colour", object: colourEffect)
+            case .lut: return audio ? nil : SchemaVariants.Variant(tag: "lut", object: lutEffect)
             }
-        }, summary: audio ? "an audio item's effects are speed and reverse" : "an item's effects are speed, reverse and freeze")
+        }, summary: audio ? "an audio item's effects are speed and reverse" : "an item's effects are speed, reverse, freeze, colour and lut")
     }
 
     // MARK: items
@@ -379,7 +402,7 @@ public enum EditSchema {
         pitchField,
         SchemaField("rate", frameRate, "an image sequence's pictures per second (default 24)"),
         SchemaField("missingFrames", choice(SchemaChoice(ImageSequence.MissingFrames.self)), "what a picture missing from an image sequence becomes: error (default), hold or black"),
-        SchemaField("effects", .array(.variants(effects(audio: false)), minItems: 0), "the item's effects, each type once: speed, reverse, freeze"),
+        SchemaField("effects", .array(.variants(effects(audio: false)), minItems: 0), "the item's effects: speed, reverse and freeze once each; colour and lut (one lut) applied to the picture in list order"),
         untilEnd, interchange,
     ], required: ["path"])
 

@@ -1,0 +1,63 @@
+// Picture effects (included when a layer has one; each layer's effectsLAYER, written by ShaderLibrary, calls these in
+// the item's order on unpremultiplied R'G'B'). The Swift twins are ColourAdjustment.apply and CubeLUT.apply (the
+// reference): keep them alike step by step.
+precision highp sampler3D;
+
+// ColourAdjustment: u = (brightness, contrast, linear?, 0, saturate matrix 3x3 row-major, hue-rotate matrix 3x3,
+// linear gains rgb, 0, 0, 0); each step clamped to 0..1 as SVG filter primitives clamp (W3C Filter Effects).
+vec3 segue_colourAdjust(vec3 c, float u[28]) {
+    c = clamp(c * u[0], 0.0, 1.0);
+    c = clamp((c - 0.5) * u[1] + 0.5, 0.0, 1.0);
+    c = clamp(vec3(u[4] * c.r + u[5] * c.g + u[6] * c.b, u[7] * c.r + u[8] * c.g + u[9] * c.b,
+                   u[10] * c.r + u[11] * c.g + u[12] * c.b), 0.0, 1.0);
+    c = clamp(vec3(u[13] * c.r + u[14] * c.g + u[15] * c.b, u[16] * c.r + u[17] * c.g + u[18] * c.b,
+                   u[19] * c.r + u[20] * c.g + u[21] * c.b), 0.0, 1.0);
+    if (u[2] != 0.0) {
+        vec3 l = segue_bt1886EOTF(c) * vec3(u[22], u[23], u[24]);
+        c = clamp(segue_bt1886InverseEOTF(l), 0.0, 1.0);
+    }
+    return c;
+}
+
+// CubeLUT: position s = clamp((c - lo) * scale, 0, size - 1); prev = floor(s), next = min(prev + 1, size - 1).
+// A 1D table is a 2D texture of rows of 4096 entries; a 3D table a 3D texture (x red, y green, z blue).
+vec3 segue_lut1dAt(highp sampler2D t, int i) { return texelFetch(t, ivec2(i % 4096, i / 4096), 0).rgb; }
+vec3 segue_lut1d(highp sampler2D t, vec3 c, vec3 lo, vec3 scale, float size) {
+    vec3 s = clamp((c - lo) * scale, 0.0, size - 1.0);
+    ivec3 p = ivec3(s), n = min(p + 1, ivec3(int(size) - 1));
+    vec3 d = s - vec3(p);
+    vec3 a = vec3(segue_lut1dAt(t, p.x).r, segue_lut1dAt(t, p.y).g, segue_lut1dAt(t, p.z).b);
+    vec3 b = vec3(segue_lut1dAt(t, n.x).r, segue_lut1dAt(t, n.y).g, segue_lut1dAt(t, n.z).b);
+    return a + (b - a) * d;
+}
+
+// FFmpeg vf_lut3d.c interp_tetrahedral.
+vec3 segue_lut3d(highp sampler3D t, vec3 c, vec3 lo, vec3 scale, float size) {
+    vec3 s = clamp((c - lo) * scale, 0.0, size - 1.0);
+    ivec3 p = ivec3(s), n = min(p + 1, ivec3(int(size) - 1));
+    vec3 d = s - vec3(p);
+    vec3 c000 = texelFetch(t, p, 0).rgb, c111 = texelFetch(t, n, 0).rgb;
+    if (d.r > d.g) {
+        if (d.g > d.b) {
+            vec3 c100 = texelFetch(t, ivec3(n.x, p.y, p.z), 0).rgb, c110 = texelFetch(t, ivec3(n.x, n.y, p.z), 0).rgb;
+            return (1.0 - d.r) * c000 + (d.r - d.g) * c100 + (d.g - d.b) * c110 + d.b * c111;
+        } else if (d.r > d.b) {
+            vec3 c100 = texelFetch(t, ivec3(n.x, p.y, p.z), 0).rgb, c101 = texelFetch(t, ivec3(n.x, p.y, n.z), 0).rgb;
+            return (1.0 - d.r) * c000 + (d.r - d.b) * c100 + (d.b - d.g) * c101 + d.g * c111;
+        } else {
+            vec3 c001 = texelFetch(t, ivec3(p.x, p.y, n.z), 0).rgb, c101 = texelFetch(t, ivec3(n.x, p.y, n.z), 0).rgb;
+            return (1.0 - d.b) * c000 + (d.b - d.r) * c001 + (d.r - d.g) * c101 + d.g * c111;
+        }
+    } else {
+        if (d.b > d.g) {
+            vec3 c001 = texelFetch(t, ivec3(p.x, p.y, n.z), 0).rgb, c011 = texelFetch(t, ivec3(p.x, n.y, n.z), 0).rgb;
+            return (1.0 - d.b) * c000 + (d.b - d.g) * c001 + (d.g - d.r) * c011 + d.r * c111;
+        } else if (d.b > d.r) {
+            vec3 c010 = texelFetch(t, ivec3(p.x, n.y, p.z), 0).rgb, c011 = texelFetch(t, ivec3(p.x, n.y, n.z), 0).rgb;
+            return (1.0 - d.g) * c000 + (d.g - d.b) * c010 + (d.b - d.r) * c011 + d.r * c111;
+        } else {
+            vec3 c010 = texelFetch(t, ivec3(p.x, n.y, p.z), 0).rgb, c110 = texelFetch(t, ivec3(n.x, n.y, p.z), 0).rgb;
+            return (1.0 - d.g) * c000 + (d.g - d.r) * c010 + (d.r - d.b) * c110 + d.b * c111;
+        }
+    }
+}
