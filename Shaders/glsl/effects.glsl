@@ -31,33 +31,22 @@ vec3 segue_lut1d(highp sampler2D t, vec3 c, vec3 lo, vec3 scale, float size) {
     return a + (b - a) * d;
 }
 
-// FFmpeg vf_lut3d.c interp_tetrahedral.
+// FFmpeg vf_lut3d.c interp_tetrahedral: the tetrahedron is chosen by the order of the fractions (its six cases, as
+// the axes taken largest first, ties broken as FFmpeg's cases break them: CubeLUT.tetrahedron); from c000, step along
+// the largest axis, then the next, to c111.
+ivec3 segue_tetrahedron(vec3 d) {
+    if (d.r > d.g) return d.g > d.b ? ivec3(0, 1, 2) : d.r > d.b ? ivec3(0, 2, 1) : ivec3(2, 0, 1);
+    return d.b > d.g ? ivec3(2, 1, 0) : d.b > d.r ? ivec3(1, 2, 0) : ivec3(1, 0, 2);
+}
 vec3 segue_lut3d(highp sampler3D t, vec3 c, vec3 lo, vec3 scale, float size) {
     vec3 s = clamp((c - lo) * scale, 0.0, size - 1.0);
     ivec3 p = ivec3(s), n = min(p + 1, ivec3(int(size) - 1));
     vec3 d = s - vec3(p);
-    vec3 c000 = texelFetch(t, p, 0).rgb, c111 = texelFetch(t, n, 0).rgb;
-    if (d.r > d.g) {
-        if (d.g > d.b) {
-            vec3 c100 = texelFetch(t, ivec3(n.x, p.y, p.z), 0).rgb, c110 = texelFetch(t, ivec3(n.x, n.y, p.z), 0).rgb;
-            return (1.0 - d.r) * c000 + (d.r - d.g) * c100 + (d.g - d.b) * c110 + d.b * c111;
-        } else if (d.r > d.b) {
-            vec3 c100 = texelFetch(t, ivec3(n.x, p.y, p.z), 0).rgb, c101 = texelFetch(t, ivec3(n.x, p.y, n.z), 0).rgb;
-            return (1.0 - d.r) * c000 + (d.r - d.b) * c100 + (d.b - d.g) * c101 + d.g * c111;
-        } else {
-            vec3 c001 = texelFetch(t, ivec3(p.x, p.y, n.z), 0).rgb, c101 = texelFetch(t, ivec3(n.x, p.y, n.z), 0).rgb;
-            return (1.0 - d.b) * c000 + (d.b - d.r) * c001 + (d.r - d.g) * c101 + d.g * c111;
-        }
-    } else {
-        if (d.b > d.g) {
-            vec3 c001 = texelFetch(t, ivec3(p.x, p.y, n.z), 0).rgb, c011 = texelFetch(t, ivec3(p.x, n.y, n.z), 0).rgb;
-            return (1.0 - d.b) * c000 + (d.b - d.g) * c001 + (d.g - d.r) * c011 + d.r * c111;
-        } else if (d.b > d.r) {
-            vec3 c010 = texelFetch(t, ivec3(p.x, n.y, p.z), 0).rgb, c011 = texelFetch(t, ivec3(p.x, n.y, n.z), 0).rgb;
-            return (1.0 - d.g) * c000 + (d.g - d.b) * c010 + (d.b - d.r) * c011 + d.r * c111;
-        } else {
-            vec3 c010 = texelFetch(t, ivec3(p.x, n.y, p.z), 0).rgb, c110 = texelFetch(t, ivec3(n.x, n.y, p.z), 0).rgb;
-            return (1.0 - d.g) * c000 + (d.g - d.r) * c010 + (d.r - d.b) * c110 + d.b * c111;
-        }
-    }
+    ivec3 o = segue_tetrahedron(d);
+    ivec3 v1 = p;
+    v1[o.x] = n[o.x];
+    ivec3 v2 = v1;
+    v2[o.y] = n[o.y];
+    return (1.0 - d[o.x]) * texelFetch(t, p, 0).rgb + (d[o.x] - d[o.y]) * texelFetch(t, v1, 0).rgb
+        + (d[o.y] - d[o.z]) * texelFetch(t, v2, 0).rgb + d[o.z] * texelFetch(t, n, 0).rgb;
 }

@@ -93,3 +93,12 @@ public enum PictureEffect: Equatable, Sendable {
     /// A `.cube` table, mixed with the colour it is applied to by `strength` (0…1).
     case lut(CubeLUT, strength: Float)
 }
+
+extension FramePlan {
+    /// Picture effects work on SDR R′G′B′ (their linear light is BT.1886's): an HDR output refuses them.
+    /// - Throws: `EditError` naming `effects` when an HDR frame has a layer with picture effects.
+    public func checkEffectsAreSDR() throws {
+        guard colour.dynamicRange != .sdr, passes.contains(where: { $0.layers.contains { !$0.effects.isEmpty } }) else { return }
+        throw EditError("effects", "colour and lut effects are drawn in SDR outputs only for now (this output is \(colour.dynamicRange.rawValue.uppercased())): render to SDR, or grade before")
+    }
+}

@@ -45,7 +45,7 @@ public final class CubeLUT: Equatable, @unchecked Sendable, CustomStringConverti
         var size: Int? = nil, is3D = true
         var lo = SIMD3<Float>(repeating: 0), hi = SIMD3<Float>(repeating: 1)
         var table: [SIMD3<Float>] = []
-        var lineNumber = 0
+        var lineNumber = 0, lastLine = 0, domainLine = 0
         func numbers(_ parts: [Substring], _ what: String) throws -> SIMD3<Float> {
             guard parts.count == 3, let a = Float(parts[0]), let b = Float(parts[1]), let c = Float(parts[2]), a.isFinite, b.isFinite, c.isFinite else {
                 throw CubeLUTError(line: lineNumber, "\(what): expected three numbers, found \"\(parts.joined(separator: " "))\"")
@@ -56,6 +56,7 @@ public final class CubeLUT: Equatable, @unchecked Sendable, CustomStringConverti
             lineNumber += 1
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
+            lastLine = lineNumber
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             let keyword = String(parts[0])
             if let first = keyword.first, first.isLetter {
@@ -72,13 +73,13 @@ public final class CubeLUT: Equatable, @unchecked Sendable, CustomStringConverti
                         throw CubeLUTError(line: lineNumber, "\(keyword) must be a whole number 2…\(limit), found \"\(rest.joined(separator: " "))\"")
                     }
                     size = n; is3D = three
-                case "DOMAIN_MIN": lo = try numbers(rest, keyword)
-                case "DOMAIN_MAX": hi = try numbers(rest, keyword)
+                case "DOMAIN_MIN": lo = try numbers(rest, keyword); domainLine = lineNumber
+                case "DOMAIN_MAX": hi = try numbers(rest, keyword); domainLine = lineNumber
                 case "LUT_1D_INPUT_RANGE", "LUT_3D_INPUT_RANGE":
                     guard rest.count == 2, let a = Float(rest[0]), let b = Float(rest[1]) else {
                         throw CubeLUTError(line: lineNumber, "\(keyword): expected two numbers, found \"\(rest.joined(separator: " "))\"")
                     }
-                    lo = SIMD3(repeating: a); hi = SIMD3(repeating: b)
+                    lo = SIMD3(repeating: a); hi = SIMD3(repeating: b); domainLine = lineNumber
                 default:
                     throw CubeLUTError(line: lineNumber, "unknown keyword \(keyword)")
                 }
@@ -89,10 +90,13 @@ public final class CubeLUT: Equatable, @unchecked Sendable, CustomStringConverti
             guard table.count < entries else { throw CubeLUTError(line: lineNumber, "more than the \(entries) entries its size gives") }
             table.append(try numbers(parts, "entry \(table.count + 1)"))
         }
-        guard let n = size else { throw CubeLUTError(line: lineNumber, "no LUT_3D_SIZE or LUT_1D_SIZE") }
+        guard let n = size else { throw CubeLUTError(line: lastLine, "no LUT_3D_SIZE or LUT_1D_SIZE") }
         let entries = is3D ? n * n * n : n
-        guard table.count == entries else { throw CubeLUTError(line: lineNumber, "\(table.count) entries where its size gives \(entries)") }
-        guard all(hi .> lo) else { throw CubeLUTError(line: lineNumber, "the domain's maximum \(hi) is not above its minimum \(lo)") }
+        guard table.count == entries else { throw CubeLUTError(line: lastLine, "the table ends after \(table.count) entries where its size gives \(entries)") }
+        guard all(hi .> lo) else {
+            func text(_ v: SIMD3<Float>) -> String { "\(v.x) \(v.y) \(v.z)" }
+            throw CubeLUTError(line: domainLine, "the domain's maximum (\(text(hi))) is not above its minimum (\(text(lo))) in every channel")
+        }
         return CubeLUT(path: path, title: title, size: n, is3D: is3D, domainMin: lo, domainMax: hi, table: table)
     }
 
@@ -111,32 +115,24 @@ public final class CubeLUT: Equatable, @unchecked Sendable, CustomStringConverti
             let a = SIMD3(table[prev.x].x, table[prev.y].y, table[prev.z].z), b = SIMD3(table[next.x].x, table[next.y].y, table[next.z].z)
             return a + (b - a) * d
         }
-        @inline(__always) func at(_ r: Int, _ g: Int, _ b: Int) -> SIMD3<Float> { table[(b * size + g) * size + r] }
-        let c000 = at(prev.x, prev.y, prev.z), c111 = at(next.x, next.y, next.z)
-        // vf_lut3d.c interp_tetrahedral, case by case.
-        if d.x > d.y {
-            if d.y > d.z {
-                let c100 = at(next.x, prev.y, prev.z), c110 = at(next.x, next.y, prev.z)
-                return (1 - d.x) * c000 + (d.x - d.y) * c100 + (d.y - d.z) * c110 + d.z * c111
-            } else if d.x > d.z {
-                let c100 = at(next.x, prev.y, prev.z), c101 = at(next.x, prev.y, next.z)
-                return (1 - d.x) * c000 + (d.x - d.z) * c100 + (d.z - d.y) * c101 + d.y * c111
-            } else {
-                let c001 = at(prev.x, prev.y, next.z), c101 = at(next.x, prev.y, next.z)
-                return (1 - d.z) * c000 + (d.z - d.x) * c001 + (d.x - d.y) * c101 + d.y * c111
-            }
-        } else {
-            if d.z > d.y {
-                let c001 = at(prev.x, prev.y, next.z), c011 = at(prev.x, next.y, next.z)
-                return (1 - d.z) * c000 + (d.z - d.y) * c001 + (d.y - d.x) * c011 + d.x * c111
-            } else if d.z > d.x {
-                let c010 = at(prev.x, next.y, prev.z), c011 = at(prev.x, next.y, next.z)
-                return (1 - d.y) * c000 + (d.y - d.z) * c010 + (d.z - d.x) * c011 + d.x * c111
-            } else {
-                let c010 = at(prev.x, next.y, prev.z), c110 = at(next.x, next.y, prev.z)
-                return (1 - d.y) * c000 + (d.y - d.x) * c010 + (d.x - d.z) * c110 + d.z * c111
-            }
-        }
+        @inline(__always) func at(_ p: SIMD3<Int>) -> SIMD3<Float> { table[(p.z * size + p.y) * size + p.x] }
+        // vf_lut3d.c interp_tetrahedral: the tetrahedron is chosen by the order of the fractions (its six cases, as
+        // the axes taken largest first); from c000, step along the largest axis, then the next, to c111.
+        let (a, b, c) = CubeLUT.tetrahedron(d)
+        var v1 = prev
+        v1[a] = next[a]
+        var v2 = v1
+        v2[b] = next[b]
+        let w0: Float = 1 - d[a], w1: Float = d[a] - d[b], w2: Float = d[b] - d[c], w3: Float = d[c]
+        let c000: SIMD3<Float> = at(prev), c1: SIMD3<Float> = at(v1), c2: SIMD3<Float> = at(v2), c111: SIMD3<Float> = at(next)
+        return w0 * c000 + w1 * c1 + w2 * c2 + w3 * c111
+    }
+
+    /// The axes (0 red, 1 green, 2 blue) by their fraction `d`, largest first, ties broken as FFmpeg's cases break
+    /// them (`effects.glsl`'s `segue_tetrahedron`).
+    @inline(__always) static func tetrahedron(_ d: SIMD3<Float>) -> (Int, Int, Int) {
+        if d.x > d.y { return d.y > d.z ? (0, 1, 2) : d.x > d.z ? (0, 2, 1) : (2, 0, 1) }
+        return d.z > d.y ? (2, 1, 0) : d.z > d.x ? (1, 2, 0) : (1, 0, 2)
     }
 }
 

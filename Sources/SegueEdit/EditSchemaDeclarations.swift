@@ -359,6 +359,13 @@ public enum EditSchema {
         SchemaField("strength", animated(0...1), "0 the picture unchanged … 1 the table's colours (default)"),
     ], required: ["type", "path"])
 
+    /// The effects of an item without a source's time (a fill, a text, a shape): the picture effects.
+    static let pictureEffects = SchemaVariants(byType: true, [
+        .init(tag: "colour", object: colourEffect), .init(tag: "lut", object: lutEffect),
+    ], summary: "a fill's, a text's or a shape's effects are colour and lut")
+    static let pictureEffectsField = SchemaField("effects", .array(.variants(pictureEffects), minItems: 0),
+                                                 "the picture's effects, colour and lut (one lut), applied in list order (docs/effects.md)")
+
     static func effects(audio: Bool) -> SchemaVariants {
         SchemaVariants(byType: true, ItemEffect.Kind.allCases.compactMap { kind in
             switch kind {
@@ -411,7 +418,7 @@ public enum EditSchema {
     ], required: ["gap"])
 
     public static let fill = SchemaObject("fill", "a solid colour", [
-        SchemaField("fill", colour, "the colour: \"#rrggbb\", \"#rgb\" or a name"), shownDuration, at, videoTransition, layerField, untilEnd,
+        SchemaField("fill", colour, "the colour: \"#rrggbb\", \"#rgb\" or a name"), shownDuration, at, videoTransition, layerField, pictureEffectsField, untilEnd,
     ], required: ["fill"])
 
     static let animate = SchemaObject("animate", "how the text's characters, words or lines come in and go out (docs/motion-graphics.md)", [
@@ -426,7 +433,7 @@ public enum EditSchema {
         SchemaField("text", .string(.words(maxScalars: 10_000)), "the words (line breaks as \\n; at most 10000 characters)"),
         SchemaField("style", .object(style), "how they look", nullable: true),
         SchemaField("animate", .object(animate), "its characters, words or lines animated in and out", nullable: true),
-        shownDuration, at, videoTransition, layerField, untilEnd,
+        shownDuration, at, videoTransition, layerField, pictureEffectsField, untilEnd,
     ], required: ["text"])
 
     public static let audioClip = SchemaObject("audioClip", "an audio file's time range (or a video's audio)", [

@@ -194,6 +194,7 @@ public final class GPURenderer: CompositeRenderer {
     /// are), then each later pass inside its rectangle. Returns them for reading back.
     func drawYUV420(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> YUV420Targets {
         try plan.checkPlanesNeedNoBlend()
+        try plan.checkEffectsAreSDR()
         try session.makeCurrent()
         let renderSize = plan.renderSize
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
