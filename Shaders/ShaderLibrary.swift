@@ -34,10 +34,42 @@ public enum ShaderLibrary {
         public var tone: Int
         /// The layer shows part of its picture (`LAYER_CROP`: filtered reads stay inside the crop).
         public var cropped: Bool
+        /// The picture effects' kinds in order (`Effect`; `LAYER_EFFECTS`, `effectsLAYER`).
+        public var effects: [Effect]
         public init(kind: Kind, exact: Bool, readsLuma: Bool = true, readsChroma: Bool = true, transfer: Int = 0, tone: Int = 0,
-                    cropped: Bool = false) {
+                    cropped: Bool = false, effects: [Effect] = []) {
             self.kind = kind; self.exact = exact; self.readsLuma = readsLuma; self.readsChroma = readsChroma
-            self.transfer = transfer; self.tone = tone; self.cropped = cropped
+            self.transfer = transfer; self.tone = tone; self.cropped = cropped; self.effects = effects
+        }
+
+        /// A picture effect as the shader runs it: a colour adjustment (uniform `uLAYERColourK`, 28 floats), a 1D or a 3D
+        /// table (one per layer: `uLAYERLut`, `uLAYERLutMin`, `uLAYERLutScale`, `uLAYERLutSize`, `uLAYERLutStrength`).
+        public enum Effect: Hashable, Sendable {
+            case colour, lut1D, lut3D
+            public init(_ e: PictureEffect) {
+                switch e {
+                case .colour: self = .colour
+                case .lut(let t, _): self = t.is3D ? .lut3D : .lut1D
+                }
+            }
+        }
+
+        /// The declarations and `effectsLAYER` of the effects (LAYER spelled as the layer is), "" for none.
+        func effectsSource() -> String {
+            guard !effects.isEmpty else { return "" }
+            var decl = "", body = "vec3 effectsLAYER(vec3 c) {\n"
+            for (k, e) in effects.enumerated() {
+                switch e {
+                case .colour:
+                    decl += "uniform float uLAYERColour\(k)[28];\n"
+                    body += "    c = segue_colourAdjust(c, uLAYERColour\(k));\n"
+                case .lut1D, .lut3D:
+                    decl += "uniform highp \(e == .lut3D ? "sampler3D" : "sampler2D") uLAYERLut;\nuniform vec3 uLAYERLutMin;\nuniform vec3 uLAYERLutScale;\n"
+                        + "uniform float uLAYERLutSize;\nuniform float uLAYERLutStrength;\n"
+                    body += "    c = c + (segue_\(e == .lut3D ? "lut3d" : "lut1d")(uLAYERLut, c, uLAYERLutMin, uLAYERLutScale, uLAYERLutSize) - c) * uLAYERLutStrength;\n"
+                }
+            }
+            return decl + body + "    return c;\n}\n"
         }
     }
 
@@ -65,7 +97,7 @@ public enum ShaderLibrary {
             "#define \(name)_KIND \(v.kind.rawValue)\n#define \(name)_EXACT \(v.exact ? 1 : 0)\n"
                 + "#define \(name)_LUMA \(v.readsLuma ? 1 : 0)\n#define \(name)_CHROMA \(v.readsChroma ? 1 : 0)\n"
                 + "#define \(name)_TRANSFER \(v.transfer)\n#define \(name)_TONE \(v.tone)\n#define \(name)_CROP \(v.cropped ? 1 : 0)\n"
-                + layer.replacing("LAYER", with: name)
+                + "#define \(name)_EFFECTS \(v.effects.isEmpty ? 0 : 1)\n" + (v.effectsSource() + layer).replacing("LAYER", with: name)
         }
         let toLinear = linear ? "#define getFromColor(uv) segue_toLinear(getFromColor(uv))\n#define getToColor(uv) segue_toLinear(getToColor(uv))\n"
             + "vec4 segue_toLinear(vec4 c) {\n    if (c.a >= 1.0) return vec4(segue_outputEOTF(c.rgb), c.a);\n"
@@ -73,6 +105,7 @@ public enum ShaderLibrary {
         return "#version 300 es\n#define OUTPUT \(output.rawValue)\n#define FUSED \(fused ? 1 : 0)\n#define LINEAR \(linear ? 1 : 0)\n"
             + "#define OUTPUT_TRANSFER \(outputTransfer)\n#define OUTPUT_BITS \(outputBits)\n#define OVER_BELOW \(overBelow ? 1 : 0)\n"
             + text(PackageResources.prelude_glsl) + text(PackageResources.colour_glsl)
+            + (from.effects.isEmpty && to.effects.isEmpty ? "" : text(PackageResources.effects_glsl))
             + layerSource("From", from) + layerSource("To", to) + toLinear
             + transitionCode + (blend != 0 ? "\n#define BLEND \(blend)\n#line 1 3\n" + text(PackageResources.blend_glsl) : "")
             + "\n#line 1 2\n" + text(PackageResources.main_glsl)

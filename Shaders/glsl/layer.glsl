@@ -12,6 +12,8 @@
 //              clamped half a texel inside the crop, so nothing outside it bleeds in.
 // Pictures are premultiplied (RGBA pictures with alpha; Y'CbCr pictures are opaque): a layer gives its colour times
 // its alpha and uLAYEROpacity, with that alpha: colour = uLAYERMatrix * s + uLAYEROffset * alpha (LayerColourMap).
+// LAYER_EFFECTS: 1 when the layer has picture effects (PictureEffect): effectsLAYER(rgb), written by ShaderLibrary
+//              from the effects' kinds, applies them in order (effects.glsl) to the unpremultiplied colour.
 // LAYER_TRANSFER: 0 when the layer's colour is affine (its transfer and primaries are the output's: every SDR clip in
 //              an SDR edit); else its ColourStage (colour.glsl) from 1 SDR (BT.1886), 2 HLG or 3 PQ R'G'B': linear
 //              light, uLAYERScale, uLAYERGamut, segue_gamutMap, the tone curve LAYER_TONE (0 none, 1 clip, 2 reinhard,
@@ -123,10 +125,16 @@ vec4 sampleLAYER(vec2 st) {
 #if LAYER_TRANSFER != 0
     // The stage is not affine: through it unpremultiplied, then premultiplied again.
     if (alpha <= 0.0) return vec4(0.0);
-    return vec4(transferLAYER(uLAYERMatrix * (s / alpha) + uLAYEROffset) * alpha, alpha);
+    vec4 c = vec4(transferLAYER(uLAYERMatrix * (s / alpha) + uLAYEROffset) * alpha, alpha);
 #else
-    return vec4(uLAYERMatrix * s + uLAYEROffset * alpha, alpha);
+    vec4 c = vec4(uLAYERMatrix * s + uLAYEROffset * alpha, alpha);
 #endif
+#if LAYER_EFFECTS
+    // Picture effects work on colours: unpremultiplied, then premultiplied again (effectsLAYER, ShaderLibrary).
+    if (alpha <= 0.0) return vec4(0.0);
+    c = vec4(effectsLAYER(c.rgb / alpha) * alpha, alpha);
+#endif
+    return c;
 }
 
 // Outside 0..1 and outside the part of the stored picture shown the background shows (the first pass: letterbox

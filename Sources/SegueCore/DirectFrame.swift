@@ -133,7 +133,7 @@ extension LayerPlan {
     /// The same layer with another map from output pixels to its picture (the picture turned upright: `DirectFrame`).
     func replacingGeometry(_ outputToSource: Affine2D) -> LayerPlan {
         var l = LayerPlan(clipIndex: clipIndex, sourceTime: sourceTime, outputToSource: outputToSource, moving: moving)
-        l.content = content; l.opacity = opacity; l.crop = crop; l.blend = blend; l.bounds = bounds; l.reversed = reversed; l.frameBlend = frameBlend
+        l.content = content; l.opacity = opacity; l.crop = crop; l.blend = blend; l.effects = effects; l.bounds = bounds; l.reversed = reversed; l.frameBlend = frameBlend
         return l
     }
 }

@@ -40,6 +40,8 @@ public struct LayerPlan: Equatable, Sendable {
     public var crop: NormalizedRect = .unit
     /// How its colour mixes with what the passes before it drew (`BlendMode`); normal: drawn over it.
     public var blend = BlendMode.normal
+    /// What is done to the picture's colours before its opacity and blend (`PictureEffect`), in order; empty: nothing.
+    public var effects: [PictureEffect] = []
     /// The output pixels the layer's picture can reach (the bounding box of its visible part), or nil for anywhere.
     public var bounds: PixelRect?
     /// The clip plays backwards: its source times decrease from frame to frame (the pipeline reads it by GOPs).
@@ -53,7 +55,7 @@ public struct LayerPlan: Equatable, Sendable {
     }
 
     /// Whether the layer draws its picture as it is: opaque, uncropped, not blended (the picture's own alpha aside).
-    public var isUntouched: Bool { opacity == 1 && crop == .unit && blend == .normal }
+    public var isUntouched: Bool { opacity == 1 && crop == .unit && blend == .normal && effects.isEmpty }
 }
 
 /// One draw of a frame: a layer, or two layers joined by a transition at `progress`, composited over what the passes

@@ -50,7 +50,9 @@ public struct PassRecipe: Sendable {
         let fromStage = ColourStage(picture: fromPicture, plan: plan, pass: output)
         let toStage = pass.to == nil ? nil : ColourStage(picture: toPicture, plan: plan, pass: output)
         // A pass that blends (a later one) mixes R′G′B′ with the backdrop: not fused either.
+        // A layer with picture effects gives R′G′B′ too (the effects work on colours).
         let fused = fuseColour && output.writesYCbCr && p.fuses && fromStage == nil && toStage == nil && (!overBelow || pass.blend == .normal)
+            && pass.layers.allSatisfy(\.effects.isEmpty)
         let range = output.writesYCbCr ? plan.colour.dynamicRange : DynamicRange.sdr
         let format = OutputYCbCr(range)
         func layer(_ l: LayerPlan, _ picture: VideoPicture, _ map: [Float], _ stage: ColourStage?) -> Layer {

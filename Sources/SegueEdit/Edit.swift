@@ -230,6 +230,7 @@ public struct Edit: Equatable, Sendable {
                 let f = single ? "clips[\(i)]" : "tracks[\(k)].clips[\(i)]"
                 if let p = c.file { out.append(("\(f).path", p)) }
                 if case .file(let p)? = c.text?.style.font { out.append(("\(f).style.font", p)) }
+                for (k, e) in c.effects.enumerated() { if case .lut(let l) = e { out.append(("\(f).effects[\(k)].path", l.path)) } }
                 if let t = c.transition {
                     if let sh = t.shader { out.append(("\(f).transition.shader", sh.path)) }
                     for (name, v) in t.params.sorted(by: { $0.key < $1.key }) {

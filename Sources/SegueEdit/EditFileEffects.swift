@@ -11,7 +11,7 @@ extension EditFile {
     /// Reads item `r`'s effects into `spec.effects`. Throws `EditError` naming the field: an effect given twice (by
     /// the item's field and an entry, or by two entries; `frameBlend` or `pitch` likewise), a freeze with `reverse`, a
     /// speed or `start`, a freeze without `duration`, speed keyframes out of order.
-    static func effects(_ r: EditFields, _ spec: inout ClipSpec) throws {
+    static func effects(_ r: EditFields, _ spec: inout ClipSpec, base: String = "/") throws {
         // Each effect (and each parameter of the speed effect) with the field that gave it.
         var speed: (value: Speed, field: String)?
         var reverse: String?
@@ -24,8 +24,24 @@ extension EditFile {
         if let s = try speedValue(r, "speed") { speed = (s, r.path("speed")) }
         if r.bool("reverse") == true { reverse = r.path("reverse") }
         if let at = r.seconds("freeze") { freeze = (at, r.path("freeze")) }
+        var picture: [ItemEffect] = []
+        var lut: String?
         for e in r.objects("effects") ?? [] {
             switch ItemEffect.Kind(rawValue: e.string("type") ?? "") {
+            case .colour?:
+                var c = ColourEffect()
+                if let v = try animated(e, "brightness") { c.brightness = v }
+                if let v = try animated(e, "contrast") { c.contrast = v }
+                if let v = try animated(e, "saturation") { c.saturation = v }
+                if let v = try animated(e, "hue") { c.hue = v }
+                if let v = try animated(e, "exposure") { c.exposure = v }
+                if let v = try animated(e, "temperature") { c.temperature = v }
+                if let v = try animated(e, "tint") { c.tint = v }
+                picture.append(.colour(c))
+            case .lut?:
+                if let first = lut { throw EditError(e.path, "an item takes one lut (also \(first)): combine the tables, or put the item's second grade on a layer above") }
+                lut = e.path
+                picture.append(.lut(LUTEffect(path: resolved(e.string("path") ?? "", base: base), strength: try animated(e, "strength") ?? .constant(1))))
             case .speed?:
                 if let first = speed { throw twice(e.path, "speed", first.field) }
                 if let s = try speedValue(e, "speed") { speed = (s, e.path) }
@@ -55,6 +71,7 @@ extension EditFile {
             guard r["duration"] != nil else { throw EditError(r.path("duration"), "is required with freeze: how long the frame is held") }
             spec.freeze = freeze.at
         }
+        spec.effects += picture
     }
 
     /// A speed (`EditSchema.speed`): a number, `"capture"` or keyframes (a ramp); nil when left out.

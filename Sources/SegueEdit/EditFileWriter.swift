@@ -285,6 +285,13 @@ public struct EditFileWriter {
                 if s.pitch != .keep { try o.set("pitch", .string(s.pitch.rawValue)) }
             case .reverse: break
             case .freeze(let at): try o.set("at", Self.seconds(at))
+            case .colour(let c):
+                for setting in c.settings where setting.value != .constant(setting.neutral) {
+                    try o.set(setting.name, animated(setting.value, range: EditSchema.colourRanges[setting.name]!, field: o.path(setting.name)))
+                }
+            case .lut(let l):
+                try o.set("path", path(l.path))
+                if l.strength != .constant(1) { try o.set("strength", animated(l.strength, range: 0...1, field: o.path("strength"))) }
             }
             return o.value
         }

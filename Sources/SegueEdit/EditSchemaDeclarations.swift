@@ -338,14 +338,44 @@ public enum EditSchema {
         SchemaField("at", seconds(min: 0), "the frame held: seconds from the clip's first frame"),
     ], required: ["type", "at"])
 
+    /// The ranges of the colour effect's settings.
+    static let colourRanges: [String: ClosedRange<Double>] = [
+        "brightness": 0...16, "contrast": 0...16, "saturation": 0...16, "hue": -36000...36000, "exposure": -16...16,
+        "temperature": -1...1, "tint": -1...1,
+    ]
+    static let colourEffect = SchemaObject("colourEffect", "the picture's colours adjusted, in this order (W3C Filter Effects for the first four; docs/effects.md)", [
+        effectType(.colour),
+        SchemaField("brightness", animated(colourRanges["brightness"]!), "multiplies R′G′B′, as CSS brightness() (default 1)"),
+        SchemaField("contrast", animated(colourRanges["contrast"]!), "scales R′G′B′ about ½, as CSS contrast() (default 1)"),
+        SchemaField("saturation", animated(colourRanges["saturation"]!), "as CSS saturate(): 0 grey, 1 unchanged (default), 2 twice as saturated"),
+        SchemaField("hue", animated(colourRanges["hue"]!), "degrees, as CSS hue-rotate() (default 0)"),
+        SchemaField("exposure", animated(colourRanges["exposure"]!), "stops, in linear light (default 0)"),
+        SchemaField("temperature", animated(colourRanges["temperature"]!), "white balance −1 cooler … 1 warmer (default 0)"),
+        SchemaField("tint", animated(colourRanges["tint"]!), "white balance −1 greener … 1 more magenta (default 0)"),
+    ], required: ["type"])
+    static let lutEffect = SchemaObject("lutEffect", "a .cube look-up table (1D or 3D, up to 65³) applied to the picture", [
+        effectType(.lut),
+        SchemaField("path", .string(.nonEmpty), "the .cube file, relative to the edit file"),
+        SchemaField("strength", animated(0...1), "0 the picture unchanged … 1 the table's colours (default)"),
+    ], required: ["type", "path"])
+
+    /// The effects of an item without a source's time (a fill, a text, a shape): the picture effects.
+    static let pictureEffects = SchemaVariants(byType: true, [
+        .init(tag: "colour", object: colourEffect), .init(tag: "lut", object: lutEffect),
+    ], summary: "a fill's, a text's or a shape's effects are colour and lut")
+    static let pictureEffectsField = SchemaField("effects", .array(.variants(pictureEffects), minItems: 0),
+                                                 "the picture's effects, colour and lut (one lut), applied in list order (docs/effects.md)")
+
     static func effects(audio: Bool) -> SchemaVariants {
         SchemaVariants(byType: true, ItemEffect.Kind.allCases.compactMap { kind in
             switch kind {
             case .speed: return SchemaVariants.Variant(tag: "speed", object: speedEffect(audio: audio))
             case .reverse: return SchemaVariants.Variant(tag: "reverse", object: reverseEffect)
             case .freeze: return audio ? nil : SchemaVariants.Variant(tag: "freeze", object: freezeEffect)
+            case .colour: return audio ? nil : SchemaVariants.Variant(tag: "colour", object: colourEffect)
+            case .lut: return audio ? nil : SchemaVariants.Variant(tag: "lut", object: lutEffect)
             }
-        }, summary: audio ? "an audio item's effects are speed and reverse" : "an item's effects are speed, reverse and freeze")
+        }, summary: audio ? "an audio item's effects are speed and reverse" : "an item's effects are speed, reverse, freeze, colour and lut")
     }
 
     // MARK: items
@@ -379,7 +409,7 @@ public enum EditSchema {
         pitchField,
         SchemaField("rate", frameRate, "an image sequence's pictures per second (default 24)"),
         SchemaField("missingFrames", choice(SchemaChoice(ImageSequence.MissingFrames.self)), "what a picture missing from an image sequence becomes: error (default), hold or black"),
-        SchemaField("effects", .array(.variants(effects(audio: false)), minItems: 0), "the item's effects, each type once: speed, reverse, freeze"),
+        SchemaField("effects", .array(.variants(effects(audio: false)), minItems: 0), "the item's effects: speed, reverse and freeze once each; colour and lut (one lut) applied to the picture in list order"),
         SchemaField("loop", .boolean, "play the source again from start each time it ends, for the item's duration (seconds of source played, past the file's end): a Lottie animation, a clip without audio (default false)"),
         untilEnd, interchange,
     ], required: ["path"])
@@ -389,7 +419,7 @@ public enum EditSchema {
     ], required: ["gap"])
 
     public static let fill = SchemaObject("fill", "a solid colour", [
-        SchemaField("fill", colour, "the colour: \"#rrggbb\", \"#rgb\" or a name"), shownDuration, at, videoTransition, layerField, untilEnd,
+        SchemaField("fill", colour, "the colour: \"#rrggbb\", \"#rgb\" or a name"), shownDuration, at, videoTransition, layerField, pictureEffectsField, untilEnd,
     ], required: ["fill"])
 
     static let animate = SchemaObject("animate", "how the text's characters, words or lines come in and go out (docs/motion-graphics.md)", [
@@ -404,7 +434,7 @@ public enum EditSchema {
         SchemaField("text", .string(.words(maxScalars: 10_000)), "the words (line breaks as \\n; at most 10000 characters)"),
         SchemaField("style", .object(style), "how they look", nullable: true),
         SchemaField("animate", .object(animate), "its characters, words or lines animated in and out", nullable: true),
-        shownDuration, at, videoTransition, layerField, untilEnd,
+        shownDuration, at, videoTransition, layerField, pictureEffectsField, untilEnd,
     ], required: ["text"])
 
     public static let audioClip = SchemaObject("audioClip", "an audio file's time range (or a video's audio)", [

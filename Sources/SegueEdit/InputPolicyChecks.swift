@@ -25,7 +25,7 @@ extension InputPolicy {
             throw LimitExceeded(.clips, field: "clips", detail: "the edit has \(edit.mediaItemCount) clips", allowed: "\(limits.maxClips)")
         }
         for input in edit.inputPaths {
-            if input.field.hasSuffix(".shader") || input.field.hasSuffix(".style.font") || input.field == "captions.path" {
+            if input.field.hasSuffix(".shader") || input.field.hasSuffix(".style.font") || input.field == "captions.path" || input.field.contains(".effects[") {
                 try checkFile(path: input.path, field: input.field)
             } else {
                 try checkInput(path: input.path, field: input.field)

@@ -15,10 +15,14 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
     case reverse
     /// One source frame, `at` seconds from the clip's first frame, held for the item's `duration` (OTIO's `FreezeFrame`).
     case freeze(at: MediaTime)
+    /// Brightness, contrast, saturation, hue, exposure and white balance of the picture (`ColourAdjustment`).
+    case colour(ColourEffect)
+    /// A `.cube` look-up table applied to the picture (`CubeLUT`).
+    case lut(LUTEffect)
 
     /// An effect's `type` in the edit file.
     public enum Kind: String, CaseIterable, Sendable {
-        case speed, reverse, freeze
+        case speed, reverse, freeze, colour, lut
     }
 
     public var kind: Kind {
@@ -26,15 +30,23 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
         case .speed: return .speed
         case .reverse: return .reverse
         case .freeze: return .freeze
+        case .colour: return .colour
+        case .lut: return .lut
         }
     }
 
     /// Whether it changes how the source's time follows the item's (a speed entry of speed 1 carries only its
-    /// `frameBlend` and `pitch`).
+    /// `frameBlend` and `pitch`; picture effects do not).
     public var changesTime: Bool {
-        if case .speed(let s) = self { return !s.speed.isNormal }
-        return true
+        switch self {
+        case .speed(let s): return !s.speed.isNormal
+        case .reverse, .freeze: return true
+        case .colour, .lut: return false
+        }
     }
+
+    /// Whether it changes the picture's colours (applied to each sample before the layer's opacity and blend).
+    public var isPictureEffect: Bool { kind == .colour || kind == .lut }
 
     /// "speed 2×", "speed ramp 1×@0s → 4×@1s, frames blended", "reverse", "freeze at 1.500 s".
     public var description: String {
@@ -42,7 +54,51 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
         case .speed(let s): return s.description
         case .reverse: return "reverse"
         case .freeze(let at): return String(format: "freeze at %.3f s", at.seconds)
+        case .colour(let c): return c.description
+        case .lut(let l): return l.description
         }
+    }
+}
+
+/// The `colour` effect (`ColourAdjustment` at each instant): each setting a number or keyframes.
+public struct ColourEffect: Equatable, Sendable, CustomStringConvertible {
+    public var brightness = Animated.constant(1), contrast = Animated.constant(1), saturation = Animated.constant(1)
+    /// Degrees.
+    public var hue = Animated.constant(0)
+    /// Stops, in linear light.
+    public var exposure = Animated.constant(0)
+    /// −1…1 each: warmer (positive) or cooler; more magenta (positive) or green.
+    public var temperature = Animated.constant(0), tint = Animated.constant(0)
+    public init() {}
+
+    /// The settings by their edit-file names, in the order they apply.
+    public var settings: [(name: String, value: Animated, neutral: Double)] {
+        [("brightness", brightness, 1), ("contrast", contrast, 1), ("saturation", saturation, 1), ("hue", hue, 0),
+         ("exposure", exposure, 0), ("temperature", temperature, 0), ("tint", tint, 0)]
+    }
+
+    /// The adjustment at `t` (seconds from the item's first instant).
+    public func adjustment(at t: MediaTime) -> ColourAdjustment {
+        ColourAdjustment(brightness: brightness.value(at: t), contrast: contrast.value(at: t), saturation: saturation.value(at: t),
+                         hue: hue.value(at: t), exposure: exposure.value(at: t), temperature: temperature.value(at: t), tint: tint.value(at: t))
+    }
+
+    /// "colour brightness 1.2, hue 30" (the settings that are not neutral).
+    public var description: String {
+        let parts = settings.filter { $0.value != .constant($0.neutral) }.map { "\($0.name) \($0.value)" }
+        return parts.isEmpty ? "colour" : "colour " + parts.joined(separator: ", ")
+    }
+}
+
+/// The `lut` effect: a `.cube` file (absolute path) mixed in by `strength`.
+public struct LUTEffect: Equatable, Sendable, CustomStringConvertible {
+    public var path: String
+    /// 0 (the picture unchanged) … 1 (the table's colours; default).
+    public var strength = Animated.constant(1)
+    public init(path: String, strength: Animated = .constant(1)) { self.path = path; self.strength = strength }
+    public var description: String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return "lut \(name)" + (strength == .constant(1) ? "" : " strength \(strength)")
     }
 }
 
@@ -83,6 +139,9 @@ extension ClipSpec {
     /// to the source's, `reverse` reads that range backwards, a freeze replaces both); effects to come keep the order
     /// the edit gives.
     static let timeEffectOrder: [ItemEffect.Kind] = [.speed, .reverse, .freeze]
+
+    /// The picture effects (`colour`, `lut`), in the item's order.
+    public var pictureEffects: [ItemEffect] { effects.filter(\.isPictureEffect) }
 
     /// Puts `effect` in place of the entry of its kind, or inserts it where its kind goes; nil removes that kind.
     mutating func setEffect(_ kind: ItemEffect.Kind, _ effect: ItemEffect?) {

@@ -136,6 +136,8 @@ public struct Timeline: Sendable {
     public let markers: [EditMarker]
     /// The timecode of the first frame (`Edit.globalStartTime`), shown by `segue plan`; the output starts at 0.
     public let globalStartTime: MediaTime?
+    /// The `.cube` tables the items' `lut` effects name, read once, by path.
+    public let luts: [String: CubeLUT]
     /// The rate the source counts timecode frames in (`Edit.timecodeRate`).
     public let timecodeRate: FrameRate?
     /// The input policy the edit was resolved under (`InputPolicy.applied(to:)`): every file the render opens later
@@ -258,6 +260,7 @@ public struct Timeline: Sendable {
         captions = withCaptions.file
         captionTracks = withCaptions.captionTracks
         placements = withCaptions.placements
+        luts = try Timeline.readLUTs(edit)
         audioPlacements = sound
         tracks = withCaptions.tracks
         audioTracks = edit.audioTracks.enumerated().map { k, t in (sound.indices.filter { sound[$0].track == k }, t.duck) }
@@ -530,7 +533,7 @@ public struct Timeline: Sendable {
         for effect in spec.effects {
             switch effect {
             case .freeze: return .frozen()
-            case .reverse: continue
+            case .reverse, .colour, .lut: continue
             case .speed(let e):
                 switch e.speed {
                 case .constant(let s): map = s == 1 ? .identity : TimeMap(speed: s)

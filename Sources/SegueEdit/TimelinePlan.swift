@@ -86,6 +86,7 @@ extension Timeline {
         l.opacity = min(1, max(0, p.spec.layer.opacity.value(at: local)))
         l.crop = g.crop
         l.blend = p.spec.layer.blend
+        l.effects = pictureEffects(p, at: local)
         l.bounds = l.opacity > 0 ? g.bounds : PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
         return l
     }
@@ -113,7 +114,7 @@ extension Timeline {
                 if s.frameBlend { parts.append("frames blended") }
                 if p.isMedia && p.source.hasAudio { parts.append("audio \(s.pitch == .keep ? "pitch kept" : s.pitch == .follow ? "pitch following" : "muted")") }
             case .reverse: parts.append("reverse")
-            case .freeze: continue
+            case .freeze, .colour, .lut: continue
             }
         }
         if p.spec.loop {

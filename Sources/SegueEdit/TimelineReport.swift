@@ -49,6 +49,8 @@ public struct TimelineReport: Codable, Sendable {
         public var time: String? = nil
         /// The item's effects by type, in their order (`ClipSpec.effects`: "speed", "reverse", "freeze"); nil for none.
         public var effects: [String]? = nil
+        /// The picture effects as words, in their order ("colour brightness 1.2, hue 30", "lut grade.cube"); nil for none.
+        public var pictureEffects: [String]? = nil
     }
     /// One caption cue (`Edit.captions`) and the output frames `[firstFrame, endFrame)` it shows on.
     public struct Cue: Codable, Sendable {
@@ -193,6 +195,7 @@ public struct TimelineReport: Codable, Sendable {
             }
             c.time = Timeline.timeDescription(p)
             c.effects = p.spec.effects.isEmpty ? nil : p.spec.effects.map(\.kind.rawValue)
+            c.pictureEffects = p.spec.pictureEffects.isEmpty ? nil : p.spec.pictureEffects.map(\.description)
             return c
         }
         clips = t.placements.filter { !t.captionTracks.contains($0.track) }.map { clip($0, audio: false) }
@@ -280,12 +283,13 @@ public struct TimelineReport: Codable, Sendable {
         case "still": what = String(format: "%@: still, shown %.3f s", name, c.end - c.start)
         default: what = String(format: "%@: source %.3f–%.3f s", name, c.sourceStart, c.sourceEnd)
         }
-        return String(format: "%@ [%@] %@ → timeline %.3f–%.3f s, frames %lld–%lld%@%@%@%@%@\n",
+        return String(format: "%@ [%@] %@ → timeline %.3f–%.3f s, frames %lld–%lld%@%@%@%@%@%@\n",
                       label, c.roll, what, c.start, c.end, c.firstFrame, c.endFrame - 1,
                       c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")"
                           + (c.orientationSource.map { " (\($0))" } ?? "") : "",
                       c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)",
                       (c.time.map { ", \($0)" } ?? "") + (c.motion.map { ", motion \($0)" } ?? ""), c.layer.map { ", layer \($0)" } ?? "",
-                      c.volume.map { String(format: ", volume %g", $0) } ?? "")
+                      c.volume.map { String(format: ", volume %g", $0) } ?? "",
+                      c.pictureEffects.map { ", effects: " + $0.joined(separator: "; ") } ?? "")
     }
 }

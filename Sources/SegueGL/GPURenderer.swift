@@ -194,6 +194,7 @@ public final class GPURenderer: CompositeRenderer {
     /// are), then each later pass inside its rectangle. Returns them for reading back.
     func drawYUV420(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> YUV420Targets {
         try plan.checkPlanesNeedNoBlend()
+        try plan.checkEffectsAreSDR()
         try session.makeCurrent()
         let renderSize = plan.renderSize
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
@@ -318,7 +319,7 @@ public final class GPURenderer: CompositeRenderer {
             ShaderLibrary.LayerVariant(kind: GPURenderer.kind(picture), exact: layer.exact,
                                        readsLuma: layer.colour.readsLuma, readsChroma: layer.colour.readsChroma,
                                        transfer: layer.stage?.shaderID ?? 0, tone: layer.stage?.toneMap?.curve.shaderID ?? 0,
-                                       cropped: layer.plan.crop != .unit)
+                                       cropped: layer.plan.crop != .unit, effects: layer.plan.effects.map(ShaderLibrary.LayerVariant.Effect.init))
         }
         let program = try program(ProgramKey(transition: programName(pass.transition), from: variant(from, recipe.from),
                                              to: variant(toPicture, recipe.to), output: output,
@@ -335,6 +336,8 @@ public final class GPURenderer: CompositeRenderer {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.id)
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
         glUseProgram(program.id)
+        try bindEffects(program, "From", recipe.from.plan.effects, lutUnit: 7)
+        try bindEffects(program, "To", recipe.to.plan.effects, lutUnit: 15)
         bind(program, "From", from, fromSet.textures, unit: 0, map: recipe.from.map, colour: recipe.from.colour, stage: recipe.from.stage, layer: recipe.from.plan)
         bind(program, "To", toPicture, toSet.textures, unit: 3, map: recipe.to.map, colour: recipe.to.colour, stage: recipe.to.stage, layer: recipe.to.plan)
         setOutputUniforms(program, recipe)
@@ -465,6 +468,31 @@ public final class GPURenderer: CompositeRenderer {
             noiseSize = size
         }
         glBindTexture(GLenum(GL_TEXTURE_2D), noiseTexture.id)
+    }
+
+    /// The `.cube` tables uploaded so far, by table (each once; a render has few).
+    private var lutTextures: [ObjectIdentifier: (lut: CubeLUT, texture: GLLUTTexture)] = [:]
+
+    /// Sets a layer's picture-effect uniforms (`ShaderLibrary.LayerVariant.effectsSource`) and binds its table, if any,
+    /// to `lutUnit` (uploaded the first time it is used).
+    private func bindEffects(_ program: GLProgram, _ layer: String, _ effects: [PictureEffect], lutUnit: Int) throws {
+        for (k, e) in effects.enumerated() {
+            switch e {
+            case .colour(let a):
+                glUniform1fv(program.location("u\(layer)Colour\(k)"), 28, a.uniforms)
+            case .lut(let t, let strength):
+                glActiveTexture(GLenum(GL_TEXTURE0 + Int32(lutUnit)))
+                if lutTextures[ObjectIdentifier(t)] == nil { lutTextures[ObjectIdentifier(t)] = (t, try GLLUTTexture(t)) }
+                let texture = lutTextures[ObjectIdentifier(t)]!.texture
+                glBindTexture(texture.target, texture.id)
+                glUniform1i(program.location("u\(layer)Lut"), GLint(lutUnit))
+                let scale = t.positionScale
+                glUniform3f(program.location("u\(layer)LutMin"), t.domainMin.x, t.domainMin.y, t.domainMin.z)
+                glUniform3f(program.location("u\(layer)LutScale"), scale.x, scale.y, scale.z)
+                glUniform1f(program.location("u\(layer)LutSize"), Float(t.size))
+                glUniform1f(program.location("u\(layer)LutStrength"), strength)
+            }
+        }
     }
 
     /// Binds a layer's planes to texture units `unit…unit+2` and sets its uniforms (`layer.glsl`).

@@ -52,7 +52,7 @@ final class LayerRows: @unchecked Sendable {
     /// reads are not separable (a rotation by other than quarter turns) or its picture is semi-planar or deeper than
     /// 8 bits (read point by point).
     init?(_ layer: ReferenceLayer, us: [Float], columns: Range<Int>) {
-        guard layer.kind == .planar8 || layer.kind == .rgba else { return nil }
+        guard layer.kind == .planar8 || layer.kind == .rgba, layer.effects == nil else { return nil }
         if layer.b == 0 && layer.c == 0 { swapsAxes = false } else if layer.a == 0 && layer.d == 0 { swapsAxes = true } else { return nil }
         self.layer = layer
         self.columns = columns

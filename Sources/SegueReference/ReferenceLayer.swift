@@ -32,6 +32,8 @@ final class ReferenceLayer {
     let readsLuma: Bool, readsChroma: Bool
     let background: SIMD4<Float>
     let stage: ColourStage?
+    /// The picture effects, applied after the colour map and stage (nil: none).
+    let effects: PictureEffects?
     /// The crop in stored uv (u0, v0, u1, v1), whether it is not the whole picture, and the opacity.
     let u0, v0, u1, v1: Float
     let cropped: Bool
@@ -40,12 +42,13 @@ final class ReferenceLayer {
     /// The layer `recipe` describes (a `PassRecipe`'s `from` or `to`), showing `picture`, `background` outside it.
     convenience init(_ recipe: PassRecipe.Layer, picture: VideoPicture, background: [Float]) {
         self.init(picture: picture, map: recipe.map, exact: recipe.exact, colour: recipe.colour, stage: recipe.stage, background: background,
-                  crop: recipe.plan.crop, opacity: Float(recipe.plan.opacity))
+                  crop: recipe.plan.crop, opacity: Float(recipe.plan.opacity), effects: recipe.plan.effects)
     }
 
     init(picture: VideoPicture, map: [Float], exact: Bool, colour: LayerColourMap, stage: ColourStage?, background: [Float],
-         crop: NormalizedRect = .unit, opacity: Float = 1) {
+         crop: NormalizedRect = .unit, opacity: Float = 1, effects: [PictureEffect] = []) {
         self.stage = stage
+        self.effects = PictureEffects(effects)
         let bounds = crop.floats
         (u0, v0, u1, v1) = (bounds[0], bounds[1], bounds[2], bounds[3])
         cropped = crop != .unit
@@ -127,6 +130,18 @@ final class ReferenceLayer {
     /// The pass's values of stored samples `v` (Y′, Cb, Cr as read, 0 where not read; or R′G′B′ of an RGBA picture,
     /// premultiplied) with alpha `alpha`: the colour map, `matrix · v + offset · α`, or through the colour stage.
     @inline(__always) func shade(_ v: SIMD3<Float>, alpha: Float) -> SIMD4<Float> {
+        if let effects {
+            // Effects work on colours: unpremultiplied, then premultiplied again (layer.glsl's effectsLAYER).
+            let c = mapped(v, alpha: alpha)
+            if alpha <= 0 { return SIMD4(repeating: 0) }
+            let e = effects.apply(SIMD3(c.x, c.y, c.z) / alpha) * alpha
+            return SIMD4(e.x, e.y, e.z, alpha)
+        }
+        return mapped(v, alpha: alpha)
+    }
+
+    /// The colour map and stage of `shade`, without the effects.
+    @inline(__always) func mapped(_ v: SIMD3<Float>, alpha: Float) -> SIMD4<Float> {
         if let stage {
             // The stage is not affine: through it unpremultiplied, then premultiplied again.
             if alpha <= 0 { return SIMD4(repeating: 0) }

@@ -61,6 +61,7 @@ public final class ReferenceRenderer: CompositeRenderer {
     public func renderYUV420(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> YUV420Image {
         let W = plan.renderSize.width, H = plan.renderSize.height, CW = W / 2, CH = H / 2
         try plan.checkPlanesNeedNoBlend()
+        try plan.checkEffectsAreSDR()
         let format = OutputYCbCr(plan.colour.dynamicRange)
         let b = format.bitDepth > 8 ? 2 : 1
         var image: YUV420Image

@@ -76,7 +76,7 @@ final class ItemEffectTests: XCTestCase {
         XCTAssertEqual(field(#"{"path": "v", "effects": [{"type": "freeze", "at": 1}]}"#, audio: true), "audioTracks[0].clips[0].effects[0].type")
         XCTAssertEqual(field(#"{"path": "v", "effects": [{"type": "speed", "speed": 2, "frameBlend": true}]}"#, audio: true),
                        "audioTracks[0].clips[0].effects[0].frameBlend")
-        XCTAssertEqual(field(#"{"fill": "red", "effects": [{"type": "reverse"}]}"#), "clips[0].effects")
+        XCTAssertEqual(field(#"{"fill": "red", "effects": [{"type": "reverse"}]}"#), "clips[0].effects[0].type")
     }
 
     /// The timeline makes one time map of the list, whichever form gave it, and the plan names the effects.
