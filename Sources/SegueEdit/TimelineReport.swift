@@ -49,6 +49,8 @@ public struct TimelineReport: Codable, Sendable {
         public var time: String? = nil
         /// The item's effects by type, in their order (`ClipSpec.effects`: "speed", "reverse", "freeze"); nil for none.
         public var effects: [String]? = nil
+        /// The picture effects in words, in their order ("chroma key #00b140, similarity 0.1, …"); nil for none.
+        public var picture: [String]? = nil
     }
     /// One caption cue (`Edit.captions`) and the output frames `[firstFrame, endFrame)` it shows on.
     public struct Cue: Codable, Sendable {
@@ -193,6 +195,7 @@ public struct TimelineReport: Codable, Sendable {
             }
             c.time = Timeline.timeDescription(p)
             c.effects = p.spec.effects.isEmpty ? nil : p.spec.effects.map(\.kind.rawValue)
+            c.picture = p.spec.pictureEffects.isEmpty ? nil : p.spec.pictureEffects.map(\.description)
             return c
         }
         clips = t.placements.filter { !t.captionTracks.contains($0.track) }.map { clip($0, audio: false) }
@@ -285,7 +288,7 @@ public struct TimelineReport: Codable, Sendable {
                       c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")"
                           + (c.orientationSource.map { " (\($0))" } ?? "") : "",
                       c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)",
-                      (c.time.map { ", \($0)" } ?? "") + (c.motion.map { ", motion \($0)" } ?? ""), c.layer.map { ", layer \($0)" } ?? "",
+                      (c.time.map { ", \($0)" } ?? "") + (c.motion.map { ", motion \($0)" } ?? ""), (c.layer.map { ", layer \($0)" } ?? "") + (c.picture?.map { ", \($0)" }.joined() ?? ""),
                       c.volume.map { String(format: ", volume %g", $0) } ?? "")
     }
 }
