@@ -43,13 +43,15 @@ public enum ShaderLibrary {
         }
 
         /// A picture effect as the shader runs it: a colour adjustment (uniform `uLAYERColourK`, 28 floats), a 1D or a 3D
-        /// table (one per layer: `uLAYERLut`, `uLAYERLutMin`, `uLAYERLutScale`, `uLAYERLutSize`, `uLAYERLutStrength`).
+        /// table (one per layer: `uLAYERLut`, `uLAYERLutMin`, `uLAYERLutScale`, `uLAYERLutSize`, `uLAYERLutStrength`),
+        /// a chroma key (`uLAYERKeyK`, 5 floats: `ChromaKey.uniforms`).
         public enum Effect: Hashable, Sendable {
-            case colour, lut1D, lut3D
+            case colour, lut1D, lut3D, chromaKey
             public init(_ e: PictureEffect) {
                 switch e {
                 case .colour: self = .colour
                 case .lut(let t, _): self = t.is3D ? .lut3D : .lut1D
+                case .chromaKey: self = .chromaKey
                 }
             }
         }
@@ -57,16 +59,20 @@ public enum ShaderLibrary {
         /// The declarations and `effectsLAYER` of the effects (LAYER spelled as the layer is), "" for none.
         func effectsSource() -> String {
             guard !effects.isEmpty else { return "" }
-            var decl = "", body = "vec3 effectsLAYER(vec3 c) {\n"
+            // c: unpremultiplied R′G′B′ and alpha; the colour steps change c.rgb, a key c.a too.
+            var decl = "", body = "vec4 effectsLAYER(vec4 c) {\n"
             for (k, e) in effects.enumerated() {
                 switch e {
                 case .colour:
                     decl += "uniform float uLAYERColour\(k)[28];\n"
-                    body += "    c = segue_colourAdjust(c, uLAYERColour\(k));\n"
+                    body += "    c.rgb = segue_colourAdjust(c.rgb, uLAYERColour\(k));\n"
+                case .chromaKey:
+                    decl += "uniform float uLAYERKey\(k)[5];\n"
+                    body += "    c = segue_chromaKey(c, uLAYERKey\(k));\n"
                 case .lut1D, .lut3D:
                     decl += "uniform highp \(e == .lut3D ? "sampler3D" : "sampler2D") uLAYERLut;\nuniform vec3 uLAYERLutMin;\nuniform vec3 uLAYERLutScale;\n"
                         + "uniform float uLAYERLutSize;\nuniform float uLAYERLutStrength;\n"
-                    body += "    c = c + (segue_\(e == .lut3D ? "lut3d" : "lut1d")(uLAYERLut, c, uLAYERLutMin, uLAYERLutScale, uLAYERLutSize) - c) * uLAYERLutStrength;\n"
+                    body += "    c.rgb = c.rgb + (segue_\(e == .lut3D ? "lut3d" : "lut1d")(uLAYERLut, c.rgb, uLAYERLutMin, uLAYERLutScale, uLAYERLutSize) - c.rgb) * uLAYERLutStrength;\n"
                 }
             }
             return decl + body + "    return c;\n}\n"

@@ -1,6 +1,6 @@
 // Picture effects (included when a layer has one; each layer's effectsLAYER, written by ShaderLibrary, calls these in
-// the item's order on unpremultiplied R'G'B'). The Swift twins are ColourAdjustment.apply and CubeLUT.apply (the
-// reference): keep them alike step by step.
+// the item's order on unpremultiplied R'G'B' and alpha). The Swift twins are ColourAdjustment.apply, CubeLUT.apply and
+// ChromaKey.apply (the reference): keep them alike step by step.
 precision highp sampler3D;
 
 // ColourAdjustment: u = (brightness, contrast, linear?, 0, saturate matrix 3x3 row-major, hue-rotate matrix 3x3,
@@ -49,4 +49,22 @@ vec3 segue_lut3d(highp sampler3D t, vec3 c, vec3 lo, vec3 scale, float size) {
     v2[o.y] = n[o.y];
     return (1.0 - d[o.x]) * texelFetch(t, p, 0).rgb + (d[o.x] - d[o.y]) * texelFetch(t, v1, 0).rgb
         + (d[o.y] - d[o.z]) * texelFetch(t, v2, 0).rgb + d[o.z] * texelFetch(t, n, 0).rgb;
+}
+
+// ChromaKey: u = (key Cb, key Cr, similarity, smoothness, spill). Cb, Cr: BT.709 at studio scale (OBS's cb_v4, cr_v4,
+// centred); d = sqrt((dCb^2 + dCr^2) / 2) as FFmpeg's vf_chromakey; alpha ramp over smoothness (FFmpeg's blend), a step
+// at or below 0.0001; spill as OBS: towards BT.709 luma by 1 - clamp((d - similarity) / spill)^1.5, none at spill 0.
+vec4 segue_chromaKey(vec4 c, float u[5]) {
+    vec2 ch = vec2(dot(c.rgb, vec3(-0.100644, -0.338572, 0.439216)), dot(c.rgb, vec3(0.439216, -0.398942, -0.040274)));
+    vec2 delta = ch - vec2(u[0], u[1]);
+    float d = sqrt((delta.x * delta.x + delta.y * delta.y) / 2.0);
+    float base = d - u[2];
+    float key = u[3] > 0.0001 ? clamp(base / u[3], 0.0, 1.0) : (base > 0.0 ? 1.0 : 0.0);
+    vec3 rgb = c.rgb;
+    if (u[4] > 0.0) {
+        float t = clamp(base / u[4], 0.0, 1.0), s = t * sqrt(t);
+        float y = dot(rgb, vec3(0.2126, 0.7152, 0.0722));
+        rgb = y + (rgb - y) * s;
+    }
+    return vec4(rgb, c.a * key);
 }

@@ -12,8 +12,8 @@
 //              clamped half a texel inside the crop, so nothing outside it bleeds in.
 // Pictures are premultiplied (RGBA pictures with alpha; Y'CbCr pictures are opaque): a layer gives its colour times
 // its alpha and uLAYEROpacity, with that alpha: colour = uLAYERMatrix * s + uLAYEROffset * alpha (LayerColourMap).
-// LAYER_EFFECTS: 1 when the layer has picture effects (PictureEffect): effectsLAYER(rgb), written by ShaderLibrary
-//              from the effects' kinds, applies them in order (effects.glsl) to the unpremultiplied colour.
+// LAYER_EFFECTS: 1 when the layer has picture effects (PictureEffect): effectsLAYER(rgba), written by ShaderLibrary
+//              from the effects' kinds, applies them in order (effects.glsl) to the unpremultiplied colour and alpha.
 // LAYER_TRANSFER: 0 when the layer's colour is affine (its transfer and primaries are the output's: every SDR clip in
 //              an SDR edit); else its ColourStage (colour.glsl) from 1 SDR (BT.1886), 2 HLG or 3 PQ R'G'B': linear
 //              light, uLAYERScale, uLAYERGamut, segue_gamutMap, the tone curve LAYER_TONE (0 none, 1 clip, 2 reinhard,
@@ -130,9 +130,11 @@ vec4 sampleLAYER(vec2 st) {
     vec4 c = vec4(uLAYERMatrix * s + uLAYEROffset * alpha, alpha);
 #endif
 #if LAYER_EFFECTS
-    // Picture effects work on colours: unpremultiplied, then premultiplied again (effectsLAYER, ShaderLibrary).
+    // Picture effects work on colours and alpha (a key): unpremultiplied, then premultiplied again (effectsLAYER,
+    // ShaderLibrary).
     if (alpha <= 0.0) return vec4(0.0);
-    c = vec4(effectsLAYER(c.rgb / alpha) * alpha, alpha);
+    c = effectsLAYER(vec4(c.rgb / alpha, alpha));
+    c.rgb *= c.a;
 #endif
     return c;
 }

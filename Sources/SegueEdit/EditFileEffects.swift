@@ -42,6 +42,8 @@ extension EditFile {
                 if let first = lut { throw EditError(e.path, "an item takes one lut (also \(first)): combine the tables, or put the item's second grade on a layer above") }
                 lut = e.path
                 picture.append(.lut(LUTEffect(path: resolved(e.string("path") ?? "", base: base), strength: try animated(e, "strength") ?? .constant(1))))
+            case .chromaKey?:
+                picture.append(.chromaKey(try chromaKey(e)))
             case .speed?:
                 if let first = speed { throw twice(e.path, "speed", first.field) }
                 if let s = try speedValue(e, "speed") { speed = (s, e.path) }

@@ -289,6 +289,11 @@ public struct EditFileWriter {
                 for setting in c.settings where setting.value != .constant(setting.neutral) {
                     try o.set(setting.name, animated(setting.value, range: EditSchema.colourRanges[setting.name]!, field: o.path(setting.name)))
                 }
+            case .chromaKey(let k):
+                try o.set("colour", .string(k.colour.description))
+                for setting in k.settings where setting.value != .constant(setting.neutral) {
+                    try o.set(setting.name, animated(setting.value, range: 0...1, field: o.path(setting.name)))
+                }
             case .lut(let l):
                 try o.set("path", path(l.path))
                 if l.strength != .constant(1) { try o.set("strength", animated(l.strength, range: 0...1, field: o.path("strength"))) }

@@ -358,6 +358,13 @@ public enum EditSchema {
         SchemaField("path", .string(.nonEmpty), "the .cube file, relative to the edit file"),
         SchemaField("strength", animated(0...1), "0 the picture unchanged … 1 the table's colours (default)"),
     ], required: ["type", "path"])
+    static let chromaKeyEffect = SchemaObject("chromaKeyEffect", "the picture keyed out near a colour, distances in Cb/Cr as FFmpeg's chromakey measures them (0…1; docs/effects.md)", [
+        effectType(.chromaKey),
+        SchemaField("colour", colour, "the colour keyed out: \"#rrggbb\", \"#rgb\" or a name (default #00b140, a green screen)"),
+        SchemaField("similarity", animated(0...1), "keyed out up to this distance from the colour, as FFmpeg's similarity (default 0.1)"),
+        SchemaField("smoothness", animated(0...1), "alpha ramps to opaque over this distance beyond similarity, as FFmpeg's blend (default 0.05; 0 a hard key)"),
+        SchemaField("spill", animated(0...1), "colours desaturated towards grey up to this distance beyond similarity, as OBS's spill reduction (default 0.1; 0 none)"),
+    ], required: ["type"])
 
     /// The effects of an item without a source's time (a fill, a text, a shape): the picture effects.
     static let pictureEffects = SchemaVariants(byType: true, [
@@ -374,8 +381,9 @@ public enum EditSchema {
             case .freeze: return audio ? nil : SchemaVariants.Variant(tag: "freeze", object: freezeEffect)
             case .colour: return audio ? nil : SchemaVariants.Variant(tag: "colour", object: colourEffect)
             case .lut: return audio ? nil : SchemaVariants.Variant(tag: "lut", object: lutEffect)
+            case .chromaKey: return audio ? nil : SchemaVariants.Variant(tag: "chromaKey", object: chromaKeyEffect)
             }
-        }, summary: audio ? "an audio item's effects are speed and reverse" : "an item's effects are speed, reverse, freeze, colour and lut")
+        }, summary: audio ? "an audio item's effects are speed and reverse" : "an item's effects are speed, reverse, freeze, colour, lut and chromaKey")
     }
 
     // MARK: items
@@ -409,7 +417,7 @@ public enum EditSchema {
         pitchField,
         SchemaField("rate", frameRate, "an image sequence's pictures per second (default 24)"),
         SchemaField("missingFrames", choice(SchemaChoice(ImageSequence.MissingFrames.self)), "what a picture missing from an image sequence becomes: error (default), hold or black"),
-        SchemaField("effects", .array(.variants(effects(audio: false)), minItems: 0), "the item's effects: speed, reverse and freeze once each; colour and lut (one lut) applied to the picture in list order"),
+        SchemaField("effects", .array(.variants(effects(audio: false)), minItems: 0), "the item's effects: speed, reverse and freeze once each; colour, lut (one) and chromaKey applied to the picture in list order"),
         SchemaField("loop", .boolean, "play the source again from start each time it ends, for the item's duration (seconds of source played, past the file's end): a Lottie animation, a clip without audio (default false)"),
         untilEnd, interchange,
     ], required: ["path"])

@@ -19,10 +19,12 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
     case colour(ColourEffect)
     /// A `.cube` look-up table applied to the picture (`CubeLUT`).
     case lut(LUTEffect)
+    /// A chroma key: the picture keyed out near a colour, its spill desaturated (`ChromaKey`).
+    case chromaKey(ChromaKeyEffect)
 
     /// An effect's `type` in the edit file.
     public enum Kind: String, CaseIterable, Sendable {
-        case speed, reverse, freeze, colour, lut
+        case speed, reverse, freeze, colour, lut, chromaKey
     }
 
     public var kind: Kind {
@@ -32,6 +34,7 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
         case .freeze: return .freeze
         case .colour: return .colour
         case .lut: return .lut
+        case .chromaKey: return .chromaKey
         }
     }
 
@@ -41,12 +44,12 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .speed(let s): return !s.speed.isNormal
         case .reverse, .freeze: return true
-        case .colour, .lut: return false
+        case .colour, .lut, .chromaKey: return false
         }
     }
 
     /// Whether it changes the picture's colours (applied to each sample before the layer's opacity and blend).
-    public var isPictureEffect: Bool { kind == .colour || kind == .lut }
+    public var isPictureEffect: Bool { kind == .colour || kind == .lut || kind == .chromaKey }
 
     /// "speed 2×", "speed ramp 1×@0s → 4×@1s, frames blended", "reverse", "freeze at 1.500 s".
     public var description: String {
@@ -56,6 +59,7 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
         case .freeze(let at): return String(format: "freeze at %.3f s", at.seconds)
         case .colour(let c): return c.description
         case .lut(let l): return l.description
+        case .chromaKey(let k): return k.description
         }
     }
 }
@@ -140,7 +144,7 @@ extension ClipSpec {
     /// the edit gives.
     static let timeEffectOrder: [ItemEffect.Kind] = [.speed, .reverse, .freeze]
 
-    /// The picture effects (`colour`, `lut`), in the item's order.
+    /// The picture effects (`colour`, `lut`, `chromaKey`), in the item's order.
     public var pictureEffects: [ItemEffect] { effects.filter(\.isPictureEffect) }
 
     /// Puts `effect` in place of the entry of its kind, or inserts it where its kind goes; nil removes that kind.

@@ -40,6 +40,8 @@ extension Timeline {
                 guard let table = luts[l.path] else { return nil }
                 let strength = Float(min(1, max(0, l.strength.value(at: local))))
                 return strength > 0 ? .lut(table, strength: strength) : nil
+            case .chromaKey(let k):
+                return .chromaKey(k.key(at: local))
             default:
                 return nil
             }

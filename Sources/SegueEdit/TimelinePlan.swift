@@ -114,7 +114,7 @@ extension Timeline {
                 if s.frameBlend { parts.append("frames blended") }
                 if p.isMedia && p.source.hasAudio { parts.append("audio \(s.pitch == .keep ? "pitch kept" : s.pitch == .follow ? "pitch following" : "muted")") }
             case .reverse: parts.append("reverse")
-            case .freeze, .colour, .lut: continue
+            case .freeze, .colour, .lut, .chromaKey: continue
             }
         }
         if p.spec.loop {

@@ -480,6 +480,8 @@ public final class GPURenderer: CompositeRenderer {
             switch e {
             case .colour(let a):
                 glUniform1fv(program.location("u\(layer)Colour\(k)"), 28, a.uniforms)
+            case .chromaKey(let key):
+                glUniform1fv(program.location("u\(layer)Key\(k)"), 5, key.uniforms)
             case .lut(let t, let strength):
                 glActiveTexture(GLenum(GL_TEXTURE0 + Int32(lutUnit)))
                 if lutTextures[ObjectIdentifier(t)] == nil { lutTextures[ObjectIdentifier(t)] = (t, try GLLUTTexture(t)) }

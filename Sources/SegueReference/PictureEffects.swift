@@ -1,11 +1,12 @@
 import SegueCore
 
-/// A layer's picture effects as the CPU renderer applies them to each sample: `ColourAdjustment`'s and `CubeLUT`'s
-/// formulas, in the layer's order, on unpremultiplied R′G′B′ (`effects.glsl` on the GPU).
+/// A layer's picture effects as the CPU renderer applies them to each sample: `ColourAdjustment`'s, `CubeLUT`'s and
+/// `ChromaKey`'s formulas, in the layer's order, on unpremultiplied R′G′B′ and alpha (`effects.glsl` on the GPU).
 struct PictureEffects {
     enum Step {
         case colour([Float])
         case lut(CubeLUT, strength: Float)
+        case chromaKey([Float])
     }
     let steps: [Step]
 
@@ -16,18 +17,23 @@ struct PictureEffects {
             switch e {
             case .colour(let a): return .colour(a.uniforms)
             case .lut(let t, let s): return .lut(t, strength: s)
+            case .chromaKey(let k): return .chromaKey(k.uniforms)
             }
         }
     }
 
-    @inline(__always) func apply(_ c0: SIMD3<Float>) -> SIMD3<Float> {
-        var c = c0
+    /// Unpremultiplied R′G′B′ and alpha in, the same out: the colour steps change R′G′B′, a key its alpha too.
+    @inline(__always) func apply(_ c0: SIMD4<Float>) -> SIMD4<Float> {
+        var c = SIMD3(c0.x, c0.y, c0.z), alpha = c0.w
         for step in steps {
             switch step {
             case .colour(let u): c = ColourAdjustment.apply(c, u)
             case .lut(let t, let s): c = c + (t.apply(c) - c) * s
+            case .chromaKey(let u):
+                let k = ChromaKey.apply(SIMD4(c, alpha), u)
+                c = SIMD3(k.x, k.y, k.z); alpha = k.w
             }
         }
-        return c
+        return SIMD4(c, alpha)
     }
 }

@@ -131,11 +131,11 @@ final class ReferenceLayer {
     /// premultiplied) with alpha `alpha`: the colour map, `matrix · v + offset · α`, or through the colour stage.
     @inline(__always) func shade(_ v: SIMD3<Float>, alpha: Float) -> SIMD4<Float> {
         if let effects {
-            // Effects work on colours: unpremultiplied, then premultiplied again (layer.glsl's effectsLAYER).
+            // Effects work on colours and alpha: unpremultiplied, then premultiplied again (layer.glsl's effectsLAYER).
             let c = mapped(v, alpha: alpha)
             if alpha <= 0 { return SIMD4(repeating: 0) }
-            let e = effects.apply(SIMD3(c.x, c.y, c.z) / alpha) * alpha
-            return SIMD4(e.x, e.y, e.z, alpha)
+            let e = effects.apply(SIMD4(c.x / alpha, c.y / alpha, c.z / alpha, alpha))
+            return SIMD4(e.x * e.w, e.y * e.w, e.z * e.w, e.w)
         }
         return mapped(v, alpha: alpha)
     }
