@@ -192,6 +192,7 @@ public enum EditFile {
         if let c = r.object("colour") { spec.colour = colour(c) }
         if r["motion"] != nil { spec.motion = try motion(r, "motion") }
         if let l = r.object("layer") { spec.layer = try layer(l) }
+        if let m = r.choice("matte", MatteMode.self) { spec.matte = m }
         try effects(r, &spec)
         try timing(r, &spec, first: first, base: base, audio: audio, policy: policy)
         return spec
