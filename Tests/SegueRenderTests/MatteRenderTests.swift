@@ -126,6 +126,31 @@ final class MatteRenderTests: RendererTestCase {
         }
     }
 
+    /// Outputs that keep alpha (a transparent picture below, so the composite's alpha is the masked clip's: m) and HDR
+    /// 10-bit planes: the CPU's alpha plane is the ramp within one code; GPU against CPU ≥ 45 dB on every plane.
+    func testAlphaAndTenBitPlanesOnBothRenderers() throws {
+        let gpu = try gpuRenderer(), cpu = ReferenceRenderer()
+        let clear = image { _, _ in [0, 0, 0, 0] }
+        var p = plan(.luma)
+        p.keepsAlpha = true
+        let pictures = [VideoPicture(clear), VideoPicture(clip), VideoPicture(ramp)]
+        let c = try cpu.renderYUV420(p, pictures: pictures), g = try gpu.renderYUV420(p, pictures: pictures)
+        let alpha = try XCTUnwrap(c.alpha)
+        let want = (0..<size.width * size.height).map { ramp.pixels[$0 * 4] }
+        XCTAssertLessThanOrEqual(PlaneDifference(alpha, want).maxAbsDifference, 1, "alpha = m")
+        for (name, a, b) in [("Y", c.y, g.y), ("Cb", c.cb, g.cb), ("Cr", c.cr, g.cr), ("A", alpha, g.alpha ?? [])] {
+            XCTAssertGreaterThanOrEqual(PlaneDifference(a, b).psnr, 45, "alpha output \(name): GPU vs CPU")
+        }
+        var hdr = plan(.alphaInverted)
+        hdr.colour = OutputColour(dynamicRange: .pq)
+        let ten = [VideoPicture(bottom), VideoPicture(clip), VideoPicture(redAlpha)]
+        let c10 = try cpu.renderYUV420(hdr, pictures: ten), g10 = try gpu.renderYUV420(hdr, pictures: ten)
+        XCTAssertEqual(c10.bitDepth, 10)
+        for (name, a, b) in [("Y", c10.y, g10.y), ("Cb", c10.cb, g10.cb), ("Cr", c10.cr, g10.cr)] {
+            XCTAssertGreaterThanOrEqual(PlaneDifference(a, b, bitDepth: 10).psnr, 45, "PQ \(name): GPU vs CPU")
+        }
+    }
+
     /// A pass without a matte compiles the program it always did; a matte's program includes the layer a third time.
     func testProgramsIncludeTheMatteOnlyWhenMasked() throws {
         let v = ShaderLibrary.LayerVariant(kind: .planar8, exact: false)
