@@ -82,4 +82,24 @@ final class MatteEndToEndTests: EndToEndTestCase {
             XCTAssertLessThanOrEqual(worst, 2, mode)
         }
     }
+
+    /// A matte item's own audio is silent: over a 300 Hz clip, a 1000 Hz clip as a luma matte adds nothing at 1000 Hz
+    /// (amplitude < 0.001); the same clip as an ordinary item does (> 0.05; a sine of 1/8 mixed in).
+    func testMatteAudioIsSilent() throws {
+        let base = try toneClip("base.mov", freq: 300, seconds: 0.5), top = try toneClip("top.mov", freq: 1000, seconds: 0.5)
+        func amplitude(_ x: [Float], _ freq: Double) -> Double {
+            var s = 0.0, c = 0.0
+            let n = x.count / 2
+            for k in 0..<n { let w = 2 * Double.pi * freq * Double(k) / 48000; s += Double(x[2 * k]) * sin(w); c += Double(x[2 * k]) * cos(w) }
+            return 2 * (s * s + c * c).squareRoot() / Double(n)
+        }
+        var matte = ClipSpec(path: top)
+        matte.matte = .luma
+        for (name, item, heard) in [("matte", matte, false), ("plain", ClipSpec(path: top), true)] {
+            let x = try renderedAudio(Edit(tracks: [VideoTrack(clips: [ClipSpec(path: base)]), VideoTrack(clips: [item])]), "\(name).mkv")
+            XCTAssertGreaterThan(amplitude(x, 300), 0.05, name)
+            let a = amplitude(x, 1000)
+            if heard { XCTAssertGreaterThan(a, 0.05, name) } else { XCTAssertLessThan(a, 0.001, name) }
+        }
+    }
 }
