@@ -9,7 +9,7 @@ SWIFT_DEBUG_FLAGS ?= -Xswiftc -O
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
                 libavformat-dev libavdevice-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3 \
                 libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl time libzip-dev python3-venv \
-                libpng-dev libjpeg62-turbo-dev librsvg2-dev \
+                libpng-dev libjpeg62-turbo-dev librsvg2-dev librlottie-dev \
                 libraqm-dev libharfbuzz-dev libfribidi-dev libfreetype-dev libfontconfig-dev libunibreak-dev libass-dev \
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
                 tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin \
@@ -81,10 +81,11 @@ otio-venv: deps
 	fi
 
 # The oracles of the edit file's JSON Schema tests (`segue schema`): Python's `jsonschema` (draft 2020-12), and of the
-# SVG tests (SVGStillTests): CairoSVG, another SVG implementation than the librsvg Segue draws with; from PyPI, in a
+# SVG tests (SVGStillTests): CairoSVG, another SVG implementation than the librsvg Segue draws with; of the Lottie tests
+# (LottieTests): python-lottie (`lottie`, drawing a frame through CairoSVG), another player than rlottie; from PyPI, in a
 # virtual environment made once and kept in .build. Only the tests use it.
 SCHEMA_VENV := .build/schema-venv
-SCHEMA_PACKAGES := jsonschema==4.23.0 cairosvg==2.7.1
+SCHEMA_PACKAGES := jsonschema==4.23.0 cairosvg==2.7.1 lottie==0.7.0
 schema-venv: deps
 	@if [ ! -x $(SCHEMA_VENV)/bin/python ] || [ ! -f $(SCHEMA_VENV)/.segue-packages ] || [ "$$(cat $(SCHEMA_VENV)/.segue-packages)" != "$(SCHEMA_PACKAGES)" ]; then \
 	  rm -rf $(SCHEMA_VENV) && python3 -m venv $(SCHEMA_VENV) && $(SCHEMA_VENV)/bin/pip install -q --disable-pip-version-check $(SCHEMA_PACKAGES) && \

@@ -19,6 +19,8 @@ let package = Package(
                        providers: [.apt(["libheif-dev", "libexif-dev", "libtiff-dev"])]),
         // librsvg (over cairo): SVG stills drawn from their vectors at the size they are shown, read by SegueMedia's SVGStill.
         .systemLibrary(name: "CSVG", path: "Sources/CSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // rlottie: Lottie animations (Bodymovin JSON, .lottie archives) drawn frame by frame at the size they are shown, read by SegueMedia's LottieAnimation.
+        .systemLibrary(name: "CLottie", path: "Sources/CLottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
         // libzip: .otioz bundles (OpenTimelineIO timelines with their media in a zip), read by SegueMedia's ZipArchive.
         .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         // Text shaping (libraqm over FriBidi and HarfBuzz, FreeType, fontconfig, libunibreak) and captions (libass),
@@ -33,8 +35,8 @@ let package = Package(
         .target(name: "SegueCore"),
         // SegueEdit: the edit model (tracks, items and their effects, layers, keyframes, audio tracks), the edit file (its declared fields, JSON Schema and writer, templates filled from values) and OpenTimelineIO, the timeline and its planner (Timeline.plan(frame:))
         .target(name: "SegueEdit", dependencies: ["SegueCore"]),
-        // SegueMedia: the only code that calls FFmpeg (probing, decoding, deinterlacing, resampling, the one writer: OutputFile and Encoder) and the still-picture libraries (libheif, libexif, libtiff; libpng and libjpeg-turbo through CLargeStill; librsvg through CSVG), image sequences, GIF palettes
-        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage", "CSVG", "CZip", "CLargeStill"]),
+        // SegueMedia: the only code that calls FFmpeg (probing, decoding, deinterlacing, resampling, the one writer: OutputFile and Encoder) and the still-picture libraries (libheif, libexif, libtiff; libpng and libjpeg-turbo through CLargeStill; librsvg through CSVG), Lottie animations (rlottie through CLottie), image sequences, GIF palettes
+        .target(name: "SegueMedia", dependencies: ["SegueCore", "CFFmpeg", "CStillImage", "CSVG", "CLottie", "CZip", "CLargeStill"]),
         // SegueReference: the CPU renderer, exact and fast: passes evaluated row by row on threads (PassEvaluator), layers read a row at a time (LayerRows) or point by point (ReferenceLayer), one file per transition in Transitions/
         .target(name: "SegueReference", dependencies: ["SegueCore"]),
         // SegueText: titles and captions, the only code that calls the text libraries: text items shaped and rasterised once, caption files read (and ASS drawn by libass)

@@ -85,6 +85,10 @@ public struct ClipSpec: Equatable, Sendable {
     /// picture, its `start` and time warp (OTIO gives stills a source range like any clip) are dropped instead of
     /// refused.
     public var interchange = false
+    /// The source plays again from `start` each time it reaches its end, for as long as the item lasts (its `duration`:
+    /// seconds of source time played, which may exceed the file's): the edit file's `"loop": true`. For a file without
+    /// audio (a Lottie animation, a silent clip, an image sequence), played forwards.
+    public var loop = false
 
     public init(path: String, start: MediaTime = .zero, duration: MediaTime? = nil, transition: Transition? = nil) {
         self.init(content: .file(path), start: start, duration: duration, transition: transition)

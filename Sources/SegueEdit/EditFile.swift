@@ -193,6 +193,7 @@ public enum EditFile {
         if r["motion"] != nil { spec.motion = try motion(r, "motion") }
         if let l = r.object("layer") { spec.layer = try layer(l) }
         if let m = r.choice("matte", MatteMode.self) { spec.matte = m }
+        if r.bool("loop") == true { spec.loop = true }
         try effects(r, &spec)
         try timing(r, &spec, first: first, base: base, audio: audio, policy: policy)
         return spec

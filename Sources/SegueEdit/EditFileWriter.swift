@@ -237,6 +237,7 @@ public struct EditFileWriter {
         if !c.effects.isEmpty { try o.set("effects", .array(effects(c.effects, audio: audio, field: o.path("effects")))) }
         if untilEnd { try o.set("untilEnd", .bool(true)) }
         if c.interchange { try o.set("interchange", .bool(true)) }
+        if c.loop { try o.set("loop", .bool(true)) }
         return o.value
     }
 

@@ -382,6 +382,7 @@ public enum EditSchema {
         SchemaField("rate", frameRate, "an image sequence's pictures per second (default 24)"),
         SchemaField("missingFrames", choice(SchemaChoice(ImageSequence.MissingFrames.self)), "what a picture missing from an image sequence becomes: error (default), hold or black"),
         SchemaField("effects", .array(.variants(effects(audio: false)), minItems: 0), "the item's effects, each type once: speed, reverse, freeze"),
+        SchemaField("loop", .boolean, "play the source again from start each time it ends, for the item's duration (seconds of source played, past the file's end): a Lottie animation, a clip without audio (default false)"),
         untilEnd, interchange,
     ], required: ["path"])
 

@@ -43,6 +43,7 @@ public struct Timeline: Sendable {
         /// before" is the one strictly before, and frame k shows source frame N − 1 − k).
         public func sourceTime(atLocal tau: MediaTime) -> MediaTime {
             let offset = timeMap.sourceOffset(at: tau)
+            if spec.loop { return sourceStart + Timeline.wrapped(offset, period: source.duration - sourceStart) }
             guard spec.reverse else { return sourceStart + (sourceDuration < offset && sourceDuration > .zero ? sourceDuration : offset) }
             let back = sourceStart + sourceDuration - offset - halfFrame
             return back < sourceStart ? sourceStart : back
@@ -371,7 +372,7 @@ public struct Timeline: Sendable {
     }
 
     /// Items that last until the edit's end (`"duration": "edit"`, `--overlay`): the end the other items make, no
-    /// further than a clip's media lasts (`sources`: each item's media, nil for fills, gaps and text).
+    /// further than a clip's media lasts unless it loops (`sources`: each item's media, nil for fills, gaps and text).
     static func lastUntilEditEnd(_ all: [ItemReference], sources: [SourceInfo?], starts: [MediaTime], durations: inout [MediaTime]) {
         let lasting = all.indices.filter { all[$0].spec.lastsUntilEditEnd }
         guard !lasting.isEmpty else { return }
@@ -379,7 +380,7 @@ public struct Timeline: Sendable {
         let end = others.map { starts[$0] + durations[$0] }.max() ?? .zero
         for n in lasting {
             var d = MediaTime.zero < end - starts[n] ? end - starts[n] : .zero
-            if let s = sources[n], !s.isStill, s.duration - all[n].spec.start < d { d = s.duration - all[n].spec.start }
+            if let s = sources[n], !s.isStill, !all[n].spec.loop, s.duration - all[n].spec.start < d { d = s.duration - all[n].spec.start }
             durations[n] = d
         }
     }
@@ -484,6 +485,7 @@ public struct Timeline: Sendable {
             let d = spec.duration ?? .zero
             return (d, d, .identity)
         case .file:
+            if spec.loop { try checkLoop(spec, src, field: f, name: name) }
             if let n = spec.audioTrack, n >= src.audioTrackCount {
                 throw EditError("\(f).audioTrack", src.audioTrackCount == 0
                     ? "\(name) has no audio stream (got \(n))"
@@ -513,7 +515,7 @@ public struct Timeline: Sendable {
             // An interchange timeline's range may end where its media does, by the media's own clock (OTIO's 150
             // frames at 24 fps) while the container's rounding makes the file a millisecond shorter.
             let slack = spec.interchange ? src.timestampTolerance : .zero
-            if avail + slack < d, !spec.lastsUntilEditEnd {
+            if avail + slack < d, !spec.lastsUntilEditEnd, !spec.loop {
                 throw EditError("\(f).duration", "\(name): start \(fmt(spec.start)) s + duration \(fmt(d)) s runs past the clip's end (\(fmt(src.duration)) s)")
             }
             let map = try timeMap(spec, source: src, rate: rate, field: f, name: name)

@@ -74,7 +74,7 @@ extension Timeline {
     /// The speed of `spec` as an exact fraction (source seconds per timeline second), nil when it changes (a ramp,
     /// `capture`) or there is no source time (a freeze, a still, a fill, a gap, text).
     static func handleSpeed(_ spec: ClipSpec, source: SourceInfo?) -> (num: Int64, den: Int64)? {
-        guard spec.file != nil, spec.freeze == nil, let source, !source.isStill, case .constant(let s) = spec.speed else { return nil }
+        guard spec.file != nil, spec.freeze == nil, !spec.loop, let source, !source.isStill, case .constant(let s) = spec.speed else { return nil }
         let r = MediaTime(seconds: s)
         return (r.value, r.timescale)
     }

@@ -143,6 +143,9 @@ extension Timeline {
             case .freeze: continue
             }
         }
+        if p.spec.loop {
+            parts.append(String(format: "looped: again from %.3f s every %.3f s", p.sourceStart.seconds, (p.source.duration - p.sourceStart).seconds))
+        }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 

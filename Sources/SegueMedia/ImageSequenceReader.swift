@@ -12,7 +12,7 @@ import SegueCore
 /// `openPicture(number:)` is the one place a sequence's files are opened: each by its own literal name, FFmpeg's
 /// `image2` demuxer told `pattern_type=none`, so no pattern ever reaches FFmpeg (the input policy can allow a
 /// sequence's pictures there and refuse `image2` patterns everywhere else).
-final class ImageSequenceReader {
+final class ImageSequenceReader: PictureSequence {
     let pattern: ImageSequencePattern
     let sequence: ImageSequence
     /// Every picture file is opened under it (a plain file inside the root, the picture-size limit).

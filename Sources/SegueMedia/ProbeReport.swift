@@ -122,6 +122,23 @@ public struct ProbeReport: Codable, Sendable {
             return
         }
         try MediaInput.check(path, policy: policy)
+        if LottieAnimation.isLottie(path: path) {
+            // A Lottie animation: a clip at its own rate, drawn by rlottie at the size it is shown.
+            let reader = try VideoReader(path: path, colourOverride: colourOverride, policy: policy)
+            let info = reader.info, lottie = reader.lottie!
+            func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%g", v) }
+            container = "lottie (\(lottie.kind), frames \(number(lottie.firstFrame))–\(number(lottie.firstFrame + Double(lottie.frameCount - 1))): \(lottie.frameCount) at \(lottie.rate) fps, "
+                + "rlottie, drawn at the size it is shown)"
+            duration = info.duration.seconds
+            audio = []
+            var video = Video(still: "lottie", pixelFormat: "rgba (rlottie, premultiplied)", info: info)
+            video.still = false
+            video.averageFrameRate = lottie.rate.framesPerSecond
+            video.baseFrameRate = lottie.rate.framesPerSecond
+            video.streamRate = lottie.rate.description
+            self.video = video
+            return
+        }
         let large = SVGStill.isSVG(path: path) ? nil : try LargeStill.probe(path: path, policy: policy)
         if SVGStill.isSVG(path: path) || large != nil {
             // An SVG document (drawn by librsvg at the size it is shown) or a still too large to decode whole (its

@@ -7,7 +7,7 @@ import SegueCore
 ///
 /// Size: `size` is the document's own size in pixels at 96 dpi (its `width`/`height` in absolute units, else its
 /// `viewBox`), what the edit places and fits like any picture's stored size. Each picture is drawn at the size a layer
-/// shows it at (`drawnSize`), never above the input policy's picture limit nor the renderer's largest texture.
+/// shows it at (`VectorPicture.drawnSize`), never above the input policy's picture limit nor the renderer's largest texture.
 ///
 /// Alpha: cairo's ARGB32 surface holds premultiplied alpha; its values become the premultiplied RGBA `VideoPicture`
 /// the renderers draw "over" as they are (only the bytes reordered), so alpha is applied exactly once.
@@ -79,49 +79,11 @@ final class SVGStill {
         return RGBAImage(width: target.width, height: target.height, pixels: pixels)
     }
 
-    /// The document drawn at `target` as a premultiplied `VideoPicture` (sRGB, BT.709 primaries), `hasAlpha` when any
-    /// pixel is not opaque.
-    func picture(_ target: PixelSize) throws -> VideoPicture {
-        let image = try draw(target)
-        var picture = VideoPicture(image)
-        picture.hasAlpha = image.pixels.withUnsafeBufferPointer { p in stride(from: 3, to: p.count, by: 4).contains { p[$0] != 255 } }
-        return picture
-    }
+    /// The document drawn at `target` as a premultiplied `VideoPicture` (`VectorPicture.premultiplied`).
+    func picture(_ target: PixelSize) throws -> VideoPicture { VectorPicture.premultiplied(try draw(target)) }
 
     /// The document drawn at `target` with straight alpha (`frame(at:)`: what a still's RGBA reading gives).
-    func straightImage(_ target: PixelSize) throws -> RGBAImage {
-        var image = try draw(target)
-        image.pixels.withUnsafeMutableBufferPointer { p in
-            for i in stride(from: 0, to: p.count, by: 4) {
-                let a = UInt32(p[i + 3])
-                guard a != 255 else { continue }
-                for c in 0..<3 { p[i + c] = a == 0 ? 0 : UInt8(min(255, (UInt32(p[i + c]) * 255 + a / 2) / a)) }
-            }
-        }
-        return image
-    }
-
-    /// The size to draw a document of `size` at for a layer mapping output pixels to it by `outputToSource`: the size
-    /// it covers in output pixels (the scale along each stored axis × `size`, rounded up). With `levels` (a layer in
-    /// motion: keyframed scale or position), the scale is rounded up to a power of two, so a growing logo is drawn
-    /// again only when it doubles, always at least as large as shown. In any case no side above `maxSide` and no more
-    /// than `maxPixels` pixels (the aspect ratio kept), and at least 1×1.
-    static func drawnSize(_ outputToSource: Affine2D, size: PixelSize, maxSide: Int?, maxPixels: Int, levels: Bool) -> PixelSize {
-        let forward = outputToSource.then(.scale(Double(size.width), Double(size.height))).inverted
-        var sx = (forward.a * forward.a + forward.b * forward.b).squareRoot()
-        var sy = (forward.c * forward.c + forward.d * forward.d).squareRoot()
-        if !sx.isFinite || !sy.isFinite || sx <= 0 || sy <= 0 { sx = 1; sy = 1 }
-        if levels {
-            func level(_ s: Double) -> Double { pow(2, (log2(s) - 1e-9).rounded(.up)) }
-            sx = level(sx); sy = level(sy)
-        }
-        var w = Double(size.width) * sx, h = Double(size.height) * sy
-        var k = 1.0
-        if let maxSide { k = min(k, Double(maxSide) / max(w, h)) }
-        k = min(k, (Double(maxPixels) / (w * h)).squareRoot())
-        w *= k; h *= k
-        return PixelSize(width: max(1, Int((w - 1e-6).rounded(.up))), height: max(1, Int((h - 1e-6).rounded(.up))))
-    }
+    func straightImage(_ target: PixelSize) throws -> RGBAImage { VectorPicture.straight(try draw(target)) }
 }
 
 /// SVG documents Segue writes itself (a shape item's at one instant, `ShapeSVG`), drawn by librsvg.

@@ -46,6 +46,11 @@ public final class VideoReader {
     let largeStill: LargeStill?
     /// For an SVG document (`SVGStill`): drawn by librsvg at each size a layer shows it at.
     let svg: SVGStill?
+    /// For a Lottie animation (`LottieAnimation`): read as a sequence of frames at its rate, each drawn by rlottie at the
+    /// size a layer shows it at.
+    let lottie: LottieAnimation?
+    /// The frames read one at a time as a sequence: an image sequence's or a Lottie animation's.
+    var pictureSequence: PictureSequence? { sequenceReader ?? lottie }
     /// The demuxer and decoder; nil for a HEIF file (read with libheif, decoded once in `init`) and an image sequence.
     let file: InputFile!
     let streamIndex: Int32
@@ -94,7 +99,7 @@ public final class VideoReader {
             _ = FF.setup
             let reader = try ImageSequenceReader(path: path, sequence: sequence, policy: policy)
             sequenceReader = reader
-            largeStill = nil; svg = nil
+            largeStill = nil; svg = nil; lottie = nil
             file = nil; decoder = nil; streamIndex = -1; timeBase = reader.timeBase
             self.hardware = .none; hardwareProblem = nil
             isStill = false
@@ -104,6 +109,18 @@ public final class VideoReader {
         // Before anything reads it (libheif's and libpng's checks read its first bytes): a FIFO would block.
         try MediaInput.check(path, policy: policy)
         sequenceReader = nil
+        if LottieAnimation.isLottie(path: path) {
+            // A Lottie animation: a clip at its own rate, whose frames rlottie draws at the size each layer shows them.
+            _ = FF.setup
+            let animation = try LottieAnimation(path: path, policy: policy)
+            lottie = animation; svg = nil; largeStill = nil
+            file = nil; decoder = nil; streamIndex = -1; timeBase = animation.timeBase
+            self.hardware = .none; hardwareProblem = nil
+            isStill = false
+            try readFirstLottieFrame(animation)
+            return
+        }
+        lottie = nil
         // SVG: drawn from its vectors by librsvg at the size each layer shows it (`SVGStill`), never by FFmpeg. A PNG or
         // JPEG too large to decode whole: only its header is read here; each picture a layer asks for is decoded
         // shrunk to that size (`VideoReaderPictures.swift`). For either, a 1×1 frame stands for it meanwhile.
@@ -164,6 +181,20 @@ public final class VideoReader {
             + (reader.missing.isEmpty ? "" : ", \(reader.missing.count) missing: \(sequence.missingFrames == .hold ? "the picture before held" : "black")")
             + ") at \(rate) fps"
         tolerance = info.timestampTolerance
+        info.colour = colour(of: first.frame)
+    }
+
+    /// Takes a Lottie animation's first frame (a stand-in: frames are drawn when asked for) and describes the animation
+    /// in `info`: its size, its rate exactly, its duration, alpha; no timestamp tolerance (its frame times are exact).
+    private func readFirstLottieFrame(_ animation: LottieAnimation) throws {
+        guard let first = try decodeNext() else { throw MediaError(path: path, function: nil, message: "the Lottie animation has no frame") }
+        firstPTS = first.pts
+        current = (.zero, first.frame)
+        let rate = animation.rate
+        info = SourceInfo(codedSize: animation.size, nominalFrameRate: rate.framesPerSecond, duration: animation.duration, hasAudio: false)
+        info.baseFrameRate = rate.framesPerSecond
+        info.streamRate = rate
+        info.hasAlpha = true
         info.colour = colour(of: first.frame)
     }
 
@@ -423,8 +454,8 @@ public final class VideoReader {
     /// a read error ends the stream (a truncated file then holds its last good picture). `decodeNext` turns these
     /// frames into pictures (deinterlacing interlaced ones).
     func decodeFrame() throws -> (pts: Int64, frame: Frame)? {
-        if let sequenceReader {
-            guard let next = try sequenceReader.decodeNext() else { return nil }
+        if let sequence = pictureSequence {
+            guard let next = try sequence.decodeNext() else { return nil }
             decodedFrames += 1
             lastPTS = next.pts
             return next
@@ -517,8 +548,8 @@ public final class VideoReader {
         // wanted, so that it comes out as in a render from the start (bwdif treats its first frame as an edge).
         let start = firstPTS / 2, from = fields.active ? sourceTime + tolerance - fields.seekMargin : sourceTime + tolerance
         let target = start + from.floored(toUnitsOf: Int64(timeBase.den), per: Int64(timeBase.num))
-        if let sequenceReader {
-            sequenceReader.seek(toFrame: target)   // every picture is a keyframe of its own
+        if let sequence = pictureSequence {
+            sequence.seek(toFrame: target)   // every picture is a keyframe of its own
         } else {
             if av_seek_frame(file.ctx, streamIndex, max(target, start), AVSEEK_FLAG_BACKWARD) < 0 {
                 try FF.check(av_seek_frame(file.ctx, streamIndex, start, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)

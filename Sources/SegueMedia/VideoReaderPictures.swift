@@ -33,21 +33,33 @@ extension VideoReader {
         return picture
     }
 
+    /// A Lottie animation's frame shown by the stand-in `f` (its pts is the frame number), drawn at `size` (nil: the
+    /// animation's own size) by rlottie; the last one is kept (same frame, same size, same picture).
+    func lottiePicture(_ lottie: LottieAnimation, _ f: Frame, drawnAt size: PixelSize?) throws -> VideoPicture {
+        let target = size ?? lottie.size
+        if let c = reduced, c.frame === f, c.picture.size == target { return c.picture }
+        var picture = VectorPicture.premultiplied(lottie.draw(frame: Int(f.ptr.pointee.pts), at: target))
+        picture.identity = VideoPicture.newIdentity()
+        reduced = (f, picture)
+        return picture
+    }
+
     /// The size a layer mapping output pixels to this reader's picture by `outputToSource` wants it at: for an SVG
-    /// document the size it is drawn at (`SVGStill.drawnSize`: as large as shown, within `maxSide`, the picture limit
-    /// and 4 × the area of `renderSize`, or its own size if larger: a logo zoomed far past the frame is not drawn as a
-    /// gigapixel picture), else nil (the stored picture, or its reduction by `LayerGeometry.reducedSize`).
+    /// document or a Lottie animation the size it is drawn at (`VectorPicture.drawnSize`: as large as shown, within
+    /// `maxSide`, the picture limit and 4 × the area of `renderSize`, or its own size if larger: a logo zoomed far past
+    /// the frame is not drawn as a gigapixel picture), else nil (the stored picture, or its reduction by
+    /// `LayerGeometry.reducedSize`).
     public func drawnSize(_ outputToSource: Affine2D, renderSize: PixelSize, maxSide: Int?, levels: Bool) -> PixelSize? {
-        guard let svg else { return nil }
-        let cap = max(svg.size.width * svg.size.height, 4 * renderSize.width * renderSize.height)
-        return SVGStill.drawnSize(outputToSource, size: svg.size, maxSide: maxSide, maxPixels: min(policy.limits.maxPicturePixels, cap), levels: levels)
+        guard let own = svg?.size ?? lottie?.size else { return nil }
+        let cap = max(own.width * own.height, 4 * renderSize.width * renderSize.height)
+        return VectorPicture.drawnSize(outputToSource, size: own, maxSide: maxSide, maxPixels: min(policy.limits.maxPicturePixels, cap), levels: levels)
     }
 
     /// The stored size and sample aspect ratio of the picture shown at `sourceTime` (decoding it): what the probe said,
     /// unless the stream changed size or SAR mid-way (the SAR: the container's when set and sane, else this
     /// picture's own, `SampleAspectRatio`). Throws `MediaError`.
     public func pictureFormat(at sourceTime: MediaTime) throws -> (size: PixelSize, sampleAspectRatio: Double) {
-        guard !isStill else { return (info.codedSize, info.sampleAspectRatio) }
+        guard !isStill, lottie == nil else { return (info.codedSize, info.sampleAspectRatio) }
         // The picture's own frame, decoded as `picture(at:)` will take it (not counted as held past the end twice).
         try advance(to: sourceTime)
         let f = current!.frame
@@ -60,7 +72,7 @@ extension VideoReader {
     /// several output frames (output rate above the clip's; a still on all of them).
     func rgbaImage(of f: Frame) throws -> RGBAImage {
         if let c = converted, c.frame === f { return c.image }
-        let image = try rgba(f)
+        let image = try lottie.map { VectorPicture.straight($0.draw(frame: Int(f.ptr.pointee.pts), at: $0.size)) } ?? rgba(f)
         converted = (f, image)
         return image
     }
@@ -77,6 +89,7 @@ extension VideoReader {
 
     /// `picture(at:)` of a decoded frame.
     func picture(of f: Frame) throws -> VideoPicture {
+        if let lottie { return try lottiePicture(lottie, f, drawnAt: nil) }
         if let c = planar, c.frame === f { return c.picture }
         var picture = keepsAlpha ? nil : f.directPicture(colour: colour(of: f))
         if picture == nil { picture = try rgbaPicture(try rgbaImage(of: f), colour: colour(of: f)) }
@@ -111,8 +124,9 @@ extension VideoReader {
 
     /// `picture(at:reducedTo:)` of a decoded frame (a stream that changes size: by the frame's own size).
     func picture(of f: Frame, reducedTo size: PixelSize?) throws -> VideoPicture {
-        // Frame blending comes here too: an SVG document is drawn at the size asked for.
+        // Frame blending comes here too: an SVG document or a Lottie frame is drawn at the size asked for.
         if let svg { return try svgPicture(svg, drawnAt: size) }
+        if let lottie { return try lottiePicture(lottie, f, drawnAt: size) }
         guard let size, size.width < Int(f.ptr.pointee.width) || size.height < Int(f.ptr.pointee.height) else { return try picture(of: f) }
         if let c = reduced, c.frame === f, c.picture.size == size { return c.picture }
         let src = f.ptr.pointee

@@ -64,7 +64,7 @@ extension VideoReader {
     /// and does not end early. The container's last packet is read once, when it is first asked for.
     public var endsEarly: Bool {
         if readErrors > 0 { return true }
-        guard heldPastEnd > 0, !isStill, sequenceReader == nil else { return false }
+        guard heldPastEnd > 0, !isStill, pictureSequence == nil else { return false }
         if containerLastPTS == nil { containerLastPTS = .some((try? lastPackets())??.lastPTS) }
         guard let last = containerLastPTS!, let decoded = lastPTS else { return true }
         return decoded < last

@@ -2,6 +2,7 @@ import Foundation
 import Segue
 import SeguePipeline
 import SegueFarm
+import SegueMedia
 
 /// What the command line gave: the arguments and every option's value (`OptionTable` parses them); each command uses
 /// what applies to it.
@@ -285,9 +286,10 @@ struct Arguments {
     }
 
     /// The edit file among the positional arguments, when there is one argument naming one: a JSON edit file
-    /// (`.json`), an OpenTimelineIO timeline (`.otio`) or bundle (`.otioz`).
+    /// (`.json`, unless it is a Lottie animation: a clip), an OpenTimelineIO timeline (`.otio`) or bundle (`.otioz`).
     var editFilePath: String? {
-        guard positional.count == 1, Arguments.editFileExtensions.contains(URL(fileURLWithPath: positional[0]).pathExtension.lowercased()) else { return nil }
+        guard positional.count == 1, Arguments.editFileExtensions.contains(URL(fileURLWithPath: positional[0]).pathExtension.lowercased()),
+              !isLottieAnimation(path: positional[0]) else { return nil }
         return positional[0]
     }
     static let editFileExtensions: Set<String> = ["json", "otio", "otioz"]

@@ -164,7 +164,7 @@ enum FileKinds {
     static let audio = ["aac", "flac", "m4a", "mka", "mp3", "ogg", "opus", "wav"]
     /// Clips, pictures and audio Segue reads (the output formats' own, pictures of image sequences, and the usual others).
     static let media = Set(OutputFormat.all.flatMap(\.extensions) + ImageSequencePattern.pictureExtensions + audio
-                           + ["avi", "avif", "heic", "heif", "m2ts", "mts", "mxf", "svg", "svgz", "ts", "y4m"]).sorted()
+                           + ["avi", "avif", "heic", "heif", "m2ts", "mts", "lottie", "mxf", "svg", "svgz", "ts", "y4m"]).sorted()
     /// Caption files (`--captions`).
     static let captions = ["ass", "json", "srt", "ssa", "vtt"]
 }
