@@ -151,6 +151,27 @@ final class MatteRenderTests: RendererTestCase {
         }
     }
 
+    /// A masked pass in a transition (its pictures: from, to, then the matte): a wipe halfway between the pattern and
+    /// a white picture, masked by the ramp, GPU against CPU ≥ 45 dB; on the CPU the left edge (m = 0) is the colour
+    /// below and the right edge (m = 1) one of the wipe's pictures, unmixed.
+    func testMaskedTransitionOnBothRenderers() throws {
+        let gpu = try gpuRenderer(), cpu = ReferenceRenderer()
+        let wipe = Transition(kind: .wipe, duration: MediaTime(value: 1, timescale: 1), direction: .left)
+        let p = FramePlan(frame: 0, time: .zero, renderSize: size, passes: [
+            CompositePass(track: 0, from: identityLayer(0, size: size), to: nil, transition: nil, progress: 0),
+            CompositePass(track: 1, from: identityLayer(1, size: size), to: identityLayer(3, size: size), transition: wipe, progress: 0.5,
+                          matte: PassMatte(layer: identityLayer(2, size: size), mode: .luma, track: 2)),
+        ])
+        let white = image { _, _ in [255, 255, 255, 255] }
+        let pictures = [VideoPicture(bottom), VideoPicture(clip), VideoPicture(white), VideoPicture(ramp)]
+        let c = try cpu.render(p, pictures: pictures), g = try gpu.render(p, pictures: pictures)
+        XCTAssertGreaterThanOrEqual(PlaneDifference(c.pixels, g.pixels).psnr, 45, "GPU vs CPU")
+        XCTAssertEqual(Array(c.pixels[0..<3]), [40, 90, 200], "m = 0 at the left edge")
+        let right = (size.width - 1) * 4
+        let got = Array(c.pixels[right..<right + 3])
+        XCTAssertTrue(got == [255, 255, 255] || got == Array(clip.pixels[right..<right + 3]), "m = 1 at the right edge: one of the wipe's pictures, \(got)")
+    }
+
     /// A pass without a matte compiles the program it always did; a matte's program includes the layer a third time.
     func testProgramsIncludeTheMatteOnlyWhenMasked() throws {
         let v = ShaderLibrary.LayerVariant(kind: .planar8, exact: false)
