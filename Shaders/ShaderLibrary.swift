@@ -5,7 +5,8 @@ import SegueCore
 ///
 /// A program is `#version 300 es` + the variant's `#define`s + `prelude.glsl` + `colour.glsl` (the colour pipeline's
 /// stages: HLG, PQ, BT.1886, gamut mapping, tone curves; the output's EOTF and Y′CbCr for the transitions) +
-/// `layer.glsl` twice (spelled `From` and `To`: `getFromColor`, `getToColor`) + one transition file (`<name>.frag`,
+/// `layer.glsl` twice (spelled `From` and `To`: `getFromColor`, `getToColor`; a third time, `Matte`, for a pass a
+/// track matte masks) + one transition file (`<name>.frag`,
 /// gl-transitions contract: `vec4 transition(vec2 uv)` calling `getFromColor`/`getToColor`, with `progress`, `ratio`
 /// and Segue's `segue_direction`; or a gl-transitions shader rewritten by the host, `glTransitionCode`) +
 /// `main.glsl`. Every file of the folder is embedded (the `EmbedShaderFolder` plugin indexes them by name).
@@ -83,12 +84,13 @@ public enum ShaderLibrary {
     /// is no such transition. `outputTransfer` is `OUTPUT_TRANSFER` (`DynamicRange.shaderID`: 0 SDR, 1 HLG, 2 PQ),
     /// `outputBits` `OUTPUT_BITS` (8, or 10 for the HDR outputs' yuv420p10le planes), `overBelow` `OVER_BELOW` (a
     /// frame's later passes, blended into what is below them; `main.glsl`), `blend` `BLEND` (`BlendMode.shaderID`; 0,
-    /// normal, leaves `blend.glsl` out).
+    /// normal, leaves `blend.glsl` out), `matte` the track matte's layer variant and `MATTE` (`MatteMode.shaderID`; nil: none).
     public static func fragmentSource(transition name: String, from: LayerVariant, to: LayerVariant, output: OutputPass, fused: Bool = false,
-                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8, overBelow: Bool = false, blend: Int = 0) -> String? {
+                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8, overBelow: Bool = false, blend: Int = 0,
+                                      matte: (variant: LayerVariant, mode: Int)? = nil) -> String? {
         guard let body = shaderFiles["\(name).frag"] else { return nil }
         return fragmentSource(transitionCode: "\n#line 1 1\n" + text(body), from: from, to: to, output: output, fused: fused, linear: linear,
-                              outputTransfer: outputTransfer, outputBits: outputBits, overBelow: overBelow, blend: blend)
+                              outputTransfer: outputTransfer, outputBits: outputBits, overBelow: overBelow, blend: blend, matte: matte)
     }
 
     /// The full fragment shader around `transitionCode`, the section that defines `vec4 transition(vec2 uv)`
@@ -97,7 +99,8 @@ public enum ShaderLibrary {
     /// macros that pass the layers' colours through the output's EOTF (`segue_outputEOTF` in `colour.glsl`: BT.1886,
     /// or HLG's or PQ's for HDR output), and the composite goes back through its inverse (`main.glsl`).
     public static func fragmentSource(transitionCode: String, from: LayerVariant, to: LayerVariant, output: OutputPass, fused: Bool = false,
-                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8, overBelow: Bool = false, blend: Int = 0) -> String {
+                                      linear: Bool = false, outputTransfer: Int = 0, outputBits: Int = 8, overBelow: Bool = false, blend: Int = 0,
+                                      matte: (variant: LayerVariant, mode: Int)? = nil) -> String {
         let layer = text(PackageResources.layer_glsl)
         func layerSource(_ name: String, _ v: LayerVariant) -> String {
             "#define \(name)_KIND \(v.kind.rawValue)\n#define \(name)_EXACT \(v.exact ? 1 : 0)\n"
@@ -112,7 +115,8 @@ public enum ShaderLibrary {
             + "#define OUTPUT_TRANSFER \(outputTransfer)\n#define OUTPUT_BITS \(outputBits)\n#define OVER_BELOW \(overBelow ? 1 : 0)\n"
             + text(PackageResources.prelude_glsl) + text(PackageResources.colour_glsl)
             + (from.effects.isEmpty && to.effects.isEmpty ? "" : text(PackageResources.effects_glsl))
-            + layerSource("From", from) + layerSource("To", to) + toLinear
+            + layerSource("From", from) + layerSource("To", to)
+            + (matte.map { "#define MATTE \($0.mode)\n" + layerSource("Matte", $0.variant) } ?? "") + toLinear
             + transitionCode + (blend != 0 ? "\n#define BLEND \(blend)\n#line 1 3\n" + text(PackageResources.blend_glsl) : "")
             + "\n#line 1 2\n" + text(PackageResources.main_glsl)
     }

@@ -27,6 +27,9 @@
 // BLEND (blend.glsl, defined only for a later pass whose layer blends): the pass colour is first blended with what is
 //           below it (segue_blendSource): OUTPUT 0 with the R'G'B'A below; OUTPUT 1 and 2 (8-bit) with the planes
 //           before the pass read back to R'G'B' (segue_backdrop). Alpha outputs and 10-bit ones refuse such passes.
+// MATTE (defined only for a later pass a track matte masks; MatteMode.shaderID: 1 alpha, 2 luma, 3 alpha-inverted,
+//           4 luma-inverted): layer.glsl is included a third time, spelled Matte, and the pass's premultiplied value
+//           (colour and alpha, every output) is multiplied by segue_matteValue of the matte's R'G'B'A there.
 uniform vec2 segue_chromaSite;
 #if OVER_BELOW
 uniform vec4 segue_rect;        // x0, y0, x1, y1 in output pixels
@@ -49,6 +52,22 @@ vec4 segue_fromLinear(vec4 c) {
 }
 #endif
 
+#ifdef MATTE
+// The mask value of the matte's premultiplied R'G'B'A c (MatteMode.value): alpha, or BT.709 Y' times alpha; inverted 1 - m.
+float segue_matteValue(vec4 c) {
+#if MATTE == 2 || MATTE == 4
+    float m = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+#else
+    float m = c.a;
+#endif
+#if MATTE >= 3
+    return 1.0 - m;
+#else
+    return m;
+#endif
+}
+#endif
+
 // The pass's colour at pos (output pixels, centres at k + 0.5): premultiplied, gamma-encoded, in the pass's values
 // (FUSED: the output's luma, or Cb and Cr; else R'G'B'), composited over the background in the first pass.
 vec4 passColour(vec2 pos) {
@@ -59,6 +78,9 @@ vec4 passColour(vec2 pos) {
     vec4 c = transition(pos / segue_resolution);
 #if LINEAR
     c = segue_fromLinear(c);
+#endif
+#ifdef MATTE
+    c *= segue_matteValue(getMatteColor(pos / segue_resolution));
 #endif
 #if !OVER_BELOW
     c += (1.0 - c.a) * background;

@@ -104,7 +104,7 @@ public enum DirectFrame {
         let from = index == 0 ? turned(first.from) : first.from
         let to = index == 1 ? first.to.map(turned) : first.to
         out.passes[0] = CompositePass(track: first.track, from: from, to: to, transition: first.transition,
-                                      progress: first.progress, rect: first.rect)
+                                      progress: first.progress, rect: first.rect, matte: first.matte)
         return out
     }
 

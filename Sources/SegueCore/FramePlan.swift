@@ -75,17 +75,25 @@ public struct CompositePass: Equatable, Sendable {
     /// change together); nil: the whole frame. Outside it the pass is transparent, on both renderers, so the
     /// result does not depend on how much of the frame a renderer actually draws.
     public let rect: PixelRect?
+    /// The track matte on the track above that masks this pass (`PassMatte`), or nil. A pass with a matte is never a
+    /// frame's first one (the planner puts a transparent pass under it) and is never fused.
+    public var matte: PassMatte?
 
-    public init(track: Int = 0, from: LayerPlan, to: LayerPlan?, transition: Transition?, progress: Double, rect: PixelRect? = nil) {
+    public init(track: Int = 0, from: LayerPlan, to: LayerPlan?, transition: Transition?, progress: Double, rect: PixelRect? = nil,
+                matte: PassMatte? = nil) {
         self.track = track; self.from = from; self.to = to; self.transition = transition; self.progress = progress; self.rect = rect
+        self.matte = matte
     }
 
-    /// How the pass mixes with what is below it: its first layer's mode that is not normal (in a transition between
-    /// items of different modes the outgoing one's), else normal.
-    public var blend: BlendMode { layers.first { $0.blend != .normal }?.blend ?? .normal }
+    /// How the pass mixes with what is below it: its first drawn layer's mode that is not normal (in a transition
+    /// between items of different modes the outgoing one's), else normal.
+    public var blend: BlendMode { drawnLayers.first { $0.blend != .normal }?.blend ?? .normal }
 
-    /// Its layers: `from`, then `to` if any.
-    public var layers: [LayerPlan] { to.map { [from, $0] } ?? [from] }
+    /// The layers it draws: `from`, then `to` if any.
+    public var drawnLayers: [LayerPlan] { to.map { [from, $0] } ?? [from] }
+
+    /// Its layers, one picture each: `from`, then `to` if any, then the matte's if any.
+    public var layers: [LayerPlan] { drawnLayers + (matte.map { [$0.layer] } ?? []) }
 }
 
 /// What to draw for one output frame: its passes, bottom first, at the render size.

@@ -30,6 +30,8 @@ public struct PassRecipe: Sendable {
     public let from: Layer
     /// The incoming layer; the outgoing one again when the pass has a single layer.
     public let to: Layer
+    /// The track matte's layer (`CompositePass.matte`), read as R′G′B′A (never fused), or nil.
+    public let matte: Layer?
     /// Whether the pass is blended into what the passes before it drew, inside its rectangle.
     public let overBelow: Bool
     /// What the layers give outside their pictures: the edit's background in the pass's values (the first pass), or
@@ -39,7 +41,7 @@ public struct PassRecipe: Sendable {
     public let black: [Float], white: [Float]
 
     /// - Parameters:
-    ///   - pictures: the pass's pictures: `from`'s, then `to`'s when the pass has two layers.
+    ///   - pictures: the pass's pictures: `from`'s, then `to`'s when the pass has two layers, then its matte's.
     ///   - fuseColour: whether fusing is allowed at all (the renderers' `fuseColour`, off only to compare).
     public init(pass: CompositePass, plan: FramePlan, pictures: ArraySlice<VideoPicture>, output: OutputPass, overBelow: Bool,
                 fuseColour: Bool = true) {
@@ -53,6 +55,7 @@ public struct PassRecipe: Sendable {
         // A layer with picture effects gives R′G′B′ too (the effects work on colours).
         let fused = fuseColour && output.writesYCbCr && p.fuses && fromStage == nil && toStage == nil && (!overBelow || pass.blend == .normal)
             && pass.layers.allSatisfy(\.effects.isEmpty)
+            && pass.matte == nil
         let range = output.writesYCbCr ? plan.colour.dynamicRange : DynamicRange.sdr
         let format = OutputYCbCr(range)
         func layer(_ l: LayerPlan, _ picture: VideoPicture, _ map: [Float], _ stage: ColourStage?) -> Layer {
@@ -66,6 +69,15 @@ public struct PassRecipe: Sendable {
         self.format = format
         from = layer(pass.from, fromPicture, p.fromMap, fromStage)
         to = pass.to.map { layer($0, toPicture, p.toMap, toStage) } ?? from
+        if let m = pass.matte {
+            // The matte's picture is the pass's last; it gives R′G′B′A whatever the pass writes.
+            let picture = pictures[pictures.startIndex + pass.layers.count - 1]
+            matte = Layer(plan: m.layer, map: TransitionParameters.uvMap(m.layer, renderSize: plan.renderSize),
+                          colour: LayerColourMap(picture: picture, pass: output, fused: false, output: format),
+                          stage: ColourStage(picture: picture, plan: plan, pass: output), exact: TransitionParameters.isExact(m.layer, picture: picture))
+        } else {
+            matte = nil
+        }
         self.overBelow = overBelow
         background = overBelow ? [0, 0, 0, 0]
             : LayerColourMap.background(pass: output, fused: fused, output: format, colour: plan.background, alpha: plan.backgroundAlpha)

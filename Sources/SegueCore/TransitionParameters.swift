@@ -23,12 +23,15 @@ public struct TransitionParameters: Sendable {
         direction = (Float(v.x), Float(v.y))
         parameters = pass.transition?.parameterValues.map { Float($0) } ?? []
         linear = pass.transition?.blend == .linear
-        func uvMap(_ l: LayerPlan) -> [Float] {
-            let m = Affine2D.scale(Double(renderSize.width), Double(renderSize.height)).then(l.outputToSource)
-            return [m.a, m.b, m.c, m.d, m.tx, m.ty].map { Float($0) }
-        }
+        func uvMap(_ l: LayerPlan) -> [Float] { TransitionParameters.uvMap(l, renderSize: renderSize) }
         fromMap = uvMap(pass.from)
         toMap = pass.to.map(uvMap) ?? fromMap
+    }
+
+    /// `layer`'s map from output uv (0…1, top-left origin) to stored uv, as (a, b, c, d, tx, ty) in row-vector form.
+    public static func uvMap(_ layer: LayerPlan, renderSize: PixelSize) -> [Float] {
+        let m = Affine2D.scale(Double(renderSize.width), Double(renderSize.height)).then(layer.outputToSource)
+        return [m.a, m.b, m.c, m.d, m.tx, m.ty].map { Float($0) }
     }
 
     /// Whether the transition's colour is a mix or a selection of the layers' colours (`TransitionTraits.mixesColoursOnly`;
@@ -47,8 +50,13 @@ public struct TransitionParameters: Sendable {
     /// A 1×1 picture (a colour layer: a fill, a gap's transparency) is exact wherever it is drawn: every read is its
     /// one texel.
     public static func isExact(_ pass: CompositePass, _ layer: LayerPlan, picture: VideoPicture) -> Bool {
+        isExact(layer, picture: picture, moved: pass.transition?.kind.traits.movesLayers == true)
+    }
+
+    /// As above for a layer no transition moves (`moved` false): a pass's matte.
+    public static func isExact(_ layer: LayerPlan, picture: VideoPicture, moved: Bool = false) -> Bool {
         if picture.width == 1 && picture.height == 1 { return true }
         return picture.layout != .rgba && picture.chromaShiftX == 1 && picture.chromaShiftY == 1
-            && pass.transition?.kind.traits.movesLayers != true && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: picture.size)
+            && !moved && LayerGeometry.isPixelExact(layer.outputToSource, codedSize: picture.size)
     }
 }

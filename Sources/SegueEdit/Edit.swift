@@ -61,6 +61,9 @@ public struct ClipSpec: Equatable, Sendable {
     /// Where and how the item is drawn over the tracks below it: position, scale, rotation, opacity, crop, each a
     /// value or keyframes (`LayerSpec`); the default draws the picture fitted to the render size.
     public var layer = LayerSpec()
+    /// The item is a track matte (`MatteMode`; the edit file's `"matte"`): not drawn, it masks the track directly below
+    /// it while it lasts, and its audio is silent. Nil: an ordinary item.
+    public var matte: MatteMode?
     /// The item's effects, OTIO-like (`ItemEffect`): today the time effects `speed` (with its `frameBlend` and
     /// `pitch`), `reverse` and `freeze`, each at most once, in that order; `speed`, `reverse`, `freeze`, `frameBlend`
     /// and `pitch` read and write their entries. Empty: the source plays as recorded.

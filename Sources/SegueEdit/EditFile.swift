@@ -192,8 +192,12 @@ public enum EditFile {
         if let c = r.object("colour") { spec.colour = colour(c) }
         if r["motion"] != nil { spec.motion = try motion(r, "motion") }
         if let l = r.object("layer") { spec.layer = try layer(l) }
+        if let m = r.choice("matte", MatteMode.self) { spec.matte = m }
         if r.bool("loop") == true { spec.loop = true }
         try effects(r, &spec, base: base)
+        if spec.matte != nil, !spec.pictureEffects.isEmpty {
+            throw EditError(r.path("effects"), "a matte is not drawn: its picture effects would not show (grade the matte's source, or the track it masks)")
+        }
         try timing(r, &spec, first: first, base: base, audio: audio, policy: policy)
         return spec
     }

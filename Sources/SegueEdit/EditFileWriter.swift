@@ -233,6 +233,7 @@ public struct EditFileWriter {
         if let colour = c.colour { try o.set("colour", colourOverride(colour, field: o.path("colour"))) }
         if let m = c.motion { try o.set("motion", motion(m, field: o.path("motion"))) }
         if c.layer != LayerSpec() { try o.set("layer", layer(c.layer, field: o.path("layer"))) }
+        if let m = c.matte { try o.set("matte", .string(m.rawValue)) }
         if !c.effects.isEmpty { try o.set("effects", .array(effects(c.effects, audio: audio, field: o.path("effects")))) }
         if untilEnd { try o.set("untilEnd", .bool(true)) }
         if c.interchange { try o.set("interchange", .bool(true)) }

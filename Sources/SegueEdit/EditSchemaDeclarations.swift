@@ -398,6 +398,8 @@ public enum EditSchema {
     static let audioTrackIndex = SchemaField("audioTrack", .number(NumberRule(minimum: 0, integer: true)),
                                              "which of the file's audio streams plays, counted from 0 (default: the one flagged default, else the first)", nullable: true)
     static let layerField = SchemaField("layer", .object(layer), "where and how it is drawn over the tracks below (default: fitted to the render size)", nullable: true)
+    static let matteField = SchemaField("matte", choice(SchemaChoice(MatteMode.self)),
+                                        "the item is a track matte: not drawn, it masks the track directly below it while it lasts by its alpha or its luma (inverted: the rest); docs/effects.md", nullable: true)
     static let speedField = SchemaField("speed", speed, speedAbout + "; an entry of effects", nullable: true)
     static let reverseField = SchemaField("reverse", .boolean, "play the source backwards, its audio too; an entry of effects")
     static let pitchField = SchemaField("pitch", choice(SchemaChoice(Pitch.self)), pitchAbout + "; a parameter of the speed effect")
@@ -410,7 +412,7 @@ public enum EditSchema {
         SchemaField("colour", .object(colourOverride), "a colour description replacing the file's tags", nullable: true),
         audioTrackIndex,
         SchemaField("motion", .anyOf([choice(SchemaChoice(Motion.Preset.self)), .object(motion)]), "pan and zoom: a preset or from/to windows", nullable: true),
-        layerField,
+        layerField, matteField,
         speedField, reverseField,
         SchemaField("freeze", seconds(min: 0), "hold the source frame at this time (seconds from the clip's first frame) for duration; an entry of effects", nullable: true),
         SchemaField("frameBlend", .boolean, frameBlendAbout + "; a parameter of the speed effect"),
@@ -427,7 +429,7 @@ public enum EditSchema {
     ], required: ["gap"])
 
     public static let fill = SchemaObject("fill", "a solid colour", [
-        SchemaField("fill", colour, "the colour: \"#rrggbb\", \"#rgb\" or a name"), shownDuration, at, videoTransition, layerField, pictureEffectsField, untilEnd,
+        SchemaField("fill", colour, "the colour: \"#rrggbb\", \"#rgb\" or a name"), shownDuration, at, videoTransition, layerField, pictureEffectsField, matteField, untilEnd,
     ], required: ["fill"])
 
     static let animate = SchemaObject("animate", "how the text's characters, words or lines come in and go out (docs/motion-graphics.md)", [
@@ -442,7 +444,7 @@ public enum EditSchema {
         SchemaField("text", .string(.words(maxScalars: 10_000)), "the words (line breaks as \\n; at most 10000 characters)"),
         SchemaField("style", .object(style), "how they look", nullable: true),
         SchemaField("animate", .object(animate), "its characters, words or lines animated in and out", nullable: true),
-        shownDuration, at, videoTransition, layerField, pictureEffectsField, untilEnd,
+        shownDuration, at, videoTransition, layerField, pictureEffectsField, matteField, untilEnd,
     ], required: ["text"])
 
     public static let audioClip = SchemaObject("audioClip", "an audio file's time range (or a video's audio)", [

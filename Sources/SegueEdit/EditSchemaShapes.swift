@@ -49,6 +49,6 @@ extension EditSchema {
         SchemaField("strokeWidth", animated(strokeWidthRange), "the outline's width in pixels, centred on the edge (default 2), or keyframes"),
         SchemaField("cornerRadius", animated(cornerRadiusRange), "a rect's corners' radius in pixels (default 0), or keyframes"),
         SchemaField("gradient", .object(gradient), "a linear or radial gradient painting the inside instead of fill"),
-        shownDuration, at, videoTransition, layerField, pictureEffectsField, untilEnd,
+        shownDuration, at, videoTransition, layerField, pictureEffectsField, matteField, untilEnd,
     ], required: ["shape"], conditions: shapeConditions)
 }

@@ -207,6 +207,9 @@ public struct Timeline: Sendable {
         if edit.tracks.isEmpty || edit.tracks.contains(where: \.clips.isEmpty) {
             throw EditError(edit.tracks.isEmpty ? "tracks" : "tracks[\(edit.tracks.firstIndex(where: \.clips.isEmpty)!)].clips", "needs at least one clip")
         }
+        if let ref = all.first(where: { !$0.audio && $0.track == 0 && $0.spec.matte != nil }) {
+            throw EditError("\(ref.field).matte", "a track matte masks the track directly below it, and the bottom track has none: put the matte item on the track above the one it masks")
+        }
         var notes: [String] = []
         var sourceOf: [Int: SourceInfo] = [:]   // by position in `all`
         var k = 0

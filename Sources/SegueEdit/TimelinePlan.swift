@@ -21,22 +21,49 @@ extension Timeline {
     public func plan(frame n: Int64, pictures: [Int: PictureFormat] = [:]) -> FramePlan {
         let t = time(ofFrame: n)
         var passes: [CompositePass] = []
-        for (k, members) in tracks.enumerated() {
+        let active = tracks.indices.map { k -> [Placement] in
+            let members = tracks[k]
             var active = members.filter { !(t < placements[$0].start) && t < placements[$0].end }
             if active.isEmpty, !(t < duration) {
                 // Past the last item's end by rounding: hold the items that end the edit.
                 active = members.filter { placements[$0].end == duration }.suffix(1)
             }
-            guard let pass = self.pass(track: k, active: active.map { placements[$0] }, at: t, base: passes.isEmpty, pictures: pictures) else { continue }
+            return active.map { placements[$0] }
+        }
+        for k in tracks.indices {
+            // A track matte (an item of the track above with `matte`) masks this track's pass; matte items draw nothing.
+            let matte = k + 1 < tracks.count ? self.matte(active[k + 1], track: k + 1, at: t) : nil
+            guard var pass = self.pass(track: k, active: active[k].filter { $0.spec.matte == nil }, at: t, base: passes.isEmpty && matte == nil,
+                                       pictures: pictures) else { continue }
+            if let matte {
+                // Never the first pass: that one is composited over the background inside the layers.
+                if passes.isEmpty { passes.append(clearPass) }
+                pass.matte = matte
+            }
             passes.append(pass)
         }
         if passes.isEmpty {
             // Nothing visible: one transparent layer, so the first pass draws the background.
-            var clear = LayerPlan(clipIndex: -1, sourceTime: .zero, outputToSource: .scale(1 / Double(renderSize.width), 1 / Double(renderSize.height)))
-            clear.content = .colour(.black, alpha: 0)
-            passes = [CompositePass(track: 0, from: clear, to: nil, transition: nil, progress: 0)]
+            passes = [clearPass]
         }
         return FramePlan(frame: n, time: t, renderSize: renderSize, passes: passes, colour: outputColour, background: background, keepsAlpha: keepsAlpha)
+    }
+
+    /// A pass of one transparent layer over the whole frame: drawn first, it draws the background.
+    private var clearPass: CompositePass {
+        var clear = LayerPlan(clipIndex: -1, sourceTime: .zero, outputToSource: .scale(1 / Double(renderSize.width), 1 / Double(renderSize.height)))
+        clear.content = .colour(.black, alpha: 0)
+        return CompositePass(track: 0, from: clear, to: nil, transition: nil, progress: 0)
+    }
+
+    /// The track matte the `active` items of track `k` make at `t` for the track below: the last of them with a
+    /// `matte`, as its plain layer (geometry, keyframes, opacity; a transition into or out of it is not applied to
+    /// the matte), transparent where it draws nothing. Nil when none of them is a matte.
+    private func matte(_ active: [Placement], track k: Int, at t: MediaTime) -> PassMatte? {
+        guard let p = active.last(where: { $0.spec.matte != nil }), let mode = p.spec.matte else { return nil }
+        var l = layer(p, at: t) ?? transparent(p, at: t)
+        l.blend = .normal
+        return PassMatte(layer: l, mode: mode, track: k)
     }
 
     /// One track's pass at `t` from its `active` items (one, or two in a transition), nil when it draws nothing.
@@ -147,6 +174,7 @@ extension Timeline {
                     + (p.source.captureRate.map { String(format: ", captured at %g fps", $0) } ?? "")
             }
             if let time = timeDescription(p) { line += ", \(time)" }
+            if let m = p.spec.matte { line += ", \(m.rawValue) track matte of track \(p.track - 1) (not drawn)" }
             line += ", timeline \(fmt(p.start))–\(fmt(p.end)) s"
                 + (p.spec.transition.map { ", \($0.kind.rawValue) \(fmt($0.duration)) s in" } ?? "")
                 + (p.motion.map { ", motion \($0.description)" } ?? "")

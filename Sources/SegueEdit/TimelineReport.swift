@@ -47,6 +47,8 @@ public struct TimelineReport: Codable, Sendable {
         /// How the source is timed when it does not simply play: "2×", "0.5×, blended", "ramp 1×@0s → 4×@1s",
         /// "reverse", "frozen at 1.250 s"; nil for none.
         public var time: String? = nil
+        /// A track matte's mode and the track it masks ("luma matte of track 0"); nil for an ordinary item.
+        public var matte: String? = nil
         /// The item's effects by type, in their order (`ClipSpec.effects`: "speed", "reverse", "freeze"); nil for none.
         public var effects: [String]? = nil
         /// The picture effects as words, in their order ("colour brightness 1.2, hue 30", "lut grade.cube"); nil for none.
@@ -186,6 +188,7 @@ public struct TimelineReport: Codable, Sendable {
                          }, colour: p.source.colour?.summary, colourOverridden: p.source.colourOverridden,
                          still: p.source.isStill && p.isMedia, orientationSource: p.source.orientationSource, motion: p.motion?.description)
             c.layer = p.spec.layer.isIdentity ? nil : p.spec.layer.description
+            c.matte = p.spec.matte.map { "\($0.rawValue) matte of track \(p.track - 1)" }
             if case .fill(let colour) = p.spec.content { c.fill = colour.description }
             if let shape = p.spec.shape { c.shape = shape.summary + ", picture \(p.source.codedSize)" }
             c.volume = p.spec.volume == 1 ? nil : p.spec.volume
@@ -283,13 +286,13 @@ public struct TimelineReport: Codable, Sendable {
         case "still": what = String(format: "%@: still, shown %.3f s", name, c.end - c.start)
         default: what = String(format: "%@: source %.3f–%.3f s", name, c.sourceStart, c.sourceEnd)
         }
-        return String(format: "%@ [%@] %@ → timeline %.3f–%.3f s, frames %lld–%lld%@%@%@%@%@%@\n",
+        return String(format: "%@ [%@] %@ → timeline %.3f–%.3f s, frames %lld–%lld%@%@%@%@%@%@%@\n",
                       label, c.roll, what, c.start, c.end, c.firstFrame, c.endFrame - 1,
                       c.rotation != 0 || c.mirrored ? ", rotation \(c.rotation)°\(c.mirrored ? " mirrored" : "")"
                           + (c.orientationSource.map { " (\($0))" } ?? "") : "",
                       c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)",
                       (c.time.map { ", \($0)" } ?? "") + (c.motion.map { ", motion \($0)" } ?? ""), c.layer.map { ", layer \($0)" } ?? "",
-                      c.volume.map { String(format: ", volume %g", $0) } ?? "",
+                      c.volume.map { String(format: ", volume %g", $0) } ?? "", c.matte.map { ", \($0) (not drawn)" } ?? "",
                       c.pictureEffects.map { ", effects: " + $0.joined(separator: "; ") } ?? "")
     }
 }

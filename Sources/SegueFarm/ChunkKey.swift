@@ -79,7 +79,7 @@ public final class ChunkKeys {
         var tr = pass.transition
         let params = sortedParameters(tr)
         tr?.params = [:]
-        let plain = CompositePass(track: pass.track, from: pass.from, to: pass.to, transition: tr, progress: pass.progress, rect: pass.rect)
+        let plain = CompositePass(track: pass.track, from: pass.from, to: pass.to, transition: tr, progress: pass.progress, rect: pass.rect, matte: pass.matte)
         return "\(plain) \(params)"
     }
 

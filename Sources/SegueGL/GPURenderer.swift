@@ -31,6 +31,10 @@ public final class GPURenderer: CompositeRenderer {
         var outputBits = 8
         var overBelow = false
         var blend = 0
+        /// The track matte's layer variant and `MatteMode.shaderID` (0: none).
+        var matte: ShaderLibrary.LayerVariant? = nil
+        var matteMode = 0
+        var matteSource: (variant: ShaderLibrary.LayerVariant, mode: Int)? { matte.map { ($0, matteMode) } }
     }
     private var programs: [ProgramKey: GLProgram] = [:]
     /// One picture's planes as textures, and which picture they hold.
@@ -70,6 +74,9 @@ public final class GPURenderer: CompositeRenderer {
     /// Texture units: a pass's layers take 0…2 (From) and 3…5 (To), the noise table 6, a gl-transitions shader's
     /// images 8…, the texels below a pass 12 and 13.
     private static let belowUnit = 12
+    /// The first of a track matte's three texture units (`layer.glsl` spelled `Matte`): past the 16 the others use
+    /// (ES 3.0 guarantees 16 per fragment shader; Mesa and desktop drivers give 32).
+    private static let matteUnit = 16
 
     /// Creates the EGL context and compiles the common programs. Throws `GPUError`.
     public init(options: EGLOptions = EGLOptions()) throws {
@@ -134,10 +141,11 @@ public final class GPURenderer: CompositeRenderer {
         let source: String
         if let code = glTransitions.code(key.transition) {
             source = ShaderLibrary.fragmentSource(transitionCode: code, from: key.from, to: key.to, output: key.output, fused: key.fused, linear: key.linear,
-                                                  outputTransfer: key.outputTransfer, outputBits: key.outputBits, overBelow: key.overBelow, blend: key.blend)
+                                                  outputTransfer: key.outputTransfer, outputBits: key.outputBits, overBelow: key.overBelow, blend: key.blend,
+                                                  matte: key.matteSource)
         } else if let s = ShaderLibrary.fragmentSource(transition: key.transition, from: key.from, to: key.to, output: key.output, fused: key.fused,
                                                        linear: key.linear, outputTransfer: key.outputTransfer, outputBits: key.outputBits,
-                                                       overBelow: key.overBelow, blend: key.blend) {
+                                                       overBelow: key.overBelow, blend: key.blend, matte: key.matteSource) {
             source = s
         } else {
             throw GPUError("render", "no shader for transition \(key.transition)")
@@ -321,10 +329,13 @@ public final class GPURenderer: CompositeRenderer {
                                        transfer: layer.stage?.shaderID ?? 0, tone: layer.stage?.toneMap?.curve.shaderID ?? 0,
                                        cropped: layer.plan.crop != .unit, effects: layer.plan.effects.map(ShaderLibrary.LayerVariant.Effect.init))
         }
+        // A track matte's picture is the pass's last (`CompositePass.layers`).
+        let mattePicture = pictures[first + pass.layers.count - 1], matteSet = sets[first + pass.layers.count - 1]!
         let program = try program(ProgramKey(transition: programName(pass.transition), from: variant(from, recipe.from),
                                              to: variant(toPicture, recipe.to), output: output,
                                              fused: recipe.fused, linear: p.linear, outputTransfer: recipe.outputRange.shaderID, outputBits: format.bitDepth,
-                                             overBelow: overBelow, blend: overBelow && output != .alpha && output != .chromaAlpha ? pass.blend.shaderID : 0))
+                                             overBelow: overBelow, blend: overBelow && output != .alpha && output != .chromaAlpha ? pass.blend.shaderID : 0,
+                                             matte: recipe.matte.map { variant(mattePicture, $0) }, matteMode: pass.matte?.mode.shaderID ?? 0))
         // A later pass changes only the texels of its rectangle: those are copied, and only those drawn.
         var scissor: (x: Int, y: Int, w: Int, h: Int)? = nil
         if overBelow {
@@ -340,6 +351,9 @@ public final class GPURenderer: CompositeRenderer {
         try bindEffects(program, "To", recipe.to.plan.effects, lutUnit: 15)
         bind(program, "From", from, fromSet.textures, unit: 0, map: recipe.from.map, colour: recipe.from.colour, stage: recipe.from.stage, layer: recipe.from.plan)
         bind(program, "To", toPicture, toSet.textures, unit: 3, map: recipe.to.map, colour: recipe.to.colour, stage: recipe.to.stage, layer: recipe.to.plan)
+        if let m = recipe.matte {
+            bind(program, "Matte", mattePicture, matteSet.textures, unit: GPURenderer.matteUnit, map: m.map, colour: m.colour, stage: m.stage, layer: m.plan)
+        }
         setOutputUniforms(program, recipe)
         if overBelow {
             let r = pass.rect ?? PixelRect(renderSize)

@@ -67,8 +67,8 @@ package final class AudioMixer {
         var voices: [Voice] = []
         func sequence(_ items: [Timeline.Placement], ducks: Bool) {
             for (i, p) in items.enumerated() {
-                // Silent: no audio, volume 0, a frozen frame, or a retimed clip whose pitch is "mute".
-                guard p.isMedia, p.source.hasAudio, p.spec.volume > 0, p.spec.freeze == nil,
+                // Silent: no audio, volume 0, a frozen frame, a track matte, or a retimed clip whose pitch is "mute".
+                guard p.isMedia, p.source.hasAudio, p.spec.volume > 0, p.spec.freeze == nil, p.spec.matte == nil,
                       p.spec.pitch != .mute || (p.timeMap.isIdentity && !p.spec.reverse) else { continue }
                 let start = samples(p.start), end = samples(p.end)
                 let previous = i > 0 ? items[i - 1] : nil, next = i + 1 < items.count ? items[i + 1] : nil

@@ -33,6 +33,9 @@ final class PassEvaluator: @unchecked Sendable {
         }
         deinit { us.deallocate() }
     }
+    /// The track matte (`PassRecipe.matte`): its layer (transparent outside its picture), its row reads where
+    /// separable, and how its colour masks the pass (`MatteMode.value`).
+    let matte: (layer: ReferenceLayer, rows: LayerRows?, mode: MatteMode)?
     /// The transition's input, without a cursor, and what it refers to (kept alive here).
     let input: TransitionInput?
     private let context: TransitionInput.Context?
@@ -55,6 +58,12 @@ final class PassEvaluator: @unchecked Sendable {
         let from = ReferenceLayer(recipe.from, picture: pictures[pictures.startIndex], background: recipe.background)
         let to = pass.to == nil ? from : ReferenceLayer(recipe.to, picture: pictures[pictures.startIndex + 1], background: recipe.background)
         layers = [from, to]
+        if let m = recipe.matte, let mode = pass.matte?.mode {
+            let l = ReferenceLayer(m, picture: pictures[pictures.startIndex + pass.layers.count - 1], background: [0, 0, 0, 0])
+            matte = (l, rowReads ? LayerRows(l, us: us, columns: columns) : nil, mode)
+        } else {
+            matte = nil
+        }
         let fromRows = rowReads ? LayerRows(from, us: us, columns: columns) : nil
         rows = [fromRows, pass.to == nil || !rowReads ? fromRows : LayerRows(to, us: us, columns: columns)]
         self.us = us
@@ -93,7 +102,12 @@ final class PassEvaluator: @unchecked Sendable {
         /// Each layer's row cache (from, to), then each move's.
         let caches: [LayerRows.Cache]
         private let values: [UnsafeMutablePointer<SIMD4<Float>>]
+        /// The matte's row cache and its colours at the row's positions.
+        let matteCache: LayerRows.Cache
+        let matteValues: UnsafeMutablePointer<SIMD4<Float>>
         init(width: Int, moves: Int) {
+            matteCache = LayerRows.Cache(width: width)
+            matteValues = .allocate(capacity: max(1, width))
             caches = (0..<2 + moves).map { _ in LayerRows.Cache(width: width) }
             values = (0..<2 + moves).map { _ in .allocate(capacity: max(1, width)) }
             cursor = .allocate(capacity: 1)
@@ -103,13 +117,28 @@ final class PassEvaluator: @unchecked Sendable {
             cursor.deinitialize(count: 1)
             cursor.deallocate()
             values.forEach { $0.deallocate() }
+            matteValues.deallocate()
         }
     }
 
     func makeScratch() -> Scratch { Scratch(width: us.count, moves: moves.count) }
 
-    /// The pass's colours at row position `v` (0…1) and every column of `columns`, into `out` (indexed by column).
+    /// The pass's colours at row position `v` (0…1) and every column of `columns`, into `out` (indexed by column): its
+    /// layers' (`drawnRow`), times its matte's value there (`main.glsl`'s MATTE).
     func row(_ v: Float, scratch: Scratch, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        drawnRow(v, scratch: scratch, into: out)
+        guard let (layer, rows, mode) = matte else { return }
+        let m = scratch.matteValues
+        if let rows {
+            rows.fill(v, into: m, cache: scratch.matteCache)
+        } else {
+            us.withUnsafeBufferPointer { us in for i in columns { m[i] = layer.color(SIMD2(us[i], v)) } }
+        }
+        for i in columns { out[i] *= mode.value(m[i]) }
+    }
+
+    /// The colours the pass's layers and transition give at row position `v`, without the matte.
+    private func drawnRow(_ v: Float, scratch: Scratch, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         let k = scratch.cursor
         k.pointee.start(self, v: v, caches: scratch.caches)
         let overBelow = recipe.overBelow, under = self.under, res = self.res, rect = self.rect

@@ -24,8 +24,9 @@ final class SchemaTests: EndToEndTestCase {
 
         let r = try TestSupport.run(python, [TestSupport.packageRoot + "/Tests/Schema/schema_check.py", path("edit.schema.json"), TestSupport.packageRoot])
         XCTAssertEqual(r.status, 0, r.text + r.stderr)
-        // What was checked: the five fixtures, the docs' edits (docs/motion-graphics.md's Lottie items among them) and their item example, every case.
-        for expected in ["fixtures 5,", "docs edits 15,", "docs items 1,", "valid edits 7,", "invalid edits refused 65"] {
+        // What was checked: the five fixtures, the docs' edits (docs/motion-graphics.md's Lottie items and docs/effects.md's
+        // matte among them) and their item example, every case.
+        for expected in ["fixtures 5,", "docs edits 16,", "docs items 1,", "valid edits 8,", "invalid edits refused 66"] {
             XCTAssertTrue(r.text.contains(expected), r.text)
         }
 
