@@ -45,14 +45,15 @@ public enum ShaderLibrary {
 
         /// A picture effect as the shader runs it: a colour adjustment (uniform `uLAYERColourK`, 28 floats), a 1D or a 3D
         /// table (one per layer: `uLAYERLut`, `uLAYERLutMin`, `uLAYERLutScale`, `uLAYERLutSize`, `uLAYERLutStrength`),
-        /// a chroma key (`uLAYERKeyK`, 5 floats: `ChromaKey.uniforms`).
+        /// a chroma key (`uLAYERKeyK`, 5 floats: `ChromaKey.uniforms`), a vignette (`uLAYERVignetteK`, 2 floats).
         public enum Effect: Hashable, Sendable {
-            case colour, lut1D, lut3D, chromaKey
+            case colour, lut1D, lut3D, chromaKey, vignette
             public init(_ e: PictureEffect) {
                 switch e {
                 case .colour: self = .colour
                 case .lut(let t, _): self = t.is3D ? .lut3D : .lut1D
                 case .chromaKey: self = .chromaKey
+                case .vignette: self = .vignette
                 }
             }
         }
@@ -61,12 +62,15 @@ public enum ShaderLibrary {
         func effectsSource() -> String {
             guard !effects.isEmpty else { return "" }
             // c: unpremultiplied R′G′B′ and alpha; the colour steps change c.rgb, a key c.a too.
-            var decl = "", body = "vec4 effectsLAYER(vec4 c) {\n"
+            var decl = "", body = "vec4 effectsLAYER(vec4 c, vec2 position) {\n"
             for (k, e) in effects.enumerated() {
                 switch e {
                 case .colour:
                     decl += "uniform float uLAYERColour\(k)[28];\n"
                     body += "    c.rgb = segue_colourAdjust(c.rgb, uLAYERColour\(k));\n"
+                case .vignette:
+                    decl += "uniform float uLAYERVignette\(k)[2];\n"
+                    body += "    c.rgb = segue_vignette(c.rgb, position, uLAYERVignette\(k));\n"
                 case .chromaKey:
                     decl += "uniform float uLAYERKey\(k)[5];\n"
                     body += "    c = segue_chromaKey(c, uLAYERKey\(k));\n"

@@ -68,3 +68,12 @@ vec4 segue_chromaKey(vec4 c, float u[5]) {
     }
     return vec4(rgb, c.a * key);
 }
+
+// Vignette: u = (amount, radius); R'G'B' times 1 - amount * smoothstep(radius, 1, d), d the distance of the picture
+// position from its centre over the half-diagonal (0 centre, 1 corners).
+vec3 segue_vignette(vec3 c, vec2 position, float u[2]) {
+    vec2 q = position * 2.0 - 1.0;
+    float d = sqrt(q.x * q.x + q.y * q.y) / sqrt(2.0);
+    float t = clamp((d - u[1]) / (1.0 - u[1]), 0.0, 1.0);
+    return c * (1.0 - u[0] * (t * t * (3.0 - 2.0 * t)));
+}

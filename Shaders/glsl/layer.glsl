@@ -74,6 +74,7 @@ vec3 transferLAYER(vec3 c) {
 #endif
 
 vec4 sampleLAYER(vec2 st) {
+    vec2 position = st;   // the sample's place in its picture (a vignette's)
     vec2 p = st * uLAYERSize;
 #if LAYER_CROP && !LAYER_EXACT
     p = clamp(p, uLAYERCrop.xy * uLAYERSize + 0.5, uLAYERCrop.zw * uLAYERSize - 0.5);
@@ -133,7 +134,7 @@ vec4 sampleLAYER(vec2 st) {
     // Picture effects work on colours and alpha (a key): unpremultiplied, then premultiplied again (effectsLAYER,
     // ShaderLibrary).
     if (alpha <= 0.0) return vec4(0.0);
-    c = effectsLAYER(vec4(c.rgb / alpha, alpha));
+    c = effectsLAYER(vec4(c.rgb / alpha, alpha), position);
     c.rgb *= c.a;
 #endif
     return c;

@@ -89,6 +89,8 @@ public struct ColourAdjustment: Equatable, Sendable {
 /// One effect on a layer's picture at one frame, evaluated from the item's effect at that instant: applied in the
 /// item's order to the unpremultiplied R′G′B′ and alpha of each sample, before the layer's opacity and blend.
 public enum PictureEffect: Equatable, Sendable {
+    /// Darker towards the picture's edges (`Vignette`).
+    case vignette(Vignette)
     case colour(ColourAdjustment)
     /// A `.cube` table, mixed with the colour it is applied to by `strength` (0…1).
     case lut(CubeLUT, strength: Float)

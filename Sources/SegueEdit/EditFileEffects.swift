@@ -30,13 +30,7 @@ extension EditFile {
             switch ItemEffect.Kind(rawValue: e.string("type") ?? "") {
             case .colour?:
                 var c = ColourEffect()
-                if let v = try animated(e, "brightness") { c.brightness = v }
-                if let v = try animated(e, "contrast") { c.contrast = v }
-                if let v = try animated(e, "saturation") { c.saturation = v }
-                if let v = try animated(e, "hue") { c.hue = v }
-                if let v = try animated(e, "exposure") { c.exposure = v }
-                if let v = try animated(e, "temperature") { c.temperature = v }
-                if let v = try animated(e, "tint") { c.tint = v }
+                for field in ColourEffect.fields { if let v = try animated(e, field.name) { c[keyPath: field.path] = v } }
                 picture.append(.colour(c))
             case .lut?:
                 if let first = lut { throw EditError(e.path, "an item takes one lut (also \(first)): combine the tables, or put the item's second grade on a layer above") }
@@ -44,6 +38,11 @@ extension EditFile {
                 picture.append(.lut(LUTEffect(path: resolved(e.string("path") ?? "", base: base), strength: try animated(e, "strength") ?? .constant(1))))
             case .chromaKey?:
                 picture.append(.chromaKey(try chromaKey(e)))
+            case .vignette?:
+                var v = VignetteEffect()
+                if let a = try animated(e, "amount") { v.amount = a }
+                if let r = try animated(e, "radius") { v.radius = r }
+                picture.append(.vignette(v))
             case .speed?:
                 if let first = speed { throw twice(e.path, "speed", first.field) }
                 if let s = try speedValue(e, "speed") { speed = (s, e.path) }

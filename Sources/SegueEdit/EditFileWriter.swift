@@ -295,6 +295,9 @@ public struct EditFileWriter {
                 for setting in k.settings where setting.value != .constant(setting.neutral) {
                     try o.set(setting.name, animated(setting.value, range: 0...1, field: o.path(setting.name)))
                 }
+            case .vignette(let v):
+                try o.set("amount", animated(v.amount, range: 0...1, field: o.path("amount")))
+                try o.set("radius", animated(v.radius, range: 0...1, field: o.path("radius")))
             case .lut(let l):
                 try o.set("path", path(l.path))
                 if l.strength != .constant(1) { try o.set("strength", animated(l.strength, range: 0...1, field: o.path("strength"))) }

@@ -21,10 +21,12 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
     case lut(LUTEffect)
     /// A chroma key: the picture keyed out near a colour, its spill desaturated (`ChromaKey`).
     case chromaKey(ChromaKeyEffect)
+    /// The picture darker towards its edges (`Vignette`).
+    case vignette(VignetteEffect)
 
     /// An effect's `type` in the edit file.
     public enum Kind: String, CaseIterable, Sendable {
-        case speed, reverse, freeze, colour, lut, chromaKey
+        case speed, reverse, freeze, colour, lut, chromaKey, vignette
     }
 
     public var kind: Kind {
@@ -35,6 +37,7 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
         case .colour: return .colour
         case .lut: return .lut
         case .chromaKey: return .chromaKey
+        case .vignette: return .vignette
         }
     }
 
@@ -44,12 +47,12 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .speed(let s): return !s.speed.isNormal
         case .reverse, .freeze: return true
-        case .colour, .lut, .chromaKey: return false
+        case .colour, .lut, .chromaKey, .vignette: return false
         }
     }
 
     /// Whether it changes the picture's colours (applied to each sample before the layer's opacity and blend).
-    public var isPictureEffect: Bool { kind == .colour || kind == .lut || kind == .chromaKey }
+    public var isPictureEffect: Bool { kind == .colour || kind == .lut || kind == .chromaKey || kind == .vignette }
 
     /// "speed 2×", "speed ramp 1×@0s → 4×@1s, frames blended", "reverse", "freeze at 1.500 s".
     public var description: String {
@@ -60,6 +63,7 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
         case .colour(let c): return c.description
         case .lut(let l): return l.description
         case .chromaKey(let k): return k.description
+        case .vignette(let v): return v.description
         }
     }
 }
@@ -77,8 +81,13 @@ public struct ColourEffect: Equatable, Sendable, CustomStringConvertible {
 
     /// The settings by their edit-file names, in the order they apply.
     public var settings: [(name: String, value: Animated, neutral: Double)] {
-        [("brightness", brightness, 1), ("contrast", contrast, 1), ("saturation", saturation, 1), ("hue", hue, 0),
-         ("exposure", exposure, 0), ("temperature", temperature, 0), ("tint", tint, 0)]
+        ColourEffect.fields.map { ($0.name, self[keyPath: $0.path], $0.neutral) }
+    }
+
+    /// The settings' edit-file names, where they are kept, and their neutral values, in the order they apply.
+    static var fields: [(name: String, path: WritableKeyPath<ColourEffect, Animated>, neutral: Double)] {
+        [("brightness", \.brightness, 1), ("contrast", \.contrast, 1), ("saturation", \.saturation, 1), ("hue", \.hue, 0),
+         ("exposure", \.exposure, 0), ("temperature", \.temperature, 0), ("tint", \.tint, 0)]
     }
 
     /// The adjustment at `t` (seconds from the item's first instant).
@@ -193,4 +202,21 @@ extension ClipSpec {
         get { speedEffect.pitch }
         set { speedEffect.pitch = newValue }
     }
+}
+
+/// The `vignette` effect (`Vignette` at each instant): `amount` and `radius`, each a number or keyframes.
+public struct VignetteEffect: Equatable, Sendable, CustomStringConvertible {
+    /// 0 (none) … 1 (the corners black); default 0.5.
+    public var amount = Animated.constant(0.5)
+    /// Where the darkening starts: 0 (the centre) … 1 (the corners); default 0.5.
+    public var radius = Animated.constant(0.5)
+    public init(amount: Animated = .constant(0.5), radius: Animated = .constant(0.5)) { self.amount = amount; self.radius = radius }
+
+    /// The vignette at `t` (seconds from the item's first instant).
+    public func vignette(at t: MediaTime) -> Vignette {
+        Vignette(amount: Float(min(1, max(0, amount.value(at: t)))), radius: Float(min(1, max(0, radius.value(at: t)))))
+    }
+
+    /// "vignette amount 0.5, radius 0.5".
+    public var description: String { "vignette amount \(amount), radius \(radius)" }
 }

@@ -536,7 +536,7 @@ public struct Timeline: Sendable {
         for effect in spec.effects {
             switch effect {
             case .freeze: return .frozen()
-            case .reverse, .colour, .lut, .chromaKey: continue
+            case .reverse, .colour, .lut, .chromaKey, .vignette: continue
             case .speed(let e):
                 switch e.speed {
                 case .constant(let s): map = s == 1 ? .identity : TimeMap(speed: s)

@@ -42,6 +42,9 @@ extension Timeline {
                 return strength > 0 ? .lut(table, strength: strength) : nil
             case .chromaKey(let k):
                 return .chromaKey(k.key(at: local))
+            case .vignette(let v):
+                let vignette = v.vignette(at: local)
+                return vignette.amount > 0 && vignette.radius < 1 ? .vignette(vignette) : nil
             default:
                 return nil
             }

@@ -141,7 +141,7 @@ extension Timeline {
                 if s.frameBlend { parts.append("frames blended") }
                 if p.isMedia && p.source.hasAudio { parts.append("audio \(s.pitch == .keep ? "pitch kept" : s.pitch == .follow ? "pitch following" : "muted")") }
             case .reverse: parts.append("reverse")
-            case .freeze, .colour, .lut, .chromaKey: continue
+            case .freeze, .colour, .lut, .chromaKey, .vignette: continue
             }
         }
         if p.spec.loop {

@@ -496,6 +496,8 @@ public final class GPURenderer: CompositeRenderer {
                 glUniform1fv(program.location("u\(layer)Colour\(k)"), 28, a.uniforms)
             case .chromaKey(let key):
                 glUniform1fv(program.location("u\(layer)Key\(k)"), 5, key.uniforms)
+            case .vignette(let v):
+                glUniform1fv(program.location("u\(layer)Vignette\(k)"), 2, v.uniforms)
             case .lut(let t, let strength):
                 glActiveTexture(GLenum(GL_TEXTURE0 + Int32(lutUnit)))
                 if lutTextures[ObjectIdentifier(t)] == nil { lutTextures[ObjectIdentifier(t)] = (t, try GLLUTTexture(t)) }

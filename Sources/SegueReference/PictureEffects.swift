@@ -7,6 +7,7 @@ struct PictureEffects {
         case colour([Float])
         case lut(CubeLUT, strength: Float)
         case chromaKey([Float])
+        case vignette([Float])
     }
     let steps: [Step]
 
@@ -18,12 +19,14 @@ struct PictureEffects {
             case .colour(let a): return .colour(a.uniforms)
             case .lut(let t, let s): return .lut(t, strength: s)
             case .chromaKey(let k): return .chromaKey(k.uniforms)
+            case .vignette(let v): return .vignette(v.uniforms)
             }
         }
     }
 
-    /// Unpremultiplied R′G′B′ and alpha in, the same out: the colour steps change R′G′B′, a key its alpha too.
-    @inline(__always) func apply(_ c0: SIMD4<Float>) -> SIMD4<Float> {
+    /// Unpremultiplied R′G′B′ and alpha in, the same out: the colour steps change R′G′B′, a key its alpha too; a
+    /// vignette depends on the sample's `position` in its picture (stored uv).
+    @inline(__always) func apply(_ c0: SIMD4<Float>, at position: SIMD2<Float>) -> SIMD4<Float> {
         var c = SIMD3(c0.x, c0.y, c0.z), alpha = c0.w
         for step in steps {
             switch step {
@@ -32,6 +35,7 @@ struct PictureEffects {
             case .chromaKey(let u):
                 let k = ChromaKey.apply(SIMD4(c, alpha), u)
                 c = SIMD3(k.x, k.y, k.z); alpha = k.w
+            case .vignette(let u): c *= Vignette.factor(position, u)
             }
         }
         return SIMD4(c, alpha)

@@ -124,17 +124,17 @@ final class ReferenceLayer {
                 if readsChroma { v.y = bilinear8(p1, cw, ch, 1, 0, pcx, pcy); v.z = bilinear8(p2, cw, ch, 1, 0, pcx, pcy) }
             }
         }
-        return shade(v, alpha: alpha)
+        return shade(v, alpha: alpha, at: SIMD2(s, t))
     }
 
     /// The pass's values of stored samples `v` (Y′, Cb, Cr as read, 0 where not read; or R′G′B′ of an RGBA picture,
     /// premultiplied) with alpha `alpha`: the colour map, `matrix · v + offset · α`, or through the colour stage.
-    @inline(__always) func shade(_ v: SIMD3<Float>, alpha: Float) -> SIMD4<Float> {
+    @inline(__always) func shade(_ v: SIMD3<Float>, alpha: Float, at position: SIMD2<Float> = .zero) -> SIMD4<Float> {
         if let effects {
             // Effects work on colours and alpha: unpremultiplied, then premultiplied again (layer.glsl's effectsLAYER).
             let c = mapped(v, alpha: alpha)
             if alpha <= 0 { return SIMD4(repeating: 0) }
-            let e = effects.apply(SIMD4(c.x / alpha, c.y / alpha, c.z / alpha, alpha))
+            let e = effects.apply(SIMD4(c.x / alpha, c.y / alpha, c.z / alpha, alpha), at: position)
             return SIMD4(e.x * e.w, e.y * e.w, e.z * e.w, e.w)
         }
         return mapped(v, alpha: alpha)

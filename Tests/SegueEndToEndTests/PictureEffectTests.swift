@@ -210,6 +210,36 @@ final class PictureEffectTests: EndToEndTestCase {
         XCTAssertTrue(dimmed.contains { abs($0 - 128) <= 1 }, "the title's white at brightness ½ (\(dimmed.prefix(8)))")
     }
 
+    /// Vignette: over a white picture each pixel is 255 · (1 − amount · smoothstep(radius, 1, d)), d its centre's
+    /// distance from the picture's centre over the half-diagonal (within 1 code: the picture is read at pixel centres),
+    /// on both renderers; a keyframed amount of 0 leaves the picture as it is.
+    func testVignetteDarkensTowardsTheCorners() throws {
+        let white = path("white.png")
+        let r = try TestSupport.run("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=white:s=\(size.width)x\(size.height),format=rgb24",
+                                               "-frames:v", "1", white])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let amount = 0.8, radius = 0.4
+        var want = [UInt8]()
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let u = (Double(x) + 0.5) / Double(size.width) * 2 - 1, v = (Double(y) + 0.5) / Double(size.height) * 2 - 1
+                let d = (u * u + v * v).squareRoot() / 2.0.squareRoot()
+                let t = min(max((d - radius) / (1 - radius), 0), 1)
+                let value = 255 * (1 - amount * t * t * (3 - 2 * t))
+                want += [UInt8(value.rounded()), UInt8(value.rounded()), UInt8(value.rounded())]
+            }
+        }
+        let effect = ItemEffect.vignette(VignetteEffect(amount: .constant(amount), radius: .constant(radius)))
+        for backend in [Backend.cpu, .gpu] {
+            let ours = try still(white, [effect], backend: backend).pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
+            let worst = zip(ours, want).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            XCTAssertLessThanOrEqual(worst, 1, "vignette on \(backend)")
+            XCTAssertEqual(ours[0], UInt8((255 * (1 - amount * 0.99)).rounded()), accuracy: 6, "the corner on \(backend)")
+        }
+        let none = try still(white, [.vignette(VignetteEffect(amount: .constant(0), radius: .constant(0)))], backend: .cpu)
+        XCTAssertTrue(none.pixels.allSatisfy { $0 == 255 })
+    }
+
     /// A malformed or oversized `.cube` file is an edit error naming the effect's field, the file, the line and what is
     /// wrong; so is a missing one; an HDR output refuses picture effects.
     func testMalformedTablesAndHDRAreRefused() throws {
