@@ -26,6 +26,7 @@ public final class CubeLUT: Equatable, @unchecked Sendable, CustomStringConverti
     public init(path: String, title: String?, size: Int, is3D: Bool, domainMin: SIMD3<Float>, domainMax: SIMD3<Float>, table: [SIMD3<Float>]) {
         self.path = path; self.title = title; self.size = size; self.is3D = is3D
         self.domainMin = domainMin; self.domainMax = domainMax; self.table = table
+        positionScale = SIMD3(repeating: Float(size - 1)) / (domainMax - domainMin)
     }
 
     public static func == (a: CubeLUT, b: CubeLUT) -> Bool { a === b || (a.path == b.path && a.size == b.size && a.table == b.table) }
@@ -102,7 +103,7 @@ public final class CubeLUT: Equatable, @unchecked Sendable, CustomStringConverti
 
     /// The scale from the domain to table positions and the domain's minimum, as the shader gets them:
     /// (`(N − 1) / (max − min)` per channel, `min` per channel).
-    public var positionScale: SIMD3<Float> { SIMD3(repeating: Float(size - 1)) / (domainMax - domainMin) }
+    public let positionScale: SIMD3<Float>
 
     /// The table's value for R′G′B′ `c`.
     public func apply(_ c: SIMD3<Float>) -> SIMD3<Float> {

@@ -65,8 +65,10 @@ public final class TextAnimator {
         let y0 = max(0, Int((c.y + dy + (Double(u.y) - c.y) * scale).rounded(.down)) - 1)
         let y1 = min(H, Int((c.y + dy + (Double(u.y + u.height) - c.y) * scale).rounded(.up)) + 1)
         guard x0 < x1, y0 < y1 else { return }
-        func texel(_ x: Int, _ y: Int, _ k: Int) -> Float {
-            x >= 0 && x < u.width && y >= 0 && y < u.height ? u.pixels[(y * u.width + x) * 4 + k] : 0
+        func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+            guard x >= 0 && x < u.width && y >= 0 && y < u.height else { return .zero }
+            let i = (y * u.width + x) * 4
+            return SIMD4(u.pixels[i], u.pixels[i + 1], u.pixels[i + 2], u.pixels[i + 3])
         }
         for y in y0..<y1 {
             let sy = (Double(y) + 0.5 - c.y - dy) / scale + c.y - 0.5 - Double(u.y)
@@ -74,12 +76,9 @@ public final class TextAnimator {
             for x in x0..<x1 {
                 let sx = (Double(x) + 0.5 - c.x) / scale + c.x - 0.5 - Double(u.x)
                 let fx = sx.rounded(.down), ix = Int(fx), ax = Float(sx - fx)
-                var p = [Float](repeating: 0, count: 4)
-                for k in 0..<4 {
-                    let top = texel(ix, iy, k) * (1 - ax) + texel(ix + 1, iy, k) * ax
-                    let bottom = texel(ix, iy + 1, k) * (1 - ax) + texel(ix + 1, iy + 1, k) * ax
-                    p[k] = (top * (1 - ay) + bottom * ay) * opacity
-                }
+                let top = texel(ix, iy) * (1 - ax) + texel(ix + 1, iy) * ax
+                let bottom = texel(ix, iy + 1) * (1 - ax) + texel(ix + 1, iy + 1) * ax
+                let p = (top * (1 - ay) + bottom * ay) * opacity
                 guard p[3] > 0 else { continue }
                 let i = (y * W + x) * 4, keep = 1 - p[3]
                 for k in 0..<4 { out[i + k] = p[k] + keep * out[i + k] }
