@@ -93,8 +93,9 @@ schema-venv: deps
 	fi
 
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
-# Tests/run-tests.sh runs the XCTest classes in two processes at once (names before "Li", and the rest; about 7 min
-# instead of 12.9 here: most tests use one core at a time); `swift test --skip-build --disable-swift-testing` runs them in one, `--filter` some.
+# Tests/run-tests.sh runs the XCTest classes in three processes at once (names before "Li", the rest, and the classes
+# that wait on a clock: RecordTests' real-time recordings; about 6 min instead of 12.9 here: most tests use one core at
+# a time); `swift test --skip-build --disable-swift-testing` runs them in one, `--filter` some.
 # Then the library's example package (Examples/ThreeClips) and the real Slurm run (farm-test).
 # TEST_ENV: llvmpipe compiles the tests' shaders without LLVM's optimisation passes (Mesa's GALLIVM_PERF=nopt). The
 # tests' frames are tiny, so compiling the several hundred shader programs they make dominates (a cold Mesa shader
