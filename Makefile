@@ -14,13 +14,16 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
                 tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin \
                 man-db groff-base zsh fish
+# Only `make test` and `make farm-test` need these (the real Slurm cluster of Tests/Farm/farm-test.sh): installed with
+# the others, in one apt-get, when one of them is the goal.
+DEB_TEST_PACKAGES := slurm-wlm munge
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv schema-venv
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
+	@missing=$$(for p in $(DEB_PACKAGES) $(if $(filter test farm-test,$(MAKECMDGOALS)),$(DEB_TEST_PACKAGES)); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:" $$missing; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
