@@ -77,6 +77,8 @@ public final class GPURenderer: CompositeRenderer {
     /// The first of a track matte's three texture units (`layer.glsl` spelled `Matte`): past the 16 the others use
     /// (ES 3.0 guarantees 16 per fragment shader; Mesa and desktop drivers give 32).
     private static let matteUnit = 16
+    /// `GL_MAX_TEXTURE_IMAGE_UNITS`, read once: a track matte needs `matteUnit + 3` of them.
+    private let maxTextureUnits: Int
 
     /// Creates the EGL context and compiles the common programs. Throws `GPUError`.
     public init(options: EGLOptions = EGLOptions()) throws {
@@ -85,6 +87,9 @@ public final class GPURenderer: CompositeRenderer {
         var maxSize: GLint = 0
         glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxSize)
         maxTextureSize = Int(maxSize)
+        var units: GLint = 0
+        glGetIntegerv(GLenum(GL_MAX_TEXTURE_IMAGE_UNITS), &units)
+        maxTextureUnits = Int(units)
         glGenVertexArrays(1, &vao)
         _ = try program(ProgramKey(transition: "none", from: GPURenderer.commonVariant, to: GPURenderer.commonVariant, output: .luma))
     }
@@ -352,6 +357,9 @@ public final class GPURenderer: CompositeRenderer {
         bind(program, "From", from, fromSet.textures, unit: 0, map: recipe.from.map, colour: recipe.from.colour, stage: recipe.from.stage, layer: recipe.from.plan)
         bind(program, "To", toPicture, toSet.textures, unit: 3, map: recipe.to.map, colour: recipe.to.colour, stage: recipe.to.stage, layer: recipe.to.plan)
         if let m = recipe.matte {
+            guard GPURenderer.matteUnit + 3 <= maxTextureUnits else {
+                throw GPUError("GL_MAX_TEXTURE_IMAGE_UNITS", "a track matte needs \(GPURenderer.matteUnit + 3) texture units and this GPU's fragment shaders have \(maxTextureUnits); render it with --backend cpu")
+            }
             bind(program, "Matte", mattePicture, matteSet.textures, unit: GPURenderer.matteUnit, map: m.map, colour: m.colour, stage: m.stage, layer: m.plan)
         }
         setOutputUniforms(program, recipe)
