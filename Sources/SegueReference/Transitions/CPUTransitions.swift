@@ -31,6 +31,19 @@ enum CPUTransitions {
         }
     }
 
+    /// Whether `kind` reads both layers at (nearly) every sample's own position, so that `PassEvaluator` reads a row's
+    /// from and to before its loop rather than on first use: not the kinds that move uv, read elsewhere, or show one
+    /// layer on whole rows (a wipe up or down). A hint: the values are the same either way.
+    static func readsOwnRows(_ kind: TransitionKind, _ t: TransitionInput) -> Bool {
+        switch kind {
+        case .glsl, .push, .slideleft, .slideright, .slideup, .slidedown, .pixelize, .hblur, .zoomin, .squeezeh, .squeezev,
+             .circlecrop, .rectcrop, .wipeup, .wipedown, .vertopen, .vertclose, .vuslice, .vdslice:
+            return false
+        case .wipe: return t.direction.y == 0
+        default: return true
+        }
+    }
+
     /// `visitor` given the formula of `kind` as a type (nil for `glsl`), so that what it does with it — a loop over a
     /// row of samples — is specialised for that formula, the formula inlined.
     static func visit<V: TransitionFormulaVisitor>(_ kind: TransitionKind, _ visitor: V) -> V.Result? {
@@ -213,9 +226,15 @@ struct TransitionInput {
     /// The pass's Y′CbCr (`segue_rowY`…, `segue_fromOutputMatrix`): the output's, or SDR BT.709 for RGBA previews.
     var output: OutputYCbCr { context.output }
 
-    /// The sample being evaluated when the pass is evaluated row by row (`PassEvaluator`): a lookup at the sample's own
+    /// The row being evaluated when the pass is evaluated row by row (`PassEvaluator`): a lookup at the sample's own
     /// position takes the layer's value from the row read once for all columns. Nil: every lookup reads its point.
     var cursor: UnsafeMutablePointer<RowCursor>?
+    /// With `cursor`: the sample's position and column, set per sample in a copy of the input (so that where a
+    /// formula passes its uv on, the optimiser sees the lookup is at the sample's own position); and, where the
+    /// row's reads were made before its loop (`CPUTransitions.readsOwnRows`), the from and to rows (indexed by column).
+    var here = SIMD2<Float>(repeating: -1)
+    var column = 0
+    var ownRows: (from: UnsafePointer<SIMD4<Float>>, to: UnsafePointer<SIMD4<Float>>)?
 
     @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { lookup(0, uv) }
     @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { lookup(1, uv) }
@@ -223,11 +242,12 @@ struct TransitionInput {
     /// `uv` is its position (`TransitionFormula.offsets`), else the point read.
     @inline(__always) func lookup(_ n: Int, _ uv: SIMD2<Float>) -> SIMD4<Float> {
         if let k = cursor {
-            if uv.x == k.pointee.uv.x && uv.y == k.pointee.uv.y {
-                let c = k.pointee.own(n)
+            // The sample's own position, bit for bit (a position equal to it otherwise reads the same value by its point).
+            if uv.x.bitPattern == here.x.bitPattern && uv.y.bitPattern == here.y.bitPattern {
+                let c = ownRows.map { n == 0 ? $0.from[column] : $0.to[column] } ?? k.pointee.own(n, column)
                 return linear == nil ? c : lightened(c)
             }
-            if let c = k.pointee.moved(n, uv) { return linear == nil ? c : lightened(c) }
+            if let c = k.pointee.moved(n, uv, column) { return linear == nil ? c : lightened(c) }
         }
         return read(n == 0 ? from : to, uv)
     }
