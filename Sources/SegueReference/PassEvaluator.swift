@@ -192,13 +192,17 @@ final class PassEvaluator: @unchecked Sendable {
             let us = self.us, v = self.v, out = self.out, under = self.under
             if linear == nil && !overBelow {
                 // The common case: a first pass mixed in gamma.
-                for i in columns {
-                    let uv = SIMD2(us[i], v)
-                    input.here = uv
-                    input.column = i
-                    let c = T.colour(uv, input)
-                    out[i] = c + (1 - c.w) * under
+                @inline(__always) func run() {
+                    for i in columns {
+                        let uv = SIMD2(us[i], v)
+                        input.here = uv
+                        input.column = i
+                        let c = T.colour(uv, input)
+                        out[i] = c + (1 - c.w) * under
+                    }
                 }
+                // The same loop under what the lookups test, so that the optimiser drops those tests from it.
+                if input.cursor != nil, input.ownRows != nil, input.linear == nil { run() } else { run() }
                 return
             }
             for i in columns {

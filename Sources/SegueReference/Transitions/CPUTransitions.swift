@@ -249,10 +249,14 @@ struct TransitionInput {
             }
             if let c = k.pointee.moved(n, uv, column) { return linear == nil ? c : lightened(c) }
         }
-        return read(n == 0 ? from : to, uv)
+        return TransitionInput.read(n == 0 ? context.from : context.to, uv, linear)
     }
-    /// A lookup elsewhere than the sample's own position: `layer`'s point read, in the pass's light.
-    @inline(never) func read(_ layer: ReferenceLayer, _ uv: SIMD2<Float>) -> SIMD4<Float> { lightened(layer.color(uv)) }
+    /// A lookup elsewhere than the sample's own position: `layer`'s point read, in the pass's light (`linear`). Static,
+    /// with few arguments, so that a row's loop keeps its input in registers rather than storing it for this call.
+    @inline(never) static func read(_ layer: ReferenceLayer, _ uv: SIMD2<Float>, _ linear: DynamicRange?) -> SIMD4<Float> {
+        let c = layer.color(uv)
+        return linear.map { $0.eotfPremultiplied(c) } ?? c
+    }
     /// A layer's colour as transitions mix it: through the signal's EOTF when they mix in linear light.
     @inline(__always) func lightened(_ c: SIMD4<Float>) -> SIMD4<Float> { linear.map { $0.eotfPremultiplied(c) } ?? c }
 
