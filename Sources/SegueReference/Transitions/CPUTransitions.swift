@@ -187,6 +187,8 @@ struct TransitionInput {
     /// Mixing in linear light (`LINEAR`): the signal the layers are in (the pass's `DynamicRange`), whose EOTF the
     /// lookups pass through (`segue_outputEOTF`) and whose inverse the Y′CbCr helpers apply first; nil: gamma.
     let linear: DynamicRange?
+    /// Render width and height as integers (`resolution`'s; made once, not per sample).
+    let size: (w: Int, h: Int)
     /// `segue_maxCode`: the output's largest code value (255, or 1023 for HDR output).
     let maxCode: Float
     /// `segue_neutralChroma`: neutral Cb and Cr, code / `maxCode`.
@@ -215,6 +217,7 @@ struct TransitionInput {
          linear: DynamicRange?, context: Context) {
         self.progress = progress; self.ratio = ratio; self.direction = direction; self.resolution = resolution
         self.black = black; self.white = white; self.linear = linear; self.context = context
+        size = (Int(resolution.x), Int(resolution.y))
         maxCode = Float(context.output.maxCode)
         neutralChroma = context.output.neutralChroma
     }
@@ -264,8 +267,7 @@ struct TransitionInput {
     @inline(__always) func pixel(_ uv: SIMD2<Float>) -> SIMD2<Float> { (uv * resolution - 1.0 / 64).floored }
     /// `segue_moved`: uv moved by whole pixels into `pixel`.
     @inline(__always) func moved(_ uv: SIMD2<Float>, _ pixel: SIMD2<Float>) -> SIMD2<Float> { uv + (pixel - self.pixel(uv)) / resolution }
-    /// Render width and height as integers.
-    var size: (w: Int, h: Int) { (Int(resolution.x), Int(resolution.y)) }
+
     /// `segue_noise` at a pixel.
     @inline(__always) func noise(_ x: Int, _ y: Int) -> Float { context.noise[y * size.w + x] }
 
