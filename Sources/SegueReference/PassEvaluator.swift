@@ -167,6 +167,7 @@ final class PassEvaluator: @unchecked Sendable {
             }
             withCursor.cursor = k
             if CPUTransitions.readsOwnRows(kind, withCursor) { withCursor.ownRows = (UnsafePointer(k.pointee.row(0)), UnsafePointer(k.pointee.row(1))) }
+            withCursor.movedRows = k.pointee.movedAlongRow()
             let loop = RowLoop(input: withCursor, us: us.baseAddress!, v: v, columns: columns, out: out, under: under,
                                overBelow: overBelow, res: res, rect: rect, linear: linear)
             _ = CPUTransitions.visit(kind, loop)
@@ -202,7 +203,9 @@ final class PassEvaluator: @unchecked Sendable {
                     }
                 }
                 // The same loop under what the lookups test, so that the optimiser drops those tests from it.
-                if input.cursor != nil, input.ownRows != nil, input.linear == nil { run() } else { run() }
+                if input.cursor != nil, input.ownRows != nil, input.linear == nil { run() }
+                else if input.cursor != nil, input.movedRows != nil, input.linear == nil { run() }
+                else { run() }
                 return
             }
             for i in columns {
@@ -286,6 +289,24 @@ struct RowCursor {
                             cache: Unmanaged.passUnretained(caches[2 + k]))
         }
         move0 = row(0); move1 = row(1)
+    }
+
+    /// A moved row's values, for the lookups of a row's loop (`TransitionInput.movedRows`): its row position (`v +
+    /// offset.y`), its column positions (`us[i] + offset.x`), and the layer's colours there.
+    struct MovedValues {
+        let v: Float
+        let us: UnsafePointer<Float>
+        let values: UnsafePointer<SIMD4<Float>>
+    }
+
+    /// Where the pass moves from and to along rows (`PassEvaluator.moves`: both layers, offsets without a y part, so
+    /// that nearly every row shows both): both moved rows, read now; else nil (read on first use).
+    mutating func movedAlongRow() -> (from: MovedValues, to: MovedValues)? {
+        guard var a = move0, var b = move1, a.layer == 0, b.layer == 1, a.v == v, b.v == v else { return nil }
+        if !a.filled { a.fill() }
+        if !b.filled { b.fill() }
+        move0 = a; move1 = b
+        return (MovedValues(v: a.v, us: a.us, values: a.values), MovedValues(v: b.v, us: b.us, values: b.values))
     }
 
     /// Layer `n`'s colour at `uv` if `uv` is a moved row's position at column `i` (`PassEvaluator.moves`).

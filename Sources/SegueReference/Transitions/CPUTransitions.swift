@@ -238,6 +238,9 @@ struct TransitionInput {
     var here = SIMD2<Float>(repeating: -1)
     var column = 0
     var ownRows: (from: UnsafePointer<SIMD4<Float>>, to: UnsafePointer<SIMD4<Float>>)?
+    /// With `cursor`, where the row's moved reads were made before its loop (a push or slide along rows:
+    /// `PassEvaluator.moves`): from's and to's moved rows.
+    var movedRows: (from: RowCursor.MovedValues, to: RowCursor.MovedValues)?
 
     @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { lookup(0, uv) }
     @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { lookup(1, uv) }
@@ -249,6 +252,10 @@ struct TransitionInput {
             if uv.x.bitPattern == here.x.bitPattern && uv.y.bitPattern == here.y.bitPattern {
                 let c = ownRows.map { n == 0 ? $0.from[column] : $0.to[column] } ?? k.pointee.own(n, column)
                 return linear == nil ? c : lightened(c)
+            }
+            if let m = movedRows {
+                let r = n == 0 ? m.from : m.to
+                if uv.y == r.v && uv.x == r.us[column] { return linear == nil ? r.values[column] : lightened(r.values[column]) }
             }
             if let c = k.pointee.moved(n, uv, column) { return linear == nil ? c : lightened(c) }
         }
