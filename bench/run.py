@@ -324,10 +324,9 @@ def heavy_case():
 
 def peer_clips(w, h, seconds, n):
     """The six test clips of the peers' and the transition-heavy edits (made once)."""
-    out = lambda name: os.path.join(WORK, name)
     paths = []
     for i in range(n):
-        p = out(f"peers{i}_{w}x{h}.mp4")
+        p = work_path(f"peers{i}_{w}x{h}.mp4")
         if not os.path.exists(p):
             src = ["testsrc2", "smptehdbars", "mandelbrot", "rgbtestsrc", "testsrc", "cellauto"][i]
             video = f"{src}=s={w}x{h}:r=30" + ("" if src in ("mandelbrot", "cellauto") else f":d={seconds}")

@@ -166,7 +166,9 @@ final class PassEvaluator: @unchecked Sendable {
                 return
             }
             withCursor.cursor = k
-            let loop = RowLoop(input: withCursor, cursor: k, us: us.baseAddress!, v: v, columns: columns, out: out, under: under,
+            if CPUTransitions.readsOwnRows(kind, withCursor) { withCursor.ownRows = (UnsafePointer(k.pointee.row(0)), UnsafePointer(k.pointee.row(1))) }
+            withCursor.movedRows = k.pointee.movedAlongRow()
+            let loop = RowLoop(input: withCursor, us: us.baseAddress!, v: v, columns: columns, out: out, under: under,
                                overBelow: overBelow, res: res, rect: rect, linear: linear)
             _ = CPUTransitions.visit(kind, loop)
         }
@@ -176,7 +178,6 @@ final class PassEvaluator: @unchecked Sendable {
     /// the optimiser inlines.
     struct RowLoop: TransitionFormulaVisitor {
         let input: TransitionInput
-        let cursor: UnsafeMutablePointer<RowCursor>
         let us: UnsafePointer<Float>
         let v: Float
         let columns: Range<Int>
@@ -188,16 +189,23 @@ final class PassEvaluator: @unchecked Sendable {
         let linear: DynamicRange?
 
         func visit<T: TransitionFormula>(_ formula: T.Type) {
-            let cursor = self.cursor, input = self.input, us = self.us, v = self.v, out = self.out, under = self.under
+            var input = self.input
+            let us = self.us, v = self.v, out = self.out, under = self.under
             if linear == nil && !overBelow {
                 // The common case: a first pass mixed in gamma.
-                for i in columns {
-                    let uv = SIMD2(us[i], v)
-                    cursor.pointee.uv = uv
-                    cursor.pointee.i = i
-                    let c = T.colour(uv, input)
-                    out[i] = c + (1 - c.w) * under
+                @inline(__always) func run() {
+                    for i in columns {
+                        let uv = SIMD2(us[i], v)
+                        input.here = uv
+                        input.column = i
+                        let c = T.colour(uv, input)
+                        out[i] = c + (1 - c.w) * under
+                    }
                 }
+                // The same loop under what the lookups test, so that the optimiser drops those tests from it.
+                if input.cursor != nil, input.ownRows != nil, input.linear == nil { run() }
+                else if input.cursor != nil, input.movedRows != nil, input.linear == nil { run() }
+                else { run() }
                 return
             }
             for i in columns {
@@ -206,8 +214,8 @@ final class PassEvaluator: @unchecked Sendable {
                     let px = (uv.x * res.x - 1.0 / 64).floored
                     if px < rect.0 || px >= rect.2 { out[i] = SIMD4(repeating: 0); continue }
                 }
-                cursor.pointee.uv = uv
-                cursor.pointee.i = i
+                input.here = uv
+                input.column = i
                 let t = T.colour(uv, input)
                 let c = linear.map { $0.inverseEOTFPremultiplied(t) } ?? t
                 out[i] = overBelow ? c : c + (1 - c.w) * under
@@ -232,9 +240,6 @@ final class PassEvaluator: @unchecked Sendable {
 /// plain value behind a pointer (`PassEvaluator.Scratch.cursor`), so that reaching it per sample costs no reference
 /// counting.
 struct RowCursor {
-    /// The current sample's position and column.
-    var uv = SIMD2<Float>(repeating: -1)
-    var i = 0
     private var v: Float = 0
     private let from: UnsafeMutablePointer<SIMD4<Float>>, to: UnsafeMutablePointer<SIMD4<Float>>
     private var fromFilled = false, toFilled = false
@@ -286,8 +291,26 @@ struct RowCursor {
         move0 = row(0); move1 = row(1)
     }
 
-    /// Layer `n`'s colour at `uv` if `uv` is a moved row's position at the current column (`PassEvaluator.moves`).
-    @inline(__always) mutating func moved(_ n: Int, _ uv: SIMD2<Float>) -> SIMD4<Float>? {
+    /// A moved row's values, for the lookups of a row's loop (`TransitionInput.movedRows`): its row position (`v +
+    /// offset.y`), its column positions (`us[i] + offset.x`), and the layer's colours there.
+    struct MovedValues {
+        let v: Float
+        let us: UnsafePointer<Float>
+        let values: UnsafePointer<SIMD4<Float>>
+    }
+
+    /// Where the pass moves from and to along rows (`PassEvaluator.moves`: both layers, offsets without a y part, so
+    /// that nearly every row shows both): both moved rows, read now; else nil (read on first use).
+    mutating func movedAlongRow() -> (from: MovedValues, to: MovedValues)? {
+        guard var a = move0, var b = move1, a.layer == 0, b.layer == 1, a.v == v, b.v == v else { return nil }
+        if !a.filled { a.fill() }
+        if !b.filled { b.fill() }
+        move0 = a; move1 = b
+        return (MovedValues(v: a.v, us: a.us, values: a.values), MovedValues(v: b.v, us: b.us, values: b.values))
+    }
+
+    /// Layer `n`'s colour at `uv` if `uv` is a moved row's position at column `i` (`PassEvaluator.moves`).
+    @inline(__always) mutating func moved(_ n: Int, _ uv: SIMD2<Float>, _ i: Int) -> SIMD4<Float>? {
         if move0?.layer == n, let c = move0!.value(uv, i) { return c }
         if move1?.layer == n, let c = move1!.value(uv, i) { return c }
         return nil
@@ -311,6 +334,6 @@ struct RowCursor {
         if n == 0 { fromFilled = true } else { toFilled = true }
     }
 
-    /// Layer `n`'s (0: from, 1: to) colour at the current sample.
-    @inline(__always) mutating func own(_ n: Int) -> SIMD4<Float> { row(n)[i] }
+    /// Layer `n`'s (0: from, 1: to) colour at column `i`.
+    @inline(__always) mutating func own(_ n: Int, _ i: Int) -> SIMD4<Float> { row(n)[i] }
 }

@@ -252,8 +252,9 @@ struct PlaneStore: @unchecked Sendable {
     func write(_ j: Int, _ c: UnsafePointer<SIMD4<Float>>, _ columns: Range<Int>) {
         if !overBelow && !tenBit, let lane {
             // The common case: a fused first pass, 8-bit.
-            let out = plane + j * stride
-            if lane == 0 { for i in columns { out[i] = Unorm.code8(c[i].x) } } else { for i in columns { out[i] = Unorm.code8(c[i].y) } }
+            // One loop for either lane (the values as floats, four a sample, from the lane's), which vectorises.
+            let out = plane + j * stride, values = UnsafeRawPointer(c).assumingMemoryBound(to: Float.self) + lane
+            for i in columns { out[i] = Unorm.code8(values[i &<< 2]) }
             return
         }
         for i in columns {

@@ -31,6 +31,19 @@ enum CPUTransitions {
         }
     }
 
+    /// Whether `kind` reads both layers at (nearly) every sample's own position, so that `PassEvaluator` reads a row's
+    /// from and to before its loop rather than on first use: not the kinds that move uv, read elsewhere, or show one
+    /// layer on whole rows (a wipe up or down). A hint: the values are the same either way.
+    static func readsOwnRows(_ kind: TransitionKind, _ t: TransitionInput) -> Bool {
+        switch kind {
+        case .glsl, .push, .slideleft, .slideright, .slideup, .slidedown, .pixelize, .hblur, .zoomin, .squeezeh, .squeezev,
+             .circlecrop, .rectcrop, .wipeup, .wipedown, .vertopen, .vertclose, .vuslice, .vdslice:
+            return false
+        case .wipe: return t.direction.y == 0
+        default: return true
+        }
+    }
+
     /// `visitor` given the formula of `kind` as a type (nil for `glsl`), so that what it does with it — a loop over a
     /// row of samples — is specialised for that formula, the formula inlined.
     static func visit<V: TransitionFormulaVisitor>(_ kind: TransitionKind, _ visitor: V) -> V.Result? {
@@ -174,6 +187,8 @@ struct TransitionInput {
     /// Mixing in linear light (`LINEAR`): the signal the layers are in (the pass's `DynamicRange`), whose EOTF the
     /// lookups pass through (`segue_outputEOTF`) and whose inverse the Y′CbCr helpers apply first; nil: gamma.
     let linear: DynamicRange?
+    /// Render width and height as integers (`resolution`'s; made once, not per sample).
+    let size: (w: Int, h: Int)
     /// `segue_maxCode`: the output's largest code value (255, or 1023 for HDR output).
     let maxCode: Float
     /// `segue_neutralChroma`: neutral Cb and Cr, code / `maxCode`.
@@ -202,6 +217,7 @@ struct TransitionInput {
          linear: DynamicRange?, context: Context) {
         self.progress = progress; self.ratio = ratio; self.direction = direction; self.resolution = resolution
         self.black = black; self.white = white; self.linear = linear; self.context = context
+        size = (Int(resolution.x), Int(resolution.y))
         maxCode = Float(context.output.maxCode)
         neutralChroma = context.output.neutralChroma
     }
@@ -213,9 +229,18 @@ struct TransitionInput {
     /// The pass's Y′CbCr (`segue_rowY`…, `segue_fromOutputMatrix`): the output's, or SDR BT.709 for RGBA previews.
     var output: OutputYCbCr { context.output }
 
-    /// The sample being evaluated when the pass is evaluated row by row (`PassEvaluator`): a lookup at the sample's own
+    /// The row being evaluated when the pass is evaluated row by row (`PassEvaluator`): a lookup at the sample's own
     /// position takes the layer's value from the row read once for all columns. Nil: every lookup reads its point.
     var cursor: UnsafeMutablePointer<RowCursor>?
+    /// With `cursor`: the sample's position and column, set per sample in a copy of the input (so that where a
+    /// formula passes its uv on, the optimiser sees the lookup is at the sample's own position); and, where the
+    /// row's reads were made before its loop (`CPUTransitions.readsOwnRows`), the from and to rows (indexed by column).
+    var here = SIMD2<Float>(repeating: -1)
+    var column = 0
+    var ownRows: (from: UnsafePointer<SIMD4<Float>>, to: UnsafePointer<SIMD4<Float>>)?
+    /// With `cursor`, where the row's moved reads were made before its loop (a push or slide along rows:
+    /// `PassEvaluator.moves`): from's and to's moved rows.
+    var movedRows: (from: RowCursor.MovedValues, to: RowCursor.MovedValues)?
 
     @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { lookup(0, uv) }
     @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { lookup(1, uv) }
@@ -223,16 +248,25 @@ struct TransitionInput {
     /// `uv` is its position (`TransitionFormula.offsets`), else the point read.
     @inline(__always) func lookup(_ n: Int, _ uv: SIMD2<Float>) -> SIMD4<Float> {
         if let k = cursor {
-            if uv.x == k.pointee.uv.x && uv.y == k.pointee.uv.y {
-                let c = k.pointee.own(n)
+            // The sample's own position, bit for bit (a position equal to it otherwise reads the same value by its point).
+            if uv.x.bitPattern == here.x.bitPattern && uv.y.bitPattern == here.y.bitPattern {
+                let c = ownRows.map { n == 0 ? $0.from[column] : $0.to[column] } ?? k.pointee.own(n, column)
                 return linear == nil ? c : lightened(c)
             }
-            if let c = k.pointee.moved(n, uv) { return linear == nil ? c : lightened(c) }
+            if let m = movedRows {
+                let r = n == 0 ? m.from : m.to
+                if uv.y == r.v && uv.x == r.us[column] { return linear == nil ? r.values[column] : lightened(r.values[column]) }
+            }
+            if let c = k.pointee.moved(n, uv, column) { return linear == nil ? c : lightened(c) }
         }
-        return read(n == 0 ? from : to, uv)
+        return TransitionInput.read(n == 0 ? context.from : context.to, uv, linear)
     }
-    /// A lookup elsewhere than the sample's own position: `layer`'s point read, in the pass's light.
-    @inline(never) func read(_ layer: ReferenceLayer, _ uv: SIMD2<Float>) -> SIMD4<Float> { lightened(layer.color(uv)) }
+    /// A lookup elsewhere than the sample's own position: `layer`'s point read, in the pass's light (`linear`). Static,
+    /// with few arguments, so that a row's loop keeps its input in registers rather than storing it for this call.
+    @inline(never) static func read(_ layer: ReferenceLayer, _ uv: SIMD2<Float>, _ linear: DynamicRange?) -> SIMD4<Float> {
+        let c = layer.color(uv)
+        return linear.map { $0.eotfPremultiplied(c) } ?? c
+    }
     /// A layer's colour as transitions mix it: through the signal's EOTF when they mix in linear light.
     @inline(__always) func lightened(_ c: SIMD4<Float>) -> SIMD4<Float> { linear.map { $0.eotfPremultiplied(c) } ?? c }
 
@@ -240,8 +274,7 @@ struct TransitionInput {
     @inline(__always) func pixel(_ uv: SIMD2<Float>) -> SIMD2<Float> { (uv * resolution - 1.0 / 64).floored }
     /// `segue_moved`: uv moved by whole pixels into `pixel`.
     @inline(__always) func moved(_ uv: SIMD2<Float>, _ pixel: SIMD2<Float>) -> SIMD2<Float> { uv + (pixel - self.pixel(uv)) / resolution }
-    /// Render width and height as integers.
-    var size: (w: Int, h: Int) { (Int(resolution.x), Int(resolution.y)) }
+
     /// `segue_noise` at a pixel.
     @inline(__always) func noise(_ x: Int, _ y: Int) -> Float { context.noise[y * size.w + x] }
 
