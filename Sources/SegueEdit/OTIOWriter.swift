@@ -221,7 +221,7 @@ public enum OTIOWriter {
                         out.append(["OTIO_SCHEMA": "LinearTimeWarp.1", "name": "", "metadata": [String: Any](), "effect_name": "LinearTimeWarp",
                                     "enabled": true, "time_scalar": p.spec.reverse ? -speed : speed])
                     }
-                case .colour, .lut, .chromaKey, .vignette:
+                case .colour, .lut, .chromaKey, .vignette, .blur, .sharpen:
                     continue   // picture effects are not written to OTIO yet
                 }
             }

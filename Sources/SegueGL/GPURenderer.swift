@@ -156,6 +156,7 @@ public final class GPURenderer: CompositeRenderer {
     }
 
     public func render(_ plan: FramePlan, pictures: [VideoPicture]) throws -> RGBAImage {
+        let (plan, pictures) = try filteringLayers(plan, pictures: pictures)
         try session.makeCurrent()
         let renderSize = plan.renderSize
         if rgbaTarget?.size != renderSize {
@@ -203,6 +204,7 @@ public final class GPURenderer: CompositeRenderer {
     func drawYUV420(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> YUV420Targets {
         try plan.checkPlanesNeedNoBlend()
         try plan.checkEffectsAreSDR()
+        let (plan, pictures) = try filteringLayers(plan, pictures: pictures)
         try session.makeCurrent()
         let renderSize = plan.renderSize
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
@@ -498,6 +500,8 @@ public final class GPURenderer: CompositeRenderer {
                 glUniform1fv(program.location("u\(layer)Key\(k)"), 5, key.uniforms)
             case .vignette(let v):
                 glUniform1fv(program.location("u\(layer)Vignette\(k)"), 2, v.uniforms)
+            case .filter:
+                preconditionFailure("a blur or sharpen is drawn before the layer's pass (filteringLayers)")
             case .lut(let t, let strength):
                 glActiveTexture(GLenum(GL_TEXTURE0 + Int32(lutUnit)))
                 if lutTextures[ObjectIdentifier(t)] == nil { lutTextures[ObjectIdentifier(t)] = (t, try GLLUTTexture(t)) }
