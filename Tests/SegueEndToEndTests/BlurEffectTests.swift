@@ -11,25 +11,11 @@ final class BlurEffectTests: EndToEndTestCase {
     let size = PixelSize(width: 160, height: 90)
 
     /// testsrc2 as an RGB PNG of the render size.
-    func testsrc() throws -> String {
-        let png = path("src.png")
-        if !FileManager.default.fileExists(atPath: png) {
-            let r = try TestSupport.run("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(size.width)x\(size.height),format=rgb24",
-                                                   "-frames:v", "1", png])
-            XCTAssertEqual(r.status, 0, r.stderr)
-        }
-        return png
-    }
+    func testsrc() throws -> String { try testsrc2PNG(size, name: "src.png") }
 
     /// Frame `n` of one still `path` with `effects` on `backend` (10 fps, 1 s).
     func frame(_ path: String, _ effects: [ItemEffect], _ n: Int64 = 0, backend: Backend) throws -> RGBAImage {
-        var item = ClipSpec(path: path)
-        item.duration = MediaTime(seconds: 1)
-        item.effects = effects
-        var edit = Edit(clips: [item])
-        edit.renderSize = size
-        edit.frameRate = FrameRate(10)
-        return try renderedFrames(edit, [n], backend: backend)[0]
+        try stillFrame(path, effects, size: size, frame: n, backend: backend)
     }
 
     /// R′G′B′ of `image` (RGBA) inside the frame less `margin` pixels on each side.
@@ -121,13 +107,7 @@ final class BlurEffectTests: EndToEndTestCase {
         var edit = Edit(tracks: [VideoTrack(clips: [a, b]), VideoTrack(clips: [title])])
         edit.renderSize = size
         edit.frameRate = FrameRate(10)
-        let n: [Int64] = [2, 7, 12]
-        let gpu = try renderedFrames(edit, n, backend: .gpu), cpu = try renderedFrames(edit, n, backend: .cpu)
-        for (k, (g, c)) in zip(gpu, cpu).enumerated() {
-            let p = PlaneDifference(g.pixels, c.pixels).psnr
-            print("transition frame \(n[k]): GPU against CPU \(String(format: "%.2f", p)) dB")
-            XCTAssertGreaterThanOrEqual(p, 45, "frame \(n[k])")
-        }
+        let cpu = try cpuFramesMatchingTheGPU(edit, [2, 7, 12])
         var sharpTitle = edit
         sharpTitle.tracks[1].clips[0].effects = [.colour(dim)]
         let sharp = try renderedFrames(sharpTitle, [2], backend: .cpu)[0]

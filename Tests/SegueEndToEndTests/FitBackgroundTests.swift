@@ -11,14 +11,7 @@ final class FitBackgroundTests: EndToEndTestCase {
     let size = PixelSize(width: 320, height: 180)
 
     /// testsrc2 at 90 × 160 (portrait) as an RGB PNG.
-    func portrait() throws -> String {
-        let png = path("portrait.png")
-        if !FileManager.default.fileExists(atPath: png) {
-            let r = try TestSupport.run("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=90x160,format=rgb24", "-frames:v", "1", png])
-            XCTAssertEqual(r.status, 0, r.stderr)
-        }
-        return png
-    }
+    func portrait() throws -> String { try testsrc2PNG(PixelSize(width: 90, height: 160), name: "portrait.png") }
 
     /// The portrait still for 1 s (10 fps) with `item` as its own fitBackground, under an edit `fit` "fit" with `edit`.
     func edit(_ edit: FitBackground?, item: FitBackground? = nil) throws -> Edit {
