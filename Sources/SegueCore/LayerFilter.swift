@@ -51,25 +51,32 @@ public enum LayerFilter: Equatable, Sendable, CustomStringConvertible {
         return w.map { $0 / sum }
     }
 
-    /// `image` (premultiplied R′G′B′A, 8-bit) filtered, in 8 bits (rounded).
-    public func apply(_ image: RGBAImage) -> RGBAImage {
-        let W = image.width, H = image.height
+    /// Whether the blur reads the frame's edge samples outside it (else transparent).
+    public var extendsEdges: Bool {
+        if case .blur(_, true) = self { return true }
+        return false
+    }
+
+    /// `image` (premultiplied R′G′B′A, 8-bit) blurred by the Gaussian of σ = `radius`, in 8 bits (rounded).
+    public func blurred(_ image: RGBAImage) -> RGBAImage {
         var src = image.pixels.map { Float($0) / 255 }
-        var extend = false
-        if case .blur(_, true) = self { extend = true }
-        let blurred = LayerFilter.gaussian(&src, width: W, height: H, sigma: radius, extendsEdges: extend)
-        var out = [UInt8](repeating: 0, count: W * H * 4)
-        switch self {
-        case .blur:
-            for i in 0..<out.count { out[i] = Unorm.code8(blurred[i]) }
-        case .sharpen(let amount, _):
-            for p in stride(from: 0, to: out.count, by: 4) {
-                let a = min(1, max(0, src[p + 3] + amount * (src[p + 3] - blurred[p + 3])))
-                out[p + 3] = Unorm.code8(a)
-                for c in 0..<3 { out[p + c] = Unorm.code8(min(a, max(0, src[p + c] + amount * (src[p + c] - blurred[p + c])))) }
-            }
+        let b = LayerFilter.gaussian(&src, width: image.width, height: image.height, sigma: radius, extendsEdges: extendsEdges)
+        return RGBAImage(width: image.width, height: image.height, pixels: b.map { Unorm.code8($0) })
+    }
+
+    /// `image` filtered: its blur (`blurred`, from `blur`), or for a sharpen `c + amount · (c − blurred)` per
+    /// premultiplied sample, alpha clamped to 0…1 and colour to 0…alpha.
+    public func apply(_ image: RGBAImage, blurred: RGBAImage) -> RGBAImage {
+        guard case .sharpen(let amount, _) = self else { return blurred }
+        var out = [UInt8](repeating: 0, count: image.pixels.count)
+        for p in stride(from: 0, to: out.count, by: 4) {
+            func at(_ i: Int) -> (Float, Float) { (Float(image.pixels[i]) / 255, Float(blurred.pixels[i]) / 255) }
+            let (a0, ab) = at(p + 3)
+            let a = min(1, max(0, a0 + amount * (a0 - ab)))
+            out[p + 3] = Unorm.code8(a)
+            for c in 0..<3 { let (c0, cb) = at(p + c); out[p + c] = Unorm.code8(min(a, max(0, c0 + amount * (c0 - cb)))) }
         }
-        return RGBAImage(width: W, height: H, pixels: out)
+        return RGBAImage(width: image.width, height: image.height, pixels: out)
     }
 
     /// The separable blur of `image` (W × H × 4 floats; not changed), transparent outside (or its edge samples
@@ -145,7 +152,7 @@ extension CompositeRenderer {
                     let one = FramePlan(frame: plan.frame, time: plan.time, renderSize: size, passes: [CompositePass(from: alone, to: nil, transition: nil, progress: 0)],
                                         colour: .sdr, keepsAlpha: true)
                     let drawn = try render(one, pictures: [pictures[k + j]])
-                    var picture = VideoPicture(filter.isIdentity ? drawn : filter.apply(drawn))
+                    var picture = VideoPicture(filter.isIdentity ? drawn : filter.apply(drawn, blurred: try blurred(drawn, by: filter)))
                     picture.hasAlpha = true
                     pictures[k + j] = picture
                     var replaced = layers[j].replacingGeometry(.scale(1 / Double(size.width), 1 / Double(size.height)))

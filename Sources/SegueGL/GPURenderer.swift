@@ -65,7 +65,11 @@ public final class GPURenderer: CompositeRenderer {
     private var chromaAlphaTarget: GLFramebuffer?
     /// Copies of a target's texels under a pass that blends into it (`OVER_BELOW`), one per attachment, by target.
     private var belowTextures: [GLuint: [GLTexture]] = [:]
-    private var vao: GLuint = 0
+    var vao: GLuint = 0
+    /// The blur's program and its two targets (`GLLayerFilter.swift`), made when first used.
+    var blurProgram: GLProgram?
+    var blurTargets: [GLFramebuffer] = []
+    var blurSource: GLTexture?
     /// Fold the output conversion into the layers for transitions that only mix colours (`LayerColourMap`);
     /// off, every transition takes the general path (the composite in R′G′B′, converted per output sample).
     public var fuseColour = true
