@@ -293,6 +293,7 @@ public enum OTIOWriter {
                     if p.spec.motion != nil { lost.append("motion") }
                     if p.spec.colour != nil { lost.append("colour") }
                     if p.spec.matte != nil { lost.append("matte") }
+                    if p.spec.fitBackground != nil { lost.append("fitBackground") }
                     if !lost.isEmpty { warnings.append("\(label): \(lost.joined(separator: ", ")) not written (OTIO has no such thing)") }
                 }
             }
