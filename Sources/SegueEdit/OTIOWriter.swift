@@ -113,6 +113,7 @@ public enum OTIOWriter {
                 "frameRate": rate.description, "fit": timeline.fit.rawValue, "background": timeline.background.description, "output": output,
                 "audio": ["sampleRate": timeline.audio.sampleRate, "channels": timeline.audio.channels, "bitrate": timeline.audio.bitRate],
             ]
+            if let b = timeline.fitBackground { p["fitBackground"] = b.description }
             if let m = timeline.music {
                 var music: [String: Any] = ["path": m.path, "start": m.start.seconds, "volume": m.volume, "loop": m.loop]
                 if !m.ramps.isEmpty { music["ramps"] = m.ramps.map(ramp) }
