@@ -98,5 +98,14 @@ final class FitBackgroundTests: EndToEndTestCase {
         let ok = try EditFile.parse(data: Data(##"{"fit": "fit", "fitBackground": "#202020", "clips": [{"path": "\##(png)", "fitBackground": "blur"}]}"##.utf8), baseDirectory: dir)
         XCTAssertEqual(ok.fitBackground, .colour(RGBColour(r: 0x20, g: 0x20, b: 0x20)))
         XCTAssertEqual(ok.tracks[0].clips[0].fitBackground, .blur)
+        // segue plan names each item's background (its own before the edit's); blur and sharpen among its effects.
+        let file = path("edit.json")
+        try ##"{"fit": "fit", "fitBackground": "#202020", "clips": [{"path": "\##(png)", "fitBackground": "blur", "effects": [{"type": "sharpen"}]}, {"path": "\##(png)"}]}"##
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let plan = try segue(["plan", file])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        XCTAssertTrue(plan.text.contains("fit background blur"), plan.text)
+        XCTAssertTrue(plan.text.contains("effects: sharpen amount 1, radius 1, fit background blur"), plan.text)
+        XCTAssertTrue(plan.text.contains("fit background #202020"), plan.text)
     }
 }
