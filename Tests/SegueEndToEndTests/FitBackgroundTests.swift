@@ -59,7 +59,8 @@ final class FitBackgroundTests: EndToEndTestCase {
     }
 
     /// A colour: the bars are exactly that colour, the item's own before the edit's; only while the item lasts (a
-    /// second item without one has black bars); in a crossfade from it to that item the bars fade as the item does.
+    /// second item without one has black bars); in a crossfade from it to that item the bars fade as the item does, and
+    /// with the item's opacity keyframes.
     func testColourBarsAreThatColourAndFollowTheItem() throws {
         let grey = RGBColour(r: 0x20, g: 0x20, b: 0x20), red = RGBColour(r: 255, g: 0, b: 0)
         for backend in [Backend.cpu, .gpu] {
@@ -70,6 +71,13 @@ final class FitBackgroundTests: EndToEndTestCase {
                                try renderedFrames(edit(nil), [3], backend: backend)[0].pixels[(90 * size.width + 160) * 4..<((90 * size.width + 160) * 4 + 3)],
                                "the picture itself at the centre on \(backend)")
             }
+        }
+        // The item's opacity keyframes (1 → 0 over its second) fade its bars with it: half at 0.5 s.
+        var fading = try edit(.colour(RGBColour(r: 200, g: 200, b: 200)))
+        fading.tracks[0].clips[0].layer.opacity = .keyframes([Keyframe(time: .zero, value: 1), Keyframe(time: MediaTime(seconds: 1), value: 0)])
+        for backend in [Backend.cpu, .gpu] {
+            let half = try renderedFrames(fading, [5], backend: backend)[0]
+            XCTAssertEqual(Int(half.pixels[(90 * size.width + 10) * 4]), 100, accuracy: 1, "bars at half opacity on \(backend)")
         }
         var e = try edit(nil, item: .colour(red))
         var second = ClipSpec(path: try portrait())
