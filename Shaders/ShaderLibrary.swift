@@ -54,6 +54,7 @@ public enum ShaderLibrary {
                 case .lut(let t, _): self = t.is3D ? .lut3D : .lut1D
                 case .chromaKey: self = .chromaKey
                 case .vignette: self = .vignette
+                case .filter: preconditionFailure("a blur or sharpen is drawn before the layer's pass (filteringLayers)")
                 }
             }
         }

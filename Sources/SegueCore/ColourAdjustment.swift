@@ -96,6 +96,9 @@ public enum PictureEffect: Equatable, Sendable {
     case lut(CubeLUT, strength: Float)
     /// A chroma key: the colour's alpha lowered near the key colour, its spill desaturated (`ChromaKey`).
     case chromaKey(ChromaKey)
+    /// A blur or a sharpen: not per sample; the layer is drawn through it first (`LayerFilter`, `filteringLayers`), so
+    /// the renderers' per-sample effects never see it.
+    case filter(LayerFilter)
 }
 
 extension FramePlan {

@@ -32,6 +32,9 @@ public protocol CompositeRenderer: AnyObject {
     /// - Throws: `EditError` for a transition this renderer cannot draw (a glsl shader that does not compile,
     ///   or GLSL on the CPU), `GPUError`.
     func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws
+    /// The blur of `image` (premultiplied R′G′B′A of the render size) by `filter`'s Gaussian (`LayerFilter`): the
+    /// GPU's in GLSL (`segue_blur`), the CPU's `LayerFilter.blurred`. The default is the CPU's.
+    func blurred(_ image: RGBAImage, by filter: LayerFilter) throws -> RGBAImage
 }
 
 /// Frames rendered in submission order, returned as they are finished: `submit` frame n may give back frame n
@@ -68,4 +71,5 @@ extension CompositeRenderer {
     public func makeYUV420Pipeline() -> YUV420Pipeline { SynchronousYUV420Pipeline(renderer: self) }
     public var maxPictureSize: Int? { nil }
     public func prepare(for transitions: [Transition], images: [String: RGBAImage]) throws {}
+    public func blurred(_ image: RGBAImage, by filter: LayerFilter) throws -> RGBAImage { filter.blurred(image) }
 }

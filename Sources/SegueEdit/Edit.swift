@@ -64,6 +64,8 @@ public struct ClipSpec: Equatable, Sendable {
     /// The item is a track matte (`MatteMode`; the edit file's `"matte"`): not drawn, it masks the track directly below
     /// it while it lasts, and its audio is silent. Nil: an ordinary item.
     public var matte: MatteMode?
+    /// What shows in the bars when the edit's `fit` is `fit` (`FitBackground`); nil: the edit's `fitBackground`.
+    public var fitBackground: FitBackground?
     /// The item's effects, OTIO-like (`ItemEffect`): today the time effects `speed` (with its `frameBlend` and
     /// `pitch`), `reverse` and `freeze`, each at most once, in that order; `speed`, `reverse`, `freeze`, `frameBlend`
     /// and `pitch` read and write their entries. Empty: the source plays as recorded.
@@ -166,6 +168,8 @@ public struct Edit: Equatable, Sendable {
     /// each clip fitted (by default, centre-cropped) to it.
     public var square: Bool = false
     public var fit: FitMode = .fill
+    /// What shows in the bars `fit` `fit` leaves under every item that gives none (`FitBackground`); nil: the background.
+    public var fitBackground: FitBackground?
     /// Output frame rate; nil: the highest nominal frame rate among those clips (snapped to a standard rate), else 30.
     public var frameRate: FrameRate?
     public var output = OutputSettings()

@@ -91,6 +91,7 @@ public enum EditFile {
         if let b = e.choice("blending", Blending.self) { edit.blending = b }
         if let f = e.bool("fitTransitions") { edit.fitTransitions = f }
         if let f = e.choice("fit", FitMode.self) { edit.fit = f }
+        edit.fitBackground = try fitBackground(e)
         if let r = e.frameRate("frameRate") { edit.frameRate = r }
         if let out = e.object("output") {
             if let codec = out.choice("codec", OutputSettings.Codec.self) {
@@ -193,6 +194,7 @@ public enum EditFile {
         if r["motion"] != nil { spec.motion = try motion(r, "motion") }
         if let l = r.object("layer") { spec.layer = try layer(l) }
         if let m = r.choice("matte", MatteMode.self) { spec.matte = m }
+        spec.fitBackground = try fitBackground(r)
         if r.bool("loop") == true { spec.loop = true }
         try effects(r, &spec, base: base)
         if spec.matte != nil, !spec.pictureEffects.isEmpty {

@@ -43,6 +43,10 @@ extension EditFile {
                 if let a = try animated(e, "amount") { v.amount = a }
                 if let r = try animated(e, "radius") { v.radius = r }
                 picture.append(.vignette(v))
+            case .blur?:
+                picture.append(.blur(try blur(e)))
+            case .sharpen?:
+                picture.append(.sharpen(try sharpen(e)))
             case .speed?:
                 if let first = speed { throw twice(e.path, "speed", first.field) }
                 if let s = try speedValue(e, "speed") { speed = (s, e.path) }

@@ -78,6 +78,7 @@ public struct EditFileWriter {
         if let s = e.renderSize { try o.set("renderSize", Self.size(s)) }
         if e.square { try o.set("square", .bool(true)) }
         if e.fit != .fill { try o.set("fit", .string(e.fit.rawValue)) }
+        if let b = e.fitBackground { try o.set("fitBackground", .string(b.description)) }
         if let r = e.frameRate { try o.set("frameRate", Self.rate(r)) }
         // With a delivery preset, every setting it makes is written: read back, the preset is applied first and these
         // override it, so that a setting the edit gave (even one equal to the default) stays.
@@ -234,6 +235,7 @@ public struct EditFileWriter {
         if let m = c.motion { try o.set("motion", motion(m, field: o.path("motion"))) }
         if c.layer != LayerSpec() { try o.set("layer", layer(c.layer, field: o.path("layer"))) }
         if let m = c.matte { try o.set("matte", .string(m.rawValue)) }
+        if let b = c.fitBackground { try o.set("fitBackground", .string(b.description)) }
         if !c.effects.isEmpty { try o.set("effects", .array(effects(c.effects, audio: audio, field: o.path("effects")))) }
         if untilEnd { try o.set("untilEnd", .bool(true)) }
         if c.interchange { try o.set("interchange", .bool(true)) }
@@ -298,6 +300,11 @@ public struct EditFileWriter {
             case .vignette(let v):
                 try o.set("amount", animated(v.amount, range: 0...1, field: o.path("amount")))
                 try o.set("radius", animated(v.radius, range: 0...1, field: o.path("radius")))
+            case .blur(let b):
+                try o.set("radius", animated(b.radius, range: 0...LayerFilter.maxRadius, field: o.path("radius")))
+            case .sharpen(let s):
+                try o.set("amount", animated(s.amount, range: 0...10, field: o.path("amount")))
+                try o.set("radius", animated(s.radius, range: 0...LayerFilter.maxRadius, field: o.path("radius")))
             case .lut(let l):
                 try o.set("path", path(l.path))
                 if l.strength != .constant(1) { try o.set("strength", animated(l.strength, range: 0...1, field: o.path("strength"))) }

@@ -133,6 +133,7 @@ public enum EditSchema {
         SchemaField("renderSize", .object(renderSize), "the output's size; default: the largest of the bottom track's clips (after rotation)"),
         SchemaField("square", .boolean, "a square output, each side the largest short side among the clips (default false)"),
         SchemaField("fit", choice(SchemaChoice(FitMode.userModes.map(\.rawValue))), "how pictures are fitted to the output: fill (crop; default), fit (bars) or stretch"),
+        fitBackgroundField,
         SchemaField("frameRate", frameRate, "the output's frame rate, 0.01…1000 (default: the clips' highest, else 30)"),
         SchemaField("output", .object(output), "how the output is encoded"),
         SchemaField("music", .object(music), "background music", nullable: true),
@@ -327,6 +328,8 @@ public enum EditSchema {
     static let layerField = SchemaField("layer", .object(layer), "where and how it is drawn over the tracks below (default: fitted to the render size)", nullable: true)
     static let matteField = SchemaField("matte", choice(SchemaChoice(MatteMode.self)),
                                         "the item is a track matte: not drawn, it masks the track directly below it while it lasts by its alpha or its luma (inverted: the rest); docs/effects.md", nullable: true)
+    static let fitBackgroundField = SchemaField("fitBackground", .string(.colour(alpha: false, also: ["blur"])),
+                                                "what shows in the bars fit \"fit\" leaves: blur (the picture covering the frame, blurred by a twentieth of its height) or a colour; an item's own comes before the edit's (docs/effects.md)")
     static let speedField = SchemaField("speed", speed, speedAbout + "; an entry of effects", nullable: true)
     static let reverseField = SchemaField("reverse", .boolean, "play the source backwards, its audio too; an entry of effects")
     static let pitchField = SchemaField("pitch", choice(SchemaChoice(Pitch.self)), pitchAbout + "; a parameter of the speed effect")
@@ -339,14 +342,14 @@ public enum EditSchema {
         SchemaField("colour", .object(colourOverride), "a colour description replacing the file's tags", nullable: true),
         audioTrackIndex,
         SchemaField("motion", .anyOf([choice(SchemaChoice(Motion.Preset.self)), .object(motion)]), "pan and zoom: a preset or from/to windows", nullable: true),
-        layerField, matteField,
+        layerField, matteField, fitBackgroundField,
         speedField, reverseField,
         SchemaField("freeze", seconds(min: 0), "hold the source frame at this time (seconds from the clip's first frame) for duration; an entry of effects", nullable: true),
         SchemaField("frameBlend", .boolean, frameBlendAbout + "; a parameter of the speed effect"),
         pitchField,
         SchemaField("rate", frameRate, "an image sequence's pictures per second (default 24)"),
         SchemaField("missingFrames", choice(SchemaChoice(ImageSequence.MissingFrames.self)), "what a picture missing from an image sequence becomes: error (default), hold or black"),
-        SchemaField("effects", .array(.variants(effects(audio: false)), minItems: 0), "the item's effects: speed, reverse and freeze once each; colour, lut (one), chromaKey and vignette applied to the picture in list order"),
+        SchemaField("effects", .array(.variants(effects(audio: false)), minItems: 0), "the item's effects: speed, reverse and freeze once each; colour, lut (one), chromaKey, vignette, blur and sharpen applied to the picture in list order"),
         SchemaField("loop", .boolean, "play the source again from start each time it ends, for the item's duration (seconds of source played, past the file's end): a Lottie animation, a clip without audio (default false)"),
         untilEnd, interchange,
     ], required: ["path"])

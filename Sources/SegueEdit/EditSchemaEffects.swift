@@ -62,13 +62,23 @@ extension EditSchema {
         SchemaField("radius", animated(0...1), "where the darkening starts, from the centre (0) to the corners (1) (default 0.5)"),
     ], required: ["type"])
 
+    static let blurEffect = SchemaObject("blurEffect", "a Gaussian blur of the picture as drawn, as CSS blur() (docs/effects.md)", [
+        effectType(.blur),
+        SchemaField("radius", animated(0...LayerFilter.maxRadius), "the Gaussian's standard deviation in output pixels (0…250)"),
+    ], required: ["type", "radius"])
+    static let sharpenEffect = SchemaObject("sharpenEffect", "an unsharp mask of the picture as drawn: c + amount · (c − blur(c)) (docs/effects.md)", [
+        effectType(.sharpen),
+        SchemaField("amount", animated(0...10), "how much of the detail is added again: 0 none, 1 (default) as much as there is"),
+        SchemaField("radius", animated(0...LayerFilter.maxRadius), "the blur's standard deviation in output pixels (default 1)"),
+    ], required: ["type"])
+
     /// The effects of an item without a source's time (a fill, a text, a shape): the picture effects.
     static let pictureEffects = SchemaVariants(byType: true, [
         .init(tag: "colour", object: colourEffect), .init(tag: "lut", object: lutEffect), .init(tag: "chromaKey", object: chromaKeyEffect),
-        .init(tag: "vignette", object: vignetteEffect),
-    ], summary: "a fill's, a text's or a shape's effects are colour, lut, chromaKey and vignette")
+        .init(tag: "vignette", object: vignetteEffect), .init(tag: "blur", object: blurEffect), .init(tag: "sharpen", object: sharpenEffect),
+    ], summary: "a fill's, a text's or a shape's effects are colour, lut, chromaKey, vignette, blur and sharpen")
     static let pictureEffectsField = SchemaField("effects", .array(.variants(pictureEffects), minItems: 0),
-                                                 "the picture's effects, colour and lut (one lut), applied in list order (docs/effects.md)")
+                                                 "the picture's effects (colour, lut (one), chromaKey, vignette, blur, sharpen), applied in list order (docs/effects.md)")
 
     static func effects(audio: Bool) -> SchemaVariants {
         SchemaVariants(byType: true, ItemEffect.Kind.allCases.compactMap { kind in
@@ -80,7 +90,9 @@ extension EditSchema {
             case .lut: return audio ? nil : SchemaVariants.Variant(tag: "lut", object: lutEffect)
             case .chromaKey: return audio ? nil : SchemaVariants.Variant(tag: "chromaKey", object: chromaKeyEffect)
             case .vignette: return audio ? nil : SchemaVariants.Variant(tag: "vignette", object: vignetteEffect)
+            case .blur: return audio ? nil : SchemaVariants.Variant(tag: "blur", object: blurEffect)
+            case .sharpen: return audio ? nil : SchemaVariants.Variant(tag: "sharpen", object: sharpenEffect)
             }
-        }, summary: audio ? "an audio item's effects are speed and reverse" : "an item's effects are speed, reverse, freeze, colour, lut, chromaKey and vignette")
+        }, summary: audio ? "an audio item's effects are speed and reverse" : "an item's effects are speed, reverse, freeze, colour, lut, chromaKey, vignette, blur and sharpen")
     }
 }

@@ -23,10 +23,14 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
     case chromaKey(ChromaKeyEffect)
     /// The picture darker towards its edges (`Vignette`).
     case vignette(VignetteEffect)
+    /// A Gaussian blur of the layer as drawn (`LayerFilter.blur`).
+    case blur(BlurEffect)
+    /// An unsharp mask of the layer as drawn (`LayerFilter.sharpen`).
+    case sharpen(SharpenEffect)
 
     /// An effect's `type` in the edit file.
     public enum Kind: String, CaseIterable, Sendable {
-        case speed, reverse, freeze, colour, lut, chromaKey, vignette
+        case speed, reverse, freeze, colour, lut, chromaKey, vignette, blur, sharpen
     }
 
     public var kind: Kind {
@@ -38,6 +42,8 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
         case .lut: return .lut
         case .chromaKey: return .chromaKey
         case .vignette: return .vignette
+        case .blur: return .blur
+        case .sharpen: return .sharpen
         }
     }
 
@@ -47,12 +53,12 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .speed(let s): return !s.speed.isNormal
         case .reverse, .freeze: return true
-        case .colour, .lut, .chromaKey, .vignette: return false
+        case .colour, .lut, .chromaKey, .vignette, .blur, .sharpen: return false
         }
     }
 
     /// Whether it changes the picture's colours (applied to each sample before the layer's opacity and blend).
-    public var isPictureEffect: Bool { kind == .colour || kind == .lut || kind == .chromaKey || kind == .vignette }
+    public var isPictureEffect: Bool { kind == .colour || kind == .lut || kind == .chromaKey || kind == .vignette || kind == .blur || kind == .sharpen }
 
     /// "speed 2×", "speed ramp 1×@0s → 4×@1s, frames blended", "reverse", "freeze at 1.500 s".
     public var description: String {
@@ -64,6 +70,8 @@ public enum ItemEffect: Equatable, Sendable, CustomStringConvertible {
         case .lut(let l): return l.description
         case .chromaKey(let k): return k.description
         case .vignette(let v): return v.description
+        case .blur(let b): return b.description
+        case .sharpen(let s): return s.description
         }
     }
 }

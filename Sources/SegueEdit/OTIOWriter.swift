@@ -113,6 +113,7 @@ public enum OTIOWriter {
                 "frameRate": rate.description, "fit": timeline.fit.rawValue, "background": timeline.background.description, "output": output,
                 "audio": ["sampleRate": timeline.audio.sampleRate, "channels": timeline.audio.channels, "bitrate": timeline.audio.bitRate],
             ]
+            if let b = timeline.fitBackground { p["fitBackground"] = b.description }
             if let m = timeline.music {
                 var music: [String: Any] = ["path": m.path, "start": m.start.seconds, "volume": m.volume, "loop": m.loop]
                 if !m.ramps.isEmpty { music["ramps"] = m.ramps.map(ramp) }
@@ -221,7 +222,7 @@ public enum OTIOWriter {
                         out.append(["OTIO_SCHEMA": "LinearTimeWarp.1", "name": "", "metadata": [String: Any](), "effect_name": "LinearTimeWarp",
                                     "enabled": true, "time_scalar": p.spec.reverse ? -speed : speed])
                     }
-                case .colour, .lut, .chromaKey, .vignette:
+                case .colour, .lut, .chromaKey, .vignette, .blur, .sharpen:
                     continue   // picture effects are not written to OTIO yet
                 }
             }
@@ -293,6 +294,7 @@ public enum OTIOWriter {
                     if p.spec.motion != nil { lost.append("motion") }
                     if p.spec.colour != nil { lost.append("colour") }
                     if p.spec.matte != nil { lost.append("matte") }
+                    if p.spec.fitBackground != nil { lost.append("fitBackground") }
                     if !lost.isEmpty { warnings.append("\(label): \(lost.joined(separator: ", ")) not written (OTIO has no such thing)") }
                 }
             }

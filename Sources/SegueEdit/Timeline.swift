@@ -121,6 +121,8 @@ public struct Timeline: Sendable {
     public let renderSizeReason: String
     public let frameRate: FrameRate
     public let fit: FitMode
+    /// The edit's `fitBackground` (an item's own comes first).
+    public let fitBackground: FitBackground?
     public let output: OutputSettings
     /// The delivery preset the edit asked for (`Edit.delivery`), already applied to the settings; for `plan`.
     public let delivery: DeliveryPreset?
@@ -271,6 +273,7 @@ public struct Timeline: Sendable {
         self.renderSizeReason = sizeReason
         self.frameRate = rate
         self.fit = edit.fit
+        self.fitBackground = edit.fitBackground
         self.output = edit.output
         self.delivery = edit.delivery
         self.music = edit.music
@@ -536,7 +539,7 @@ public struct Timeline: Sendable {
         for effect in spec.effects {
             switch effect {
             case .freeze: return .frozen()
-            case .reverse, .colour, .lut, .chromaKey, .vignette: continue
+            case .reverse, .colour, .lut, .chromaKey, .vignette, .blur, .sharpen: continue
             case .speed(let e):
                 switch e.speed {
                 case .constant(let s): map = s == 1 ? .identity : TimeMap(speed: s)

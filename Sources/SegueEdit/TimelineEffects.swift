@@ -45,6 +45,12 @@ extension Timeline {
             case .vignette(let v):
                 let vignette = v.vignette(at: local)
                 return vignette.amount > 0 && vignette.radius < 1 ? .vignette(vignette) : nil
+            case .blur(let b):
+                let f = b.filter(at: local)
+                return f.isIdentity ? nil : .filter(f)
+            case .sharpen(let s):
+                let f = s.filter(at: local)
+                return f.isIdentity ? nil : .filter(f)
             default:
                 return nil
             }

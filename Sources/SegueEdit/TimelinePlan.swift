@@ -31,6 +31,10 @@ extension Timeline {
             return active.map { placements[$0] }
         }
         for k in tracks.indices {
+            // Under each item fitted with bars, its fitBackground (FitBackground.swift).
+            if let background = backgroundPass(track: k, active: active[k].filter { $0.spec.matte == nil }, at: t, pictures: pictures) {
+                passes.append(background)
+            }
             // A track matte (an item of the track above with `matte`) masks this track's pass; matte items draw nothing.
             let matte = k + 1 < tracks.count ? self.matte(active[k + 1], track: k + 1, at: t) : nil
             guard var pass = self.pass(track: k, active: active[k].filter { $0.spec.matte == nil }, at: t, base: passes.isEmpty && matte == nil,
@@ -120,7 +124,7 @@ extension Timeline {
 
     /// The transparent layer that stands for `p` in a transition where it draws nothing (a gap): the other layer
     /// fades, wipes or moves in over what is below.
-    private func transparent(_ p: Placement, at t: MediaTime) -> LayerPlan {
+    func transparent(_ p: Placement, at t: MediaTime) -> LayerPlan {
         var l = LayerPlan(clipIndex: p.index, sourceTime: .zero, outputToSource: .scale(1 / Double(renderSize.width), 1 / Double(renderSize.height)))
         l.content = .colour(.black, alpha: 0)
         l.bounds = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
@@ -141,7 +145,7 @@ extension Timeline {
                 if s.frameBlend { parts.append("frames blended") }
                 if p.isMedia && p.source.hasAudio { parts.append("audio \(s.pitch == .keep ? "pitch kept" : s.pitch == .follow ? "pitch following" : "muted")") }
             case .reverse: parts.append("reverse")
-            case .freeze, .colour, .lut, .chromaKey, .vignette: continue
+            case .freeze, .colour, .lut, .chromaKey, .vignette, .blur, .sharpen: continue
             }
         }
         if p.spec.loop {

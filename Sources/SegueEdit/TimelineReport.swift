@@ -53,6 +53,9 @@ public struct TimelineReport: Codable, Sendable {
         public var effects: [String]? = nil
         /// The picture effects as words, in their order ("colour brightness 1.2, hue 30", "lut grade.cube"); nil for none.
         public var pictureEffects: [String]? = nil
+        /// What shows in the bars of `fit` `fit` under it ("blur", "#202020": `fitBackground`, its own or the edit's); nil
+        /// for none or when it has no bars to fill.
+        public var fitBackground: String? = nil
     }
     /// One caption cue (`Edit.captions`) and the output frames `[firstFrame, endFrame)` it shows on.
     public struct Cue: Codable, Sendable {
@@ -199,6 +202,7 @@ public struct TimelineReport: Codable, Sendable {
             c.time = Timeline.timeDescription(p)
             c.effects = p.spec.effects.isEmpty ? nil : p.spec.effects.map(\.kind.rawValue)
             c.pictureEffects = p.spec.pictureEffects.isEmpty ? nil : p.spec.pictureEffects.map(\.description)
+            if p.isMedia, p.fit == .fit { c.fitBackground = (p.spec.fitBackground ?? t.fitBackground)?.description }
             return c
         }
         clips = t.placements.filter { !t.captionTracks.contains($0.track) }.map { clip($0, audio: false) }
@@ -293,6 +297,6 @@ public struct TimelineReport: Codable, Sendable {
                       c.colourOverridden.isEmpty ? "" : ", colour \(c.colour ?? "?") (\(c.colourOverridden.joined(separator: ", ")) from the edit)",
                       (c.time.map { ", \($0)" } ?? "") + (c.motion.map { ", motion \($0)" } ?? ""), c.layer.map { ", layer \($0)" } ?? "",
                       c.volume.map { String(format: ", volume %g", $0) } ?? "", c.matte.map { ", \($0) (not drawn)" } ?? "",
-                      c.pictureEffects.map { ", effects: " + $0.joined(separator: "; ") } ?? "")
+                      (c.pictureEffects.map { ", effects: " + $0.joined(separator: "; ") } ?? "") + (c.fitBackground.map { ", fit background \($0)" } ?? ""))
     }
 }

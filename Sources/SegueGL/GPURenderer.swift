@@ -65,7 +65,11 @@ public final class GPURenderer: CompositeRenderer {
     private var chromaAlphaTarget: GLFramebuffer?
     /// Copies of a target's texels under a pass that blends into it (`OVER_BELOW`), one per attachment, by target.
     private var belowTextures: [GLuint: [GLTexture]] = [:]
-    private var vao: GLuint = 0
+    var vao: GLuint = 0
+    /// The blur's program and its two targets (`GLLayerFilter.swift`), made when first used.
+    var blurProgram: GLProgram?
+    var blurTargets: [GLFramebuffer] = []
+    var blurSource: GLTexture?
     /// Fold the output conversion into the layers for transitions that only mix colours (`LayerColourMap`);
     /// off, every transition takes the general path (the composite in R′G′B′, converted per output sample).
     public var fuseColour = true
@@ -161,6 +165,7 @@ public final class GPURenderer: CompositeRenderer {
     }
 
     public func render(_ plan: FramePlan, pictures: [VideoPicture]) throws -> RGBAImage {
+        let (plan, pictures) = try filteringLayers(plan, pictures: pictures)
         try session.makeCurrent()
         let renderSize = plan.renderSize
         if rgbaTarget?.size != renderSize {
@@ -208,6 +213,7 @@ public final class GPURenderer: CompositeRenderer {
     func drawYUV420(_ plan: FramePlan, pictures: [VideoPicture], base: YUV420Image?) throws -> YUV420Targets {
         try plan.checkPlanesNeedNoBlend()
         try plan.checkEffectsAreSDR()
+        let (plan, pictures) = try filteringLayers(plan, pictures: pictures)
         try session.makeCurrent()
         let renderSize = plan.renderSize
         let half = PixelSize(width: renderSize.width / 2, height: renderSize.height / 2)
@@ -506,6 +512,8 @@ public final class GPURenderer: CompositeRenderer {
                 glUniform1fv(program.location("u\(layer)Key\(k)"), 5, key.uniforms)
             case .vignette(let v):
                 glUniform1fv(program.location("u\(layer)Vignette\(k)"), 2, v.uniforms)
+            case .filter:
+                preconditionFailure("a blur or sharpen is drawn before the layer's pass (filteringLayers)")
             case .lut(let t, let strength):
                 glActiveTexture(GLenum(GL_TEXTURE0 + Int32(lutUnit)))
                 if lutTextures[ObjectIdentifier(t)] == nil { lutTextures[ObjectIdentifier(t)] = (t, try GLLUTTexture(t)) }

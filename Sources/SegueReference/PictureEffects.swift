@@ -20,6 +20,7 @@ struct PictureEffects {
             case .lut(let t, let s): return .lut(t, strength: s)
             case .chromaKey(let k): return .chromaKey(k.uniforms)
             case .vignette(let v): return .vignette(v.uniforms)
+            case .filter: preconditionFailure("a blur or sharpen is drawn before the layer's pass (filteringLayers)")
             }
         }
     }

@@ -20,6 +20,7 @@ public final class ReferenceRenderer: CompositeRenderer {
     public init() {}
 
     public func render(_ plan: FramePlan, pictures: [VideoPicture]) throws -> RGBAImage {
+        let (plan, pictures) = try filteringLayers(plan, pictures: pictures)
         let W = plan.renderSize.width, H = plan.renderSize.height
         var out = [UInt8](repeating: 255, count: W * H * 4)
         let us = (0..<W).map { (Float($0) + 0.5) / Float(W) }, vs = (0..<H).map { (Float($0) + 0.5) / Float(H) }
@@ -62,6 +63,7 @@ public final class ReferenceRenderer: CompositeRenderer {
         let W = plan.renderSize.width, H = plan.renderSize.height, CW = W / 2, CH = H / 2
         try plan.checkPlanesNeedNoBlend()
         try plan.checkEffectsAreSDR()
+        let (plan, pictures) = try filteringLayers(plan, pictures: pictures)
         let format = OutputYCbCr(plan.colour.dynamicRange)
         let b = format.bitDepth > 8 ? 2 : 1
         var image: YUV420Image

@@ -12,24 +12,11 @@ final class PictureEffectTests: EndToEndTestCase {
     let size = PixelSize(width: 160, height: 90)
 
     /// testsrc2 as an RGB PNG: flat colours, ramps and edges.
-    func picture() throws -> String {
-        let png = path("in.png")
-        if !FileManager.default.fileExists(atPath: png) {
-            let r = try TestSupport.run("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(size.width)x\(size.height),format=rgb24",
-                                                   "-frames:v", "1", png])
-            XCTAssertEqual(r.status, 0, r.stderr)
-        }
-        return png
-    }
+    func picture() throws -> String { try testsrc2PNG(size, name: "in.png") }
 
     /// The still `path` with `effects`, frame 0 on `backend`.
     func still(_ path: String, _ effects: [ItemEffect], backend: Backend) throws -> RGBAImage {
-        var item = ClipSpec(path: path)
-        item.duration = MediaTime(seconds: 1)
-        item.effects = effects
-        var edit = Edit(clips: [item])
-        edit.renderSize = size
-        return try renderedFrames(edit, [0], backend: backend)[0]
+        try stillFrame(path, effects, size: size, backend: backend)
     }
 
     /// FFmpeg's picture of `png` through `filter`, RGBA.
@@ -194,12 +181,7 @@ final class PictureEffectTests: EndToEndTestCase {
         var edit = Edit(tracks: [VideoTrack(clips: [a, b]), VideoTrack(clips: [title])])
         edit.renderSize = size
         edit.frameRate = FrameRate(10)
-        let n: [Int64] = [2, 7, 12]
-        let gpu = try renderedFrames(edit, n, backend: .gpu), cpu = try renderedFrames(edit, n, backend: .cpu)
-        for (k, (g, c)) in zip(gpu, cpu).enumerated() {
-            let p = PlaneDifference(g.pixels, c.pixels).psnr
-            XCTAssertGreaterThanOrEqual(p, 45, "frame \(n[k]): GPU vs CPU \(p) dB")
-        }
+        let cpu = try cpuFramesMatchingTheGPU(edit, [2, 7, 12])
         var plain = edit
         plain.tracks[1].clips[0].effects = []
         let undimmed = try renderedFrames(plain, [2], backend: .cpu)[0]

@@ -26,7 +26,7 @@ final class SchemaTests: EndToEndTestCase {
         XCTAssertEqual(r.status, 0, r.text + r.stderr)
         // What was checked: the five fixtures, the docs' edits (docs/motion-graphics.md's Lottie items and docs/effects.md's
         // matte among them) and their item example, every case.
-        for expected in ["fixtures 5,", "docs edits 16,", "docs items 1,", "valid edits 8,", "invalid edits refused 66"] {
+        for expected in ["fixtures 5,", "docs edits 17,", "docs items 1,", "valid edits 8,", "invalid edits refused 69"] {
             XCTAssertTrue(r.text.contains(expected), r.text)
         }
 
