@@ -1,0 +1,135 @@
+import XCTest
+import SegueCore
+import SegueEdit
+import SeguePipeline
+import SegueTestSupport
+
+/// Smart rendering (`--smart`, docs/smart-rendering.md): the untouched stretches of an H.264 source copied as its
+/// packets, the rest encoded by libx264 set up to match.
+final class SmartRenderTests: EndToEndTestCase {
+    /// A 4 s 320×180 25 fps H.264 clip with a keyframe every 25 frames (IDR only, closed GOPs), tagged BT.709, with a
+    /// tone: `x264` options as given (B-pyramid, profile).
+    func source(_ name: String, _ x264: [String]) throws -> String {
+        let p = path(name)
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=4",
+                                               "-f", "lavfi", "-i", "sine=f=440:d=4", "-c:v", "libx264", "-preset", "medium", "-pix_fmt", "yuv420p",
+                                               "-g", "25", "-keyint_min", "25", "-sc_threshold", "0", "-colorspace", "bt709", "-color_primaries", "bt709",
+                                               "-color_trc", "bt709", "-color_range", "tv", "-c:a", "aac", "-shortest"] + x264 + [p])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return p
+    }
+
+    /// Each decoded frame's MD5 in display order (`-f framemd5`).
+    func md5s(_ file: String) throws -> [String] {
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:v", "-f", "framemd5", "-"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The edit: a cut into the middle of the first GOP (source frame 5), 56 frames, a 10-frame crossfade that starts one
+    /// frame after the keyframe at source frame 50, then the source again from frame 25 for 50 frames.
+    func cutsEdit(_ src: String) -> Edit {
+        var edit = Edit(clips: [clip(src, start: 0.2, duration: 2.24), clip(src, tr(.crossfade, 0.4), start: 1.0, duration: 2.0)])
+        edit.renderSize = PixelSize(width: 320, height: 180)
+        edit.frameRate = FrameRate(25)
+        edit.output.smart = true
+        return edit
+    }
+
+    func render(_ edit: Edit, _ name: String) throws -> (RenderResult, [String]) {
+        var o = RenderOptions()
+        o.backend = .cpu
+        o.verbose = true
+        let log = Collected<[String]>([])
+        o.log = { line in log.update { $0.append(line) } }
+        let r = try RenderJob.render(edit, to: path(name), options: o)
+        return (r, log.value)
+    }
+
+    /// x264 High with B-pyramids, High without, and Main: the plan copies the whole GOPs inside the untouched
+    /// stretches (output frames 20–44 from source frames 25–49; 71–95 from 50–74) and encodes the rest with the reasons;
+    /// the copied frames decode byte-identical to the source's; the output has the normal render's frame count and
+    /// duration, decodes with `-xerror` without a message, and its encoded frames are close to the normal render's.
+    func testCopiedStretchesAreTheSourcesFramesAndTheFileDecodesCleanly() throws {
+        for (name, x264) in [("high-pyramid", ["-profile:v", "high"]), ("high-flat", ["-profile:v", "high", "-x264-params", "b-pyramid=none"]),
+                             ("main", ["-profile:v", "main"])] {
+            let src = try source("\(name).mp4", x264)
+            let edit = cutsEdit(src)
+            let plan = try SmartPlan.make(try RenderJob.resolve(edit))
+            let copied = plan.stretches.compactMap { s -> (Range<Int64>, Range<Int>)? in
+                if case .copied(_, let k, _) = s.kind { return (s.frames, k) }
+                return nil
+            }
+            XCTAssertEqual(copied.map(\.0), [20..<45, 71..<96], "\(name): \(plan.lines)")
+            XCTAssertEqual(copied.map(\.1), [25..<50, 50..<75], "\(name): \(plan.lines)")
+            let reasons = plan.stretches.map { s -> String in if case .encoded(let w) = s.kind { return "\(s.frames) \(w)" }; return "\(s.frames) copied" }
+            XCTAssertEqual(reasons, ["0..<20 from the cut to the next keyframe", "20..<45 copied", "45..<46 after the last whole GOP", "46..<56 transition",
+                                     "56..<71 from the cut to the next keyframe", "71..<96 copied"], name)
+            XCTAssertEqual(plan.copiedFrames, 50)
+
+            let (result, log) = try render(edit, "\(name)-smart.mp4")
+            XCTAssertEqual(result.frames, 96)
+            XCTAssertTrue(log.contains { $0.contains("smart: 50 of 96 frames copied") }, "\(name): \(log)")
+            var plain = edit
+            plain.output.smart = false
+            let (normal, _) = try render(plain, "\(name)-normal.mp4")
+            let out = try md5s(path("\(name)-smart.mp4")), whole = try md5s(src), ref = try md5s(path("\(name)-normal.mp4"))
+            XCTAssertEqual(out.count, ref.count, name)
+            XCTAssertEqual(Int64(out.count), normal.frames)
+            for (frames, k) in copied {
+                XCTAssertEqual(Array(out[Int(frames.lowerBound)..<Int(frames.upperBound)]), Array(whole[k]), "\(name): copied frames \(frames)")
+            }
+            // The same duration as the normal render's, video and file.
+            for entries in ["duration", "nb_frames"] {
+                let a = try TestSupport.ffprobe(path("\(name)-smart.mp4"), entries)[entries], b = try TestSupport.ffprobe(path("\(name)-normal.mp4"), entries)[entries]
+                XCTAssertEqual(a, b, "\(name): stream \(entries)")
+            }
+            let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path("\(name)-smart.mp4"), "-f", "null", "-"])
+            XCTAssertEqual(strict.status, 0, strict.stderr)
+            XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "\(name): FFmpeg's messages decoding the smart render")
+            // Encoded frames against the normal render's: the same picture (a high PSNR: both encode the same pixels).
+            let psnr = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "info", "-i", path("\(name)-smart.mp4"), "-i", path("\(name)-normal.mp4"),
+                                                      "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-"])
+            let average = psnr.stderr.components(separatedBy: "average:").last.flatMap { Double($0.split(separator: " ").first ?? "") }
+            XCTAssertGreaterThan(average ?? 0, 35, "\(name): \(psnr.stderr.suffix(300))")
+        }
+    }
+
+    /// A rotated source and a source of another size are not copied, and the plan says why.
+    func testRotatedAndOtherSizeAreEncodedWithTheReason() throws {
+        let src = try source("a.mp4", [])
+        let rotated = path("r.mp4")
+        try TestSupport.rotated(src, degrees: 180, to: rotated)
+        let small = path("small.mp4")
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", src, "-vf", "scale=160:90", "-c:v", "libx264", "-g", "25",
+                                               "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", small])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var edit = Edit(clips: [clip(rotated, duration: 2), clip(small, duration: 2), clip(src, duration: 2)])
+        edit.renderSize = PixelSize(width: 320, height: 180)
+        edit.frameRate = FrameRate(25)
+        edit.output.smart = true
+        let plan = try SmartPlan.make(try RenderJob.resolve(edit))
+        let lines = plan.lines
+        XCTAssertEqual(lines, ["frames 0–49 encoded: rotated source", "frames 50–99 encoded: size differs from the output",
+                               "frames 100–149 copied from a.mp4 (its frames 0–49)", "50 frames copied, 100 encoded"])
+        let (result, log) = try render(edit, "mixed.mp4")
+        XCTAssertEqual(result.frames, 150)
+        XCTAssertTrue(log.contains { $0.contains("smart: 50 of 150 frames copied") }, "\(log)")
+        let out = try md5s(path("mixed.mp4")), whole = try md5s(src)
+        XCTAssertEqual(out.count, 150)
+        XCTAssertEqual(Array(out[100..<150]), Array(whole[0..<50]))
+    }
+
+    /// `--smart` with another output format is refused, saying so.
+    func testSmartWithAnotherCodecIsRefused() throws {
+        let src = try source("a.mp4", [])
+        var edit = cutsEdit(src)
+        edit.output.codec = .ffv1
+        edit.output.codecFromFileName = false
+        XCTAssertThrowsError(try render(edit, "x.mkv")) { error in
+            XCTAssertTrue(error is UsageError, "\(error)")
+            XCTAssertTrue("\(error)".contains("--smart copies H.264 packets into H.264 output"), "\(error)")
+            XCTAssertTrue("\(error)".contains("FFV1"), "\(error)")
+        }
+    }
+}
