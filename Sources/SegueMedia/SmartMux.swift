@@ -63,6 +63,12 @@ public enum SmartMux {
                 shown.append(try packetPTS(stream, packets).map { index[$0]! - firstFrame })
             }
         }
+        // Every piece shows each of its frames once: none dropped, duplicated or outside it at a seam.
+        for (piece, frames) in zip(pieces, shown) where frames.sorted() != Array(0..<frames.count) {
+            let file: String
+            switch piece.source { case .encoded(let p): file = p; case .copied(let s, _, _): file = s.path }
+            throw MediaError(path: file, function: nil, message: "a stretch's packets do not show its frames 0…\(frames.count - 1) once each")
+        }
         guard let copied = copiedConfig, let params = template else { throw MediaError(path: path, function: nil, message: "nothing is copied") }
         let config = encodedConfig.map { copied.adding($0) } ?? copied
         // The largest reordering delay: how many packets before its own place in display order a frame is decoded.

@@ -1,6 +1,8 @@
 import XCTest
 import SegueCore
 import SegueEdit
+import SegueMedia
+import SegueFarm
 import SeguePipeline
 import SegueTestSupport
 
@@ -95,6 +97,27 @@ final class SmartRenderTests: EndToEndTestCase {
         }
     }
 
+    /// The packet index of a 100-frame source with a keyframe every 25: four GOPs of 25 frames, each from an IDR
+    /// picture; its avcC read back byte for byte, SPS and PPS id 0, so the encoder is given id 1; the frame rule.
+    func testIndexOfASource() throws {
+        let src = try source("a.mp4", [])
+        let s = try SmartIndex.read(path: src, policy: .default)
+        XCTAssertNil(s.problem)
+        XCTAssertEqual(s.codec, "h264")
+        XCTAssertEqual(s.gops.map(\.frames), [0..<25, 25..<50, 50..<75, 75..<100])
+        XCTAssertEqual(s.gops.map(\.packets), [0..<25, 25..<50, 50..<75, 75..<100])
+        XCTAssertEqual(s.frameTimes.count, 100)
+        XCTAssertEqual(s.frameTimes[25], MediaTime(seconds: 1))
+        let c = try XCTUnwrap(AVCConfiguration(s.parameterSets))
+        XCTAssertEqual(c.bytes, s.parameterSets)
+        XCTAssertEqual(c.spsIDs, [0])
+        XCTAssertEqual(c.ppsIDs, [0])
+        XCTAssertEqual(c.lengthSize, 4)
+        XCTAssertEqual(s.encoderOptions, ["profile": "high", "level": "1.2", "x264-params": "sps-id=1"])
+        XCTAssertEqual(s.frameIndex(at: MediaTime(seconds: 0.2), slack: MediaTime(value: 1, timescale: 1000)), 5)
+        XCTAssertEqual(s.frameIndex(at: MediaTime(value: 199, timescale: 1000), slack: .zero), 4)
+    }
+
     /// A rotated source and a source of another size are not copied, and the plan says why.
     func testRotatedAndOtherSizeAreEncodedWithTheReason() throws {
         let src = try source("a.mp4", [])
@@ -120,7 +143,7 @@ final class SmartRenderTests: EndToEndTestCase {
         XCTAssertEqual(Array(out[100..<150]), Array(whole[0..<50]))
     }
 
-    /// `--smart` with another output format is refused, saying so.
+    /// `--smart` with another output format is refused, saying so; so is a chunked render of a smart edit.
     func testSmartWithAnotherCodecIsRefused() throws {
         let src = try source("a.mp4", [])
         var edit = cutsEdit(src)
@@ -130,6 +153,10 @@ final class SmartRenderTests: EndToEndTestCase {
             XCTAssertTrue(error is UsageError, "\(error)")
             XCTAssertTrue("\(error)".contains("--smart copies H.264 packets into H.264 output"), "\(error)")
             XCTAssertTrue("\(error)".contains("FFV1"), "\(error)")
+        }
+        // Chunked renders (farms, --cache) say that they do not smart-render yet.
+        XCTAssertThrowsError(try ChunkPlanner.plan(cutsEdit(src), editPath: path("e.json"), chunks: 2)) { error in
+            XCTAssertTrue("\(error)".contains("--smart is not done for chunked renders yet"), "\(error)")
         }
     }
 }
