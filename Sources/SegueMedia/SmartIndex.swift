@@ -32,15 +32,10 @@ public enum SmartIndex {
         s.profileName = "\(profileOption(par.profile) ?? "profile \(par.profile)") \(par.level / 10).\(par.level % 10)"
         // Every packet: its pts, and whether it is a keyframe and an IDR picture.
         var packets: [(pts: Int64, key: Bool, idr: Bool)] = []
-        let pkt = Packet()
-        while true {
-            let rc = file.readPacket(pkt.ptr)
-            if rc == FF.eof { break }
-            try FF.check(rc, "av_read_frame", path: path)
-            defer { av_packet_unref(pkt.ptr) }
-            let p = pkt.ptr.pointee
-            guard p.stream_index == vi else { continue }
-            guard p.pts != FF.noPTS else { s.problem = s.problem ?? "a packet has no timestamp"; continue }
+        try file.forEachPacket { p in
+            guard p.stream_index == vi else { return }
+            guard p.pts != FF.noPTS else { s.problem = s.problem ?? "a packet has no timestamp"; return }
+            if p.flags & AV_PKT_FLAG_DISCARD != 0 { s.problem = s.problem ?? "its edit list hides some of its frames" }
             let key = p.flags & AV_PKT_FLAG_KEY != 0
             var idr = false
             if key, let c = config, let data = p.data {

@@ -109,6 +109,10 @@ public struct SmartPlan: Sendable {
         guard p.isMedia, !p.source.isStill else { return .other("not a video clip") }
         if layer.reversed { return .other("reversed") }
         if layer.frameBlend { return .other("frame blending") }
+        if !p.timeMap.isIdentity { return .other("speed other than 1 (or a freeze)") }
+        if let r = p.source.streamRate, MediaTime.zero < r.frameDuration, r.frameDuration != timeline.frameRate.frameDuration {
+            return .other("frame rate differs from the output's (\(r) fps)")
+        }
         if !layer.isUntouched { return .other("opacity, crop, blend or effect") }
         if p.spec.colour != nil { return .other("colour override") }
         if let c = p.source.colour, c.transfer != .sdr || c.primaries == .bt2020 { return .other("HDR source (tone mapped)") }
