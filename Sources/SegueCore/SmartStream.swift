@@ -25,6 +25,8 @@ public struct SmartStream: Equatable, Sendable {
     public var frameTimes: [MediaTime] = []
     /// Each frame's presentation timestamp in the stream's time base, in display order.
     public var framePTS: [Int64] = []
+    /// Each packet's presentation timestamp in the stream's time base, in decoding order (the file's order).
+    public var packetPTS: [Int64] = []
     /// The stretches a copy may take, in order (each starts at an IDR picture; a stretch that does not decode on its
     /// own, such as an open GOP's, is left out).
     public var gops: [GOP] = []

@@ -48,6 +48,7 @@ public enum SmartIndex {
         if Set(sorted).count != sorted.count { s.problem = s.problem ?? "two packets have the same timestamp" }
         let tb = st.pointee.time_base
         s.framePTS = sorted
+        s.packetPTS = packets.map(\.pts)
         s.frameTimes = sorted.map { MediaTime(value: ($0 - first) * Int64(tb.num), timescale: Int64(tb.den)) }
         s.nonIDRKeyframes = packets.filter { $0.key && !$0.idr }.count
         guard s.problem == nil else { return s }

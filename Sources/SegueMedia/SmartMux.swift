@@ -60,7 +60,7 @@ public enum SmartMux {
                     template = try StreamParameters(copying: file.stream(vi), path: stream.path)
                 }
                 let index = Dictionary(uniqueKeysWithValues: stream.framePTS.enumerated().map { ($1, $0) })
-                shown.append(try packetPTS(stream, packets).map { index[$0]! - firstFrame })
+                shown.append(stream.packetPTS[packets].map { index[$0]! - firstFrame })
             }
         }
         // Every piece shows each of its frames once: none dropped, duplicated or outside it at a seam.
@@ -125,24 +125,24 @@ public enum SmartMux {
         return decoded
     }
 
-    /// The timestamps of `stream`'s packets `packets` (decoding order).
-    static func packetPTS(_ stream: SmartStream, _ packets: Range<Int>) throws -> [Int64] {
-        var out: [Int64] = []
-        try copyPackets(stream, packets) { out.append($0.pointee.pts) }
-        return out
-    }
-
-    /// Calls `body` with each of `stream`'s video packets `packets` (decoding order), read after a seek to the first.
+    /// Calls `body` with each of `stream`'s video packets `packets` (decoding order), read after a seek to the keyframe
+    /// at or before the first: each must have the timestamp the index gives it (`SmartStream.packetPTS`).
     static func copyPackets(_ stream: SmartStream, _ packets: Range<Int>, _ body: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         let r = try PieceReader(StreamCopy.Piece(path: stream.path, startFrame: 0), type: AVMEDIA_TYPE_VIDEO)
-        // Packets are counted from the file's start: reading them (not decoding) is cheap, and exact where a seek is not.
-        var n = 0
-        while n < packets.upperBound, try r.next() {
-            if n >= packets.lowerBound { try body(r.packet.ptr) }
+        let first = stream.packetPTS[packets.lowerBound]
+        // A failed seek reads from the start: slower, the same packets.
+        if packets.lowerBound > 0 { _ = av_seek_frame(r.file.ctx, r.index, first, AVSEEK_FLAG_BACKWARD) }
+        var found = false
+        while !found, try r.next() { found = r.packet.ptr.pointee.pts == first }
+        var n = packets.lowerBound
+        while found && n < packets.upperBound {
+            guard r.packet.ptr.pointee.pts == stream.packetPTS[n] else { break }
+            try body(r.packet.ptr)
             n += 1
+            if n < packets.upperBound { guard try r.next() else { break } }
         }
         guard n == packets.upperBound else {
-            throw MediaError(path: stream.path, function: nil, message: "the file has \(n) video packets, fewer than its index (\(packets.upperBound)): it changed while rendering?")
+            throw MediaError(path: stream.path, function: nil, message: "its packets \(packets.lowerBound)…\(packets.upperBound - 1) are not the ones its index read (the file changed while rendering?)")
         }
     }
 }
