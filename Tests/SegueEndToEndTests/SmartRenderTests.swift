@@ -11,9 +11,9 @@ import SegueTestSupport
 final class SmartRenderTests: EndToEndTestCase {
     /// A 4 s 320×180 25 fps H.264 clip with a keyframe every 25 frames (IDR only, closed GOPs), tagged BT.709, with a
     /// tone: `x264` options as given (B-pyramid, profile).
-    func source(_ name: String, _ x264: [String]) throws -> String {
+    func source(_ name: String, _ x264: [String], picture: String = "testsrc2") throws -> String {
         let p = path(name)
-        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=4",
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "\(picture)=s=320x180:r=25:d=4",
                                                "-f", "lavfi", "-i", "sine=f=440:d=4", "-c:v", "libx264", "-preset", "medium", "-pix_fmt", "yuv420p",
                                                "-g", "25", "-keyint_min", "25", "-sc_threshold", "0", "-colorspace", "bt709", "-color_primaries", "bt709",
                                                "-color_trc", "bt709", "-color_range", "tv", "-c:a", "aac", "-shortest"] + x264 + [p])
@@ -140,6 +140,28 @@ final class SmartRenderTests: EndToEndTestCase {
         XCTAssertEqual(s.encoderOptions, ["profile": "high", "level": "1.2", "x264-params": "sps-id=1"])
         XCTAssertEqual(s.frameIndex(at: MediaTime(seconds: 0.2), slack: MediaTime(value: 1, timescale: 1000)), 5)
         XCTAssertEqual(s.frameIndex(at: MediaTime(value: 199, timescale: 1000), slack: .zero), 4)
+    }
+
+    /// Two files with the same parameter sets (x264's, same settings, other pictures) are both copied into one output;
+    /// a third whose parameter sets differ (Main rather than High) is encoded, saying why.
+    func testSourcesWithTheSameParameterSetsAreCopiedOthersEncoded() throws {
+        let a = try source("a.mp4", []), b = try source("b.mp4", [], picture: "smptehdbars"), c = try source("c.mp4", ["-profile:v", "main"])
+        XCTAssertEqual(try SmartIndex.read(path: a, policy: .default).parameterSets, try SmartIndex.read(path: b, policy: .default).parameterSets)
+        var edit = Edit(clips: [clip(a, duration: 2), clip(b, duration: 2), clip(c, duration: 2)])
+        edit.renderSize = PixelSize(width: 320, height: 180)
+        edit.frameRate = FrameRate(25)
+        edit.output.smart = true
+        let plan = try SmartPlan.make(try RenderJob.resolve(edit))
+        XCTAssertEqual(plan.lines, ["frames 0–49 copied from a.mp4 (its frames 0–49)", "frames 50–99 copied from b.mp4 (its frames 0–49)",
+                                    "frames 100–149 encoded: its parameter sets differ from a.mp4's", "100 frames copied, 50 encoded"])
+        let (result, _) = try render(edit, "two.mp4")
+        XCTAssertEqual(result.frames, 150)
+        let out = try md5s(path("two.mp4"))
+        XCTAssertEqual(Array(out[0..<50]), Array(try md5s(a)[0..<50]))
+        XCTAssertEqual(Array(out[50..<100]), Array(try md5s(b)[0..<50]))
+        let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path("two.mp4"), "-f", "null", "-"])
+        XCTAssertEqual(strict.status, 0, strict.stderr)
+        XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "")
     }
 
     /// A rotated source and a source of another size are not copied, and the plan says why.
