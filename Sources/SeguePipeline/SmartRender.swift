@@ -55,7 +55,15 @@ extension RenderJob {
             pending = nil
             try options.checkCancellation(frame: r.lowerBound, of: timeline.frameCount)
             let file = "\(parts)/\(pieces.count).mp4"
-            warnings += try encode(timeline, renderer: renderer, to: file, options: stretchOptions, frames: r, settings: settings,
+            // Progress over the whole output: the frames before this stretch (copied or encoded) count as done.
+            let total = timeline.frameCount, base = r.lowerBound
+            var each = stretchOptions
+            if let report = options.progress {
+                each.progress = { @Sendable (p: RenderProgress) in
+                    report(RenderProgress(frame: base + p.frame, total: total, fps: p.fps, speed: p.speed, elapsed: p.elapsed, eta: p.eta, stage: "render"))
+                }
+            }
+            warnings += try encode(timeline, renderer: renderer, to: file, options: each, frames: r, settings: settings,
                                    watchdog: watchdog).warnings
             pieces.append(SmartMux.Piece(.encoded(path: file), startFrame: r.lowerBound))
         }

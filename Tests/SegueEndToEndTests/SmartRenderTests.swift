@@ -38,13 +38,18 @@ final class SmartRenderTests: EndToEndTestCase {
         return edit
     }
 
+    /// The progress reports of the last `render`.
+    var progress: [RenderProgress] = []
+
     func render(_ edit: Edit, _ name: String) throws -> (RenderResult, [String]) {
         var o = RenderOptions()
         o.backend = .cpu
         o.verbose = true
-        let log = Collected<[String]>([])
+        let log = Collected<[String]>([]), reports = Collected<[RenderProgress]>([])
         o.log = { line in log.update { $0.append(line) } }
+        o.progress = { p in reports.update { $0.append(p) } }
         let r = try RenderJob.render(edit, to: path(name), options: o)
+        progress = reports.value
         return (r, log.value)
     }
 
@@ -184,9 +189,24 @@ final class SmartRenderTests: EndToEndTestCase {
         let (result, log) = try render(edit, "mixed.mp4")
         XCTAssertEqual(result.frames, 150)
         XCTAssertTrue(log.contains { $0.contains("smart: 50 of 150 frames copied") }, "\(log)")
+        // Progress over the whole output: never decreasing, the encoded frames 0–99 reported as they are drawn, ending
+        // with "done" at 150 of 150.
+        let frames = progress.map(\.frame)
+        XCTAssertEqual(frames, frames.sorted(), "\(frames)")
+        XCTAssertTrue(frames.contains { $0 > 0 && $0 <= 100 }, "\(frames)")
+        XCTAssertEqual(progress.last.map { "\($0.stage) \($0.frame)/\($0.total)" }, "done 150/150")
+        XCTAssertTrue(progress.allSatisfy { $0.total == 150 })
         let out = try md5s(path("mixed.mp4")), whole = try md5s(src)
         XCTAssertEqual(out.count, 150)
         XCTAssertEqual(Array(out[100..<150]), Array(whole[0..<50]))
+        // With nothing to copy, a normal render and one line saying why.
+        var turned = Edit(clips: [clip(rotated, duration: 1)])
+        turned.renderSize = PixelSize(width: 320, height: 180)
+        turned.frameRate = FrameRate(25)
+        turned.output.smart = true
+        let (plain, plainLog) = try render(turned, "turned.mp4")
+        XCTAssertEqual(plain.frames, 25)
+        XCTAssertEqual(plainLog.filter { $0.contains("--smart") }, ["segue: --smart: nothing can be copied (rotated source); rendered as usual"])
     }
 
     /// `--smart` with another output format is refused, saying so; so is a chunked render of a smart edit.
