@@ -32,11 +32,11 @@ public struct SmartStream: Equatable, Sendable {
     public var gops: [GOP] = []
     /// Keyframes that are not IDR pictures (recovery points, open GOPs): not copy starts.
     public var nonIDRKeyframes = 0
+    /// The encoder of the other frames (libavcodec's name): libx264 for H.264, libx265 for HEVC.
+    public var encoder = "libx264"
     /// What the encoder of the other frames is set up with to match the stream (FFmpeg's option names: `profile`,
     /// `level`, `x264-params` with a parameter-set id the stream does not use).
     public var encoderOptions: [String: String] = [:]
-    /// The stream's profile and level in words ("High 3.0"), for messages.
-    public var profileName = ""
 
     public init(path: String, codec: String) { self.path = path; self.codec = codec }
 

@@ -73,9 +73,9 @@ public struct AVCConfiguration: Equatable, Sendable {
         return r.ue()
     }
 
-    /// The NAL unit types in a sample of length-prefixed NAL units (`lengthSize` bytes each); nil when the lengths
-    /// do not add up to the sample.
-    public static func nalTypes(_ sample: UnsafeBufferPointer<UInt8>, lengthSize: Int) -> [UInt8]? {
+    /// The first byte of each NAL unit (H.264: its type is the low 5 bits; HEVC: bits 1–6) in a sample of
+    /// length-prefixed NAL units (`lengthSize` bytes each); nil when the lengths do not add up to the sample.
+    public static func nalHeaders(_ sample: UnsafeBufferPointer<UInt8>, lengthSize: Int) -> [UInt8]? {
         var i = 0, types: [UInt8] = []
         while i < sample.count {
             guard i + lengthSize <= sample.count else { return nil }
@@ -83,7 +83,7 @@ public struct AVCConfiguration: Equatable, Sendable {
             for k in 0..<lengthSize { n = n << 8 | Int(sample[i + k]) }
             i += lengthSize
             guard n > 0, i + n <= sample.count else { return nil }
-            types.append(sample[i] & 0x1F)
+            types.append(sample[i])
             i += n
         }
         return types

@@ -16,12 +16,19 @@ public enum SmartIndex {
         s.problem = problem(with: par)
         let extradata = par.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.extradata_size))) } ?? []
         s.parameterSets = extradata
-        let config = AVCConfiguration(extradata)
+        let hevc = par.codec_id == AV_CODEC_ID_HEVC
+        let config = hevc ? nil : AVCConfiguration(extradata)
+        let lengthSize = hevc ? HEVCConfiguration(extradata)?.lengthSize : config?.lengthSize
         if s.problem == nil {
-            if config == nil { s.problem = "its parameter sets are not stored as avcC (an Annex B stream)" }
-            else if config!.lengthSize != 4 { s.problem = "its NAL units have \(config!.lengthSize)-byte lengths (4 are copied)" }
+            if lengthSize == nil { s.problem = "its parameter sets are not stored as \(hevc ? "hvcC" : "avcC") (an Annex B stream)" }
+            else if lengthSize != 4 { s.problem = "its NAL units have \(lengthSize!)-byte lengths (4 are copied)" }
         }
-        if let c = config, s.problem == nil {
+        if hevc, s.problem == nil {
+            // x265 numbers its parameter sets 0 as the stream does: the output carries them in band (hev1). No level:
+            // x265 with a level and CRF turns on VBV, whose output is not deterministic; it chooses its own.
+            s.encoder = "libx265"
+            s.encoderOptions = ["profile": "main", "x265-params": "repeat-headers=1"]
+        } else if let c = config, s.problem == nil {
             let used = c.spsIDs + c.ppsIDs
             let id = (used.max() ?? -1) + 1
             if id > 31 { s.problem = "its parameter sets use every id" } else {
@@ -29,7 +36,6 @@ public enum SmartIndex {
                                     "x264-params": "sps-id=\(id)"]
             }
         }
-        s.profileName = "\(profileOption(par.profile) ?? "profile \(par.profile)") \(par.level / 10).\(par.level % 10)"
         // Every packet: its pts, and whether it is a keyframe and an IDR picture.
         var packets: [(pts: Int64, key: Bool, idr: Bool)] = []
         try file.forEachPacket { p in
@@ -38,8 +44,9 @@ public enum SmartIndex {
             if p.flags & AV_PKT_FLAG_DISCARD != 0 { s.problem = s.problem ?? "its edit list hides some of its frames" }
             let key = p.flags & AV_PKT_FLAG_KEY != 0
             var idr = false
-            if key, let c = config, let data = p.data {
-                idr = AVCConfiguration.nalTypes(UnsafeBufferPointer(start: data, count: Int(p.size)), lengthSize: c.lengthSize)?.contains(5) ?? false
+            if key, let n = lengthSize, let data = p.data,
+               let headers = AVCConfiguration.nalHeaders(UnsafeBufferPointer(start: data, count: Int(p.size)), lengthSize: n) {
+                idr = headers.contains { hevc ? HEVCConfiguration.isIDR($0) : $0 & 0x1F == 5 }
             }
             packets.append((p.pts, key, idr))
         }
@@ -68,14 +75,17 @@ public enum SmartIndex {
     /// Why a stream with these parameters is not copied, or nil: H.264 only, 8-bit 4:2:0 at square pixels, tagged
     /// BT.709 limited range (what the output's encoder writes), progressive.
     static func problem(with par: AVCodecParameters) -> String? {
-        if par.codec_id == AV_CODEC_ID_HEVC { return "HEVC is not copied yet (H.264 is)" }
-        guard par.codec_id == AV_CODEC_ID_H264 else { return "\(String(cString: avcodec_get_name(par.codec_id))) is not copied (H.264 is)" }
+        guard par.codec_id == AV_CODEC_ID_H264 || par.codec_id == AV_CODEC_ID_HEVC else {
+            return "\(String(cString: avcodec_get_name(par.codec_id))) is not copied (H.264 and HEVC are)"
+        }
         let format = AVPixelFormat(rawValue: par.format)
         guard format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P else {
             let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
             return "its pixel format \(name) is not encodable here to match (8-bit 4:2:0 is)"
         }
-        guard profileOption(par.profile) != nil else { return "its profile (\(par.profile)) is not encodable here to match" }
+        guard par.codec_id == AV_CODEC_ID_HEVC ? par.profile == 1 : profileOption(par.profile) != nil else {   // FF_PROFILE_HEVC_MAIN
+            return "its profile (\(par.profile)) is not encodable here to match"
+        }
         if par.sample_aspect_ratio.num != 0 && par.sample_aspect_ratio.num != par.sample_aspect_ratio.den { return "its pixels are not square" }
         guard par.color_primaries == AVCOL_PRI_BT709, par.color_trc == AVCOL_TRC_BT709, par.color_space == AVCOL_SPC_BT709,
               par.color_range == AVCOL_RANGE_MPEG else {

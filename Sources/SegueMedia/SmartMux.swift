@@ -35,6 +35,10 @@ public enum SmartMux {
     public static func write(_ pieces: [Piece], frameRate: FrameRate, audioPath: String?, to path: String,
                              container: String, muxOptions: [String: String]) throws -> Int64 {
         let frameBase = AVRational(num: frameRate.denominator, den: frameRate.numerator)
+        let firstCopied = pieces.lazy.compactMap { piece -> SmartStream? in if case .copied(let s, _, _) = piece.source { return s }; return nil }.first
+        guard let firstCopied else { throw MediaError(path: path, function: nil, message: "nothing is copied") }
+        // HEVC: x265's parameter sets have the copied stream's ids, so both go in band, before each copied IDR.
+        let inBand = firstCopied.codec == "hevc" ? HEVCConfiguration(firstCopied.parameterSets)?.inBand : nil
         // First pass: each piece's packets' frames (display order within the piece), and the parameter sets.
         var shown: [[Int]] = []
         var encodedConfig: AVCConfiguration?, copiedConfig: AVCConfiguration?, template: StreamParameters?
@@ -44,16 +48,18 @@ public enum SmartMux {
                 let r = try PieceReader(StreamCopy.Piece(path: file, startFrame: 0), type: AVMEDIA_TYPE_VIDEO)
                 let par = r.stream.pointee.codecpar.pointee
                 let bytes = par.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.extradata_size))) } ?? []
-                guard let c = AVCConfiguration(bytes) else { throw MediaError(path: file, function: nil, message: "the encoded stretch has no avcC") }
-                if let e = encodedConfig, e != c {
-                    throw MediaError(path: file, function: nil, message: "the encoded stretches' parameter sets differ from one another")
+                if inBand == nil {
+                    guard let c = AVCConfiguration(bytes) else { throw MediaError(path: file, function: nil, message: "the encoded stretch has no avcC") }
+                    if let e = encodedConfig, e != c {
+                        throw MediaError(path: file, function: nil, message: "the encoded stretches' parameter sets differ from one another")
+                    }
+                    encodedConfig = c
                 }
-                encodedConfig = c
                 var frames: [Int] = []
                 while try r.next() { frames.append(Int(r.frame(r.packet.ptr.pointee.pts, frameBase))) }
                 shown.append(frames)
             case .copied(let stream, let packets, let firstFrame):
-                if copiedConfig == nil {
+                if template == nil {
                     copiedConfig = AVCConfiguration(stream.parameterSets)
                     let file = try InputFile(path: stream.path, policy: MediaInput.ownFiles)
                     guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else { throw MediaError(path: stream.path, function: nil, message: "no video stream") }
@@ -69,14 +75,16 @@ public enum SmartMux {
             switch piece.source { case .encoded(let p): file = p; case .copied(let s, _, _): file = s.path }
             throw MediaError(path: file, function: nil, message: "a stretch's packets do not show its frames 0…\(frames.count - 1) once each")
         }
-        guard let copied = copiedConfig, let params = template else { throw MediaError(path: path, function: nil, message: "nothing is copied") }
-        let config = encodedConfig.map { copied.adding($0) } ?? copied
+        guard let params = template else { throw MediaError(path: path, function: nil, message: "nothing is copied") }
+        // H.264: one avcC with both streams' parameter sets (their ids differ); HEVC: the copied stream's hvcC, hev1.
+        let bytes = inBand != nil ? firstCopied.parameterSets
+            : copiedConfig.map { c in encodedConfig.map { c.adding($0) } ?? c }?.bytes ?? firstCopied.parameterSets
         // The largest reordering delay: how many packets before its own place in display order a frame is decoded.
         let delay = shown.map { frames in frames.enumerated().map { $0.offset - $0.element }.max() ?? 0 }.max() ?? 0
 
         let out = try OutputFile(path: path, container: container)
-        let bytes = config.bytes
         let par = params.codec.ptr
+        if inBand != nil { par.pointee.codec_tag = Encoder.fourCC("hev1") }
         av_freep(&par.pointee.extradata)
         par.pointee.extradata = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)).assumingMemoryBound(to: UInt8.self)
         bytes.withUnsafeBufferPointer { par.pointee.extradata.update(from: $0.baseAddress!, count: bytes.count) }
@@ -100,8 +108,10 @@ public enum SmartMux {
                 audioPending = try a.next()
             }
         }
-        func put(_ p: UnsafeMutablePointer<AVPacket>, frame: Int, of piece: Piece) throws {
+        func put(_ packet: UnsafeMutablePointer<AVPacket>, frame: Int, of piece: Piece, prefix: [UInt8]? = nil) throws {
             let dts = decoded - Int64(delay)
+            let withSets = try prefix.map { try prefixed(packet, $0, path: path) }
+            let p = withSets?.ptr ?? packet
             try audioBefore(dts)
             p.pointee.pts = piece.startFrame + Int64(frame)
             p.pointee.dts = dts
@@ -117,12 +127,27 @@ public enum SmartMux {
                 while try r.next() { try put(r.packet.ptr, frame: shown[k][j], of: piece); j += 1 }
             case .copied(let stream, let packets, _):
                 var j = 0
-                try copyPackets(stream, packets) { p in try put(p, frame: shown[k][j], of: piece); j += 1 }
+                try copyPackets(stream, packets) { p in
+                    let sets = j == 0 || p.pointee.flags & AV_PKT_FLAG_KEY != 0 ? inBand : nil
+                    try put(p, frame: shown[k][j], of: piece, prefix: sets)
+                    j += 1
+                }
             }
         }
         try audioBefore(nil)
         try out.finish()
         return decoded
+    }
+
+    /// A new packet of `prefix` followed by `packet`'s data, with its properties (timestamps, flags).
+    static func prefixed(_ packet: UnsafeMutablePointer<AVPacket>, _ prefix: [UInt8], path: String) throws -> Packet {
+        let q = Packet()
+        let size = Int(packet.pointee.size)
+        try FF.check(av_new_packet(q.ptr, Int32(prefix.count + size)), "av_new_packet", path: path)
+        try FF.check(av_packet_copy_props(q.ptr, packet), "av_packet_copy_props", path: path)
+        prefix.withUnsafeBufferPointer { q.ptr.pointee.data.update(from: $0.baseAddress!, count: prefix.count) }
+        if size > 0 { (q.ptr.pointee.data + prefix.count).update(from: packet.pointee.data, count: size) }
+        return q
     }
 
     /// Calls `body` with each of `stream`'s video packets `packets` (decoding order), read after a seek to the keyframe

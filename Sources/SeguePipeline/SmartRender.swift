@@ -41,6 +41,7 @@ extension RenderJob {
         if options.verbose { plan.lines.dropLast().forEach { options.log("segue: smart: \($0)") } }
         var settings = timeline.output
         settings.encoderOptions = matched.encoderOptions
+        settings.encoder = matched.encoder
         let parts = path + ".parts"
         try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: parts) }
@@ -86,7 +87,7 @@ extension RenderJob {
         options.progress?(RenderProgress(frame: frames, total: frames, fps: 0, speed: 0, elapsed: 0, eta: 0, stage: "done"))
         if options.verbose {
             options.log("segue: smart: \(plan.copiedFrames) of \(timeline.frameCount) frames copied from the sources' packets, \(plan.encodedFrames) encoded "
-                        + "(libx264 \(matched.encoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))")
+                        + "(\(matched.encoder) \(matched.encoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))")
         }
         return (frames, samples, warnings, false)
     }

@@ -11,10 +11,10 @@ import SegueTestSupport
 final class SmartRenderTests: EndToEndTestCase {
     /// A 4 s 320×180 25 fps H.264 clip with a keyframe every 25 frames (IDR only, closed GOPs), tagged BT.709, with a
     /// tone: `x264` options as given (B-pyramid, profile).
-    func source(_ name: String, _ x264: [String], picture: String = "testsrc2") throws -> String {
+    func source(_ name: String, _ x264: [String], picture: String = "testsrc2", encoder: String = "libx264") throws -> String {
         let p = path(name)
         let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "\(picture)=s=320x180:r=25:d=4",
-                                               "-f", "lavfi", "-i", "sine=f=440:d=4", "-c:v", "libx264", "-preset", "medium", "-pix_fmt", "yuv420p",
+                                               "-f", "lavfi", "-i", "sine=f=440:d=4", "-c:v", encoder, "-preset", "medium", "-pix_fmt", "yuv420p",
                                                "-g", "25", "-keyint_min", "25", "-sc_threshold", "0", "-colorspace", "bt709", "-color_primaries", "bt709",
                                                "-color_trc", "bt709", "-color_range", "tv", "-c:a", "aac", "-shortest"] + x264 + [p])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -88,9 +88,11 @@ final class SmartRenderTests: EndToEndTestCase {
                 XCTAssertEqual(Array(out[Int(frames.lowerBound)..<Int(frames.upperBound)]), Array(whole[k]), "\(name): copied frames \(frames)")
             }
             // The same duration as the normal render's, video and file.
-            for entries in ["duration", "nb_frames"] {
-                let a = try TestSupport.ffprobe(path("\(name)-smart.mp4"), entries)[entries], b = try TestSupport.ffprobe(path("\(name)-normal.mp4"), entries)[entries]
-                XCTAssertEqual(a, b, "\(name): stream \(entries)")
+            for entry in ["duration", "nb_frames"] {
+                let a = try TestSupport.ffprobe(path("\(name)-smart.mp4"), "stream=\(entry)")[entry]
+                let b = try TestSupport.ffprobe(path("\(name)-normal.mp4"), "stream=\(entry)")[entry]
+                XCTAssertEqual(a, ["duration": "3.840000", "nb_frames": "96"][entry], "\(name): stream \(entry)")
+                XCTAssertEqual(a, b, "\(name): stream \(entry)")
             }
             let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path("\(name)-smart.mp4"), "-f", "null", "-"])
             XCTAssertEqual(strict.status, 0, strict.stderr)
@@ -145,6 +147,38 @@ final class SmartRenderTests: EndToEndTestCase {
         XCTAssertEqual(s.encoderOptions, ["profile": "high", "level": "1.2", "x264-params": "sps-id=1"])
         XCTAssertEqual(s.frameIndex(at: MediaTime(seconds: 0.2), slack: MediaTime(value: 1, timescale: 1000)), 5)
         XCTAssertEqual(s.frameIndex(at: MediaTime(value: 199, timescale: 1000), slack: .zero), 4)
+    }
+
+    /// HEVC from x265 with closed GOPs: the same stretches copied (byte-identical frames), the rest encoded by libx265
+    /// with its parameter sets in band (`hev1`), decoding with `-xerror` silently; the same file rendered twice is the
+    /// same bytes. With open GOPs (CRA keyframes) only the first picture is an IDR: nothing is copied, and the plan says why.
+    func testHEVCClosedGOPsCopiedOpenGOPsSaid() throws {
+        let closed = try source("closed.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:no-open-gop=1:log-level=error", "-tag:v", "hvc1"],
+                                encoder: "libx265")
+        let edit = cutsEdit(closed)
+        let plan = try SmartPlan.make(try RenderJob.resolve(edit))
+        XCTAssertEqual(plan.stretches.filter(\.isCopied).map(\.frames), [20..<45, 71..<96], "\(plan.lines)")
+        let (result, log) = try render(edit, "hevc.mp4")
+        XCTAssertEqual(result.frames, 96)
+        XCTAssertTrue(log.contains { $0.contains("smart: 50 of 96 frames copied") && $0.contains("libx265") }, "\(log)")
+        let out = try md5s(path("hevc.mp4")), whole = try md5s(closed)
+        XCTAssertEqual(out.count, 96)
+        XCTAssertEqual(Array(out[20..<45]), Array(whole[25..<50]))
+        XCTAssertEqual(Array(out[71..<96]), Array(whole[50..<75]))
+        XCTAssertEqual(try TestSupport.ffprobe(path("hevc.mp4"), "stream=codec_tag_string")["codec_tag_string"], "hev1")
+        let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path("hevc.mp4"), "-f", "null", "-"])
+        XCTAssertEqual(strict.status, 0, strict.stderr)
+        XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "")
+        _ = try render(edit, "hevc-again.mp4")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("hevc.mp4"))), try Data(contentsOf: URL(fileURLWithPath: path("hevc-again.mp4"))))
+
+        let open = try source("open.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=1:log-level=error"], encoder: "libx265")
+        let s = try SmartIndex.read(path: open, policy: .default)
+        XCTAssertEqual(s.nonIDRKeyframes, 3)
+        XCTAssertEqual(s.gops.map(\.frames), [0..<100])
+        let openPlan = try SmartPlan.make(try RenderJob.resolve(cutsEdit(open)))
+        XCTAssertEqual(openPlan.copiedFrames, 0)
+        XCTAssertEqual(openPlan.mainReason, "no whole GOP (from an IDR picture to the next) inside the stretch")
     }
 
     /// Two files with the same parameter sets (x264's, same settings, other pictures) are both copied into one output;
