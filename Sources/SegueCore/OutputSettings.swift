@@ -61,9 +61,9 @@ public struct OutputSettings: Equatable, Sendable {
     /// The loudness the mixed edit is normalised to (`output.loudness`, `output.truePeak`, `--loudness`, `--true-peak`,
     /// or a delivery preset's); nil: the audio as mixed.
     public var loudness: LoudnessTarget?
-    /// Smart rendering (`output.smart`, `--smart`): stretches of direct frames of an H.264 source are copied as the
-    /// source's packets and only the rest is encoded, by an encoder set up to match the copied stream
-    /// (docs/smart-rendering.md). H.264 MP4 output only; default false.
+    /// Smart rendering (`output.smart`, `--smart`): stretches of direct frames of an H.264 or HEVC source are copied as
+    /// the source's packets and only the rest is encoded, by an encoder set up to match the copied stream
+    /// (docs/smart-rendering.md). MP4 output (`codec` h264) only; default false.
     public var smart = false
     /// Options added to the video encoder's (FFmpeg's names: `profile`, `level`, `x264-params`), over the format's own:
     /// what a smart render's encoded stretches are set up with to match the copied stream. Not in the edit file.

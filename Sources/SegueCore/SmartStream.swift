@@ -16,7 +16,7 @@ public struct SmartStream: Equatable, Sendable {
     public var path: String
     /// libavcodec's codec name (`h264`, `hevc`, …).
     public var codec: String
-    /// Why none of the stream can be copied into the output ("HEVC is not copied yet", "4:2:2", "no avcC"), or nil.
+    /// Why none of the stream can be copied into the output ("vp9 is not copied", "4:2:2", "no avcC"), or nil.
     public var problem: String?
     /// The stream's parameter sets as the container stores them (H.264: the `avcC` record). Streams whose records
     /// differ are not copied into one output.

@@ -72,7 +72,7 @@ public enum SmartIndex {
         return s
     }
 
-    /// Why a stream with these parameters is not copied, or nil: H.264 only, 8-bit 4:2:0 at square pixels, tagged
+    /// Why a stream with these parameters is not copied, or nil: H.264 (Baseline, Main, High) or HEVC (Main), 8-bit 4:2:0 at square pixels, tagged
     /// BT.709 limited range (what the output's encoder writes), progressive.
     static func problem(with par: AVCodecParameters) -> String? {
         guard par.codec_id == AV_CODEC_ID_H264 || par.codec_id == AV_CODEC_ID_HEVC else {

@@ -6,7 +6,9 @@ import SegueCore
 /// other, with the audio of a separate file beside them.
 ///
 /// The output's `avcC` holds the copied stream's parameter sets and the encoder's (whose ids differ: x264's
-/// `sps-id`), so every packet finds the SPS and PPS it names. Timestamps are rewritten in whole output frames: a
+/// `sps-id`), so every packet finds the SPS and PPS it names. HEVC (x265 numbers its sets as the copied stream does):
+/// the sets travel in band, an `hev1` sample entry with the copied stream's `hvcC`, the copied stretches' own VPS, SPS
+/// and PPS put in front of their first packet and of each IDR picture. Timestamps are rewritten in whole output frames: a
 /// packet of a piece goes to frame `startFrame` + its frame in the piece (display order); decoding times are the
 /// packets' order less the largest reordering delay of any piece, so they increase across every seam and no packet
 /// is decoded after it is shown.

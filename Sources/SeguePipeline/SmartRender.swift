@@ -5,22 +5,22 @@ import SegueMedia
 
 /// Smart rendering (`OutputSettings.smart`, docs/smart-rendering.md): the stretches `SmartPlan` copies are muxed as the
 /// source's packets, the rest is rendered as usual in stretches of its own, each a closed GOP from an IDR picture,
-/// by libx264 set up to match the copied stream (its profile and level, a parameter-set id it does not use), and the
-/// audio is the normal render's.
+/// by the copied stream's encoder set up to match it (libx264: its profile and level, a parameter-set id it does not
+/// use; libx265: Main, parameter sets in band), and the audio is the normal render's.
 extension RenderJob {
-    /// Refuses a smart render of what cannot be one: another output than H.264 in MP4 (the copied packets are H.264),
-    /// another encoder than libx264, HDR output, a transparent background, `--keep-partial`.
+    /// Refuses a smart render of what cannot be one: another output than MP4 (`--codec h264`: the copied packets are
+    /// H.264 or HEVC), another encoder than libx264 or libx265, HDR output, a transparent background, `--keep-partial`.
     /// - Throws: `UsageError`.
     static func checkSmart(_ edit: Edit, keepPartial: Bool) throws {
         let o = edit.output
         guard o.format.codec == .h264 else {
-            throw UsageError("--smart copies H.264 packets into H.264 output: it does not write \(o.format.name) (--codec \(o.codec.rawValue)); leave out --smart or write h264")
+            throw UsageError("--smart copies H.264 and HEVC packets into MP4 output (--codec h264): it does not write \(o.format.name) (--codec \(o.codec.rawValue)); leave out --smart or write h264")
         }
-        if let e = o.encoder, e != "libx264" {
-            throw UsageError("--smart encodes the frames it does not copy with libx264 to match the copied H.264 stream, not \(e)")
+        if let e = o.encoder, !["libx264", "libx265"].contains(e) {
+            throw UsageError("--smart encodes the frames it does not copy with the copied stream's own encoder (libx264 for H.264, libx265 for HEVC), not \(e)")
         }
         guard o.dynamicRange == .sdr else {
-            throw UsageError("--smart copies SDR H.264 streams: HDR output (\(o.dynamicRange.rawValue)) is HEVC Main 10, which it cannot join them with")
+            throw UsageError("--smart copies SDR H.264 and HEVC streams: HDR output (\(o.dynamicRange.rawValue)) is HEVC Main 10, which it cannot join them with")
         }
         if edit.transparentBackground { throw UsageError("--smart writes H.264, which has no alpha: leave out the transparent background") }
         if keepPartial { throw UsageError("--smart and --keep-partial cannot be combined (a smart render is joined at its end)") }

@@ -251,7 +251,7 @@ final class SmartRenderTests: EndToEndTestCase {
         edit.output.codecFromFileName = false
         XCTAssertThrowsError(try render(edit, "x.mkv")) { error in
             XCTAssertTrue(error is UsageError, "\(error)")
-            XCTAssertTrue("\(error)".contains("--smart copies H.264 packets into H.264 output"), "\(error)")
+            XCTAssertTrue("\(error)".contains("--smart copies H.264 and HEVC packets into MP4 output"), "\(error)")
             XCTAssertTrue("\(error)".contains("FFV1"), "\(error)")
         }
         // Chunked renders (farms, --cache) say that they do not smart-render yet.
