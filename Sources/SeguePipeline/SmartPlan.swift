@@ -110,9 +110,6 @@ public struct SmartPlan: Sendable {
         if layer.reversed { return .other("reversed") }
         if layer.frameBlend { return .other("frame blending") }
         if !p.timeMap.isIdentity { return .other("speed other than 1 (or a freeze)") }
-        if let r = p.source.streamRate, MediaTime.zero < r.frameDuration, r.frameDuration != timeline.frameRate.frameDuration {
-            return .other("frame rate differs from the output's (\(r) fps)")
-        }
         if !layer.isUntouched { return .other("opacity, crop, blend or effect") }
         if p.spec.colour != nil { return .other("colour override") }
         if let c = p.source.colour, c.transfer != .sdr || c.primaries == .bt2020 { return .other("HDR source (tone mapped)") }
@@ -123,6 +120,11 @@ public struct SmartPlan: Sendable {
         let m = layer.outputToSource.then(.scale(Double(size.width), Double(size.height)))
         func near(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-9 }
         guard near(m.a, 1), near(m.b, 0), near(m.c, 0), near(m.d, 1), near(m.tx, 0), near(m.ty, 0) else { return .other("moved, scaled or turned") }
+        // A rate within 0.1 % of the output's (2997/125 against 24000/1001) is left to the run below: whether the frame
+        // rule shows consecutive frames.
+        if let r = p.source.streamRate, r.framesPerSecond > 0, abs(r.framesPerSecond / timeline.frameRate.framesPerSecond - 1) > 0.001 {
+            return .other("frame rate differs from the output's (\(r) fps)")
+        }
         guard let s = streams[p.spec.path] else { return .other("not indexed") }
         if let why = s.problem { return .other(why) }
         guard let k = s.frameIndex(at: layer.sourceTime, slack: p.source.timestampTolerance) else { return .other("before the source's first frame") }

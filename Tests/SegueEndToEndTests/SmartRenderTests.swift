@@ -181,6 +181,27 @@ final class SmartRenderTests: EndToEndTestCase {
         XCTAssertEqual(openPlan.mainReason, "no whole GOP (from an IDR picture to the next) inside the stretch")
     }
 
+    /// Real files from `../shared/media` (skipped without them): a Pixel 7 clip (turned 180°, VFR) is encoded, "rotated
+    /// source"; a 640×360 23.976 fps H.264 file from another encoder, tagged BT.709 by `h264_metadata` (its stream rate
+    /// 2997/125, the output's 24000/1001), is copied whole, frame for frame.
+    func testRealFiles() throws {
+        guard let media = TestSupport.sharedMedia else { throw XCTSkip("no ../shared/media") }
+        let phone = "\(media)/pixel7_rot180_vfr_noaudio.mp4", plain = "\(media)/h264_640x360_23.976_aac48k.mp4"
+        guard FileManager.default.fileExists(atPath: phone), FileManager.default.fileExists(atPath: plain) else { throw XCTSkip("no ../shared/media") }
+        var turned = Edit(clips: [clip(phone)])
+        turned.output.smart = true
+        XCTAssertEqual(try SmartPlan.make(try RenderJob.resolve(turned)).mainReason, "rotated source")
+        let tagged = path("tagged.mp4")
+        try TestSupport.ffmpeg(["-i", plain, "-c", "copy", "-bsf:v", "h264_metadata=colour_primaries=1:transfer_characteristics=1:matrix_coefficients=1:video_full_range_flag=0",
+                                "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", tagged])
+        var edit = Edit(clips: [clip(tagged)])
+        edit.output.smart = true
+        XCTAssertEqual(try SmartPlan.make(try RenderJob.resolve(edit)).lines, ["frames 0–23 copied from tagged.mp4 (its frames 0–23)", "24 frames copied, 0 encoded"])
+        let (result, _) = try render(edit, "real.mp4")
+        XCTAssertEqual(result.frames, 24)
+        XCTAssertEqual(try md5s(path("real.mp4")), try md5s(tagged))
+    }
+
     /// Two files with the same parameter sets (x264's, same settings, other pictures) are both copied into one output;
     /// a third whose parameter sets differ (Main rather than High) is encoded, saying why.
     func testSourcesWithTheSameParameterSetsAreCopiedOthersEncoded() throws {
