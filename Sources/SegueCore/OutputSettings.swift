@@ -61,6 +61,13 @@ public struct OutputSettings: Equatable, Sendable {
     /// The loudness the mixed edit is normalised to (`output.loudness`, `output.truePeak`, `--loudness`, `--true-peak`,
     /// or a delivery preset's); nil: the audio as mixed.
     public var loudness: LoudnessTarget?
+    /// Smart rendering (`output.smart`, `--smart`): stretches of direct frames of an H.264 or HEVC source are copied as
+    /// the source's packets and only the rest is encoded, by an encoder set up to match the copied stream
+    /// (docs/smart-rendering.md). MP4 output (`codec` h264) only; default false.
+    public var smart = false
+    /// Options added to the video encoder's (FFmpeg's names: `profile`, `level`, `x264-params`), over the format's own:
+    /// what a smart render's encoded stretches are set up with to match the copied stream. Not in the edit file.
+    public var encoderOptions: [String: String] = [:]
     /// The libx264 presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
     public init() {}

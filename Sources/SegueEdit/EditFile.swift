@@ -99,6 +99,7 @@ public enum EditFile {
                 edit.output.codecFromFileName = false
             }
             if let v = out.int("crf") { edit.output.crf = v }
+            if let v = out.bool("smart") { edit.output.smart = v }
             if let name = out.string("encoder") { edit.output.encoder = name }
             if let name = out.string("toneMap") { edit.output.toneMap = ToneMapCurve.parse(name) ?? edit.output.toneMap }
             if let range = out.choice("dynamicRange", DynamicRange.self) { edit.output.dynamicRange = range }

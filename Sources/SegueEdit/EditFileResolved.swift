@@ -65,6 +65,7 @@ extension EditFile {
         if let o = r.object("output") {
             if let c = o.choice("codec", OutputSettings.Codec.self) { output.codec = c; output.codecFromFileName = false }
             if let v = o.int("crf") { output.crf = v }
+            if let v = o.bool("smart") { output.smart = v }
             if let v = o.string("preset") { output.preset = v }
             output.encoder = o.string("encoder")
             if let v = o.choice("toneMap", ToneMapCurve.self) { output.toneMap = v }

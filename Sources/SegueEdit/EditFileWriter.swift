@@ -134,6 +134,7 @@ public struct EditFileWriter {
             try o.set("loudness", .number(l.integrated))
             try o.set("truePeak", .number(l.truePeak))
         }
+        if s.smart { try o.set("smart", .bool(true)) }
         return o
     }
 

@@ -79,6 +79,7 @@ public enum EditSchema {
         SchemaField("loudness", number(LoudnessTarget.integratedRange),
                     "normalise the mixed edit to this integrated loudness, LUFS (EBU R128: measured over the whole edit, one gain, a true-peak limiter)"),
         SchemaField("truePeak", number(LoudnessTarget.truePeakRange), "the true peak the normalised audio may reach, dBTP (default -1; needs loudness or a preset's)"),
+        SchemaField("smart", .boolean, "smart rendering: copy the untouched stretches of H.264 and HEVC sources as they are, encode only the rest (h264 output, MP4; default false)"),
     ])
 
     static let ramp = SchemaObject("ramp", "a linear gain ramp", [

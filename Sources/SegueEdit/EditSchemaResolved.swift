@@ -36,6 +36,7 @@ extension EditSchema {
         SchemaField("dynamicRange", choice(SchemaChoice(DynamicRange.self)), "what is written: sdr, hlg or pq"),
         SchemaField("loudness", number(LoudnessTarget.integratedRange), "the integrated loudness the mixed edit is normalised to, LUFS; left out: as mixed"),
         SchemaField("truePeak", number(LoudnessTarget.truePeakRange), "the true peak it is limited to, dBTP (with loudness)"),
+        SchemaField("smart", .boolean, "smart rendering: untouched stretches of H.264 and HEVC sources copied; left out: false"),
     ], required: ["crf", "preset", "toneMap", "dynamicRange"])
 
     static let fingerprintFields: [SchemaField] = [

@@ -21,6 +21,9 @@ public enum ChunkPlanner {
     public static func plan(_ edit: Edit, editPath: String, chunks count: Int, audio: Bool = true, policy: InputPolicy = .default,
                             frameTimeout: Double? = 120, bundle: String? = nil, chunkSeconds: Int? = nil) throws -> ChunkPlan {
         let format = edit.output.format
+        if edit.output.smart {
+            throw UsageError("--smart is not done for chunked renders yet (segue farm, --cache, --chunks): render it in one pass, or without --smart (docs/smart-rendering.md)")
+        }
         guard format.chunkable else {
             let chunkable = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue)" }.joined(separator: " or ")
             throw UsageError("\(format.name) is rendered in one pass, not in chunks (segue farm, --cache, --chunks): render it without them, or render the chunks with \(chunkable)")

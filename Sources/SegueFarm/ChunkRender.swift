@@ -102,17 +102,8 @@ extension RenderJob {
         let timeline = try resolve(edit, policy: options.inputPolicy)
         if let plan { try ChunkPlanner.check(plan, matches: timeline) }
         try ensureDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
-        let rate = Int32(timeline.audio.sampleRate)
         let samples = try writeAtomically(to: path) { temp in
-            let writer = try MediaWriter(path: temp, size: timeline.renderSize, frameRate: timeline.frameRate,
-                                         settings: timeline.output, audio: timeline.audio, video: false)
-            // The whole edit's audio, normalised over the whole edit when it has a loudness target (`OutputAudio`).
-            let mixer = try OutputAudio(timeline: timeline)
-            let total = mixer.total
-            while mixer.position < total {
-                try writer.writeAudio(try mixer.next(Int(min(total - mixer.position, Int64(rate)))))
-            }
-            return try writer.finish().audioSamples
+            try writeAudioPass(timeline, to: temp)
         }
         if let plan, let pass = plan.audio {
             let (bytes, sha) = try ChunkRender.fingerprint(path)

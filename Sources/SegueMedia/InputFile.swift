@@ -93,6 +93,19 @@ final class InputFile {
         FFmpegLog.reading(path) { av_read_frame(ctx, packet) }
     }
 
+    /// Calls `body` with every packet of the file, in file order, to its end (each unreferenced after).
+    /// - Throws: `MediaError` (a read fails), or what `body` throws.
+    func forEachPacket(_ body: (AVPacket) throws -> Void) throws {
+        let pkt = Packet()
+        while true {
+            let rc = readPacket(pkt.ptr)
+            if rc == FF.eof { return }
+            try FF.check(rc, "av_read_frame", path: path)
+            defer { av_packet_unref(pkt.ptr) }
+            try body(pkt.ptr.pointee)
+        }
+    }
+
     /// Index of the best stream of `type`, or nil. Wraps `av_find_best_stream`.
     func bestStream(_ type: AVMediaType) -> Int32? {
         let i = av_find_best_stream(ctx, type, -1, -1, nil, 0)

@@ -138,6 +138,7 @@ public final class MediaWriter {
         e.chromaLocation = tags.rgb ? nil : AVCHROMA_LOC_LEFT
         var options = format.encoderOptions
         if alpha { options.merge(format.alphaEncoderOptions) { $1 } }
+        options.merge(settings.encoderOptions) { $1 }
         e.options = options.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         e.codecTags = format.codecTags
         if format.takesEncoderSettings {

@@ -32,23 +32,17 @@ public struct VideoPacketSummary: Sendable {
         width = Int(vst.pointee.codecpar.pointee.width)
         height = Int(vst.pointee.codecpar.pointee.height)
         let frameBase = AVRational(num: frameRate.denominator, den: frameRate.numerator)
-        let pkt = Packet()
         var frames: Int64 = 0, audio: Int64 = 0, audioEnd: Int64 = 0, audioStart: Int64 = .max
         var first = true, key = false
         var times = [Bool]()
         var continuous = true
-        while true {
-            let rc = file.readPacket(pkt.ptr)
-            if rc == FF.eof { break }
-            try FF.check(rc, "av_read_frame", path: path)
-            defer { av_packet_unref(pkt.ptr) }
-            let p = pkt.ptr.pointee
+        try file.forEachPacket { p in
             if p.stream_index == vi {
                 if first { key = (p.flags & AV_PKT_FLAG_KEY) != 0; first = false }
                 frames += 1
-                guard p.pts != FF.noPTS else { continuous = false; continue }
+                guard p.pts != FF.noPTS else { continuous = false; return }
                 let n = av_rescale_q_rnd(p.pts, vst.pointee.time_base, frameBase, AV_ROUND_NEAR_INF)
-                if n < 0 || n > Int64(Int32.max) { continuous = false; continue }
+                if n < 0 || n > Int64(Int32.max) { continuous = false; return }
                 if Int(n) >= times.count { times += [Bool](repeating: false, count: Int(n) + 1 - times.count) }
                 if times[Int(n)] { continuous = false }
                 times[Int(n)] = true

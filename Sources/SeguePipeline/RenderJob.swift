@@ -251,6 +251,7 @@ public enum RenderJob {
             throw UsageError("the output \(outputPath) is a folder; give a file name")
         }
         try checkOutput(edit.output, path: outputPath, keepsAlpha: edit.transparentBackground, audio: options.audio ? edit.audio : nil)
+        if edit.output.smart { try checkSmart(edit, keepPartial: options.keepPartial) }
         if options.keepPartial, edit.output.format.fragmentedMuxOptions == nil {
             throw UsageError("--keep-partial keeps a fragmented MP4: it needs an MP4 or QuickTime output (.mp4, .m4v, .mov), not \(edit.output.format.name)")
         }
@@ -280,7 +281,10 @@ public enum RenderJob {
         let renderer = try makeRenderer(options, for: timeline)
         if options.verbose { options.log("segue: renderer \(renderer.name)") }
 
-        let write = { (temp: String) in try encode(timeline, renderer: renderer, to: temp, options: options, watchdog: watchdog) }
+        let write = { (temp: String) in
+            edit.output.smart ? try smartEncode(timeline, renderer: renderer, to: temp, options: options, watchdog: watchdog)
+                : try encode(timeline, renderer: renderer, to: temp, options: options, watchdog: watchdog)
+        }
         let result = edit.output.format.isImageSequence ? try writeSequenceAtomically(to: out.path, write)
             : try writeAtomically(to: out.path, keepOnSignal: options.keepPartial, write)
         result.warnings.forEach { options.log("warning: \($0)") }
@@ -302,14 +306,16 @@ public enum RenderJob {
     ///
     /// Stopped (`RenderOptions.isCancelled`) it throws `RenderStopped`; with `keepPartial` (the file fragmented MP4)
     /// it stops drawing, finishes the file with the frames drawn and returns with `stopped` true.
+    ///
+    /// `settings` replaces the timeline's output settings for the video encoder (a smart render's encoded stretches).
     package static func encode(_ timeline: Timeline, renderer: FrameRenderer, to path: String, options: RenderOptions,
-                       frames wanted: Range<Int64>? = nil, encoderLookahead: Int64 = 0,
+                       frames wanted: Range<Int64>? = nil, encoderLookahead: Int64 = 0, settings: OutputSettings? = nil,
                        decodeAheadDepth: Int = 3, watchdog: Watchdog? = nil) throws -> (frames: Int64, samples: Int64, warnings: [String], stopped: Bool) {
         var range = wanted ?? 0..<timeline.frameCount
         let withAudio = options.audio && range.lowerBound == 0 && timeline.output.format.hasAudio
         let sampleRate = Int32(timeline.audio.sampleRate)
         let writer = try MediaWriter(path: path, size: timeline.renderSize, frameRate: timeline.frameRate,
-                                     settings: timeline.output, audio: withAudio ? timeline.audio : nil, alpha: timeline.keepsAlpha,
+                                     settings: settings ?? timeline.output, audio: withAudio ? timeline.audio : nil, alpha: timeline.keepsAlpha,
                                      contentPeak: timeline.contentPeak, fragmented: options.keepPartial)
         let mixer = withAudio ? try OutputAudio(timeline: timeline) : nil
         if options.verbose, let m = mixer, let measured = m.measured, let target = timeline.output.loudness {

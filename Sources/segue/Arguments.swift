@@ -18,6 +18,8 @@ struct Arguments {
     var transparent = false
     /// `--delivery NAME`, `--loudness LUFS`, `--true-peak DBTP`.
     var delivery: DeliveryPreset?, loudness: Double?, truePeak: Double?
+    /// `--smart`: `OutputSettings.smart`.
+    var smart = false
     var codec: OutputSettings.Codec?, crf: Int?, preset: String?, encoder: String?, toneMap: ToneMapCurve?, dynamicRange: DynamicRange?
     var json = false
     var at: Double?, frame: Int64?
@@ -194,6 +196,7 @@ struct Arguments {
         if let r = fps { edit.frameRate = r }
         if let c = codec { edit.output.codec = c; edit.output.codecFromFileName = false }
         if let c = crf { edit.output.crf = c }
+        if smart { edit.output.smart = true }
         if let e = encoder { edit.output.encoder = e }
         if let t = toneMap { edit.output.toneMap = t }
         if let d = dynamicRange { edit.output.dynamicRange = d }

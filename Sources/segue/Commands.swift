@@ -105,6 +105,11 @@ func planCommand(_ given: Arguments) throws {
     let report = TimelineReport(timeline)
     if a.json { try printJSON(report) } else {
         print(report.text, terminator: "")
+        if edit.output.smart {
+            // What a smart render copies and why the rest is encoded (`SmartPlan`).
+            print("smart rendering:")
+            try SmartPlan.make(timeline).lines.forEach { print("  \($0)") }
+        }
         if a.options.verbose { report.notes.forEach { say("segue: \($0)") } }
     }
 }

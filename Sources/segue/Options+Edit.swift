@@ -82,6 +82,8 @@ extension OptionTable {
             guard let n = Int(v.text), (0...51).contains(n) else { throw UsageError("--crf must be 0…51 (got \(v.text))") }
             a.crf = n
         },
+        OptionSpec(name: "--smart", help: "smart rendering: copy the untouched stretches of H.264 and HEVC sources as they are, encode only the rest (MP4 output; docs/smart-rendering.md)",
+                   group: .encoding, commands: Scopes.editing, effect: .edit) { a, _ in a.smart = true },
         OptionSpec(name: "--preset", value: "NAME", defaultValue: "medium",
                    help: "the encoder's preset: x264/x265's \(OutputSettings.presets.first!) … \(OutputSettings.presets.last!), another encoder's own; "
                        + "record: \(OptionTable.orList(LivePreset.allCases.map(\.rawValue)))",

@@ -1,0 +1,55 @@
+/// What smart rendering (`OutputSettings.smart`) knows of a clip's video stream, read from its packets without decoding
+/// (`SmartIndex.read` in SegueMedia): whether its packets may be copied at all, its frames' times, and the stretches
+/// of packets a copy may take (`GOP`). The plan (`SmartPlan`) is a pure function of these and the frame plans.
+public struct SmartStream: Equatable, Sendable {
+    /// A stretch of packets that decodes on its own: from an IDR picture (in decoding order) to the packet before the
+    /// next IDR, whose pictures are exactly the display-order frames `frames`.
+    public struct GOP: Equatable, Sendable {
+        /// Display-order frame indices (0: the stream's first frame shown).
+        public let frames: Range<Int>
+        /// Decoding-order packet indices.
+        public let packets: Range<Int>
+        public init(frames: Range<Int>, packets: Range<Int>) { self.frames = frames; self.packets = packets }
+    }
+
+    /// The file.
+    public var path: String
+    /// libavcodec's codec name (`h264`, `hevc`, …).
+    public var codec: String
+    /// Why none of the stream can be copied into the output ("vp9 is not copied", "4:2:2", "no avcC"), or nil.
+    public var problem: String?
+    /// The stream's parameter sets as the container stores them (H.264: the `avcC` record). Streams whose records
+    /// differ are not copied into one output.
+    public var parameterSets: [UInt8] = []
+    /// Each frame's presentation time from the first frame's, in display order.
+    public var frameTimes: [MediaTime] = []
+    /// Each frame's presentation timestamp in the stream's time base, in display order.
+    public var framePTS: [Int64] = []
+    /// Each packet's presentation timestamp in the stream's time base, in decoding order (the file's order).
+    public var packetPTS: [Int64] = []
+    /// The stretches a copy may take, in order (each starts at an IDR picture; a stretch that does not decode on its
+    /// own, such as an open GOP's, is left out).
+    public var gops: [GOP] = []
+    /// Keyframes that are not IDR pictures (recovery points, open GOPs): not copy starts.
+    public var nonIDRKeyframes = 0
+    /// The encoder of the other frames (libavcodec's name): libx264 for H.264, libx265 for HEVC.
+    public var encoder = "libx264"
+    /// What the encoder of the other frames is set up with to match the stream (FFmpeg's option names: `profile`,
+    /// `level`, `x264-params` with a parameter-set id the stream does not use).
+    public var encoderOptions: [String: String] = [:]
+
+    public init(path: String, codec: String) { self.path = path; self.codec = codec }
+
+    /// The display-order index of the frame a render shows at `sourceTime` (from the clip's first frame): the last
+    /// frame at or before it, `slack` allowed (the frame rule of `VideoReader`); nil before the first frame.
+    public func frameIndex(at sourceTime: MediaTime, slack: MediaTime) -> Int? {
+        var lo = 0, hi = frameTimes.count
+        // The first frame whose time lies after sourceTime + slack.
+        let limit = sourceTime + slack
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if limit < frameTimes[mid] { hi = mid } else { lo = mid + 1 }
+        }
+        return lo == 0 ? nil : lo - 1
+    }
+}
