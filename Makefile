@@ -6,6 +6,8 @@ SWIFT ?= swift
 # test suite takes about half the time (465 s against 861 s here). `make build SWIFT_DEBUG_FLAGS=` builds unoptimised
 # for a debugger.
 SWIFT_DEBUG_FLAGS ?= -Xswiftc -O
+# chromium: the browser oracle of the colour functions and blend modes (BrowserOracleTests; tests only): 10 packages,
+# about 370 MB installed.
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
                 libavformat-dev libavdevice-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3 \
                 libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl time libzip-dev python3-venv \
@@ -13,7 +15,7 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 libraqm-dev libharfbuzz-dev libfribidi-dev libfreetype-dev libfontconfig-dev libunibreak-dev libass-dev \
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
                 tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin \
-                man-db groff-base zsh fish
+                man-db groff-base zsh fish chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv schema-venv
