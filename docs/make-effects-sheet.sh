@@ -3,13 +3,7 @@
 # settings, a LUT, a chroma key over a background, a vignette, track mattes and blend modes — 240x136 each, four a row.
 # A new tile is one `tile` line: its label, the item (the picture with its effects) and, optionally, the tracks below it.
 # Usage: docs/make-effects-sheet.sh [path/to/segue]   (default .build/debug/segue; needs ffmpeg)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-SEGUE=$(realpath "${1:-.build/debug/segue}")
-ROOT=$PWD
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
+source "$(dirname "$0")/sheet-setup.sh"
 # The picture: four-colour gradients, a skin tone, red, blue and white patches, a grey ramp.
 ffmpeg -v error -y -f lavfi -i "gradients=s=480x270:c0=0xff5020:c1=0x2070ff:c2=0x40d060:c3=0xffe040:nb_colors=4:seed=3,format=rgb24" \
   -f lavfi -i "color=c=black:s=480x40,format=gray,geq=lum='X*255/W'" \
