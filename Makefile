@@ -6,6 +6,8 @@ SWIFT ?= swift
 # test suite takes about half the time (465 s against 861 s here). `make build SWIFT_DEBUG_FLAGS=` builds unoptimised
 # for a debugger.
 SWIFT_DEBUG_FLAGS ?= -Xswiftc -O
+# chromium: the browser oracle of the colour functions and blend modes (BrowserOracleTests; tests only): 10 packages,
+# about 370 MB installed.
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
                 libavformat-dev libavdevice-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3 \
                 libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl time libzip-dev python3-venv \
@@ -14,9 +16,10 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
                 tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin \
                 man-db groff-base zsh fish
-# Only `make test` and `make farm-test` need these (the real Slurm cluster of Tests/Farm/farm-test.sh): installed with
+# Only `make test` and `make farm-test` need these (the real Slurm cluster of Tests/Farm/farm-test.sh; headless Chromium,
+# the browser oracle of BrowserOracleTests): installed with
 # the others, in one apt-get, when one of them is the goal.
-DEB_TEST_PACKAGES := slurm-wlm munge
+DEB_TEST_PACKAGES := slurm-wlm munge chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv schema-venv
@@ -132,6 +135,7 @@ bench: release
 	BENCH_CLIPS=4 BENCH_CLIP_SECONDS=3 BENCH_LOGO=0 BENCH_PEERS=0 python3 bench/run.py
 	BENCH_CACHE_ONLY=1 BENCH_SIZE=1280x720 BENCH_REPS=1 python3 bench/run.py
 	BENCH_BATCH_ONLY=1 BENCH_SIZE=1280x720 BENCH_REPS=1 python3 bench/run.py
+	BENCH_LUT_ONLY=1 python3 bench/run.py
 
 # On a machine with an NVIDIA GPU: EGL device platform on the NVIDIA driver (fails loudly on llvmpipe), CUDA
 # decoding, composite + readback frames/s at 1080p and 4K, end to end against FFmpeg, NVENC failing cleanly;

@@ -17,6 +17,8 @@ Environment (defaults follow the issue's spec):
   graph with an `overlay` at the end; reports what the logo costs, segue with logo / segue without)
   BENCH_CACHE_ONLY=1 (issue 34: a 60 s edit with a title every 12 s rendered cold with `--cache`, then again after one
   title's words changed: the re-render's time / the cold render's, target <= 0.25)
+  BENCH_LUT_ONLY=1 (issue 35: a 4 s clip rendered plain and graded with a 33³ LUT, `--backend auto`: the graded render's
+  time over the plain one's, wall and CPU, target <= 1.3)
   BENCH_BATCH_ONLY=1 (issue 34: 20 variants of a template, a photo and a clip under a name, by one `segue batch` against
   20 separate `segue render` runs one after another: rows per minute each, and their ratio)
 """
@@ -525,8 +527,45 @@ def batch_case():
     return {"median_seconds": med, "rows_per_minute": rate, "ratio": ratio}
 
 
+def lut_case():
+    """Issue 35 item 8: a 4 s clip at W x H (H.264) rendered as it is and graded with a 33³ `.cube` LUT (`--backend
+    auto`: on a machine whose only GPU is a software rasteriser, the CPU), alternating, x264 at the bench's settings.
+    Prints the graded render's time over the plain one's, wall and CPU seconds (target <= 1.3)."""
+    out = work_path
+    clip = peer_clips(W, H, 4, 1)[0]
+    lut = out("grade33.cube")
+    with open(lut, "w") as fh:
+        fh.write("LUT_3D_SIZE 33\n")
+        for b in range(33):
+            for g in range(33):
+                for r in range(33):
+                    R, G, B = r / 32, g / 32, b / 32
+                    fh.write(f"{min(1, R ** 0.8 * 0.95 + 0.05 * G):.6f} {G ** 1.15:.6f} {B * 0.8 + 0.1:.6f}\n")
+    def edit(name, effects):
+        path = out(f"lut-{name}.json")
+        with open(path, "w") as fh:
+            json.dump({"frameRate": 30, "renderSize": {"width": W, "height": H}, "clips": [{"path": clip, "effects": effects}],
+                       "output": {"codec": "h264", "crf": int(CRF), "preset": PRESET}}, fh)
+        return path
+    cases = {"plain": [[SEGUE, "render", edit("plain", []), "--progress", "none", "--no-audio", "-o", out("lut-plain.mp4")]],
+             "lut": [[SEGUE, "render", edit("lut", [{"type": "lut", "path": lut}]), "--progress", "none", "--no-audio", "-o", out("lut-graded.mp4")]]}
+    times, cpu = {k: [] for k in cases}, {k: [] for k in cases}
+    for rep in range(REPS):
+        for k, c in cases.items():
+            times[k].append(run(c)[0])
+            cpu[k].append(CPU[id(c)])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
+    ratio, ratio_cpu = med["lut"] / med["plain"], med_cpu["lut"] / med_cpu["plain"]
+    print(f"\nLUT grade (4 s at {W}x{H}, auto): plain {med['plain']:.2f} s ({med_cpu['plain']:.2f} s CPU), "
+          f"graded {med['lut']:.2f} s ({med_cpu['lut']:.2f} s CPU), ratio {ratio:.2f} wall, {ratio_cpu:.2f} CPU (target <= 1.3)")
+    return {"median_seconds": med, "median_cpu_seconds": med_cpu, "ratio": ratio, "ratio_cpu": ratio_cpu}
+
+
 if __name__ == "__main__":
-    if env("BENCH_CACHE_ONLY") == "1":
+    if env("BENCH_LUT_ONLY") == "1":
+        lut_case()
+    elif env("BENCH_CACHE_ONLY") == "1":
         cache_case()
     elif env("BENCH_BATCH_ONLY") == "1":
         batch_case()

@@ -2,13 +2,7 @@
 # Renders docs/motion-graphics-sheet.png: one frame of each kind of motion graphics (an SVG item, a Lottie animation,
 # shapes, word-by-word captions, animated text), 320x180 each, three a row.
 # Usage: docs/make-motion-graphics-sheet.sh [path/to/segue]   (default .build/debug/segue; needs ffmpeg)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-SEGUE=$(realpath "${1:-.build/debug/segue}")
-ROOT=$PWD
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
+source "$(dirname "$0")/sheet-setup.sh"
 cp "$ROOT/Fixtures/lottie/shapes.json" sting.json
 cat > logo.svg <<'SVG'
 <svg xmlns="http://www.w3.org/2000/svg" width="120" height="60" viewBox="0 0 120 60">

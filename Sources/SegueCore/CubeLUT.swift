@@ -53,9 +53,20 @@ public final class CubeLUT: Equatable, @unchecked Sendable, CustomStringConverti
             }
             return SIMD3(a, b, c)
         }
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        var expected = 0
+        for raw in CubeLUTLines(text) {
             lineNumber += 1
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            // An entry of plain ASCII numbers (all but a few lines of a table) is read from its bytes.
+            if case .entry(let v) = raw {
+                guard let n = size else { throw CubeLUTError(line: lineNumber, "an entry before LUT_3D_SIZE or LUT_1D_SIZE") }
+                if expected == 0 { expected = is3D ? n * n * n : n; table.reserveCapacity(expected) }
+                guard table.count < expected else { throw CubeLUTError(line: lineNumber, "more than the \(expected) entries its size gives") }
+                lastLine = lineNumber
+                table.append(v)
+                continue
+            }
+            guard case .text(let text) = raw else { continue }
+            let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             lastLine = lineNumber
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })

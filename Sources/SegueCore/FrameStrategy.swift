@@ -45,6 +45,9 @@ public struct FrameStrategy: Equatable, Sendable, CustomStringConvertible {
     public var base: Origin?
     /// Who draws the passes not taken from a picture; nil for a direct frame (nothing is drawn).
     public var drawer: Drawer?
+    /// The `base` planes are graded by the first layer's picture effects, all pointwise colour and LUT effects,
+    /// before anything else (`PlanarGrade`, where the CPU composites): the layer is otherwise direct.
+    public var graded = false
 
     public init(turns: [Turn] = [], base: Origin? = nil, drawer: Drawer?) {
         self.turns = turns; self.base = base; self.drawer = drawer
@@ -56,7 +59,7 @@ public struct FrameStrategy: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         var parts: [String] = []
         if !turns.isEmpty { parts.append("turned " + turns.map { "layer \($0.layer)" }.joined(separator: ", ")) }
-        if let b = base { parts.append(drawer == nil ? "direct at \(b.x),\(b.y)" : "first pass direct at \(b.x),\(b.y)") }
+        if let b = base { parts.append((drawer == nil ? "direct at \(b.x),\(b.y)" : "first pass direct at \(b.x),\(b.y)") + (graded ? ", graded" : "")) }
         if let d = drawer { parts.append("drawn by \(d.rawValue)") }
         return parts.joined(separator: "; ")
     }
@@ -78,6 +81,18 @@ public struct FrameStrategy: Equatable, Sendable, CustomStringConvertible {
         if let route = DirectFrame.route(first, picture: pictures[0], plan: plan) {
             return FrameStrategy(turns: route.turns ? [Turn(layer: 0, turn: route.turn)] : [], base: Origin(x: route.x, y: route.y),
                                  drawer: plan.passes.count == 1 ? nil : drawer)
+        }
+        // Where the CPU composites, a layer direct but for its pointwise colour and LUT effects is graded on its planes.
+        if machine.composites == .cpu, first.to == nil, first.transition == nil, !first.from.effects.isEmpty,
+           first.from.effects.allSatisfy(\.isPointwise) {
+            var bare = first.from
+            bare.effects = []
+            if let route = DirectFrame.route(bare, picture: pictures[0], plan: plan) {
+                var s = FrameStrategy(turns: route.turns ? [Turn(layer: 0, turn: route.turn)] : [], base: Origin(x: route.x, y: route.y),
+                                      drawer: plan.passes.count == 1 ? nil : drawer)
+                s.graded = true
+                return s
+            }
         }
         return FrameStrategy(drawer: drawer)
     }
@@ -108,5 +123,16 @@ public struct FrameStrategy: Equatable, Sendable, CustomStringConvertible {
             if !s.turns.isEmpty { turned += 1 }
         }
         public var total: Int64 { direct + cpu + gpu }
+    }
+}
+
+extension PictureEffect {
+    /// Whether it maps each sample's colour alone, the same everywhere (`colour`, `lut`): a `PlanarGrade` can apply it
+    /// to planes. A chroma key changes alpha; a vignette depends on the position.
+    public var isPointwise: Bool {
+        switch self {
+        case .colour, .lut: return true
+        case .chromaKey, .vignette: return false
+        }
     }
 }

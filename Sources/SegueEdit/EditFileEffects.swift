@@ -27,26 +27,16 @@ extension EditFile {
         var picture: [ItemEffect] = []
         var lut: String?
         for e in r.objects("effects") ?? [] {
+            if let effect = try pictureEffect(e, base: base) {
+                if effect.kind == .lut {
+                    if let first = lut { throw EditError(e.path, "an item takes one lut (also \(first)): combine the tables, or put the item's second grade on a layer above") }
+                    lut = e.path
+                }
+                picture.append(effect)
+                continue
+            }
             switch ItemEffect.Kind(rawValue: e.string("type") ?? "") {
-            case .colour?:
-                var c = ColourEffect()
-                for field in ColourEffect.fields { if let v = try animated(e, field.name) { c[keyPath: field.path] = v } }
-                picture.append(.colour(c))
-            case .lut?:
-                if let first = lut { throw EditError(e.path, "an item takes one lut (also \(first)): combine the tables, or put the item's second grade on a layer above") }
-                lut = e.path
-                picture.append(.lut(LUTEffect(path: resolved(e.string("path") ?? "", base: base), strength: try animated(e, "strength") ?? .constant(1))))
-            case .chromaKey?:
-                picture.append(.chromaKey(try chromaKey(e)))
-            case .vignette?:
-                var v = VignetteEffect()
-                if let a = try animated(e, "amount") { v.amount = a }
-                if let r = try animated(e, "radius") { v.radius = r }
-                picture.append(.vignette(v))
-            case .blur?:
-                picture.append(.blur(try blur(e)))
-            case .sharpen?:
-                picture.append(.sharpen(try sharpen(e)))
+            case .colour?, .lut?, .chromaKey?, .vignette?, .blur?, .sharpen?: break   // read above
             case .speed?:
                 if let first = speed { throw twice(e.path, "speed", first.field) }
                 if let s = try speedValue(e, "speed") { speed = (s, e.path) }
@@ -77,6 +67,33 @@ extension EditFile {
             spec.freeze = freeze.at
         }
         spec.effects += picture
+    }
+
+    /// A picture effect entry `e` (an `effects` entry already checked against its declaration, or OTIO's
+    /// `Effect.metadata.segue`) as its `ItemEffect`, a LUT's path resolved against `base`; nil for a time effect.
+    /// Throws `EditError` naming the field (keyframes out of order, a colour that is not one).
+    static func pictureEffect(_ e: EditFields, base: String) throws -> ItemEffect? {
+        switch ItemEffect.Kind(rawValue: e.string("type") ?? "") {
+        case .colour?:
+            var c = ColourEffect()
+            for field in ColourEffect.fields { if let v = try animated(e, field.name) { c[keyPath: field.path] = v } }
+            return .colour(c)
+        case .lut?:
+            return .lut(LUTEffect(path: resolved(e.string("path") ?? "", base: base), strength: try animated(e, "strength") ?? .constant(1)))
+        case .chromaKey?:
+            return .chromaKey(try chromaKey(e))
+        case .vignette?:
+            var v = VignetteEffect()
+            if let a = try animated(e, "amount") { v.amount = a }
+            if let r = try animated(e, "radius") { v.radius = r }
+            return .vignette(v)
+        case .blur?:
+            return .blur(try blur(e))
+        case .sharpen?:
+            return .sharpen(try sharpen(e))
+        case .speed?, .reverse?, .freeze?, nil:
+            return nil
+        }
     }
 
     /// A speed (`EditSchema.speed`): a number, `"capture"` or keyframes (a ramp); nil when left out.

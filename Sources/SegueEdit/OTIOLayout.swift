@@ -262,7 +262,11 @@ extension OTIOReader {
         let path: String
         var sequence: ImageSequence?, offset = MediaTime.zero
         switch c.media {
-        case .fill(let colour): return video ? .fill(colour, duration: length) : .gap(length)
+        case .fill(let colour):
+            guard video else { return .gap(length) }
+            var fill = ClipSpec.fill(colour, duration: length)
+            fill.effects = c.effects.filter(\.isPictureEffect)
+            return fill
         case .slate: return video ? .fill(.black, duration: length) : .gap(length)
         case .file(let p): path = p
         case .sequence(let p, let s, let o):

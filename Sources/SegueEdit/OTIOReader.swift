@@ -39,7 +39,8 @@ struct OTIOClip {
     /// Length on the track (the source range's duration: a time warp changes the speed, not this).
     var duration: MediaTime
     /// Its time warps as Segue's effects: a `LinearTimeWarp` a speed (with `reverse` when negative), a `FreezeFrame`
-    /// (or a scalar of 0) a freeze of the range's first frame; none when it plays as recorded.
+    /// (or a scalar of 0) a freeze of the range's first frame; none when it plays as recorded. Then its picture
+    /// effects (`Segue.colour`, … `Effect`s: `OTIOEffects`), in their order.
     var effects: [ItemEffect] = []
     var markers: [OTIOMarker] = []
     /// `metadata.segue`: Segue's own item fields (`EditFile.clip`'s), for clips Segue wrote.
@@ -200,7 +201,8 @@ struct OTIOReader {
         return c
     }
 
-    /// The effects of an item: time warps are returned; every other effect is counted (not rendered).
+    /// The effects of an item: a clip's time warps and Segue's picture effects (`OTIOEffects`) are returned; every
+    /// other effect is counted (not rendered).
     mutating func effects(_ o: OTIOObject) -> [OTIOObject] {
         guard let list = o["effects"] as? [Any] else { return [] }
         var warps: [OTIOObject] = []
@@ -208,7 +210,7 @@ struct OTIOReader {
             guard let e = OTIOObject(raw, path: "\(o.path).effects[\(k)]") else { continue }
             _ = know(e)
             let effectName = e["effect_name"] as? String ?? ""
-            if ["LinearTimeWarp", "FreezeFrame"].contains(e.schema) && o.schema == "Clip" {
+            if (["LinearTimeWarp", "FreezeFrame"].contains(e.schema) || OTIOEffects.settings(e) != nil) && o.schema == "Clip" {
                 warps.append(e)
                 continue
             }
@@ -312,7 +314,16 @@ struct OTIOReader {
         c.media = try media(ref, clip: o, audio: audio)
         // Time warps: scalars multiply; 0 (or a FreezeFrame) holds the first frame.
         var scalar = 1.0
+        var picture: [ItemEffect] = []
         for w in effects(o) {
+            if let settings = OTIOEffects.settings(w) {
+                guard w["enabled"] as? Bool != false, let effect = try OTIOEffects.read(settings, of: w, base: base) else { continue }
+                if effect.kind == .lut, picture.contains(where: { $0.kind == .lut }) {
+                    throw EditError(w.path, "clip \"\(o.name)\" has a second Segue.lut: an item takes one lut")
+                }
+                picture.append(effect)
+                continue
+            }
             if w.schema == "FreezeFrame" { scalar = 0; continue }
             guard let s = OTIOJSON.number(w["time_scalar"]), s.isFinite else {
                 throw EditError("\(w.path).time_scalar", "must be a finite number")
@@ -331,6 +342,7 @@ struct OTIOReader {
             spec.reverse = scalar < 0
             c.effects = spec.effects
         }
+        c.effects += picture
         c.markers = try markers(o, origin: range.start)
         return c
     }

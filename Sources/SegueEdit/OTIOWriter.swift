@@ -20,6 +20,8 @@ import SegueCore
 /// - An image sequence is an `ImageSequenceReference` (its first picture the `start_frame`).
 /// - A constant speed is a `LinearTimeWarp` (its `time_scalar`; negative: played backwards); a freeze a `FreezeFrame`
 ///   with its `source_range` starting at the frame held; a fill a `SolidColor` generator; a gap a Gap.
+/// - Picture effects (`colour`, `lut`, `chromaKey`, `vignette`) follow the time warps as `Effect.1`s named
+///   `Segue.TYPE`, their settings (keyframes included) in `metadata.segue` (`OTIOEffects`).
 /// - OTIO's video tracks are silent: each video track whose clips have sound gets an Audio track of the same layout
 ///   (its gain and audio stream in `metadata.segue`); audio tracks are Audio tracks.
 /// - The output properties (size, rate, fit, background, output settings, audio settings, music) go in the timeline's
@@ -222,11 +224,19 @@ public enum OTIOWriter {
                         out.append(["OTIO_SCHEMA": "LinearTimeWarp.1", "name": "", "metadata": [String: Any](), "effect_name": "LinearTimeWarp",
                                     "enabled": true, "time_scalar": p.spec.reverse ? -speed : speed])
                     }
-                case .colour, .lut, .chromaKey, .vignette, .blur, .sharpen:
-                    continue   // picture effects are not written to OTIO yet
+                default:
+                    continue   // picture effects: `pictureEffects`
                 }
             }
             return out
+        }
+
+        /// The item's picture effects as `Effect.1`s (`OTIOEffects`); one the edit file cannot hold is a warning.
+        mutating func pictureEffects(_ p: Timeline.Placement, label: String) -> [[String: Any]] {
+            do { return try OTIOEffects.write(p.spec, field: "\(label).effects") } catch {
+                warnings.append("\(label): its picture effects are not written (\(error))")
+                return []
+            }
         }
 
         /// An image sequence as an `ImageSequenceReference.1` (its `available_range` is set by the caller): the folder,
@@ -261,6 +271,7 @@ public enum OTIOWriter {
                 reference = ["OTIO_SCHEMA": "GeneratorReference.1", "name": "", "metadata": [String: Any](), "generator_kind": "SolidColor",
                              "parameters": ["color": colour.description], "available_range": NSNull()]
                 clip["source_range"] = range(.zero, frames: n)
+                if video { effects = pictureEffects(p, label: label) }
             case .file(let path):
                 var ref: [String: Any] = ["OTIO_SCHEMA": "ExternalReference.1", "name": "", "metadata": [String: Any](),
                                           "target_url": URL(fileURLWithPath: path).absoluteString]
@@ -282,6 +293,7 @@ public enum OTIOWriter {
                     clip["source_range"] = range(max(.zero, start), frames: n)
                 }
                 if !p.source.isStill { effects = otioEffects(p) }
+                if video { effects += pictureEffects(p, label: label) }
                 if !video {
                     if p.spec.volume != 1 { segue["volume"] = p.spec.volume }
                     if !p.spec.ramps.isEmpty { segue["ramps"] = p.spec.ramps.map(ramp) }

@@ -76,13 +76,16 @@ public final class FrameDrawer: YUV420Pipeline {
     private var gpuBusy = false
     /// The strategies executed so far.
     public private(set) var counts = FrameStrategy.Counts()
+    /// The table of the graded frames' effects (`FrameStrategy.graded`), kept while they stay the same.
+    private var grades = PlanarGrade.Cache()
 
     public init(_ renderer: FrameRenderer) { self.renderer = renderer }
 
     /// Executes `strategy` for `plan` showing `pictures` (after its turns: `FrameSource.framePictures`).
     public func submit(_ plan: FramePlan, pictures: [VideoPicture], strategy: FrameStrategy) throws -> [YUV420Image] {
         counts.add(strategy)
-        let base = strategy.base.map { DirectFrame.cropped(pictures[0], x: $0.x, y: $0.y, size: plan.renderSize) }
+        var base = strategy.base.map { DirectFrame.cropped(pictures[0], x: $0.x, y: $0.y, size: plan.renderSize) }
+        if strategy.graded, let b = base { base = grades.graded(b, by: plan.passes[0].from.effects) }
         guard let drawer = strategy.drawer else { return try emit(base!) }
         return try draw(plan, pictures: pictures, base: base, by: drawer)
     }

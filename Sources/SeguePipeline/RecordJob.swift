@@ -80,7 +80,7 @@ final class RenderedLiveFrames: LiveVideoProcessor {
             plan = DirectFrame.uprighted(plan, turn: step.turn, picture: picture)
             picture = try turner.turned(picture, by: step.turn)
         }
-        if strategy.isDirect, let b = strategy.base { return DirectFrame.cropped(picture, x: b.x, y: b.y, size: plan.renderSize) }
+        if strategy.isDirect, !strategy.graded, let b = strategy.base { return DirectFrame.cropped(picture, x: b.x, y: b.y, size: plan.renderSize) }
         return try renderer!.renderYUV420(plan, pictures: [picture])
     }
 

@@ -425,7 +425,7 @@ public enum RenderJob {
 
     /// `--verbose`: how many frames each strategy made (`FrameDrawer.counts`), of `total`, and who drew them.
     static func logFrames(_ c: FrameStrategy.Counts, of total: Int, renderer: FrameRenderer, options: RenderOptions) {
-        options.log("segue: \(c.direct) of \(total) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0): their planes went to the encoder directly")
+        options.log("segue: \(c.direct) of \(total) frames needed no compositing (one clip, untouched or cropped at scale 1, already BT.709 4:2:0; on the CPU, also one graded by colour and LUT effects on its planes): their planes went to the encoder directly")
         options.log("segue: \(c.basePlanes) more had their first layer taken as planes in the same way, only the layers above it drawn (each inside its rectangle)")
         if let why = renderer.cpuBecause {
             let gl = renderer.gpu == nil ? "no GL context was made" : "\(c.gpu) frames with gl-transitions shaders drawn by \(renderer.gpu!.name)"
