@@ -128,11 +128,11 @@ public struct FrameStrategy: Equatable, Sendable, CustomStringConvertible {
 
 extension PictureEffect {
     /// Whether it maps each sample's colour alone, the same everywhere (`colour`, `lut`): a `PlanarGrade` can apply it
-    /// to planes. A chroma key changes alpha; a vignette depends on the position.
+    /// to planes. A chroma key changes alpha; a vignette depends on the position; a blur or sharpen on the neighbours.
     public var isPointwise: Bool {
         switch self {
         case .colour, .lut: return true
-        case .chromaKey, .vignette: return false
+        case .chromaKey, .vignette, .filter: return false
         }
     }
 }
