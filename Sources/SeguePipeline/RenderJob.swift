@@ -335,7 +335,13 @@ public enum RenderJob {
         frames.reusesReaders = options.reuseReaders
         // Decoding runs ahead on its own thread (a few frames, bounded); `frames` is used only there until
         // `decoded.cancel()` has returned.
-        let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth) { n in try frames.framePictures(n) }
+        // Weighed by the pictures of at least a quarter of the output's area each frame holds, so that a transition
+        // (two clips' pictures) is decoded one frame ahead, not three: the same pictures, less memory.
+        let quarter = timeline.renderSize.width * timeline.renderSize.height / 4
+        let decoded = DecodeAhead(frames: range, depth: decodeAheadDepth,
+                                  weight: { item in item.pictures.reduce(0) { $0 + ($1.width * $1.height >= quarter ? 1 : 0) } }) { n in
+            try frames.framePictures(n)
+        }
         defer { decoded.cancel() }
         // The writer is used only on the encode thread from here until `encoder.finish()`.
         let encoder = EncodeQueue()

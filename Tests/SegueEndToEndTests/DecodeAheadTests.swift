@@ -39,6 +39,34 @@ final class DecodeAheadTests: EndToEndTestCase {
         XCTAssertEqual(DecodeThreads.running, 0)
     }
 
+    /// Weighed items: three of weight 1 ahead, but a heavy item (a transition's two pictures) only while the queue is
+    /// light: the thread waits until the queued weight plus the last item's fits the depth.
+    func testHeavyItemsAreDecodedLessFarAhead() throws {
+        let lock = NSLock()
+        var produced: [Int64] = []
+        let q = DecodeAhead(frames: 0..<10, depth: 3, weight: { n in n < 3 ? 1 : 2 }) { n -> Int64 in
+            lock.lock(); produced.append(n); lock.unlock()
+            return n
+        }
+        func settled(_ count: Int) -> [Int64] {
+            eventually { lock.lock(); defer { lock.unlock() }; return produced.count >= count }
+            usleep(50_000)
+            lock.lock(); defer { lock.unlock() }; return produced
+        }
+        XCTAssertEqual(settled(3), [0, 1, 2], "three light items ahead")
+        XCTAssertEqual(try q.next(), 0)
+        XCTAssertEqual(settled(4), [0, 1, 2, 3], "queued 1 + 1 and the last item's 1: within 3")
+        XCTAssertEqual(try q.next(), 1)
+        XCTAssertEqual(try q.next(), 2)
+        XCTAssertEqual(settled(4), [0, 1, 2, 3], "queued 2 (item 3) + the last item's 2: over 3, waits")
+        XCTAssertEqual(try q.next(), 3)
+        XCTAssertEqual(settled(5), [0, 1, 2, 3, 4], "one heavy item ahead at a time")
+        for n in 4..<10 { XCTAssertEqual(try q.next(), Int64(n)) }
+        q.cancel()
+        XCTAssertEqual(produced, Array(0..<10))
+        XCTAssertEqual(DecodeThreads.running, 0)
+    }
+
     func testAnErrorSurfacesAtItsFrameAndStopsTheThread() throws {
         let lock = NSLock()
         var calls: [Int64] = []
