@@ -106,6 +106,6 @@ extension FramePlan {
     /// - Throws: `EditError` naming `effects` when an HDR frame has a layer with picture effects.
     public func checkEffectsAreSDR() throws {
         guard colour.dynamicRange != .sdr, passes.contains(where: { $0.layers.contains { !$0.effects.isEmpty } }) else { return }
-        throw EditError("effects", "colour and lut effects are drawn in SDR outputs only for now (this output is \(colour.dynamicRange.rawValue.uppercased())): render to SDR, or grade before")
+        throw EditError("effects", "picture effects (colour, lut, chromaKey, vignette, blur, sharpen) and fitBackground blur are drawn in SDR outputs only for now (this output is \(colour.dynamicRange.rawValue.uppercased())): render to SDR, or grade before")
     }
 }
