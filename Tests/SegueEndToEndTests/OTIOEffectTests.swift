@@ -26,7 +26,7 @@ final class OTIOEffectTests: OTIOTestCase {
     func pictureEffects(_ e: Edit) -> [[ItemEffect]] { e.tracks[0].clips.map(\.pictureEffects) }
 
     /// An edit whose clip has every picture effect (the colour's hue keyframed) and whose fill has a colour effect,
-    /// exported: the package sees `Segue.colour`, `Segue.lut`, `Segue.chromaKey`, `Segue.vignette` (and the fill's
+    /// exported: the package sees `Segue.colour`, `Segue.lut`, `Segue.chromaKey`, `Segue.vignette`, `Segue.blur`, `Segue.sharpen` (and the fill's
     /// `Segue.colour`) with their settings; read back, the effects are equal to the edit's and the render is the
     /// same (lossless, ≥ 50 dB), and unlike the render without them.
     func testExportedEffectsRoundTripAndThePackageReadsThem() throws {
@@ -37,7 +37,9 @@ final class OTIOEffectTests: OTIOTestCase {
                 {"type": "colour", "saturation": 1.5, "hue": {"keyframes": [{"time": 0, "value": 0}, {"time": 1, "value": 90}]}},
                 {"type": "lut", "path": "grade.cube", "strength": 0.75},
                 {"type": "chromaKey", "colour": "#00ff00", "similarity": 0.2, "smoothness": 0.1},
-                {"type": "vignette", "amount": 0.8, "radius": 0.3}]},
+                {"type": "vignette", "amount": 0.8, "radius": 0.3},
+                {"type": "blur", "radius": 1.5},
+                {"type": "sharpen", "amount": {"keyframes": [{"time": 0, "value": 0.5}, {"time": 1, "value": 2}]}, "radius": 1}]},
               {"fill": "#808080", "duration": 0.5, "effects": [{"type": "colour", "brightness": 1.5}]}
             ]}], "output": {"codec": "ffv1"}}
             """
@@ -55,8 +57,8 @@ final class OTIOEffectTests: OTIOTestCase {
             """, path("edit.otio")])
         let clips = try XCTUnwrap(JSONSerialization.jsonObject(with: check.stdout) as? [[[String: Any]]])
         XCTAssertEqual(clips.count, 2)
-        XCTAssertEqual(clips[0].map { $0["name"] as? String }, ["Segue.colour", "Segue.lut", "Segue.chromaKey", "Segue.vignette"])
-        XCTAssertEqual(clips[0].map { $0["class"] as? String }, ["Effect", "Effect", "Effect", "Effect"])
+        XCTAssertEqual(clips[0].map { $0["name"] as? String }, ["Segue.colour", "Segue.lut", "Segue.chromaKey", "Segue.vignette", "Segue.blur", "Segue.sharpen"])
+        XCTAssertEqual(clips[0].map { $0["class"] as? String }, Array(repeating: "Effect", count: 6))
         XCTAssertEqual(clips[1].map { $0["name"] as? String }, ["Segue.colour"])
         let colour = try XCTUnwrap(clips[0][0]["segue"] as? [String: Any])
         XCTAssertEqual(colour["type"] as? String, "colour")
@@ -70,12 +72,15 @@ final class OTIOEffectTests: OTIOTestCase {
         XCTAssertEqual((clips[0][2]["segue"] as? [String: Any])?["colour"] as? String, "#00ff00")
         XCTAssertEqual((clips[0][3]["segue"] as? [String: Any])?["amount"] as? Double, 0.8)
         XCTAssertEqual((clips[1][0]["segue"] as? [String: Any])?["brightness"] as? Double, 1.5)
+        XCTAssertEqual((clips[0][4]["segue"] as? [String: Any])?["radius"] as? Double, 1.5)
+        let amount = try XCTUnwrap(((clips[0][5]["segue"] as? [String: Any])?["amount"] as? [String: Any])?["keyframes"] as? [[String: Any]])
+        XCTAssertEqual(amount.map { $0["value"] as? Double }, [0.5, 2])
 
         // Read back: the same effects, the same pictures.
         let original = try EditFile.load(path: path("edit.json"))
         let read = try OTIOFile.load(path: path("edit.otio")).edit
         XCTAssertEqual(pictureEffects(read), pictureEffects(original))
-        XCTAssertEqual(pictureEffects(read)[0].count, 4)
+        XCTAssertEqual(pictureEffects(read)[0].count, 6)
         XCTAssertEqual(try segue(["render", path("edit.json"), "-o", path("json.mkv"), "--backend", "cpu", "--no-audio"]).status, 0)
         try renderLossless(path("edit.otio"), to: path("otio.mkv"))
         let a = try TestSupport.decodeFrames(path("json.mkv"), width: 64, height: 48)
