@@ -136,6 +136,7 @@ bench: release
 	BENCH_CACHE_ONLY=1 BENCH_SIZE=1280x720 BENCH_REPS=1 python3 bench/run.py
 	BENCH_BATCH_ONLY=1 BENCH_SIZE=1280x720 BENCH_REPS=1 python3 bench/run.py
 	BENCH_LUT_ONLY=1 python3 bench/run.py
+	BENCH_SMART_ONLY=1 python3 bench/run.py
 
 # On a machine with an NVIDIA GPU: EGL device platform on the NVIDIA driver (fails loudly on llvmpipe), CUDA
 # decoding, composite + readback frames/s at 1080p and 4K, end to end against FFmpeg, NVENC failing cleanly;

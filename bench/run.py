@@ -21,6 +21,8 @@ Environment (defaults follow the issue's spec):
   time over the plain one's, wall and CPU, target <= 1.3)
   BENCH_BATCH_ONLY=1 (issue 34: 20 variants of a template, a photo and a clip under a name, by one `segue batch` against
   20 separate `segue render` runs one after another: rows per minute each, and their ratio)
+  BENCH_SMART_ONLY=1 (issue 33: --smart on six cuts of a 100 s 1280x720 recording, with crossfades against FFmpeg's xfade
+  graph and Segue without --smart, and without transitions; bench/smart.py, BENCH_SMART_SCALE for a quick check)
 """
 import json, os, statistics, subprocess, sys, time
 
@@ -575,5 +577,8 @@ if __name__ == "__main__":
         print(json.dumps(peers_case(), indent=2))
     elif env("BENCH_HEAVY_ONLY") == "1":
         heavy_case()
+    elif env("BENCH_SMART_ONLY") == "1":
+        from smart import smart_case
+        smart_case()
     else:
         main()

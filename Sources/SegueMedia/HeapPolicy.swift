@@ -11,9 +11,16 @@ import CFFmpeg
 /// are written when allocated, so pages libx264 reserves but never touches become resident (+175 MB peak at 1080p
 /// with x264 `medium`) and a little time.
 ///
-/// On (the default) for library use; the `segue` command turns it off, since each of its processes renders once.
+/// On (the default) for library use; the `segue` command turns it off, since each of its processes renders once
+/// (a smart render, which opens an encoder per encoded stretch, turns it on: `zeroFillFromNow`).
 /// Set it before the first file is opened (it takes effect then, process-wide).
 public enum HeapPolicy {
     // nonisolated(unsafe): set before the first file is opened and read once then (`FF.setup`), on one thread.
     nonisolated(unsafe) public static var zeroFilledAllocations = true
+
+    /// Turns zero-filled allocations on from now to the end of the process, whatever `zeroFilledAllocations` said:
+    /// for a process that opens more than one encoder (a smart render encodes each stretch with an encoder of its
+    /// own, `RenderJob.smartEncode`), whose later libx264 would otherwise get blocks the earlier ones freed and write
+    /// other bits from run to run. Blocks allocated before stay as they are; every one allocated after starts as zeros.
+    public static func zeroFillFromNow() { segue_malloc_perturb(0xff) }
 }

@@ -39,6 +39,9 @@ extension RenderJob {
             return try encode(timeline, renderer: renderer, to: path, options: options, watchdog: watchdog)
         }
         if options.verbose { plan.lines.dropLast().forEach { options.log("segue: smart: \($0)") } }
+        // One encoder per encoded stretch in this process: each must see fresh (zero) memory, as the first does, or
+        // libx264's lookahead reads what the one before left and the stretch differs from run to run (HeapPolicy).
+        HeapPolicy.zeroFillFromNow()
         var settings = timeline.output
         settings.encoderOptions = matched.encoderOptions
         settings.encoder = matched.encoder

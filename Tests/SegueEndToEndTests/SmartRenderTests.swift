@@ -264,6 +264,29 @@ final class SmartRenderTests: EndToEndTestCase {
         XCTAssertEqual(plainLog.filter { $0.contains("--smart") }, ["segue: --smart: nothing can be copied (rotated source); rendered as usual"])
     }
 
+    /// Two `segue render --smart --backend auto` processes of the cuts edit write the same bytes. Each encoded stretch
+    /// has a libx264 of its own in one process; without zero-filled allocations (`HeapPolicy.zeroFillFromNow`, which the
+    /// command otherwise leaves off) the stretches after the first came out with other bits from run to run.
+    func testTwoSmartRendersOfTheCommandAreTheSameBytes() throws {
+        let src = try source("rep.mp4", ["-profile:v", "high"])
+        let edit = """
+        {"renderSize": {"width": 320, "height": 180}, "frameRate": 25, "output": {"smart": true},
+         "clips": [{"path": "\(src)", "start": 0.2, "duration": 2.24},
+                   {"path": "\(src)", "start": 1.0, "duration": 2.0, "transition": {"type": "crossfade", "duration": 0.4}}]}
+        """
+        try edit.write(toFile: path("rep.json"), atomically: true, encoding: .utf8)
+        var bytes: [Data] = []
+        for run in 0..<2 {
+            let out = path("rep-\(run).mp4")
+            let r = try TestSupport.run(TestSupport.segueBinary, ["render", path("rep.json"), "-o", out, "--backend", "auto", "--verbose"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stderr.contains("smart: 50 of 96 frames copied"), r.stderr)
+            bytes.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        XCTAssertGreaterThan(bytes[0].count, 10_000)
+        XCTAssertEqual(bytes[0], bytes[1], "two smart renders of one edit differ")
+    }
+
     /// `--smart` with another output format is refused, saying so; so is a chunked render of a smart edit.
     func testSmartWithAnotherCodecIsRefused() throws {
         let src = try source("a.mp4", [])
