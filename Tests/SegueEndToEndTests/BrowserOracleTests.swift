@@ -14,16 +14,6 @@ final class BrowserOracleTests: EndToEndTestCase {
     static let tile = PixelSize(width: 96, height: 64)
     static let columns = 6
 
-    /// The browser: `SEGUE_CHROMIUM`, else `chromium` on the PATH; skips without one (fails under CI).
-    func chromium() throws -> String {
-        let candidates = [ProcessInfo.processInfo.environment["SEGUE_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"].compactMap { $0 }
-        guard let c = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            if TestSupport.inCI { XCTFail("chromium is missing: `make deps` installs it") }
-            throw XCTSkip("no chromium: `make deps` installs it")
-        }
-        return c
-    }
-
     /// The filter cases: CSS `filter` and the same as Segue's colour effect (brightness, contrast, saturation, hue,
     /// which apply in the order CSS lists them here).
     static let filters: [(css: String, b: Double, k: Double, s: Double, h: Double)] = [

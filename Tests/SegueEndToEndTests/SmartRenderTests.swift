@@ -9,33 +9,11 @@ import SegueTestSupport
 /// Smart rendering (`--smart`, docs/smart-rendering.md): the untouched stretches of an H.264 source copied as its
 /// packets, the rest encoded by libx264 set up to match.
 final class SmartRenderTests: EndToEndTestCase {
-    /// A 4 s 320×180 25 fps H.264 clip with a keyframe every 25 frames (IDR only, closed GOPs), tagged BT.709, with a
-    /// tone: `x264` options as given (B-pyramid, profile).
-    func source(_ name: String, _ x264: [String], picture: String = "testsrc2", encoder: String = "libx264") throws -> String {
-        let p = path(name)
-        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "\(picture)=s=320x180:r=25:d=4",
-                                               "-f", "lavfi", "-i", "sine=f=440:d=4", "-c:v", encoder, "-preset", "medium", "-pix_fmt", "yuv420p",
-                                               "-g", "25", "-keyint_min", "25", "-sc_threshold", "0", "-colorspace", "bt709", "-color_primaries", "bt709",
-                                               "-color_trc", "bt709", "-color_range", "tv", "-c:a", "aac", "-shortest"] + x264 + [p])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return p
-    }
-
     /// Each decoded frame's MD5 in display order (`-f framemd5`).
     func md5s(_ file: String) throws -> [String] {
         let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:v", "-f", "framemd5", "-"])
         XCTAssertEqual(r.status, 0, r.stderr)
         return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
-    }
-
-    /// The edit: a cut into the middle of the first GOP (source frame 5), 56 frames, a 10-frame crossfade that starts one
-    /// frame after the keyframe at source frame 50, then the source again from frame 25 for 50 frames.
-    func cutsEdit(_ src: String) -> Edit {
-        var edit = Edit(clips: [clip(src, start: 0.2, duration: 2.24), clip(src, tr(.crossfade, 0.4), start: 1.0, duration: 2.0)])
-        edit.renderSize = PixelSize(width: 320, height: 180)
-        edit.frameRate = FrameRate(25)
-        edit.output.smart = true
-        return edit
     }
 
     /// The progress reports of the last `render`.
@@ -61,8 +39,8 @@ final class SmartRenderTests: EndToEndTestCase {
     func testCopiedStretchesAreTheSourcesFramesAndTheFileDecodesCleanly() throws {
         for (name, x264) in [("high-pyramid", ["-profile:v", "high"]), ("high-flat", ["-profile:v", "high", "-x264-params", "b-pyramid=none"]),
                              ("main", ["-profile:v", "main"])] {
-            let src = try source("\(name).mp4", x264)
-            let edit = cutsEdit(src)
+            let src = try smartSource("\(name).mp4", x264)
+            let edit = smartCutsEdit(src)
             let plan = try SmartPlan.make(try RenderJob.resolve(edit))
             let copied = plan.stretches.compactMap { s -> (Range<Int64>, Range<Int>)? in
                 if case .copied(_, let k, _) = s.kind { return (s.frames, k) }
@@ -131,7 +109,7 @@ final class SmartRenderTests: EndToEndTestCase {
     /// The packet index of a 100-frame source with a keyframe every 25: four GOPs of 25 frames, each from an IDR
     /// picture; its avcC read back byte for byte, SPS and PPS id 0, so the encoder is given id 1; the frame rule.
     func testIndexOfASource() throws {
-        let src = try source("a.mp4", [])
+        let src = try smartSource("a.mp4", [])
         let s = try SmartIndex.read(path: src, policy: .default)
         XCTAssertNil(s.problem)
         XCTAssertEqual(s.codec, "h264")
@@ -153,9 +131,9 @@ final class SmartRenderTests: EndToEndTestCase {
     /// with its parameter sets in band (`hev1`), decoding with `-xerror` silently; the same file rendered twice is the
     /// same bytes. With open GOPs (CRA keyframes) only the first picture is an IDR: nothing is copied, and the plan says why.
     func testHEVCClosedGOPsCopiedOpenGOPsSaid() throws {
-        let closed = try source("closed.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:no-open-gop=1:log-level=error", "-tag:v", "hvc1"],
+        let closed = try smartSource("closed.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:no-open-gop=1:log-level=error", "-tag:v", "hvc1"],
                                 encoder: "libx265")
-        let edit = cutsEdit(closed)
+        let edit = smartCutsEdit(closed)
         let plan = try SmartPlan.make(try RenderJob.resolve(edit))
         XCTAssertEqual(plan.stretches.filter(\.isCopied).map(\.frames), [20..<45, 71..<96], "\(plan.lines)")
         let (result, log) = try render(edit, "hevc.mp4")
@@ -172,11 +150,11 @@ final class SmartRenderTests: EndToEndTestCase {
         _ = try render(edit, "hevc-again.mp4")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("hevc.mp4"))), try Data(contentsOf: URL(fileURLWithPath: path("hevc-again.mp4"))))
 
-        let open = try source("open.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=1:log-level=error"], encoder: "libx265")
+        let open = try smartSource("open.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=1:log-level=error"], encoder: "libx265")
         let s = try SmartIndex.read(path: open, policy: .default)
         XCTAssertEqual(s.nonIDRKeyframes, 3)
         XCTAssertEqual(s.gops.map(\.frames), [0..<100])
-        let openPlan = try SmartPlan.make(try RenderJob.resolve(cutsEdit(open)))
+        let openPlan = try SmartPlan.make(try RenderJob.resolve(smartCutsEdit(open)))
         XCTAssertEqual(openPlan.copiedFrames, 0)
         XCTAssertEqual(openPlan.mainReason, "no whole GOP (from an IDR picture to the next) inside the stretch")
     }
@@ -205,7 +183,7 @@ final class SmartRenderTests: EndToEndTestCase {
     /// Two files with the same parameter sets (x264's, same settings, other pictures) are both copied into one output;
     /// a third whose parameter sets differ (Main rather than High) is encoded, saying why.
     func testSourcesWithTheSameParameterSetsAreCopiedOthersEncoded() throws {
-        let a = try source("a.mp4", []), b = try source("b.mp4", [], picture: "smptehdbars"), c = try source("c.mp4", ["-profile:v", "main"])
+        let a = try smartSource("a.mp4", []), b = try smartSource("b.mp4", [], picture: "smptehdbars"), c = try smartSource("c.mp4", ["-profile:v", "main"])
         XCTAssertEqual(try SmartIndex.read(path: a, policy: .default).parameterSets, try SmartIndex.read(path: b, policy: .default).parameterSets)
         var edit = Edit(clips: [clip(a, duration: 2), clip(b, duration: 2), clip(c, duration: 2)])
         edit.renderSize = PixelSize(width: 320, height: 180)
@@ -226,7 +204,7 @@ final class SmartRenderTests: EndToEndTestCase {
 
     /// A rotated source and a source of another size are not copied, and the plan says why.
     func testRotatedAndOtherSizeAreEncodedWithTheReason() throws {
-        let src = try source("a.mp4", [])
+        let src = try smartSource("a.mp4", [])
         let rotated = path("r.mp4")
         try TestSupport.rotated(src, degrees: 180, to: rotated)
         let small = path("small.mp4")
@@ -289,8 +267,8 @@ final class SmartRenderTests: EndToEndTestCase {
 
     /// `--smart` with another output format is refused, saying so; so is a chunked render of a smart edit.
     func testSmartWithAnotherCodecIsRefused() throws {
-        let src = try source("a.mp4", [])
-        var edit = cutsEdit(src)
+        let src = try smartSource("a.mp4", [])
+        var edit = smartCutsEdit(src)
         edit.output.codec = .ffv1
         edit.output.codecFromFileName = false
         XCTAssertThrowsError(try render(edit, "x.mkv")) { error in
@@ -299,7 +277,7 @@ final class SmartRenderTests: EndToEndTestCase {
             XCTAssertTrue("\(error)".contains("FFV1"), "\(error)")
         }
         // Chunked renders (farms, --cache) say that they do not smart-render yet.
-        XCTAssertThrowsError(try ChunkPlanner.plan(cutsEdit(src), editPath: path("e.json"), chunks: 2)) { error in
+        XCTAssertThrowsError(try ChunkPlanner.plan(smartCutsEdit(src), editPath: path("e.json"), chunks: 2)) { error in
             XCTAssertTrue("\(error)".contains("--smart is not done for chunked renders yet"), "\(error)")
         }
     }

@@ -1,0 +1,30 @@
+import XCTest
+import SegueCore
+import SegueEdit
+import SegueTestSupport
+
+/// The media of the smart-rendering tests (SmartRenderTests, SmartPlaybackTests): H.264/HEVC sources with a keyframe
+/// every second and the edit whose output has copied and encoded stretches.
+extension EndToEndTestCase {
+    /// A 4 s 320×180 25 fps H.264 clip with a keyframe every 25 frames (IDR only, closed GOPs), tagged BT.709, with a
+    /// tone: `x264` options as given (B-pyramid, profile).
+    func smartSource(_ name: String, _ x264: [String], picture: String = "testsrc2", encoder: String = "libx264") throws -> String {
+        let p = path(name)
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "\(picture)=s=320x180:r=25:d=4",
+                                               "-f", "lavfi", "-i", "sine=f=440:d=4", "-c:v", encoder, "-preset", "medium", "-pix_fmt", "yuv420p",
+                                               "-g", "25", "-keyint_min", "25", "-sc_threshold", "0", "-colorspace", "bt709", "-color_primaries", "bt709",
+                                               "-color_trc", "bt709", "-color_range", "tv", "-c:a", "aac", "-shortest"] + x264 + [p])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return p
+    }
+
+    /// The edit: a cut into the middle of the first GOP (source frame 5), 56 frames, a 10-frame crossfade that starts one
+    /// frame after the keyframe at source frame 50, then the source again from frame 25 for 50 frames.
+    func smartCutsEdit(_ src: String) -> Edit {
+        var edit = Edit(clips: [clip(src, start: 0.2, duration: 2.24), clip(src, tr(.crossfade, 0.4), start: 1.0, duration: 2.0)])
+        edit.renderSize = PixelSize(width: 320, height: 180)
+        edit.frameRate = FrameRate(25)
+        edit.output.smart = true
+        return edit
+    }
+}
