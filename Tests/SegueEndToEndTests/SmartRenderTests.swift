@@ -246,7 +246,7 @@ final class SmartRenderTests: EndToEndTestCase {
     /// has a libx264 of its own in one process; without zero-filled allocations (`HeapPolicy.zeroFillFromNow`, which the
     /// command otherwise leaves off) the stretches after the first came out with other bits from run to run.
     func testTwoSmartRendersOfTheCommandAreTheSameBytes() throws {
-        let src = try source("rep.mp4", ["-profile:v", "high"])
+        let src = try smartSource("rep.mp4", ["-profile:v", "high"])
         let edit = """
         {"renderSize": {"width": 320, "height": 180}, "frameRate": 25, "output": {"smart": true},
          "clips": [{"path": "\(src)", "start": 0.2, "duration": 2.24},
