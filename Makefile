@@ -102,17 +102,22 @@ schema-venv: deps
 # Tests/run-tests.sh runs the XCTest classes in three processes at once (names before "Li", the rest, and the classes
 # that wait on a clock: RecordTests' real-time recordings; about 6 min instead of 12.9 here: most tests use one core at
 # a time); `swift test --skip-build --disable-swift-testing` runs them in one, `--filter` some.
-# Then the library's example package (Examples/ThreeClips) and the real Slurm run (farm-test).
+# The real Slurm run (farm-test) beside them; then the library's example package (Examples/ThreeClips).
 # TEST_ENV: llvmpipe compiles the tests' shaders without LLVM's optimisation passes (Mesa's GALLIVM_PERF=nopt). The
 # tests' frames are tiny, so compiling the several hundred shader programs they make dominates (a cold Mesa shader
 # cache, as on a fresh machine): HDRRenderTests' and PlanarColourTests' GPU-against-CPU tests take 21 s instead of 71 s,
 # with the same results (53.08 dB worst plane both ways). It has no effect on a real GPU, and renders are not run so.
 TEST_ENV ?= GALLIVM_PERF=nopt
+# The Slurm run (about 80 s, nearly all of it waiting on Slurm's scheduler: 8 s of CPU) runs beside the XCTest run, its
+# log printed after it.
 test: deps otio-venv schema-venv
 	$(SWIFT) build --build-tests $(SWIFT_DEBUG_FLAGS)
-	$(TEST_ENV) Tests/run-tests.sh
+	@mkdir -p .build/test-logs
+	@$(TEST_ENV) Tests/Farm/farm-test.sh .build/debug/segue > .build/test-logs/farm-test.log 2>&1 & farm=$$!; \
+	  $(TEST_ENV) Tests/run-tests.sh; tests=$$?; \
+	  wait $$farm; f=$$?; echo "---- Tests/Farm/farm-test.sh (run at the same time as the above): exit $$f ----"; \
+	  cat .build/test-logs/farm-test.log; [ $$tests = 0 ] && [ $$f = 0 ]
 	$(MAKE) example
-	$(TEST_ENV) Tests/Farm/farm-test.sh .build/debug/segue
 
 # Builds the example client of the Segue library (its own package, depending on this one by path) and runs it on
 # generated clips, checking the output's size and frame count.
