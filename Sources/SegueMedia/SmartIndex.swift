@@ -36,19 +36,21 @@ public enum SmartIndex {
                                     "x264-params": "sps-id=\(id)"]
             }
         }
-        // Every packet: its pts, and whether it is a keyframe and an IDR picture.
-        var packets: [(pts: Int64, key: Bool, idr: Bool)] = []
+        // Every packet: its pts, whether it is a keyframe, an IDR picture, a copy start (IDR, or HEVC CRA) and a RASL picture.
+        var packets: [(pts: Int64, key: Bool, idr: Bool, start: Bool, rasl: Bool)] = []
         try file.forEachPacket { p in
             guard p.stream_index == vi else { return }
             guard p.pts != FF.noPTS else { s.problem = s.problem ?? "a packet has no timestamp"; return }
             if p.flags & AV_PKT_FLAG_DISCARD != 0 { s.problem = s.problem ?? "its edit list hides some of its frames" }
             let key = p.flags & AV_PKT_FLAG_KEY != 0
-            var idr = false
-            if key, let n = lengthSize, let data = p.data,
+            var idr = false, start = false, rasl = false
+            if let n = lengthSize, let data = p.data,
                let headers = AVCConfiguration.nalHeaders(UnsafeBufferPointer(start: data, count: Int(p.size)), lengthSize: n) {
-                idr = headers.contains { hevc ? HEVCConfiguration.isIDR($0) : $0 & 0x1F == 5 }
+                idr = key && headers.contains { hevc ? HEVCConfiguration.isIDR($0) : $0 & 0x1F == 5 }
+                start = idr || (hevc && key && headers.contains(where: HEVCConfiguration.isCRA))
+                rasl = hevc && headers.contains(where: HEVCConfiguration.isRASL)
             }
-            packets.append((p.pts, key, idr))
+            packets.append((p.pts, key, idr, start, rasl))
         }
         let sorted = packets.map(\.pts).sorted()
         guard let first = sorted.first else { s.problem = s.problem ?? "no video packets"; return s }
@@ -61,15 +63,24 @@ public enum SmartIndex {
         guard s.problem == nil else { return s }
         var displayIndex: [Int64: Int] = [:]
         for (k, pts) in sorted.enumerated() { displayIndex[pts] = k }
-        // Stretches from each IDR packet to the packet before the next; kept when their frames are exactly a run.
-        var starts = packets.indices.filter { packets[$0].idr }
+        // Stretches from each copy start to the packet before the next; kept when their frames are exactly a run, with
+        // and without the RASL pictures right after the start (the only ones there may be).
+        var starts = packets.indices.filter { packets[$0].start }
         starts.append(packets.count)
         for (a, b) in zip(starts, starts.dropFirst()) {
-            let shown = packets[a..<b].map { displayIndex[$0.pts]! }
-            guard let lo = shown.min(), let hi = shown.max(), hi - lo + 1 == shown.count else { continue }
-            s.gops.append(SmartStream.GOP(frames: lo..<(hi + 1), packets: a..<b))
+            let skipped = packets[(a + 1)..<b].prefix { $0.rasl }.count
+            guard !packets[(a + 1 + skipped)..<b].contains(where: \.rasl) else { continue }
+            guard let all = run(packets[a..<b].map { displayIndex[$0.pts]! }),
+                  let alone = run(([a] + Array((a + 1 + skipped)..<b)).map { displayIndex[packets[$0].pts]! }) else { continue }
+            s.gops.append(SmartStream.GOP(frames: all, packets: a..<b, skippedAtStart: skipped, startFrames: alone))
         }
         return s
+    }
+
+    /// The frames `shown` as a range when they are exactly one (each once), else nil.
+    static func run(_ shown: [Int]) -> Range<Int>? {
+        guard let lo = shown.min(), let hi = shown.max(), hi - lo + 1 == shown.count, Set(shown).count == shown.count else { return nil }
+        return lo..<(hi + 1)
     }
 
     /// Why a stream with these parameters is not copied, or nil: H.264 (Baseline, Main, High) or HEVC (Main), 8-bit 4:2:0 at square pixels, tagged

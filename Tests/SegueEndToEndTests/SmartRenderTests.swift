@@ -129,8 +129,10 @@ final class SmartRenderTests: EndToEndTestCase {
 
     /// HEVC from x265 with closed GOPs: the same stretches copied (byte-identical frames), the rest encoded by libx265
     /// with its parameter sets in band (`hev1`), decoding with `-xerror` silently; the same file rendered twice is the
-    /// same bytes. With open GOPs (CRA keyframes) only the first picture is an IDR: nothing is copied, and the plan says why.
-    func testHEVCClosedGOPsCopiedOpenGOPsSaid() throws {
+    /// same bytes. With open GOPs (x265's default: CRA keyframes whose two or three RASL pictures reference the GOP before),
+    /// a copy starts at a CRA picture without its RASL pictures (their frames encoded), the CRA made a broken link:
+    /// the copied frames are the source's, byte for byte, and FFmpeg decodes the file silently.
+    func testHEVCClosedAndOpenGOPsCopied() throws {
         let closed = try smartSource("closed.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:no-open-gop=1:log-level=error", "-tag:v", "hvc1"],
                                 encoder: "libx265")
         let edit = smartCutsEdit(closed)
@@ -139,24 +141,53 @@ final class SmartRenderTests: EndToEndTestCase {
         let (result, log) = try render(edit, "hevc.mp4")
         XCTAssertEqual(result.frames, 96)
         XCTAssertTrue(log.contains { $0.contains("smart: 50 of 96 frames copied") && $0.contains("libx265") }, "\(log)")
-        let out = try md5s(path("hevc.mp4")), whole = try md5s(closed)
-        XCTAssertEqual(out.count, 96)
-        XCTAssertEqual(Array(out[20..<45]), Array(whole[25..<50]))
-        XCTAssertEqual(Array(out[71..<96]), Array(whole[50..<75]))
+        try assertCopied(path("hevc.mp4"), of: closed, plan: plan, frames: 96)
         XCTAssertEqual(try TestSupport.ffprobe(path("hevc.mp4"), "stream=codec_tag_string")["codec_tag_string"], "hev1")
-        let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path("hevc.mp4"), "-f", "null", "-"])
-        XCTAssertEqual(strict.status, 0, strict.stderr)
-        XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "")
         _ = try render(edit, "hevc-again.mp4")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("hevc.mp4"))), try Data(contentsOf: URL(fileURLWithPath: path("hevc-again.mp4"))))
 
         let open = try smartSource("open.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=1:log-level=error"], encoder: "libx265")
         let s = try SmartIndex.read(path: open, policy: .default)
         XCTAssertEqual(s.nonIDRKeyframes, 3)
-        XCTAssertEqual(s.gops.map(\.frames), [0..<100])
-        let openPlan = try SmartPlan.make(try RenderJob.resolve(smartCutsEdit(open)))
-        XCTAssertEqual(openPlan.copiedFrames, 0)
-        XCTAssertEqual(openPlan.mainReason, "no whole GOP (from an IDR picture to the next) inside the stretch")
+        // Decoding order: the IDR picture's GOP shows frames 0–22; each CRA picture (frames 25, 50, 75) is followed by
+        // its RASL pictures, the two or three frames before it.
+        XCTAssertEqual(s.gops.map(\.frames), [0..<23, 23..<47, 47..<73, 73..<100])
+        XCTAssertEqual(s.gops.map(\.startFrames), [0..<23, 25..<47, 50..<73, 75..<100])
+        XCTAssertEqual(s.gops.map(\.skippedAtStart), [0, 2, 3, 2])
+        let openEdit = smartCutsEdit(open)
+        let openPlan = try SmartPlan.make(try RenderJob.resolve(openEdit))
+        let copied = openPlan.stretches.compactMap { st -> String? in
+            if case .copied(_, let k, _) = st.kind { return "\(st.frames) from \(k)" }
+            return nil
+        }
+        // Output frames 0–45 show source frames 5–50, 46–55 the crossfade, 56–95 source frames 35–74: copies start at
+        // the CRA pictures of frames 25 and 50, and end before the RASL pictures of the next CRA picture.
+        XCTAssertEqual(copied, ["20..<42 from 25..<47", "71..<94 from 50..<73"], "\(openPlan.lines)")
+        _ = try render(openEdit, "hevc-open.mp4")
+        try assertCopied(path("hevc-open.mp4"), of: open, plan: openPlan, frames: 96)
+    }
+
+    /// `file` (HEVC, 320×180) has `frames` frames; its copied stretches (`plan`) decode to `source`'s frames byte for
+    /// byte; it decodes with FFmpeg's `-xerror` without a message, and with libde265 to the same frames.
+    func assertCopied(_ file: String, of source: String, plan: SmartPlan, frames: Int) throws {
+        let out = try md5s(file), whole = try md5s(source)
+        XCTAssertEqual(out.count, frames)
+        for st in plan.stretches {
+            guard case .copied(_, let k, _) = st.kind else { continue }
+            XCTAssertEqual(Array(out[Int(st.frames.lowerBound)..<Int(st.frames.upperBound)]), Array(whole[k]), "copied frames \(st.frames)")
+        }
+        let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", file, "-f", "null", "-"])
+        XCTAssertEqual(strict.status, 0, strict.stderr)
+        XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "FFmpeg's messages decoding \(file)")
+        // A second decoder, libde265's (`make test` installs it): the same frames, silently.
+        let annexB = file + ".hevc", yuv = file + ".yuv"
+        XCTAssertEqual(try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", file, "-map", "0:v", "-c", "copy", "-bsf:v", "hevc_mp4toannexb", "-f", "hevc", annexB]).status, 0)
+        let de265 = try TestSupport.run("libde265-dec265", ["-q", "-o", yuv, annexB])
+        XCTAssertEqual(de265.status, 0, de265.stderr)
+        XCTAssertFalse((de265.text + de265.stderr).contains("WARNING"), de265.text + de265.stderr)
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "320x180", "-i", yuv, "-f", "framemd5", "-"])
+        let theirs = r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(theirs, out, "libde265's frames of \(file) are FFmpeg's")
     }
 
     /// Real files from `../shared/media` (skipped without them): a Pixel 7 clip (turned 180°, VFR) is encoded, "rotated
