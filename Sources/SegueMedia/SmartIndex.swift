@@ -36,6 +36,7 @@ public enum SmartIndex {
                                     "x264-params": "sps-id=\(id)"]
             }
         }
+        if s.problem == nil && isUntaggedBT709(par) { s.encoderOptions.merge(untaggedOptions) { a, _ in a } }
         // Every packet: its pts, whether it is a keyframe, an IDR picture, a copy start (IDR, or HEVC CRA) and a RASL picture.
         var packets: [(pts: Int64, key: Bool, idr: Bool, start: Bool, rasl: Bool)] = []
         try file.forEachPacket { p in
@@ -98,13 +99,33 @@ public enum SmartIndex {
             return "its profile (\(par.profile)) is not encodable here to match"
         }
         if par.sample_aspect_ratio.num != 0 && par.sample_aspect_ratio.num != par.sample_aspect_ratio.den { return "its pixels are not square" }
-        guard par.color_primaries == AVCOL_PRI_BT709, par.color_trc == AVCOL_TRC_BT709, par.color_space == AVCOL_SPC_BT709,
-              par.color_range == AVCOL_RANGE_MPEG else {
-            return "its colour tags are not BT.709 limited range (what the encoded frames are tagged)"
+        guard isBT709(par) || isUntaggedBT709(par) else {
+            return "its colour tags are not BT.709 limited range (nor untagged at 720 lines or more, which is read as that)"
         }
         if par.field_order != AV_FIELD_PROGRESSIVE && par.field_order != AV_FIELD_UNKNOWN { return "it is interlaced" }
         return nil
     }
+
+    /// Whether the stream is tagged BT.709 (primaries, transfer, matrix) limited range: what the output's encoded
+    /// frames are tagged.
+    static func isBT709(_ par: AVCodecParameters) -> Bool {
+        par.color_primaries == AVCOL_PRI_BT709 && par.color_trc == AVCOL_TRC_BT709 && par.color_space == AVCOL_SPC_BT709
+            && par.color_range == AVCOL_RANGE_MPEG
+    }
+
+    /// Whether the stream says nothing of its colour (primaries, transfer and matrix unspecified; the range
+    /// unspecified or limited, not a yuvj* format) at 720 lines or more, which Segue reads as BT.709 limited range
+    /// (`DecodedPicture.colour`): its stretches are encoded untagged as well (`untaggedOptions`), so that a player
+    /// guesses the same for the copied and the encoded frames.
+    static func isUntaggedBT709(_ par: AVCodecParameters) -> Bool {
+        par.color_primaries == AVCOL_PRI_UNSPECIFIED && par.color_trc == AVCOL_TRC_UNSPECIFIED && par.color_space == AVCOL_SPC_UNSPECIFIED
+            && par.color_range != AVCOL_RANGE_JPEG && AVPixelFormat(rawValue: par.format) == AV_PIX_FMT_YUV420P
+            && YCbCrMatrix.unspecified(height: Int(par.height)) == .bt709
+    }
+
+    /// FFmpeg's options that leave an encoder's colour description out (the stream's VUI says nothing).
+    static let untaggedOptions = ["color_primaries": "unspecified", "color_trc": "unspecified", "colorspace": "unspecified",
+                                  "color_range": "unspecified"]
 
     /// libx264's `profile` option for an H.264 profile libx264 encodes in 8-bit 4:2:0 (Baseline, Main, High), or nil.
     static func profileOption(_ profile: Int32) -> String? {

@@ -167,6 +167,29 @@ final class SmartRenderTests: EndToEndTestCase {
         try assertCopied(path("hevc-open.mp4"), of: open, plan: openPlan, frames: 96)
     }
 
+    /// A source that says nothing of its colour, 1280×720 (read as BT.709 limited range): its whole GOPs are copied
+    /// and the other frames encoded untagged too, so that a player guesses the same for all of them — every frame of
+    /// the output, copied or encoded, has no colour description, and the copied ones are the source's.
+    func testUntaggedHDSourceIsCopiedAndEncodedUntagged() throws {
+        let src = path("untagged.mp4")
+        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=1280x720:r=25:d=3", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p",
+                                "-g", "25", "-keyint_min", "25", "-sc_threshold", "0", src])
+        XCTAssertEqual(try TestSupport.ffprobe(src, "stream=color_space")["color_space"], "unknown")
+        var edit = Edit(clips: [clip(src, start: 0.2, duration: 2.6)])
+        edit.output.smart = true
+        let plan = try SmartPlan.make(try RenderJob.resolve(edit))
+        XCTAssertEqual(plan.lines, ["frames 0–19 encoded: from the cut to the next keyframe", "frames 20–44 copied from untagged.mp4 (its frames 25–49)",
+                                    "frames 45–64 encoded: after the last whole GOP", "25 frames copied, 40 encoded"])
+        XCTAssertEqual(plan.streams[src]?.encoderOptions["colorspace"], "unspecified")
+        _ = try render(edit, "untagged-smart.mp4")
+        try assertCopied(path("untagged-smart.mp4"), of: src, plan: plan, frames: 65, secondDecoder: false)
+        let r = try TestSupport.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=color_space,color_primaries,color_transfer",
+                                                "-of", "csv=p=0", path("untagged-smart.mp4")])
+        let tags = r.text.split(separator: "\n").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
+        XCTAssertEqual(tags.count, 65)
+        XCTAssertEqual(Set(tags), ["unknown,unknown,unknown"], "every frame untagged")
+    }
+
     /// `file` has `frames` frames; its copied stretches (`plan`) decode to `source`'s frames byte for byte; it decodes
     /// with FFmpeg's `-xerror` without a message, and (HEVC, 320×180, `secondDecoder`) with libde265 to the same frames.
     func assertCopied(_ file: String, of source: String, plan: SmartPlan, frames: Int, secondDecoder: Bool = true) throws {
@@ -194,7 +217,7 @@ final class SmartRenderTests: EndToEndTestCase {
     /// Real files from `../shared/media` (skipped without them): a Pixel 7 clip (turned 180°, VFR) is encoded, "rotated
     /// source"; a 640×360 23.976 fps H.264 file from another encoder, tagged BT.709 by `h264_metadata` (its stream rate
     /// 2997/125, the output's 24000/1001), is copied whole, frame for frame; an iPhone 4S clip cut into mid-GOP has its
-    /// later GOPs copied, byte for byte, and decodes silently.
+    /// later GOPs copied, byte for byte, and decodes silently; an untagged Android 1080p clip is copied.
     func testRealFiles() throws {
         guard let media = TestSupport.sharedMedia else { throw XCTSkip("no ../shared/media") }
         let phone = "\(media)/pixel7_rot180_vfr_noaudio.mp4", plain = "\(media)/h264_640x360_23.976_aac48k.mp4"
@@ -227,6 +250,16 @@ final class SmartRenderTests: EndToEndTestCase {
                                     "36 frames copied, 3 encoded"])
         _ = try render(cut, "iphone-smart.mp4")
         try assertCopied(path("iphone-smart.mp4"), of: upright, plan: plan, frames: 39, secondDecoder: false)
+
+        // An Android phone's 1080p clip that says nothing of its colour (read as BT.709): copied as it is.
+        let android = "\(media)/android6_1080p_3frames.mp4"
+        guard FileManager.default.fileExists(atPath: android) else { return }
+        var whole = Edit(clips: [clip(android)])
+        whole.output.smart = true
+        let androidPlan = try SmartPlan.make(try RenderJob.resolve(whole))
+        XCTAssertEqual(androidPlan.lines, ["frames 0–2 copied from android6_1080p_3frames.mp4 (its frames 0–2)", "3 frames copied, 0 encoded"])
+        _ = try render(whole, "android-smart.mp4")
+        try assertCopied(path("android-smart.mp4"), of: android, plan: androidPlan, frames: 3, secondDecoder: false)
     }
 
     /// Two files with the same parameter sets (x264's, same settings, other pictures) are both copied into one output;
