@@ -52,6 +52,12 @@ extension RenderJob {
         stretchOptions.audio = false
         stretchOptions.progress = nil
         stretchOptions.verbose = false
+        // The audio pass (the whole mix, as a single-pass render encodes it) runs beside the encoded stretches.
+        let withAudio = options.audio && timeline.output.format.hasAudio
+        let audioPath = withAudio ? "\(parts)/audio.\(timeline.output.format.audioPassExtension)" : nil
+        let audio = BackgroundWork { try audioPath.map { try writeAudioPass(timeline, to: $0) } ?? 0 }
+        // Before the parts folder is removed (`defer` above runs after this one), the audio pass has ended.
+        defer { _ = try? audio.value() }
         var pieces: [SmartMux.Piece] = [], warnings: [String] = []
         var pending: Range<Int64>?
         func flush() throws {
@@ -81,9 +87,7 @@ extension RenderJob {
             }
         }
         try flush()
-        let withAudio = options.audio && timeline.output.format.hasAudio
-        let audioPath = withAudio ? "\(parts)/audio.\(timeline.output.format.audioPassExtension)" : nil
-        let samples = try audioPath.map { try writeAudioPass(timeline, to: $0) } ?? 0
+        let samples = try audio.value()
         let format = timeline.output.format
         let frames = try SmartMux.write(pieces, frameRate: timeline.frameRate, audioPath: audioPath, to: path,
                                         container: format.container, muxOptions: format.muxOptions)
