@@ -190,6 +190,26 @@ final class SmartRenderTests: EndToEndTestCase {
         XCTAssertEqual(Set(tags), ["unknown,unknown,unknown"], "every frame untagged")
     }
 
+    /// H.264 with open GOPs (x264 `open-gop`: keyframes after the first are recovery points, not IDR pictures, and
+    /// the B-frames after them reference the GOP before) is copied only from its IDR picture: the cuts edit copies
+    /// nothing and says why; the whole file, from its first frame, is copied whole (its last GOPs open).
+    func testH264OpenGOPsAreCopiedOnlyFromTheIDRPicture() throws {
+        let src = try smartSource("open264.mp4", ["-x264-params", "open-gop=1"])
+        let s = try SmartIndex.read(path: src, policy: .default)
+        XCTAssertEqual(s.nonIDRKeyframes, 3)
+        XCTAssertEqual(s.gops.map(\.frames), [0..<100])
+        let cuts = try SmartPlan.make(try RenderJob.resolve(smartCutsEdit(src)))
+        XCTAssertEqual(cuts.copiedFrames, 0)
+        XCTAssertEqual(cuts.mainReason, "no whole GOP (from a keyframe to the next) inside the stretch")
+        XCTAssertTrue(cuts.lines.contains("frames 0–45 encoded: no whole GOP (from a keyframe to the next) inside the stretch"), "\(cuts.lines)")
+        var whole = Edit(clips: [clip(src)])
+        whole.output.smart = true
+        let plan = try SmartPlan.make(try RenderJob.resolve(whole))
+        XCTAssertEqual(plan.lines, ["frames 0–99 copied from open264.mp4 (its frames 0–99)", "100 frames copied, 0 encoded"])
+        _ = try render(whole, "open264-smart.mp4")
+        try assertCopied(path("open264-smart.mp4"), of: src, plan: plan, frames: 100, secondDecoder: false)
+    }
+
     /// `file` has `frames` frames; its copied stretches (`plan`) decode to `source`'s frames byte for byte; it decodes
     /// with FFmpeg's `-xerror` without a message, and (HEVC, 320×180, `secondDecoder`) with libde265 to the same frames.
     func assertCopied(_ file: String, of source: String, plan: SmartPlan, frames: Int, secondDecoder: Bool = true) throws {
