@@ -1,0 +1,50 @@
+import Foundation
+import Segue
+import SegueService
+
+// `segue serve`: the render service (docs/service.md), its options; see OptionTable.swift.
+
+extension OptionTable {
+    static let serveOptions: [OptionSpec] = [
+        OptionSpec(name: "--listen", value: "HOST:PORT", defaultValue: "127.0.0.1:8080", help: "serve: the address to listen on (port 0: any free port, printed)",
+                   group: .command, commands: ["serve"]) { a, v in a.serve.listen = v.text },
+        OptionSpec(name: "--data", value: "DIR", help: "serve: the queue (queue.sqlite3), uploads and outputs (created if missing)",
+                   group: .command, commands: ["serve"], completion: .directory) { a, v in a.serve.data = v.text },
+        OptionSpec(name: "--token-file", value: "FILE", defaultValue: "a token made in DIR/token",
+                   help: "serve: the bearer tokens, one a line: TENANT:TOKEN or a bare token", group: .command, commands: ["serve"],
+                   completion: .anyFile) { a, v in a.serve.tokenFile = v.text },
+        OptionSpec(name: "--max-upload", value: "MB", defaultValue: "1024", help: "serve: the largest upload (POST /v1/assets), MiB; larger ones get 413",
+                   group: .command, commands: ["serve"]) { a, v in a.serve.maxUploadMiB = try v.count(min: 1) },
+        OptionSpec(name: "--rate-limit", value: "N", defaultValue: "50", help: "serve: requests a second a token may make (bursts of twice that); more get 429",
+                   group: .command, commands: ["serve"]) { a, v in a.serve.rateLimit = try v.count(min: 1) },
+    ]
+}
+
+/// `segue serve`'s settings, as the options give them.
+struct ServeArguments {
+    var listen = "127.0.0.1:8080", data: String?, tokenFile: String?, maxUploadMiB = 1024, rateLimit = 50
+}
+
+/// `segue serve`: listens until killed; renders run as this executable's `segue render`.
+func serveCommand(_ a: Arguments) throws {
+    guard a.positional.isEmpty else { throw UsageError("serve takes no arguments (--listen HOST:PORT --data DIR)") }
+    guard let data = a.serve.data else { throw UsageError("serve needs --data DIR (the queue, uploads and outputs)") }
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    var configuration = ServiceConfiguration(data: data, executable: executable, openAPI: OpenAPIDocument.bytes)
+    configuration.listen = a.serve.listen
+    configuration.tokenFile = a.serve.tokenFile
+    configuration.engine = a.batchEngine
+    configuration.jobs = a.farm.maxParallel ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 4)
+    configuration.maxUpload = Int64(a.serve.maxUploadMiB) << 20
+    configuration.rateLimit = Double(a.serve.rateLimit)
+    signal(SIGPIPE, SIG_IGN)
+    let server: HTTPServer
+    do {
+        server = try RenderService(configuration).start()
+    } catch let e as ServiceError {
+        throw UsageError(e.message)
+    }
+    let host = a.serve.listen.split(separator: ":").dropLast().joined(separator: ":")
+    FileHandle.standardOutput.write(Data("segue serve: listening on http://\(host):\(server.port) (\(configuration.jobs) renders at once)\n".utf8))
+    withExtendedLifetime(server) { while true { sleep(3600) } }
+}

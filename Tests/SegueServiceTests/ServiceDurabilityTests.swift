@@ -1,0 +1,64 @@
+import Foundation
+import XCTest
+@testable import SegueService
+import SegueTestSupport
+
+/// The queue survives `kill -9`: 30 renders submitted, the server killed while some render, started again: every
+/// render done once (one child process that ended with it done, per render), every output a valid 24-frame video.
+final class ServiceDurabilityTests: XCTestCase {
+    func testKillNineMidwayLosesNothingAndRendersNothingTwice() throws {
+        let dir = TestSupport.tempDir("serve-durable")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let token = "acme-token-0001"
+        try "acme:\(token)\n".write(toFile: "\(dir)/tokens", atomically: true, encoding: .utf8)
+        try TestSupport.makeClip("\(dir)/clip.mp4", video: "testsrc=size=64x48:rate=24:duration=1")
+        let data = "\(dir)/data"
+        let server = ServerProcess(data: data, tokenFile: "\(dir)/tokens", options: ["--jobs", "2", "--rate-limit", "1000"])
+        try server.start()
+        XCTAssertEqual(try Curl.request("\(server.base)/v1/assets?name=clip.mp4", token: token, ["-X", "POST", "--data-binary", "@\(dir)/clip.mp4"]).status, 201)
+        // 30 submissions in one curl run.
+        let body = #"{"edit": {"clips": [{"path": "asset:clip.mp4"}]}}"#
+        var args = ["-s", "-H", "Authorization: Bearer \(token)", "-w", "\\n"]
+        for k in 0..<30 { args += (k == 0 ? [] : ["--next", "-s", "-H", "Authorization: Bearer \(token)", "-w", "\\n"]) + ["--data-binary", body, "\(server.base)/v1/renders"] }
+        let ids = try TestSupport.run("curl", args).text.split(separator: "\n").compactMap { line in
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["id"] as? String
+        }
+        XCTAssertEqual(Set(ids).count, 30)
+
+        // Kill it once a few are done while others render.
+        let deadline = Date().addingTimeInterval(20)
+        var doneAtKill = 0
+        while Date() < deadline {
+            let metrics = try Curl.request("\(server.base)/metrics", token: nil).text
+            func count(_ status: String) -> Int {
+                metrics.split(separator: "\n").first { $0.hasPrefix("segue_renders{status=\"\(status)\"}") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+            }
+            if count("done") >= 4 && count("rendering") >= 1 {
+                doneAtKill = count("done")
+                break
+            }
+            usleep(10_000)
+        }
+        server.kill9()
+        XCTAssertGreaterThanOrEqual(doneAtKill, 4)
+        XCTAssertLessThan(doneAtKill, 30, "killed mid-way")
+
+        try server.start()
+        defer { server.stop() }
+        for id in ids {
+            XCTAssertEqual(try Curl.waitEnded(server, id, token: token, timeout: 60)["status"] as? String, "done", id)
+        }
+        // None rendered twice: one run ended with the render done, per render (the queue's own record of its children).
+        let store = try RenderStore(path: "\(data)/queue.sqlite3")
+        let completed = try store.completedRunCounts()
+        XCTAssertEqual(completed.count, 30)
+        XCTAssertEqual(Set(completed.values), [1], "\(completed)")
+        let interrupted = try store.database.query("SELECT COUNT(*) AS n FROM runs WHERE outcome = 'interrupted'").first?["n"]?.int ?? -1
+        print("ServiceDurabilityTests: \(doneAtKill) done at the kill, \(interrupted) runs interrupted and rendered again")
+        // Every output a valid video of 24 frames.
+        let counts = try TestSupport.concurrentMap(ids) { id in
+            try TestSupport.ffprobe("\(data)/jobs/\(id)/output.mp4", "stream=nb_read_frames", count: true)["nb_read_frames"]
+        }
+        XCTAssertEqual(counts, Array(repeating: "24", count: 30))
+    }
+}
