@@ -82,7 +82,7 @@ extension OptionTable {
                    group: .farm, commands: ["stitch"], completion: .files(FileKinds.audio)) { a, v in a.audioPath = v.text },
         OptionSpec(name: "--work-dir", value: "DIR", defaultValue: "OUT.segue-farm beside the output", help: "the plan, scripts, chunks and logs (on a filesystem every node sees)", group: .farm,
                    commands: Scopes.farmRuns, completion: .directory) { a, v in a.farm.workDir = v.text },
-        OptionSpec(name: "--jobs", value: "J", defaultValue: "cores/8; batch: cores/2; serve: cores/4",
+        OptionSpec(name: "--jobs", value: "J", defaultValue: "cores/8; batch: cores/2",
                    help: "processes at once", group: .farm,
                    commands: ["farm local", "batch", "serve"]) { a, v in a.farm.maxParallel = try v.count(min: 1) },
         OptionSpec(name: "--partition", value: "P", help: "the Slurm partition", group: .farm, commands: ["farm slurm", "batch"]) { a, v in a.farm.partition = v.text },

@@ -34,7 +34,7 @@ func serveCommand(_ a: Arguments) throws {
     configuration.listen = a.serve.listen
     configuration.tokenFile = a.serve.tokenFile
     configuration.engine = a.batchEngine
-    configuration.jobs = a.farm.maxParallel ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 4)
+    configuration.jobs = a.farm.maxParallel ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 8)
     configuration.maxUpload = Int64(a.serve.maxUploadMiB) << 20
     configuration.rateLimit = Double(a.serve.rateLimit)
     signal(SIGPIPE, SIG_IGN)

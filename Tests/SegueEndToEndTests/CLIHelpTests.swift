@@ -97,7 +97,7 @@ final class CLIHelpTests: EndToEndTestCase {
         XCTAssertTrue(local.contains("--jobs") && !local.contains("--partition"), "\(local)")
         XCTAssertEqual(optionNames(try segue(["help", "farm", "status"]).text), ["--json", "-v", "--verbose", "-h", "--help"])
         let farm = try segue(["help", "farm"]).text
-        XCTAssertTrue(farm.contains("processes at once (default: cores/8; batch: cores/2; serve: cores/4) [local]"), farm)
+        XCTAssertTrue(farm.contains("processes at once (default: cores/8; batch: cores/2) [local]"), farm)
         XCTAssertEqual(Set(try segue(["help", "farm"]).text.components(separatedBy: "subcommands:\n")[1].split(separator: "\n")
                             .prefix { $0.hasPrefix("  ") }.map { String($0.split(separator: " ")[0]) }),
                        Set(FarmEngines.all.map(\.name) + ["status", "resume"]))
