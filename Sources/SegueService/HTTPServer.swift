@@ -71,23 +71,23 @@ public final class HTTPServer: @unchecked Sendable {
         self.handler = handler
         let (host, portNumber) = try HTTPServer.split(listen)
         let cls = Unmanaged.passUnretained(self).toOpaque()
-        var started: OpaquePointer?
+        func start<Address>(_ address: Address, ipv6: Bool) -> OpaquePointer? {
+            withUnsafePointer(to: address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                segue_mhd_start($0, accessHandler, cls, completedHandler, UInt32(connectionLimit), 60, ipv6 ? 1 : 0)
+            } }
+        }
+        let started: OpaquePointer?
         if host.contains(":") {
             var a = sockaddr_in6()
             a.sin6_family = sa_family_t(AF_INET6)
             a.sin6_port = portNumber.bigEndian
             guard inet_pton(AF_INET6, host, &a.sin6_addr) == 1 else { throw HTTPServerError(message: "--listen: \(host) is not an IP address") }
-            started = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                segue_mhd_start($0, accessHandler, cls, completedHandler, UInt32(connectionLimit), 60, 1)
-            } }
+            started = start(a, ipv6: true)
         } else {
             var a = sockaddr_in()
-            a.sin_family = sa_family_t(AF_INET)
-            a.sin_port = portNumber.bigEndian
+            (a.sin_family, a.sin_port) = (sa_family_t(AF_INET), portNumber.bigEndian)
             guard inet_pton(AF_INET, host, &a.sin_addr) == 1 else { throw HTTPServerError(message: "--listen: \(host) is not an IPv4 address (HOST:PORT)") }
-            started = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                segue_mhd_start($0, accessHandler, cls, completedHandler, UInt32(connectionLimit), 60, 0)
-            } }
+            started = start(a, ipv6: false)
         }
         guard let started else { throw HTTPServerError(message: "libmicrohttpd could not listen on \(listen) (\(String(cString: strerror(errno))))") }
         daemon = started

@@ -27,12 +27,9 @@ public struct ServiceConfiguration: Sendable {
 /// webhooks by `CallbackQueue`. Routes and JSON shapes: docs/service.md.
 public final class RenderService: HTTPHandler, @unchecked Sendable {
     public let configuration: ServiceConfiguration
-    let layout: ServiceLayout
-    let store: RenderStore
-    let tokens: TokenTable
-    let runner: RenderRunner
-    let limiter: RateLimiter
-    let webhooks: CallbackQueue
+    let layout: ServiceLayout, store: RenderStore, tokens: TokenTable
+    /// The renders' child processes, the rate of each token, the webhooks owed.
+    let runner: RenderRunner, limiter: RateLimiter, webhooks: CallbackQueue
     /// The largest JSON body (a render request).
     static let maxRequest: Int64 = 1 << 20
 
