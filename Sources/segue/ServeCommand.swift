@@ -45,6 +45,6 @@ func serveCommand(_ a: Arguments) throws {
         throw UsageError(e.message)
     }
     let host = a.serve.listen.split(separator: ":").dropLast().joined(separator: ":")
-    FileHandle.standardOutput.write(Data("segue serve: listening on http://\(host):\(server.port) (\(configuration.jobs) renders at once)\n".utf8))
+    FileHandle.standardOutput.write(Data("segue serve: listening on http://\(host):\(server.port) (renders at once: \(configuration.jobs))\n".utf8))
     withExtendedLifetime(server) { while true { sleep(3600) } }
 }
