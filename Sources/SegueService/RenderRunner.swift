@@ -79,7 +79,7 @@ public final class RenderRunner: @unchecked Sendable {
     private func schedule() {
         while true {
             condition.lock()
-            while stopping || running.count >= jobs { condition.wait(until: Date().addingTimeInterval(1)) }
+            while stopping || running.count >= jobs { _ = condition.wait(until: Date().addingTimeInterval(1)) }
             condition.unlock()
             let next: RenderRecord?
             do { next = try store.claimNext() } catch {
@@ -87,7 +87,7 @@ public final class RenderRunner: @unchecked Sendable {
                 next = nil
             }
             guard let record = next else {
-                condition.lock(); condition.wait(until: Date().addingTimeInterval(0.5)); condition.unlock()
+                condition.lock(); _ = condition.wait(until: Date().addingTimeInterval(0.5)); condition.unlock()
                 continue
             }
             condition.lock(); running.insert(record.id); condition.unlock()

@@ -73,7 +73,9 @@ public final class RenderService: HTTPHandler, @unchecked Sendable {
         var bytes = [UInt8](repeating: 0, count: 24)
         for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
         let token = "default:" + bytes.map { String(format: "%02x", $0) }.joined()
-        FileManager.default.createFile(atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw ServiceError(status: 0, message: "cannot write a token to \(path)")
+        }
         FileHandle.standardError.write(Data("segue serve: no --token-file: made a token for tenant default in \(path)\n".utf8))
         return try TokenTable(text: token, source: path)
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where `segue serve` keeps things under `--data DIR`: `queue.sqlite3` (the durable queue, WAL), `assets/TENANT/NAME`
 /// (uploads), `jobs/ID/` (a render's `edit.json`, `values.json`, `output.mp4`, `poster.png`) and `uploads/` (bodies
-/// being received, renamed into `assets/` when complete).
+/// being received, renamed into `assets/` when complete; emptied when the service starts).
 public struct ServiceLayout: Sendable {
     /// The data folder, absolute with symbolic links resolved.
     public let root: String
@@ -13,6 +13,8 @@ public struct ServiceLayout: Sendable {
         try fm.createDirectory(atPath: root, withIntermediateDirectories: true)
         self.root = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
         for d in ["assets", "jobs", "uploads"] { try fm.createDirectory(atPath: "\(self.root)/\(d)", withIntermediateDirectories: true) }
+        // Bodies a killed server was receiving are never complete.
+        for f in (try? fm.contentsOfDirectory(atPath: "\(self.root)/uploads")) ?? [] { try? fm.removeItem(atPath: "\(self.root)/uploads/\(f)") }
     }
 
     public var database: String { "\(root)/queue.sqlite3" }

@@ -153,7 +153,7 @@ extension RenderService {
         guard rename(file, target) == 0 else { throw ServiceError(status: 500, message: "the upload could not be stored") }
         let sha = Digest.sha256(file: target)
         try store.assetStored(tenant: tenant, name: name, size: request.bodySize, sha256: sha)
-        return Self.json(201, ["name": name, "size": request.bodySize, "sha256": sha ?? NSNull(), "ref": "asset:\(name)"])
+        return Self.json(201, ["name": name, "size": request.bodySize, "sha256": sha.map { $0 as Any } ?? NSNull(), "ref": "asset:\(name)"])
     }
 
     /// Prometheus text: the queue's length, renders by status, frames per second of the running renders, frames written

@@ -179,6 +179,21 @@ final class ServiceEndToEndTests: XCTestCase {
         }
     }
 
+    /// What `segue serve` refuses to start with: --engine slurm (not yet), a missing --data, a malformed token file.
+    func testRefusedStarts() throws {
+        let slurm = try TestSupport.run(TestSupport.segueBinary, ["serve", "--data", "\(dir)/data", "--token-file", tokens, "--engine", "slurm"])
+        XCTAssertEqual(slurm.status, 2)
+        XCTAssertTrue(slurm.stderr.contains("--engine slurm: not yet supported by segue serve"), slurm.stderr)
+        let noData = try TestSupport.run(TestSupport.segueBinary, ["serve", "--token-file", tokens])
+        XCTAssertEqual(noData.status, 2)
+        XCTAssertTrue(noData.stderr.contains("serve needs --data DIR"), noData.stderr)
+        try "acme:short\n".write(toFile: "\(dir)/bad-tokens", atomically: true, encoding: .utf8)
+        let badTokens = try TestSupport.run(TestSupport.segueBinary, ["serve", "--data", "\(dir)/data", "--token-file", "\(dir)/bad-tokens"])
+        XCTAssertEqual(badTokens.status, 2)
+        XCTAssertTrue(badTokens.stderr.contains("bad-tokens:1: a token must be at least 8 characters"), badTokens.stderr)
+        XCTAssertFalse(badTokens.stderr.contains("short"), "the token is not echoed")
+    }
+
     /// A token's requests over its rate get 429 with Retry-After; another token is not affected.
     func testRateLimit() throws {
         let server = ServerProcess(data: "\(dir)/data", tokenFile: tokens, options: ["--rate-limit", "2"])

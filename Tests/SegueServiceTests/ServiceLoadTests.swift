@@ -1,0 +1,38 @@
+import Foundation
+import XCTest
+import SegueTestSupport
+
+/// A bounded load test: GET /v1/renders/{id} at 200 requests a second for 3 s (Tests/Tools/serve-load.py, four
+/// keep-alive connections) while two renders run: every answer 200 with a JSON body, and the latency reported.
+/// docs/service.md gives a 10 s run's numbers.
+final class ServiceLoadTests: XCTestCase {
+    func testStatusRequestsAt200ASecondWhileTwoRendersRun() throws {
+        let dir = TestSupport.tempDir("serve-load")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let token = "acme-token-0001"
+        try "acme:\(token)\n".write(toFile: "\(dir)/tokens", atomically: true, encoding: .utf8)
+        try TestSupport.makeClip("\(dir)/long.mp4", video: "testsrc=size=320x240:rate=30:duration=20")
+        let server = ServerProcess(data: "\(dir)/data", tokenFile: "\(dir)/tokens", options: ["--jobs", "2", "--rate-limit", "1000"])
+        try server.start()
+        defer { server.stop() }
+        XCTAssertEqual(try Curl.request("\(server.base)/v1/assets?name=long.mp4", token: token, ["-X", "POST", "--data-binary", "@\(dir)/long.mp4"]).status, 201)
+        let body = #"{"edit": {"clips": [{"path": "asset:long.mp4"}, {"path": "asset:long.mp4"}, {"path": "asset:long.mp4"}]}}"#
+        let ids = try (0..<2).map { _ in
+            try XCTUnwrap(try Curl.request("\(server.base)/v1/renders", token: token, ["-X", "POST", "--data-binary", body]).json["id"] as? String)
+        }
+        func statuses() throws -> [String?] { try ids.map { try Curl.request("\(server.base)/v1/renders/\($0)", token: token).json["status"] as? String } }
+        let deadline = Date().addingTimeInterval(10)
+        while try statuses() != ["rendering", "rendering"], Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(try statuses(), ["rendering", "rendering"], "both render when the load starts")
+        let script = "\(TestSupport.packageRoot)/Tests/Tools/serve-load.py"
+        let run = try TestSupport.run("python3", [script, server.base, token, ids.joined(separator: ","), "--rate", "200", "--seconds", "3"])
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], run.text + run.stderr)
+        print("ServiceLoadTests: \(run.text)")
+        XCTAssertEqual(run.status, 0, run.text)
+        XCTAssertEqual((report["requests"] as? NSNumber)?.intValue, 600)
+        XCTAssertEqual((report["errors"] as? NSNumber)?.intValue, 0)
+        XCTAssertLessThan((report["p99_ms"] as? NSNumber)?.doubleValue ?? .infinity, 2000)
+        // The renders went on (on this machine, 2 cores, each takes longer than the load: both still render at its end).
+        XCTAssertTrue(try statuses().allSatisfy { $0 == "rendering" || $0 == "done" })
+    }
+}
