@@ -9,13 +9,8 @@ final class ServiceDurabilityTests: XCTestCase {
     func testKillNineMidwayLosesNothingAndRendersNothingTwice() throws {
         let dir = TestSupport.tempDir("serve-durable")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let token = "acme-token-0001"
-        try "acme:\(token)\n".write(toFile: "\(dir)/tokens", atomically: true, encoding: .utf8)
-        try TestSupport.makeClip("\(dir)/clip.mp4", video: "testsrc=size=64x48:rate=24:duration=1")
-        let data = "\(dir)/data"
-        let server = ServerProcess(data: data, tokenFile: "\(dir)/tokens", options: ["--jobs", "2", "--rate-limit", "1000"])
-        try server.start()
-        XCTAssertEqual(try Curl.request("\(server.base)/v1/assets?name=clip.mp4", token: token, ["-X", "POST", "--data-binary", "@\(dir)/clip.mp4"]).status, 201)
+        let token = ServerProcess.acmeToken, data = "\(dir)/data"
+        let server = try ServerProcess.withUploadedClip(in: dir, name: "clip.mp4", video: "testsrc=size=64x48:rate=24:duration=1")
         // 30 submissions in one curl run.
         let body = #"{"edit": {"clips": [{"path": "asset:clip.mp4"}]}}"#
         var args = ["-s", "-H", "Authorization: Bearer \(token)", "-w", "\\n"]

@@ -95,3 +95,20 @@ enum Curl {
         }
     }
 }
+
+extension ServerProcess {
+    /// The token of tenant acme in `withUploadedClip`'s servers.
+    static let acmeToken = "acme-token-0001"
+
+    /// A server on `dir/data` (`--jobs 2 --rate-limit 1000`) with one tenant, acme, started, and a clip made from the
+    /// lavfi graph `video` uploaded as asset `name`.
+    static func withUploadedClip(in dir: String, name: String, video: String) throws -> ServerProcess {
+        try "acme:\(acmeToken)\n".write(toFile: "\(dir)/tokens", atomically: true, encoding: .utf8)
+        try TestSupport.makeClip("\(dir)/\(name)", video: video)
+        let server = ServerProcess(data: "\(dir)/data", tokenFile: "\(dir)/tokens", options: ["--jobs", "2", "--rate-limit", "1000"])
+        try server.start()
+        let uploaded = try Curl.request("\(server.base)/v1/assets?name=\(name)", token: acmeToken, ["-X", "POST", "--data-binary", "@\(dir)/\(name)"])
+        XCTAssertEqual(uploaded.status, 201, uploaded.text)
+        return server
+    }
+}

@@ -9,13 +9,9 @@ final class ServiceLoadTests: XCTestCase {
     func testStatusRequestsAt200ASecondWhileTwoRendersRun() throws {
         let dir = TestSupport.tempDir("serve-load")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let token = "acme-token-0001"
-        try "acme:\(token)\n".write(toFile: "\(dir)/tokens", atomically: true, encoding: .utf8)
-        try TestSupport.makeClip("\(dir)/long.mp4", video: "testsrc=size=320x240:rate=30:duration=20")
-        let server = ServerProcess(data: "\(dir)/data", tokenFile: "\(dir)/tokens", options: ["--jobs", "2", "--rate-limit", "1000"])
-        try server.start()
+        let token = ServerProcess.acmeToken
+        let server = try ServerProcess.withUploadedClip(in: dir, name: "long.mp4", video: "testsrc=size=320x240:rate=30:duration=20")
         defer { server.stop() }
-        XCTAssertEqual(try Curl.request("\(server.base)/v1/assets?name=long.mp4", token: token, ["-X", "POST", "--data-binary", "@\(dir)/long.mp4"]).status, 201)
         let body = #"{"edit": {"clips": [{"path": "asset:long.mp4"}, {"path": "asset:long.mp4"}, {"path": "asset:long.mp4"}]}}"#
         let ids = try (0..<2).map { _ in
             try XCTUnwrap(try Curl.request("\(server.base)/v1/renders", token: token, ["-X", "POST", "--data-binary", body]).json["id"] as? String)
