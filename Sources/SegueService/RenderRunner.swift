@@ -53,6 +53,22 @@ public final class RenderRunner: @unchecked Sendable {
     /// Stops starting renders (the running ones go on).
     public func stop() { condition.lock(); stopping = true; condition.broadcast(); condition.unlock() }
 
+    /// Stops starting renders, sends the running children SIGTERM (each removes its temporary output) and waits
+    /// (`timeout` seconds at most) until they have ended; their renders go back to the queue, to run again when the
+    /// service starts. True when every child ended in time.
+    @discardableResult
+    public func shutDown(timeout: Double) -> Bool {
+        condition.lock()
+        stopping = true
+        let running = Array(children.values)
+        condition.unlock()
+        for child in running { child.terminate() }
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock(); defer { condition.unlock() }
+        while !self.running.isEmpty { if !condition.wait(until: deadline) { return false } }
+        return true
+    }
+
     /// Cancels a queued or rendering render (its child gets SIGTERM: the CLI removes its temporary output). False when
     /// it had already ended.
     public func cancel(_ id: String) throws -> Bool {
@@ -160,8 +176,13 @@ public final class RenderRunner: @unchecked Sendable {
         child.waitUntilExit()
         let status = child.terminationReason == .uncaughtSignal ? -child.terminationStatus : child.terminationStatus
         let report = progress(id)
+        condition.lock(); let shuttingDown = stopping; condition.unlock()
         let outcome: RenderStatus
-        if status == 0 && FileManager.default.fileExists(atPath: layout.output(id)) {
+        if shuttingDown && !(status == 0 && FileManager.default.fileExists(atPath: layout.output(id))) {
+            try? store.requeue(id)
+            try? store.runEnded(id, pid: child.processIdentifier, exitStatus: status, outcome: "interrupted")
+            return
+        } else if status == 0 && FileManager.default.fileExists(atPath: layout.output(id)) {
             try? store.progress(id, frames: report?.total ?? 0, total: report?.total ?? 0, fps: report?.fps ?? 0)
             outcome = (try? store.finish(id, status: .done, frames: report?.total, callbackBody: callbackBody)) == true ? .done : .cancelled
         } else {
@@ -172,7 +193,7 @@ public final class RenderRunner: @unchecked Sendable {
             let failed = (try? store.finish(id, status: .failed, error: layout.scrub(text, tenant: record.tenant, job: id), callbackBody: callbackBody)) == true
             outcome = failed ? .failed : .cancelled
         }
-        try? store.runEnded(id, pid: child.processIdentifier, exitStatus: status, outcome: outcome)
+        try? store.runEnded(id, pid: child.processIdentifier, exitStatus: status, outcome: outcome.rawValue)
     }
 
     /// A `--progress json` line of the CLI (`RenderProgress`): frames, total, fps; nil for any other line.

@@ -61,6 +61,10 @@ public final class RenderService: HTTPHandler, @unchecked Sendable {
         return try HTTPServer(listen: configuration.listen, handler: self)
     }
 
+    /// Stops the renders (SIGTERM to each child, waiting up to `timeout` seconds; their renders are queued again for
+    /// the next start). The server's listening stops with its `HTTPServer`.
+    public func shutDown(timeout: Double = 10) { runner.shutDown(timeout: timeout) }
+
     static func tokens(_ file: String?, layout: ServiceLayout) throws -> TokenTable {
         if let file {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {

@@ -144,10 +144,11 @@ public final class RenderStore: @unchecked Sendable {
                            [.text(id), .int(Int64(attempt)), .int(Int64(pid)), .real(Self.now)])
     }
 
-    /// Records how a child process ended: its exit status (negative: the signal that ended it) and the render's outcome.
-    public func runEnded(_ id: String, pid: Int32, exitStatus: Int32, outcome: RenderStatus) throws {
+    /// Records how a child process ended: its exit status (negative: the signal that ended it) and the render's outcome
+    /// (done, failed, cancelled, or interrupted: the service was stopped and the render queued again).
+    public func runEnded(_ id: String, pid: Int32, exitStatus: Int32, outcome: String) throws {
         try database.query("UPDATE runs SET ended = ?, exit_status = ?, outcome = ? WHERE render_id = ? AND pid = ? AND ended IS NULL",
-                           [.real(Self.now), .int(Int64(exitStatus)), .text(outcome.rawValue), .text(id), .int(Int64(pid))])
+                           [.real(Self.now), .int(Int64(exitStatus)), .text(outcome), .text(id), .int(Int64(pid))])
     }
 
     /// The child processes of renders that a killed server left without an end: (render id, pid).

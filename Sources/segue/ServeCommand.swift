@@ -38,13 +38,46 @@ func serveCommand(_ a: Arguments) throws {
     configuration.maxUpload = Int64(a.serve.maxUploadMiB) << 20
     configuration.rateLimit = Double(a.serve.rateLimit)
     signal(SIGPIPE, SIG_IGN)
-    let server: HTTPServer
+    let service: RenderService, server: HTTPServer
     do {
-        server = try RenderService(configuration).start()
+        service = try RenderService(configuration)
+        server = try service.start()
     } catch let e as ServiceError {
         throw UsageError(e.message)
+    }
+    // SIGTERM and SIGINT: stop the renders (their children get SIGTERM and remove their temporary outputs; the renders
+    // are queued again for the next start), exit 0. Requests answered meanwhile are durable as ever.
+    try onStopSignal {
+        service.shutDown()
+        _exit(0)   // no atexit handlers while the server's threads run: the queue is committed
     }
     let host = a.serve.listen.split(separator: ":").dropLast().joined(separator: ":")
     FileHandle.standardOutput.write(Data("segue serve: listening on http://\(host):\(server.port) (renders at once: \(configuration.jobs))\n".utf8))
     withExtendedLifetime(server) { while true { sleep(3600) } }
+}
+
+/// The pipe the stop signals' handler writes to (a handler may only do async-signal-safe things: `write`).
+nonisolated(unsafe) private var stopSignalPipe: (read: Int32, write: Int32) = (-1, -1)
+
+/// Runs `body` on a thread of its own when SIGTERM or SIGINT arrives (whichever thread the kernel delivers it to: the
+/// handler writes a byte to a close-on-exec pipe, the thread reads it). Replaces `SignalCleanup`'s handlers, which
+/// remove a render's temporary files: the server has none. Throws `UsageError` when the pipe cannot be made.
+func onStopSignal(_ body: @escaping @Sendable () -> Void) throws {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { throw UsageError("serve: cannot make a pipe (\(String(cString: strerror(errno))))") }
+    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    stopSignalPipe = (fds[0], fds[1])
+    for number in [SIGTERM, SIGINT] {
+        signal(number) { _ in
+            var byte: UInt8 = 1
+            _ = write(stopSignalPipe.write, &byte, 1)
+        }
+    }
+    let waiter = Thread {
+        var byte: UInt8 = 0
+        while read(stopSignalPipe.read, &byte, 1) != 1 {}
+        body()
+    }
+    waiter.name = "segue serve: stop signals"
+    waiter.start()
 }

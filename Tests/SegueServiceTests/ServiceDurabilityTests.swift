@@ -56,4 +56,33 @@ final class ServiceDurabilityTests: XCTestCase {
         }
         XCTAssertEqual(counts, Array(repeating: "24", count: 30))
     }
+
+    /// SIGTERM (and SIGINT) stop the service cleanly: the rendering child is stopped (no process left, no temporary
+    /// output), its render queued again, and rendered when the service starts again.
+    func testSIGTERMStopsTheRendersAndQueuesThemAgain() throws {
+        let dir = TestSupport.tempDir("serve-sigterm")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let token = ServerProcess.acmeToken
+        let server = try ServerProcess.withUploadedClip(in: dir, name: "long.mp4", video: "testsrc=size=320x240:rate=30:duration=20")
+        let body = #"{"edit": {"clips": [{"path": "asset:long.mp4"}, {"path": "asset:long.mp4"}, {"path": "asset:long.mp4"}]}}"#
+        let id = try XCTUnwrap(try Curl.request("\(server.base)/v1/renders", token: token, ["-X", "POST", "--data-binary", body]).json["id"] as? String)
+        let deadline = Date().addingTimeInterval(10)
+        while (try Curl.request("\(server.base)/v1/renders/\(id)", token: token).json["frames"] as? NSNumber)?.intValue ?? 0 == 0, Date() < deadline {
+            usleep(20_000)
+        }
+        server.stop()
+        let store = try RenderStore(path: "\(dir)/data/queue.sqlite3")
+        XCTAssertEqual(try store.render(id)?.status, .queued)
+        let run = try XCTUnwrap(try store.database.query("SELECT pid, exit_status, outcome FROM runs WHERE render_id = ?", [.text(id)]).first)
+        XCTAssertEqual(run["outcome"]?.text, "interrupted")
+        XCTAssertEqual(run["exit_status"]?.int, 143, "the child ended on its SIGTERM")
+        XCTAssertEqual(kill(Int32(run["pid"]?.int ?? 0), 0), -1, "the child is gone")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/data/jobs/\(id)"), ["edit.json"], "no temporary output left")
+        try server.start()
+        defer { server.stop() }
+        let ended = try Curl.waitEnded(server, id, token: token, timeout: 60)
+        XCTAssertEqual(ended["status"] as? String, "done")
+        XCTAssertEqual((ended["frames"] as? NSNumber)?.intValue, 1800)
+        XCTAssertEqual((ended["attempts"] as? NSNumber)?.intValue, 2)
+    }
 }
