@@ -45,6 +45,7 @@ public enum BodyPolicy: Sendable {
     /// Into memory, at most `limit` bytes (413 beyond).
     case memory(limit: Int64)
     /// Streamed into the file at `path` (created, mode 0600), at most `limit` bytes (413 beyond; the file is removed).
+    /// A `multipart/form-data` body is parsed by libmicrohttpd and only its file part stored (`bodySize` its size).
     case file(path: String, limit: Int64)
     /// Answer at once with this response; the body is not read.
     case reject(HTTPResponse)
@@ -56,6 +57,8 @@ public protocol HTTPHandler: AnyObject, Sendable {
     func respond(to request: HTTPRequest) -> HTTPResponse
     /// The response when the body passed its limit.
     func bodyTooLarge(_ request: HTTPRequest, limit: Int64) -> HTTPResponse
+    /// The response to a multipart body libmicrohttpd cannot parse, or without a file part.
+    func malformedBody(_ request: HTTPRequest) -> HTTPResponse
 }
 
 /// The one owner of a libmicrohttpd daemon (a thread per connection): started by init, stopped by `stop` or deinit.
@@ -135,6 +138,12 @@ public final class HTTPServer: @unchecked Sendable {
                 state.descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
                 guard state.descriptor >= 0 else { return queue(HTTPResponse(status: 500), on: connection) }
                 state.request.bodyFile = path
+                if state.request.headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") == true {
+                    // libmicrohttpd's own multipart parser: the part named "file" (or the first with a file name) is
+                    // what is stored.
+                    state.parts = MHD_create_post_processor(connection, 64 << 10, multipartIterator, Unmanaged.passUnretained(state).toOpaque())
+                    if state.parts == nil { return queue(handler.malformedBody(state.request), on: connection) }
+                }
             }
             return .YES
         }
@@ -145,19 +154,23 @@ public final class HTTPServer: @unchecked Sendable {
             guard !state.tooLarge, let data else { return .YES }
             state.request.bodySize += Int64(n)
             if state.request.bodySize > state.limit { state.tooLarge = true; state.discardFile(); return .YES }
-            if state.descriptor >= 0 {
-                var done = 0
-                while done < n {
-                    let w = write(state.descriptor, data + done, n - done)
-                    if w <= 0 { state.failed = true; state.discardFile(); return .YES }
-                    done += w
-                }
+            if let parts = state.parts {
+                if MHD_post_process(parts, data, n) != .YES && !state.failed { state.malformed = true; state.discardFile() }
+            } else if state.descriptor >= 0 {
+                if !state.write(data, n) { state.failed = true; state.discardFile() }
             } else {
                 data.withMemoryRebound(to: UInt8.self, capacity: n) { state.request.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
             }
             return .YES
         }
+        if let parts = state.parts {
+            MHD_destroy_post_processor(parts)
+            state.parts = nil
+            state.request.bodySize = state.partBytes
+            if state.part == nil && !state.tooLarge && !state.failed { state.malformed = true; state.discardFile() }
+        }
         if state.descriptor >= 0 { close(state.descriptor); state.descriptor = -1 }
+        if state.malformed { return queue(handler.malformedBody(state.request), on: connection) }
         if state.tooLarge { return queue(handler.bodyTooLarge(state.request, limit: state.limit), on: connection) }
         if state.failed { return queue(HTTPResponse(status: 500, body: .bytes(Array("{\"error\":\"the upload could not be stored\"}".utf8))), on: connection) }
         return queue(handler.respond(to: state.request), on: connection)
@@ -209,8 +222,23 @@ private final class ConnectionState {
     var request: HTTPRequest
     var limit: Int64 = 0
     var descriptor: Int32 = -1
-    var tooLarge = false, failed = false
+    var tooLarge = false, failed = false, malformed = false
+    /// A multipart body's parser, the name of the part being stored, and its bytes so far.
+    var parts: OpaquePointer?
+    var part: String?
+    var partBytes: Int64 = 0
     init(request: HTTPRequest) { self.request = request }
+
+    /// Writes all `n` bytes to the body's file; false when it cannot.
+    func write(_ data: UnsafePointer<CChar>, _ n: Int) -> Bool {
+        var done = 0
+        while done < n {
+            let w = Glibc.write(descriptor, data + done, n - done)
+            if w <= 0 { return false }
+            done += w
+        }
+        return true
+    }
 
     func discardFile() {
         if descriptor >= 0 { close(descriptor); descriptor = -1 }
@@ -231,6 +259,17 @@ private final class StreamState {
 
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, data, size, slot in
     HTTPServer.server(cls).handle(connection: connection, url: String(cString: url!), method: String(cString: method!), data: data, size: size!, state: slot!)
+}
+
+/// Stores the part named "file", or else the first part with a file name, of a multipart body; skips the others.
+private let multipartIterator: MHD_PostDataIterator = { cls, _, key, filename, _, _, data, _, size in
+    let state = Unmanaged<ConnectionState>.fromOpaque(cls!).takeUnretainedValue()
+    let name = key.map { String(cString: $0) } ?? ""
+    if state.part == nil && (name == "file" || filename != nil) { state.part = name }
+    guard state.part == name, size > 0, let data else { return .YES }
+    state.partBytes += Int64(size)
+    guard state.write(data, size) else { state.failed = true; state.discardFile(); return .NO }
+    return .YES
 }
 
 private let completedHandler: MHD_RequestCompletedCallback = { _, _, slot, _ in

@@ -108,6 +108,10 @@ public final class RenderService: HTTPHandler, @unchecked Sendable {
         return Self.error(413, "too large: " + what)
     }
 
+    public func malformedBody(_ request: HTTPRequest) -> HTTPResponse {
+        Self.error(400, "the body: a multipart/form-data upload needs a part named file (or a part with a file name)")
+    }
+
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         do {
             return try route(request)

@@ -37,6 +37,7 @@ final class ServiceEndToEndTests: XCTestCase {
         let api = try Curl.request("\(server.base)/openapi.json", token: nil)
         XCTAssertEqual(api.status, 200)
         XCTAssertNotNil(api.json["openapi"] as? String, api.text)
+        XCTAssertEqual(api.body, FileManager.default.contents(atPath: "\(TestSupport.packageRoot)/docs/openapi.json"), "the document served is docs/openapi.json")
 
         // Upload, submit, follow the events to the end.
         let uploaded = try upload(server, clip, as: "clip.mp4")
@@ -46,6 +47,13 @@ final class ServiceEndToEndTests: XCTestCase {
         XCTAssertEqual(uploaded.json["ref"] as? String, "asset:clip.mp4")
         let shaLine = try TestSupport.run("sha256sum", [clip]).text
         XCTAssertEqual(uploaded.json["sha256"] as? String, String(shaLine.prefix(64)))
+
+        // The same as multipart/form-data (curl -F): only the file part is stored; a body without one is 400.
+        let multipart = try Curl.request("\(server.base)/v1/assets?name=form.mp4", token: Self.acme, ["-F", "note=hello", "-F", "file=@\(clip)"])
+        XCTAssertEqual(multipart.status, 201, multipart.text)
+        XCTAssertEqual(multipart.json["sha256"] as? String, uploaded.json["sha256"] as? String)
+        XCTAssertEqual((multipart.json["size"] as? NSNumber)?.intValue, clipSize)
+        XCTAssertEqual(try Curl.request("\(server.base)/v1/assets?name=none.mp4", token: Self.acme, ["-F", "note=hello"]).status, 400)
 
         let submitted = try submit(server, clipEdit)
         XCTAssertEqual(submitted.status, 202, submitted.text)
@@ -133,6 +141,15 @@ final class ServiceEndToEndTests: XCTestCase {
         XCTAssertTrue(tooBig.text.contains("--max-upload"), tooBig.text)
         XCTAssertEqual(try submit(server, #"{"edit": {"clips": [{"path": "asset:big.mp4"}]}}"#).status, 422, "a refused upload is not stored")
         XCTAssertEqual(try Curl.request("\(server.base)/v1/renders", token: Self.acme, ["-X", "POST", "--data-binary", "@\(big)"]).status, 413)
+
+        // Every route the OpenAPI document names is one the server answers (not 404 or 405), {id} a render of acme's.
+        for (path, item) in (api.json["paths"] as? [String: [String: Any]]) ?? [:] {
+            for method in item.keys where ["get", "post", "delete", "put", "patch"].contains(method) {
+                let url = server.base + path.replacingOccurrences(of: "{id}", with: id)
+                let r = try Curl.request(url, token: Self.acme, ["-X", method.uppercased(), "--max-time", "10"])
+                XCTAssertFalse([404, 405].contains(r.status), "\(method.uppercased()) \(path): \(r.status) \(r.text)")
+            }
+        }
 
         let metrics = try Curl.request("\(server.base)/metrics", token: nil).text
         XCTAssertTrue(metrics.contains("segue_renders{status=\"done\"} 5\n"), metrics)
