@@ -63,9 +63,9 @@ struct RenderRequest {
     /// Writes `edit.json` (and `values.json`) into the job's folder.
     func write(to folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try JSONSerialization.data(withJSONObject: edit, options: [.sortedKeys]).write(to: URL(fileURLWithPath: "\(folder)/edit.json"))
+        try JSONSerialization.data(withJSONObject: edit, options: [.sortedKeys, .withoutEscapingSlashes]).write(to: URL(fileURLWithPath: "\(folder)/edit.json"))
         if let values {
-            try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys]).write(to: URL(fileURLWithPath: "\(folder)/values.json"))
+            try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys, .withoutEscapingSlashes]).write(to: URL(fileURLWithPath: "\(folder)/values.json"))
         }
     }
 }
