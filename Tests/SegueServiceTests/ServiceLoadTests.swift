@@ -20,6 +20,14 @@ final class ServiceLoadTests: XCTestCase {
         let deadline = Date().addingTimeInterval(10)
         while try statuses() != ["rendering", "rendering"], Date() < deadline { usleep(20_000) }
         XCTAssertEqual(try statuses(), ["rendering", "rendering"], "both render when the load starts")
+        // Their events while they render: progress whose frames only grow (the stream cut after 1 s).
+        let events = try Curl.request("\(server.base)/v1/renders/\(ids[0])/events", token: token, ["-N", "--max-time", "1"])
+        let frames = events.text.components(separatedBy: "\n").filter { $0.hasPrefix("data: ") }.compactMap { line in
+            ((try? JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8))) as? [String: Any])?["frames"] as? NSNumber
+        }.map(\.intValue)
+        XCTAssertFalse(frames.isEmpty, events.text)
+        XCTAssertEqual(frames, frames.sorted(), events.text)
+        XCTAssertLessThanOrEqual(frames.last ?? 0, 1800)
         let script = "\(TestSupport.packageRoot)/Tests/Tools/serve-load.py"
         let run = try TestSupport.run("python3", [script, server.base, token, ids.joined(separator: ","), "--rate", "200", "--seconds", "3"])
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], run.text + run.stderr)
