@@ -196,6 +196,7 @@ public final class HTTPServer: @unchecked Sendable {
             made = bytes.withUnsafeBytes { MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY) }
         case .file(let fd, let offset, let length):
             made = MHD_create_response_from_fd_at_offset64(UInt64(length), fd, UInt64(offset))
+            if made == nil { close(fd) }   // otherwise the response owns it
         case .stream(let next):
             let stream = Unmanaged.passRetained(StreamState(next)).toOpaque()
             made = MHD_create_response_from_callback(UInt64.max, 4096, { cls, _, buffer, max in
