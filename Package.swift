@@ -58,7 +58,7 @@ let package = Package(
         // Segue: the library product: build an edit in code, resolve it, render it (ExportSession: async progress, Task cancellation), one frame, probe, record
         .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueText", "SegueEdit", "SegueCore"]),
         // SegueService: `segue serve`, the render service: the HTTP API (libmicrohttpd through CMicroHTTPD), the durable queue (SQLite through CSQLite), renders run as child `segue render` processes under the untrusted-edit policy, tenants' tokens and assets, webhooks owed
-        .target(name: "SegueService", dependencies: ["SegueMedia", "SegueCore", "CMicroHTTPD", "CSQLite"], resources: [.embedInCode("openapi.json")]),
+        .target(name: "SegueService", dependencies: ["SegueEdit", "SegueMedia", "SegueCore", "CMicroHTTPD", "CSQLite"], resources: [.embedInCode("openapi.json")]),
         // segue: the command line, a client of Segue and SegueFarm: the option table, help, completion, man page
         .executableTarget(name: "segue", dependencies: ["Segue", "SegueFarm", "SegueService", "SeguePipeline", "SegueEdit", "SegueCore"]),
         // A library program for the exit test (issue 22 #11): renders on the GPU and exits at once, however it ended.

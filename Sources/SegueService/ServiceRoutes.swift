@@ -1,4 +1,6 @@
 import Foundation
+import SegueCore
+import SegueEdit
 import SegueMedia
 
 // The routes of `segue serve` (docs/service.md gives each response's JSON).
@@ -58,11 +60,26 @@ extension RenderService {
 
     func submit(_ request: HTTPRequest, tenant: String) throws -> HTTPResponse {
         let parsed = try RenderRequest(body: request.body, tenant: tenant, layout: layout) { (try? store.hasAsset(tenant: tenant, name: $0)) ?? false }
+        try check(parsed, tenant: tenant)
         let id = "r_" + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         try parsed.write(to: layout.job(id))
         try store.insert(id: id, tenant: tenant, callback: parsed.callback)
         runner.wake()
         return Self.json(202, ["id": id, "status": RenderStatus.queued.rawValue], headers: [("Location", "/v1/renders/\(id)")])
+    }
+
+    /// The edit read as the render will read it — its fields, its values filled into its placeholders, the files
+    /// the parser itself reads checked against the tenant's assets — without opening its media: an edit the render
+    /// would refuse at once is a 422 now, worded as the command line words it, not a failed render later.
+    /// - Throws: `ServiceError` 422.
+    func check(_ parsed: RenderRequest, tenant: String) throws {
+        do {
+            let values = try parsed.values.map { try TemplateValues.json(JSONSerialization.data(withJSONObject: $0), source: "values") } ?? TemplateValues()
+            _ = try EditFile.parse(data: JSONSerialization.data(withJSONObject: parsed.edit), baseDirectory: layout.assets(tenant),
+                                   policy: InputPolicy(root: layout.assets(tenant)), values: values)
+        } catch {
+            throw ServiceError(status: 422, message: layout.scrub("invalid edit: \(error)", tenant: tenant, job: nil))
+        }
     }
 
     /// The output, whole (200) or one `Range: bytes=…` (206 with Content-Range; 416 when unsatisfiable), sent from

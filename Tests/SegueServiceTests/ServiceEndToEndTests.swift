@@ -186,6 +186,10 @@ final class ServiceEndToEndTests: XCTestCase {
             (#"{"edit": {"clips": [{"path": "asset:clip.mp4"}]}}"#, 422, "is not an uploaded asset"),
             (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}], "allowIndirectInputs": true}}"#, 422, "edit.allowIndirectInputs"),
             (#"{"edit": {"clips": []}, "callback": "file:///etc/passwd"}"#, 400, "callback"),
+            // Refused when submitted, as `segue render` words it, not left to fail later.
+            (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}], "titles": []}}"#, 422, "invalid edit: titles: unknown field"),
+            (#"{"edit": {"clips": [{"path": "asset:holiday.mp4", "duration": "{{seconds}}"}]}}"#, 422, "seconds"),
+            (#"{"edit": {"clips": [{"path": "asset:holiday.mp4", "duration": "{{seconds}}"}]}, "values": {"seconds": "long"}}"#, 422, "duration"),
             (#"{"clips": []}"#, 400, "clips: unknown field"),
             ("not json", 400, "JSON object"),
         ]
