@@ -9,13 +9,6 @@ import SegueTestSupport
 /// Smart rendering (`--smart`, docs/smart-rendering.md): the untouched stretches of an H.264 source copied as its
 /// packets, the rest encoded by libx264 set up to match.
 final class SmartRenderTests: EndToEndTestCase {
-    /// Each decoded frame's MD5 in display order (`-f framemd5`).
-    func md5s(_ file: String) throws -> [String] {
-        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:v", "-f", "framemd5", "-"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
-    }
-
     /// The progress reports of the last `render`.
     var progress: [RenderProgress] = []
 
@@ -265,7 +258,7 @@ final class SmartRenderTests: EndToEndTestCase {
         XCTAssertEqual(bytes[0], bytes[1], "two smart renders of one edit differ")
     }
 
-    /// `--smart` with another output format is refused, saying so; so is a chunked render of a smart edit.
+    /// `--smart` with another output format is refused, saying so; in a chunked render too.
     func testSmartWithAnotherCodecIsRefused() throws {
         let src = try smartSource("a.mp4", [])
         var edit = smartCutsEdit(src)
@@ -276,9 +269,9 @@ final class SmartRenderTests: EndToEndTestCase {
             XCTAssertTrue("\(error)".contains("--smart copies H.264 and HEVC packets into MP4 output"), "\(error)")
             XCTAssertTrue("\(error)".contains("FFV1"), "\(error)")
         }
-        // Chunked renders (farms, --cache) say that they do not smart-render yet.
-        XCTAssertThrowsError(try ChunkPlanner.plan(smartCutsEdit(src), editPath: path("e.json"), chunks: 2)) { error in
-            XCTAssertTrue("\(error)".contains("--smart is not done for chunked renders yet"), "\(error)")
+        // Chunked renders (farms, --cache) of it too.
+        XCTAssertThrowsError(try ChunkPlanner.plan(edit, editPath: path("e.json"), chunks: 2)) { error in
+            XCTAssertTrue("\(error)".contains("--smart copies H.264 and HEVC packets into MP4 output"), "\(error)")
         }
     }
 }

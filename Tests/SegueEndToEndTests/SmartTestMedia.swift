@@ -18,6 +18,13 @@ extension EndToEndTestCase {
         return p
     }
 
+    /// Each decoded frame's MD5 in display order (`-f framemd5`).
+    func md5s(_ file: String) throws -> [String] {
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:v", "-f", "framemd5", "-"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
+    }
+
     /// The edit: a cut into the middle of the first GOP (source frame 5), 56 frames, a 10-frame crossfade that starts one
     /// frame after the keyframe at source frame 50, then the source again from frame 25 for 50 frames.
     func smartCutsEdit(_ src: String) -> Edit {

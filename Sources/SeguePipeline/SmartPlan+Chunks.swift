@@ -1,0 +1,83 @@
+import SegueCore
+
+/// Where a smart render may be cut into chunks (`segue farm`, `--cache`, `--chunks`: docs/farms.md) so that every
+/// chunk is a smart render of its own and the chunks joined are the one-pass smart render's packets: at the start of
+/// each copied stretch, at each IDR picture inside it (a GOP of the source starts there), and at the end of each copied
+/// stretch (where a run of encoded frames starts). A run of encoded frames is never cut: the one-pass render encodes
+/// it with one encoder, from one IDR picture, and a chunk does the same.
+extension SmartPlan {
+    /// One piece of a smart render's output, in output frames from the chunk's (or render's) first.
+    public enum Piece: Equatable, Sendable {
+        /// Output frames `frames` copied from `path`'s packets `packets` (decoding order), its frames `sourceFrames`.
+        case copied(frames: Range<Int64>, path: String, sourceFrames: Range<Int>, packets: Range<Int>)
+        /// Output frames `frames` encoded by one encoder (consecutive encoded stretches, whatever their reasons).
+        case encoded(frames: Range<Int64>)
+
+        public var frames: Range<Int64> {
+            switch self { case .copied(let f, _, _, _), .encoded(let f): return f }
+        }
+    }
+
+    /// The copied stretches cut at every GOP of their source, and the maximal runs of encoded frames, in output order.
+    var finestPieces: [Piece] {
+        var out: [Piece] = []
+        for s in stretches {
+            switch s.kind {
+            case .encoded:
+                if case .encoded(let f)? = out.last, f.upperBound == s.frames.lowerBound {
+                    out[out.count - 1] = .encoded(frames: f.lowerBound..<s.frames.upperBound)
+                } else {
+                    out.append(.encoded(frames: s.frames))
+                }
+            case .copied(let path, let source, _):
+                for g in streams[path]?.gops ?? [] where source.contains(g.frames.lowerBound) && g.frames.upperBound <= source.upperBound {
+                    let start = s.frames.lowerBound + Int64(g.frames.lowerBound - source.lowerBound)
+                    out.append(.copied(frames: start..<(start + Int64(g.frames.count)), path: path, sourceFrames: g.frames, packets: g.packets))
+                }
+            }
+        }
+        return out
+    }
+
+    /// The output frames a chunk of this render may start at, in order (0 first).
+    public var cutPoints: [Int64] { finestPieces.map(\.frames.lowerBound) }
+
+    /// `ranges` (contiguous, covering the output) with each boundary moved to the nearest cut point (`cutPoints`; the
+    /// earlier of two as near), ranges that become empty left out: fewer chunks than asked when cut points are sparse.
+    public func chunkRanges(_ ranges: [Range<Int64>]) -> [Range<Int64>] {
+        let cuts = cutPoints, total = ranges.last?.upperBound ?? 0
+        var bounds: [Int64] = [0]
+        for r in ranges.dropFirst() {
+            let b = r.lowerBound
+            guard let best = cuts.min(by: { (abs($0 - b), $0) < (abs($1 - b), $1) }) else { continue }
+            if best > bounds.last! && best < total { bounds.append(best) }
+        }
+        bounds.append(total)
+        return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
+    }
+
+    /// The pieces of output frames `range` (from a cut point to the next or to the end), the copied ones joined where
+    /// they continue one another in one source, with frames counted from `range.lowerBound`; nil when `range` does not
+    /// start and end at cut points (a chunk of another plan).
+    public func pieces(in range: Range<Int64>) -> [Piece]? {
+        let all = finestPieces
+        guard range.lowerBound == 0 || all.contains(where: { $0.frames.lowerBound == range.lowerBound }),
+              range.upperBound == all.last?.frames.upperBound || all.contains(where: { $0.frames.lowerBound == range.upperBound }) else { return nil }
+        var out: [Piece] = []
+        for p in all where range.contains(p.frames.lowerBound) {
+            let f = (p.frames.lowerBound - range.lowerBound)..<(p.frames.upperBound - range.lowerBound)
+            switch p {
+            case .encoded: out.append(.encoded(frames: f))
+            case .copied(_, let path, let source, let packets):
+                if case .copied(let f0, let p0, let s0, let k0)? = out.last, p0 == path, f0.upperBound == f.lowerBound,
+                   s0.upperBound == source.lowerBound, k0.upperBound == packets.lowerBound {
+                    out[out.count - 1] = .copied(frames: f0.lowerBound..<f.upperBound, path: path, sourceFrames: s0.lowerBound..<source.upperBound,
+                                                 packets: k0.lowerBound..<packets.upperBound)
+                } else {
+                    out.append(.copied(frames: f, path: path, sourceFrames: source, packets: packets))
+                }
+            }
+        }
+        return out
+    }
+}

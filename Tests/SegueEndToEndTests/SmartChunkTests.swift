@@ -1,0 +1,92 @@
+import XCTest
+import SegueCore
+import SegueEdit
+import SegueFarm
+import SeguePipeline
+import SegueTestSupport
+
+/// Chunked smart renders (`--smart` with `--cache`/`--chunks` and `segue farm`, docs/farms.md): the chunks cut where
+/// the smart plan may be cut, each a smart render of its frames, the stitch joining their packets through `SmartMux`.
+final class SmartChunkTests: EndToEndTestCase {
+    /// The cuts edit of SmartRenderTests (a 4 s x264 High source with a keyframe every 25 frames) as an edit file, and
+    /// the same edit without `smart`.
+    func writeEdits() throws -> (smart: String, plain: String, source: String) {
+        let src = try smartSource("a.mp4", ["-profile:v", "high"])
+        var edit = smartCutsEdit(src)
+        try EditFileWriter.data(edit).write(to: URL(fileURLWithPath: path("smart.json")))
+        edit.output.smart = false
+        try EditFileWriter.data(edit).write(to: URL(fileURLWithPath: path("plain.json")))
+        return (path("smart.json"), path("plain.json"), src)
+    }
+
+    /// `render --cache --chunks 3 --verbose`: (reused, rendered) as it says them.
+    func cachedRender(_ edit: String, _ out: String, cache: String) throws -> [Int] {
+        let r = try segue(["render", edit, "-o", out, "--cache", cache, "--chunks", "3", "--backend", "cpu", "--verbose", "--progress", "none"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let line = r.stderr.split(separator: "\n").first { $0.contains("chunks reused,") }.map(String.init) ?? ""
+        let numbers = line.split(separator: ":").last.map { $0.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } } ?? []
+        XCTAssertEqual(numbers.count, 3, r.stderr)
+        return [numbers.first ?? -1, numbers.last ?? -1]
+    }
+
+    /// The plan cuts only where the smart plan may: at a copied stretch's first frame or IDR picture and where an
+    /// encoded run starts (frames 0, 20, 45, 71 here: the encoded run 45–70 holds the crossfade and is never cut).
+    func testChunksAreCutWhereTheSmartPlanMayBeCut() throws {
+        let (smart, _, _) = try writeEdits()
+        let edit = try EditFile.load(path: smart)
+        let timeline = try RenderJob.resolve(edit)
+        let plan = try SmartPlan.make(timeline)
+        XCTAssertEqual(plan.cutPoints, [0, 20, 45, 71])
+        func ranges(_ n: Int) throws -> [Range<Int64>] { try ChunkPlanner.plan(edit, editPath: smart, chunks: n).chunks.map { $0.start..<$0.end } }
+        XCTAssertEqual(try ranges(3), [0..<20, 20..<71, 71..<96])
+        XCTAssertEqual(try ranges(4), [0..<20, 20..<45, 45..<71, 71..<96])
+        XCTAssertEqual(try ranges(8), [0..<20, 20..<45, 45..<71, 71..<96], "fewer chunks than asked where cut points are sparse")
+        // The chunk of frames 20–70: the copied stretch, then the encoded run, counted from the chunk's first frame.
+        XCTAssertEqual(plan.pieces(in: 20..<71)?.map(\.frames), [0..<25, 25..<51])
+        XCTAssertNil(plan.pieces(in: 20..<60), "a range that ends inside an encoded run")
+        let p = try ChunkPlanner.plan(edit, editPath: smart, chunks: 3)
+        XCTAssertEqual(p.smart?.copiedFrames, 50)
+        XCTAssertEqual(p.smart?.source, path("a.mp4"))
+        XCTAssertTrue(p.settings.hasSuffix(" smart"), p.settings)
+        // The cache keys a smart chunk apart from the same frames of a normal render.
+        var normal = edit
+        normal.output.smart = false
+        XCTAssertNotEqual(ChunkKeys(timeline: timeline, renderer: "cpu").key(of: 0..<20),
+                          ChunkKeys(timeline: try RenderJob.resolve(normal), renderer: "cpu").key(of: 0..<20))
+    }
+
+    /// `render --cache --chunks 3` and `farm local --chunks 4` of the smart edit give the one-pass smart render's
+    /// packets (so its decoded frames), the source's frames in the copied stretches, its frame count and duration, and
+    /// decode with `-xerror` without a message. A second cached render reuses the 3 chunks; the same edit without
+    /// `--smart` reuses none of them.
+    func testChunkedSmartRendersAreTheOnePassRender() throws {
+        let (smart, plain, src) = try writeEdits()
+        let one = try segue(["render", smart, "-o", path("one.mp4"), "--backend", "cpu", "--progress", "none"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        let reference = try packetMD5s(path("one.mp4")), frames = try md5s(path("one.mp4")), source = try md5s(src)
+        XCTAssertEqual(frames.count, 96)
+        let cache = path("cache")
+        XCTAssertEqual(try cachedRender(smart, path("cached.mp4"), cache: cache), [0, 3])
+        let farm = try segue(["farm", "local", smart, "--chunks", "4", "--jobs", "2", "-o", path("farm.mp4"), "--backend", "cpu"])
+        XCTAssertEqual(farm.status, 0, farm.stderr)
+        for out in ["cached.mp4", "farm.mp4"] {
+            XCTAssertEqual(try packetMD5s(path(out)), reference, "\(out): the one-pass smart render's packets")
+            let decoded = try md5s(path(out))
+            XCTAssertEqual(decoded, frames, "\(out): the one-pass smart render's frames")
+            XCTAssertEqual(Array(decoded[20..<45]), Array(source[25..<50]), "\(out): copied frames 20–44")
+            XCTAssertEqual(Array(decoded[71..<96]), Array(source[50..<75]), "\(out): copied frames 71–95")
+            for entry in ["duration", "nb_frames"] {
+                XCTAssertEqual(try TestSupport.ffprobe(path(out), "stream=\(entry)")[entry], try TestSupport.ffprobe(path("one.mp4"), "stream=\(entry)")[entry], "\(out): \(entry)")
+            }
+            XCTAssertEqual(try TestSupport.ffprobe(path(out), "format=duration")["duration"], try TestSupport.ffprobe(path("one.mp4"), "format=duration")["duration"], out)
+            let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path(out), "-f", "null", "-"])
+            XCTAssertEqual(strict.status, 0, strict.stderr)
+            XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "\(out): FFmpeg's messages decoding it")
+        }
+        XCTAssertEqual(try framemd5(path("cached.mp4"), "a"), try framemd5(path("one.mp4"), "a"), "the audio")
+        XCTAssertEqual(try cachedRender(smart, path("again.mp4"), cache: cache), [3, 0])
+        XCTAssertEqual(try packetMD5s(path("again.mp4")), reference)
+        XCTAssertEqual(try cachedRender(plain, path("plain.mp4"), cache: cache), [0, 3], "a render without --smart reuses no smart chunk")
+        XCTAssertNotEqual(try md5s(path("plain.mp4")), frames)
+    }
+}
