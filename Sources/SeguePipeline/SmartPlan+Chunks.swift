@@ -81,3 +81,34 @@ extension SmartPlan {
         return out
     }
 }
+
+extension SmartPlan {
+    /// The plan as `segue plan --smart --json` gives it (`"smart"`): each stretch's output frames `[firstFrame,
+    /// endFrame)`, copied (with the source file and its display-order frames `[sourceFirstFrame, sourceEndFrame)`) or
+    /// encoded (with the reason), and the counts.
+    public struct Report: Codable, Equatable, Sendable {
+        public struct Stretch: Codable, Equatable, Sendable {
+            public let firstFrame: Int64, endFrame: Int64
+            public let copied: Bool
+            /// Copied stretches: the source file and its frames.
+            public let source: String?, sourceFirstFrame: Int?, sourceEndFrame: Int?
+            /// Encoded stretches: why they are not copied ("transition", "from the cut to the next keyframe", …).
+            public let reason: String?
+        }
+        public let stretches: [Stretch]
+        public let copiedFrames: Int64, encodedFrames: Int64
+    }
+
+    public var report: Report {
+        Report(stretches: stretches.map { s in
+            switch s.kind {
+            case .copied(let path, let src, _):
+                return .init(firstFrame: s.frames.lowerBound, endFrame: s.frames.upperBound, copied: true, source: path,
+                             sourceFirstFrame: src.lowerBound, sourceEndFrame: src.upperBound, reason: nil)
+            case .encoded(let why):
+                return .init(firstFrame: s.frames.lowerBound, endFrame: s.frames.upperBound, copied: false, source: nil,
+                             sourceFirstFrame: nil, sourceEndFrame: nil, reason: why)
+            }
+        }, copiedFrames: copiedFrames, encodedFrames: encodedFrames)
+    }
+}

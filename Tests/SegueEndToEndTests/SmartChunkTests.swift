@@ -89,4 +89,45 @@ final class SmartChunkTests: EndToEndTestCase {
         XCTAssertEqual(try cachedRender(plain, path("plain.mp4"), cache: cache), [0, 3], "a render without --smart reuses no smart chunk")
         XCTAssertNotEqual(try md5s(path("plain.mp4")), frames)
     }
+
+    /// HEVC (x265, closed GOPs; parameter sets in band): `render --cache --chunks 3` gives the one-pass smart render's
+    /// packets and decodes with `-xerror` without a message.
+    func testChunkedHEVCSmartRenderIsTheOnePassRender() throws {
+        let src = try smartSource("hevc.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:no-open-gop=1:log-level=error", "-tag:v", "hvc1"],
+                                  encoder: "libx265")
+        try EditFileWriter.data(smartCutsEdit(src)).write(to: URL(fileURLWithPath: path("hevc.json")))
+        let one = try segue(["render", path("hevc.json"), "-o", path("one.mp4"), "--backend", "cpu", "--progress", "none"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertEqual(try cachedRender(path("hevc.json"), path("chunked.mp4"), cache: path("cache")), [0, 3])
+        let reference = try packetMD5s(path("one.mp4"))
+        XCTAssertEqual(reference.count, 96)
+        XCTAssertEqual(try packetMD5s(path("chunked.mp4")), reference)
+        XCTAssertEqual(try TestSupport.ffprobe(path("chunked.mp4"), "stream=codec_tag_string")["codec_tag_string"], "hev1")
+        let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path("chunked.mp4"), "-f", "null", "-"])
+        XCTAssertEqual(strict.status, 0, strict.stderr)
+        XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "")
+    }
+
+    /// `segue plan --json` of a smart edit holds the smart plan: each stretch's frames, the copied ones' source and
+    /// source frames, the encoded ones' reasons, and the counts.
+    func testPlanJSONHoldsTheSmartPlan() throws {
+        let (smart, plain, src) = try writeEdits()
+        let r = try segue(["plan", smart, "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.text.utf8)) as? [String: Any])
+        XCTAssertNotNil(json["clips"], "the timeline report is still there")
+        let plan = try XCTUnwrap(json["smart"] as? [String: Any])
+        XCTAssertEqual(plan["copiedFrames"] as? Int, 50)
+        XCTAssertEqual(plan["encodedFrames"] as? Int, 46)
+        let stretches = try XCTUnwrap(plan["stretches"] as? [[String: Any]])
+        XCTAssertEqual(stretches.map { "\($0["firstFrame"]!)-\($0["endFrame"]!) \($0["reason"] as? String ?? "copied")" },
+                       ["0-20 from the cut to the next keyframe", "20-45 copied", "45-46 after the last whole GOP", "46-56 transition",
+                        "56-71 from the cut to the next keyframe", "71-96 copied"])
+        let copied = stretches.filter { $0["copied"] as? Bool == true }
+        XCTAssertEqual(copied.map { $0["source"] as? String }, [src, src])
+        XCTAssertEqual(copied.map { [$0["sourceFirstFrame"] as? Int, $0["sourceEndFrame"] as? Int] }, [[25, 50], [50, 75]])
+        let without = try segue(["plan", plain, "--json"])
+        XCTAssertEqual(without.status, 0, without.stderr)
+        XCTAssertNil((try JSONSerialization.jsonObject(with: Data(without.text.utf8)) as? [String: Any])?["smart"])
+    }
 }
