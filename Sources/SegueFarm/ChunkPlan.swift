@@ -152,6 +152,12 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
         return next == totalFrames ? nil : "the chunks end at frame \(next), the edit at \(totalFrames)"
     }
 
+    /// For a smart plan, what it copies, in words for the messages that name the chunks (" (smart: 50 frames copied,
+    /// 46 encoded; cut only where a copied stretch's keyframe or an encoded run starts)"); "" for others.
+    public var smartNote: String {
+        smart.map { " (smart: \($0.copiedFrames) frames copied, \($0.encodedFrames) encoded; cut only where a copied stretch's keyframe or an encoded run starts)" } ?? ""
+    }
+
     /// The row of `format` in the output-format table.
     public var outputFormat: OutputFormat { OutputFormat.of(format) }
 

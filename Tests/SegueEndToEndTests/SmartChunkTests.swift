@@ -72,6 +72,7 @@ final class SmartChunkTests: EndToEndTestCase {
         XCTAssertEqual(try cachedRender(smart, path("cached.mp4"), cache: cache), [0, 3])
         let farm = try segue(["farm", "local", smart, "--chunks", "4", "--jobs", "2", "-o", path("farm.mp4"), "--backend", "cpu"])
         XCTAssertEqual(farm.status, 0, farm.stderr)
+        XCTAssertTrue(farm.stderr.contains("in 4 chunks (smart: 50 frames copied, 46 encoded;"), farm.stderr)
         for out in ["cached.mp4", "farm.mp4"] {
             XCTAssertEqual(try packetMD5s(path(out)), reference, "\(out): the one-pass smart render's packets")
             let decoded = try md5s(path(out))
