@@ -20,8 +20,8 @@ final class SmartChunkTests: EndToEndTestCase {
     }
 
     /// `render --cache --chunks 3 --verbose`: (reused, rendered) as it says them.
-    func cachedRender(_ edit: String, _ out: String, cache: String) throws -> [Int] {
-        let r = try segue(["render", edit, "-o", out, "--cache", cache, "--chunks", "3", "--backend", "cpu", "--verbose", "--progress", "none"])
+    func cachedRender(_ edit: String, _ out: String, cache: String, chunks: Int = 3) throws -> [Int] {
+        let r = try segue(["render", edit, "-o", out, "--cache", cache, "--chunks", String(chunks), "--backend", "cpu", "--verbose", "--progress", "none"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let line = r.stderr.split(separator: "\n").first { $0.contains("chunks reused,") }.map(String.init) ?? ""
         let numbers = line.split(separator: ":").last.map { $0.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } } ?? []
@@ -92,6 +92,28 @@ final class SmartChunkTests: EndToEndTestCase {
         XCTAssertEqual(try packetMD5s(path("again.mp4")), reference)
         XCTAssertEqual(try cachedRender(plain, path("plain.mp4"), cache: cache), [0, 3], "a render without --smart reuses no smart chunk")
         XCTAssertNotEqual(try md5s(path("plain.mp4")), frames)
+    }
+
+    /// One copied stretch of three GOPs (the source from frame 5: frames 0–19 encoded, 20–94 copied from its frames
+    /// 25–99) cut in 4 chunks at its keyframes (20, 45, 70): the one-pass render's packets, the source's frames.
+    func testACopiedStretchIsCutAtItsKeyframes() throws {
+        let src = try smartSource("a.mp4", ["-profile:v", "high"])
+        var edit = Edit(clips: [clip(src, start: 0.2)])
+        edit.renderSize = PixelSize(width: 320, height: 180)
+        edit.frameRate = FrameRate(25)
+        edit.output.smart = true
+        try EditFileWriter.data(edit).write(to: URL(fileURLWithPath: path("long.json")))
+        XCTAssertEqual(try ChunkPlanner.plan(edit, editPath: path("long.json"), chunks: 4).chunks.map { $0.start..<$0.end },
+                       [0..<20, 20..<45, 45..<70, 70..<95])
+        let one = try segue(["render", path("long.json"), "-o", path("one.mp4"), "--backend", "cpu", "--progress", "none"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertEqual(try cachedRender(path("long.json"), path("chunked.mp4"), cache: path("cache"), chunks: 4), [0, 4])
+        let reference = try packetMD5s(path("one.mp4"))
+        XCTAssertEqual(reference.count, 95)
+        XCTAssertEqual(try packetMD5s(path("chunked.mp4")), reference)
+        XCTAssertEqual(Array(try md5s(path("chunked.mp4"))[20..<95]), Array(try md5s(src)[25..<100]))
+        let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path("chunked.mp4"), "-f", "null", "-"])
+        XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines) + "\(strict.status)", "0")
     }
 
     /// HEVC (x265, closed GOPs; parameter sets in band): `render --cache --chunks 3` gives the one-pass smart render's
