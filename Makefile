@@ -16,10 +16,11 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
                 tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin \
                 man-db groff-base zsh fish
-# Only `make test` and `make farm-test` need these (the real Slurm cluster of Tests/Farm/farm-test.sh; headless Chromium,
+# Only `make test` and `make farm-test` need these (the real Slurm cluster of Tests/Farm/farm-test.sh; libde265, the
+# second HEVC decoder of SmartRenderTests; headless Chromium,
 # the browser oracle of BrowserOracleTests): installed with
 # the others, in one apt-get, when one of them is the goal.
-DEB_TEST_PACKAGES := slurm-wlm munge chromium
+DEB_TEST_PACKAGES := slurm-wlm munge chromium libde265-examples
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv schema-venv

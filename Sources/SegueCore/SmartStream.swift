@@ -2,14 +2,28 @@
 /// (`SmartIndex.read` in SegueMedia): whether its packets may be copied at all, its frames' times, and the stretches
 /// of packets a copy may take (`GOP`). The plan (`SmartPlan`) is a pure function of these and the frame plans.
 public struct SmartStream: Equatable, Sendable {
-    /// A stretch of packets that decodes on its own: from an IDR picture (in decoding order) to the packet before the
-    /// next IDR, whose pictures are exactly the display-order frames `frames`.
+    /// A stretch of packets from an IRAP picture (in decoding order: an IDR picture, or an HEVC CRA picture) to the
+    /// packet before the next, whose pictures are exactly the display-order frames `frames`.
+    ///
+    /// A CRA picture's leading pictures that reference pictures before it (RASL, decoded just after it and shown
+    /// before it) decode only when the GOP before is there too. When a copy starts at this GOP they are left out and
+    /// the CRA picture is marked a broken link (BLA, ITU-T H.265 §8.1.3: its RASL pictures are not output, the picture
+    /// order count starts again): the GOP then shows `startFrames`. An IDR picture's GOP has none (`startFrames` ==
+    /// `frames`).
     public struct GOP: Equatable, Sendable {
-        /// Display-order frame indices (0: the stream's first frame shown).
+        /// Display-order frame indices (0: the stream's first frame shown) of all its packets.
         public let frames: Range<Int>
         /// Decoding-order packet indices.
         public let packets: Range<Int>
-        public init(frames: Range<Int>, packets: Range<Int>) { self.frames = frames; self.packets = packets }
+        /// The RASL packets right after its first (decoding order), left out when a copy starts here.
+        public let skippedAtStart: Int
+        /// Display-order frames it shows when a copy starts here (without its RASL pictures).
+        public let startFrames: Range<Int>
+        public init(frames: Range<Int>, packets: Range<Int>, skippedAtStart: Int = 0, startFrames: Range<Int>? = nil) {
+            self.frames = frames; self.packets = packets; self.skippedAtStart = skippedAtStart; self.startFrames = startFrames ?? frames
+        }
+        /// The packets a copy starting here leaves out (decoding order): its RASL pictures.
+        public var skippedPackets: Range<Int> { (packets.lowerBound + 1)..<(packets.lowerBound + 1 + skippedAtStart) }
     }
 
     /// The file.
@@ -27,11 +41,22 @@ public struct SmartStream: Equatable, Sendable {
     public var framePTS: [Int64] = []
     /// Each packet's presentation timestamp in the stream's time base, in decoding order (the file's order).
     public var packetPTS: [Int64] = []
-    /// The stretches a copy may take, in order (each starts at an IDR picture; a stretch that does not decode on its
-    /// own, such as an open GOP's, is left out).
+    /// The stretches a copy may take, in order (each starts at an IRAP picture; a stretch whose frames are not a run,
+    /// such as an H.264 open GOP's, is left out).
     public var gops: [GOP] = []
-    /// Keyframes that are not IDR pictures (recovery points, open GOPs): not copy starts.
+    /// Keyframes that are not IDR pictures (H.264 recovery points and open GOPs, HEVC CRA pictures); of them, HEVC CRA
+    /// pictures are copy starts (`GOP`), the others are not.
     public var nonIDRKeyframes = 0
+
+    /// The GOP whose first packet is `packet`, if one is.
+    public func gop(startingAt packet: Int) -> GOP? { gops.first { $0.packets.lowerBound == packet } }
+
+    /// The packets (decoding order) a copy of `packets`, which start a GOP, writes: all but the RASL pictures of the
+    /// GOP it starts at (`GOP.skippedPackets`).
+    public func copied(_ packets: Range<Int>) -> [Int] {
+        guard let skip = gop(startingAt: packets.lowerBound)?.skippedPackets, !skip.isEmpty else { return Array(packets) }
+        return packets.filter { !skip.contains($0) }
+    }
     /// The encoder of the other frames (libavcodec's name): libx264 for H.264, libx265 for HEVC.
     public var encoder = "libx264"
     /// What the encoder of the other frames is set up with to match the stream (FFmpeg's option names: `profile`,

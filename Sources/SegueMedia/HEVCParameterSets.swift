@@ -36,4 +36,25 @@ public struct HEVCConfiguration: Equatable, Sendable {
 
     /// Whether a NAL unit whose first byte is `header` is an IDR picture's slice (IDR_W_RADL 19, IDR_N_LP 20).
     public static func isIDR(_ header: UInt8) -> Bool { (19...20).contains((header >> 1) & 0x3F) }
+
+    /// Whether it is a CRA picture's slice (CRA_NUT 21).
+    public static func isCRA(_ header: UInt8) -> Bool { (header >> 1) & 0x3F == 21 }
+
+    /// Whether it is a RASL picture's slice (RASL_N 8, RASL_R 9): a leading picture that may reference pictures before
+    /// its CRA picture.
+    public static func isRASL(_ header: UInt8) -> Bool { (8...9).contains((header >> 1) & 0x3F) }
+
+    /// `sample` (length-prefixed NAL units, `lengthSize` bytes each) with each CRA slice made a BLA_W_RADL slice
+    /// (type 17): the same slice syntax (ITU-T H.265 §7.3.6.1 reads the same fields for every IRAP type), decoded as
+    /// a random access point whose RASL pictures are not output and whose picture order count starts again.
+    public static func brokenLink(_ sample: UnsafeMutableBufferPointer<UInt8>, lengthSize: Int) {
+        var i = 0
+        while i + lengthSize < sample.count {
+            var n = 0
+            for k in 0..<lengthSize { n = n << 8 | Int(sample[i + k]) }
+            let h = i + lengthSize
+            if isCRA(sample[h]) { sample[h] = (sample[h] & 0x81) | (17 << 1) }
+            i = h + n
+        }
+    }
 }

@@ -36,19 +36,22 @@ public enum SmartIndex {
                                     "x264-params": "sps-id=\(id)"]
             }
         }
-        // Every packet: its pts, and whether it is a keyframe and an IDR picture.
-        var packets: [(pts: Int64, key: Bool, idr: Bool)] = []
+        if s.problem == nil && isUntaggedBT709(par) { s.encoderOptions.merge(untaggedOptions) { a, _ in a } }
+        // Every packet: its pts, whether it is a keyframe, an IDR picture, a copy start (IDR, or HEVC CRA) and a RASL picture.
+        var packets: [(pts: Int64, key: Bool, idr: Bool, start: Bool, rasl: Bool)] = []
         try file.forEachPacket { p in
             guard p.stream_index == vi else { return }
             guard p.pts != FF.noPTS else { s.problem = s.problem ?? "a packet has no timestamp"; return }
             if p.flags & AV_PKT_FLAG_DISCARD != 0 { s.problem = s.problem ?? "its edit list hides some of its frames" }
             let key = p.flags & AV_PKT_FLAG_KEY != 0
-            var idr = false
-            if key, let n = lengthSize, let data = p.data,
+            var idr = false, start = false, rasl = false
+            if let n = lengthSize, let data = p.data,
                let headers = AVCConfiguration.nalHeaders(UnsafeBufferPointer(start: data, count: Int(p.size)), lengthSize: n) {
-                idr = headers.contains { hevc ? HEVCConfiguration.isIDR($0) : $0 & 0x1F == 5 }
+                idr = key && headers.contains { hevc ? HEVCConfiguration.isIDR($0) : $0 & 0x1F == 5 }
+                start = idr || (hevc && key && headers.contains(where: HEVCConfiguration.isCRA))
+                rasl = hevc && headers.contains(where: HEVCConfiguration.isRASL)
             }
-            packets.append((p.pts, key, idr))
+            packets.append((p.pts, key, idr, start, rasl))
         }
         let sorted = packets.map(\.pts).sorted()
         guard let first = sorted.first else { s.problem = s.problem ?? "no video packets"; return s }
@@ -61,15 +64,24 @@ public enum SmartIndex {
         guard s.problem == nil else { return s }
         var displayIndex: [Int64: Int] = [:]
         for (k, pts) in sorted.enumerated() { displayIndex[pts] = k }
-        // Stretches from each IDR packet to the packet before the next; kept when their frames are exactly a run.
-        var starts = packets.indices.filter { packets[$0].idr }
+        // Stretches from each copy start to the packet before the next; kept when their frames are exactly a run, with
+        // and without the RASL pictures right after the start (the only ones there may be).
+        var starts = packets.indices.filter { packets[$0].start }
         starts.append(packets.count)
         for (a, b) in zip(starts, starts.dropFirst()) {
-            let shown = packets[a..<b].map { displayIndex[$0.pts]! }
-            guard let lo = shown.min(), let hi = shown.max(), hi - lo + 1 == shown.count else { continue }
-            s.gops.append(SmartStream.GOP(frames: lo..<(hi + 1), packets: a..<b))
+            let skipped = packets[(a + 1)..<b].prefix { $0.rasl }.count
+            guard !packets[(a + 1 + skipped)..<b].contains(where: \.rasl) else { continue }
+            guard let all = run(packets[a..<b].map { displayIndex[$0.pts]! }),
+                  let alone = run(([a] + Array((a + 1 + skipped)..<b)).map { displayIndex[packets[$0].pts]! }) else { continue }
+            s.gops.append(SmartStream.GOP(frames: all, packets: a..<b, skippedAtStart: skipped, startFrames: alone))
         }
         return s
+    }
+
+    /// The frames `shown` as a range when they are exactly one (each once), else nil.
+    static func run(_ shown: [Int]) -> Range<Int>? {
+        guard let lo = shown.min(), let hi = shown.max(), hi - lo + 1 == shown.count, Set(shown).count == shown.count else { return nil }
+        return lo..<(hi + 1)
     }
 
     /// Why a stream with these parameters is not copied, or nil: H.264 (Baseline, Main, High) or HEVC (Main), 8-bit 4:2:0 at square pixels, tagged
@@ -87,13 +99,33 @@ public enum SmartIndex {
             return "its profile (\(par.profile)) is not encodable here to match"
         }
         if par.sample_aspect_ratio.num != 0 && par.sample_aspect_ratio.num != par.sample_aspect_ratio.den { return "its pixels are not square" }
-        guard par.color_primaries == AVCOL_PRI_BT709, par.color_trc == AVCOL_TRC_BT709, par.color_space == AVCOL_SPC_BT709,
-              par.color_range == AVCOL_RANGE_MPEG else {
-            return "its colour tags are not BT.709 limited range (what the encoded frames are tagged)"
+        guard isBT709(par) || isUntaggedBT709(par) else {
+            return "its colour tags are not BT.709 limited range (nor untagged at 720 lines or more, which is read as that)"
         }
         if par.field_order != AV_FIELD_PROGRESSIVE && par.field_order != AV_FIELD_UNKNOWN { return "it is interlaced" }
         return nil
     }
+
+    /// Whether the stream is tagged BT.709 (primaries, transfer, matrix) limited range: what the output's encoded
+    /// frames are tagged.
+    static func isBT709(_ par: AVCodecParameters) -> Bool {
+        par.color_primaries == AVCOL_PRI_BT709 && par.color_trc == AVCOL_TRC_BT709 && par.color_space == AVCOL_SPC_BT709
+            && par.color_range == AVCOL_RANGE_MPEG
+    }
+
+    /// Whether the stream says nothing of its colour (primaries, transfer and matrix unspecified; the range
+    /// unspecified or limited, not a yuvj* format) at 720 lines or more, which Segue reads as BT.709 limited range
+    /// (`DecodedPicture.colour`): its stretches are encoded untagged as well (`untaggedOptions`), so that a player
+    /// guesses the same for the copied and the encoded frames.
+    static func isUntaggedBT709(_ par: AVCodecParameters) -> Bool {
+        par.color_primaries == AVCOL_PRI_UNSPECIFIED && par.color_trc == AVCOL_TRC_UNSPECIFIED && par.color_space == AVCOL_SPC_UNSPECIFIED
+            && par.color_range != AVCOL_RANGE_JPEG && AVPixelFormat(rawValue: par.format) == AV_PIX_FMT_YUV420P
+            && YCbCrMatrix.unspecified(height: Int(par.height)) == .bt709
+    }
+
+    /// FFmpeg's options that leave an encoder's colour description out (the stream's VUI says nothing).
+    static let untaggedOptions = ["color_primaries": "unspecified", "color_trc": "unspecified", "colorspace": "unspecified",
+                                  "color_range": "unspecified"]
 
     /// libx264's `profile` option for an H.264 profile libx264 encodes in 8-bit 4:2:0 (Baseline, Main, High), or nil.
     static func profileOption(_ profile: Int32) -> String? {

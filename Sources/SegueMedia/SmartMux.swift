@@ -69,7 +69,7 @@ public enum SmartMux {
                 shown.append(frames)
             case .copied(let stream, let packets, let firstFrame):
                 let index = Dictionary(uniqueKeysWithValues: stream.framePTS.enumerated().map { ($1, $0) })
-                shown.append(stream.packetPTS[packets].map { index[$0]! - firstFrame })
+                shown.append(stream.copied(packets).map { index[stream.packetPTS[$0]]! - firstFrame })
             }
         }
         // Every piece shows each of its frames once: none dropped, duplicated or outside it at a seam.
@@ -157,9 +157,12 @@ public enum SmartMux {
         return q
     }
 
-    /// Calls `body` with each of `stream`'s video packets `packets` (decoding order), read after a seek to the keyframe
-    /// at or before the first: each must have the timestamp the index gives it (`SmartStream.packetPTS`).
+    /// Calls `body` with each of `stream`'s video packets `packets` (decoding order) that a copy writes
+    /// (`SmartStream.copied`: an HEVC CRA picture's RASL pictures are left out when the copy starts at it, and the CRA
+    /// picture is made a broken link, `HEVCConfiguration.brokenLink`), read after a seek to the keyframe at or before
+    /// the first: each must have the timestamp the index gives it (`SmartStream.packetPTS`).
     static func copyPackets(_ stream: SmartStream, _ packets: Range<Int>, _ body: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        let skipped = stream.gop(startingAt: packets.lowerBound)?.skippedPackets ?? 0..<0
         let r = try PieceReader(StreamCopy.Piece(path: stream.path, startFrame: 0), type: AVMEDIA_TYPE_VIDEO)
         let first = stream.packetPTS[packets.lowerBound]
         // A failed seek reads from the start: slower, the same packets.
@@ -169,7 +172,13 @@ public enum SmartMux {
         var n = packets.lowerBound
         while found && n < packets.upperBound {
             guard r.packet.ptr.pointee.pts == stream.packetPTS[n] else { break }
-            try body(r.packet.ptr)
+            // A CRA picture a copy starts at is a broken link: its picture order count starts again, after the encoded
+            // stretch's (H.265 §8.3.1), whether or not it has RASL pictures.
+            if n == packets.lowerBound && stream.codec == "hevc" {
+                try FF.check(av_packet_make_writable(r.packet.ptr), "av_packet_make_writable", path: stream.path)
+                HEVCConfiguration.brokenLink(UnsafeMutableBufferPointer(start: r.packet.ptr.pointee.data, count: Int(r.packet.ptr.pointee.size)), lengthSize: 4)
+            }
+            if !skipped.contains(n) { try body(r.packet.ptr) }
             n += 1
             if n < packets.upperBound { guard try r.next() else { break } }
         }

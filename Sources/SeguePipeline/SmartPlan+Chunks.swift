@@ -2,8 +2,8 @@ import SegueCore
 
 /// Where a smart render may be cut into chunks (`segue farm`, `--cache`, `--chunks`: docs/farms.md) so that every
 /// chunk is a smart render of its own and the chunks joined are the one-pass smart render's packets: at the start of
-/// each copied stretch, at each IDR picture inside it (a GOP of the source starts there), and at the end of each copied
-/// stretch (where a run of encoded frames starts). A run of encoded frames is never cut: the one-pass render encodes
+/// each copied stretch, at each GOP inside it that decodes on its own (from an IDR picture, or an HEVC CRA picture
+/// without RASL pictures), and at the end of each copied stretch (where a run of encoded frames starts). A run of encoded frames is never cut: the one-pass render encodes
 /// it with one encoder, from one IDR picture, and a chunk does the same.
 extension SmartPlan {
     /// One piece of a smart render's output, in output frames from the chunk's (or render's) first.
@@ -29,11 +29,23 @@ extension SmartPlan {
                 } else {
                     out.append(.encoded(frames: s.frames))
                 }
-            case .copied(let path, let source, _):
-                for g in streams[path]?.gops ?? [] where source.contains(g.frames.lowerBound) && g.frames.upperBound <= source.upperBound {
-                    let start = s.frames.lowerBound + Int64(g.frames.lowerBound - source.lowerBound)
-                    out.append(.copied(frames: start..<(start + Int64(g.frames.count)), path: path, sourceFrames: g.frames, packets: g.packets))
+            case .copied(let path, let source, let packets):
+                // The stretch's chain of GOPs, cut before each GOP after the first that decodes on its own (no RASL
+                // pictures, which need the GOP before: a copy starting there would leave them out).
+                let gops = (streams[path]?.gops ?? []).filter { packets.contains($0.packets.lowerBound) }
+                var starts = [0] + gops.indices.dropFirst().filter { gops[$0].skippedAtStart == 0 }
+                if gops.isEmpty { starts = [] }
+                for (k, i) in starts.enumerated() {
+                    let j = k + 1 < starts.count ? starts[k + 1] : gops.count
+                    let first = i == 0 ? source.lowerBound : gops[i].frames.lowerBound
+                    let last = j == gops.count ? source.upperBound : gops[j].frames.lowerBound
+                    let end = j == gops.count ? packets.upperBound : gops[j].packets.lowerBound
+                    let start = s.frames.lowerBound + Int64(first - source.lowerBound)
+                    out.append(.copied(frames: start..<(start + Int64(last - first)), path: path, sourceFrames: first..<last,
+                                       packets: gops[i].packets.lowerBound..<end))
                 }
+                // (A stretch whose GOPs the index does not list cannot be: it is copied whole.)
+                if gops.isEmpty { out.append(.copied(frames: s.frames, path: path, sourceFrames: source, packets: packets)) }
             }
         }
         return out

@@ -10,8 +10,8 @@ import SegueMedia
 /// untouched media layer (opacity 1, no crop, blend or effect) shown at scale 1 at the source's own size without
 /// moving or turning, from an SDR source the output does not tone-map, in an SDR output without alpha. Consecutive
 /// such frames that show consecutive frames of one file make a run; the whole GOPs (`SmartStream.GOP`: from an IDR
-/// picture to the next) inside a run are copied, and the run's frames before the first (from a cut to the next
-/// keyframe) and after the last are encoded. Files whose parameter sets differ from the first copied file's are
+/// or HEVC CRA picture to the next) inside a run are copied, a chain of them at a time (the first without its RASL
+/// pictures), and the run's frames before the first (from a cut to the next keyframe) and after the last are encoded. Files whose parameter sets differ from the first copied file's are
 /// encoded.
 public struct SmartPlan: Sendable {
     /// One stretch of output frames.
@@ -80,16 +80,28 @@ public struct SmartPlan: Sendable {
             var m = n + 1
             while m < frames.count, frames[m] == .direct(path: path, frame: k0 + (m - n)) { m += 1 }
             let run = k0..<(k0 + (m - n))
-            let whole = streams[path]!.gops.filter { run.contains($0.frames.lowerBound) && $0.frames.upperBound <= run.upperBound }
-            if let first = whole.first, let last = whole.last {
-                let start = Int64(n + first.frames.lowerBound - k0), end = Int64(n + last.frames.upperBound - k0)
-                encoded(Int64(n)..<start, "from the cut to the next keyframe")
-                out.append(Stretch(frames: start..<end, kind: .copied(path: path, sourceFrames: first.frames.lowerBound..<last.frames.upperBound,
-                                                                      packets: first.packets.lowerBound..<last.packets.upperBound)))
-                encoded(end..<Int64(m), "after the last whole GOP")
-            } else {
-                encoded(Int64(n)..<Int64(m), "no whole GOP (from an IDR picture to the next) inside the stretch")
+            // Chains of GOPs inside the run, each GOP after the first of a chain showing the frames right after the one
+            // before (its RASL pictures, if any, then decode); the first shows its `startFrames`.
+            let gops = streams[path]!.gops
+            var at = n, i = 0, chains = 0
+            while i < gops.count {
+                guard gops[i].startFrames.lowerBound >= k0 + (at - n), gops[i].startFrames.upperBound <= run.upperBound else { i += 1; continue }
+                var j = i, last = gops[i].startFrames.upperBound
+                while j + 1 < gops.count, gops[j + 1].packets.lowerBound == gops[j].packets.upperBound, gops[j + 1].frames.lowerBound == last,
+                      gops[j + 1].frames.upperBound <= run.upperBound {
+                    j += 1
+                    last = gops[j].frames.upperBound
+                }
+                let first = gops[i].startFrames.lowerBound
+                let start = n + first - k0, end = n + last - k0
+                encoded(Int64(at)..<Int64(start), chains == 0 ? "from the cut to the next keyframe" : "a GOP that does not decode on its own")
+                out.append(Stretch(frames: Int64(start)..<Int64(end), kind: .copied(path: path, sourceFrames: first..<last,
+                                                                                    packets: gops[i].packets.lowerBound..<gops[j].packets.upperBound)))
+                at = end
+                chains += 1
+                i = j + 1
             }
+            encoded(Int64(at)..<Int64(m), chains == 0 ? "no whole GOP (from a keyframe to the next) inside the stretch" : "after the last whole GOP")
             n = m
         }
         stretches = out

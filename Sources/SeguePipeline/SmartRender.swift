@@ -98,6 +98,11 @@ extension RenderJob {
         let parts = path + ".parts"
         try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: parts) }
+        // The audio pass (the whole mix, as a single-pass render encodes it) runs beside the encoded stretches.
+        let audioPath = withAudio ? "\(parts)/audio.\(timeline.output.format.audioPassExtension)" : nil
+        let audio = BackgroundWork { try audioPath.map { try writeAudioPass(timeline, to: $0) } ?? 0 }
+        // Before the parts folder is removed (`defer` above runs after this one), the audio pass has ended.
+        defer { _ = try? audio.value() }
         var pieces: [SmartMux.Piece] = [], warnings: [String] = []
         for p in planned {
             switch p {
@@ -109,8 +114,7 @@ extension RenderJob {
                 pieces.append(SmartMux.Piece(.copied(plan.streams[file]!, packets: packets, firstFrame: source.lowerBound), startFrame: f.lowerBound))
             }
         }
-        let audioPath = withAudio ? "\(parts)/audio.\(timeline.output.format.audioPassExtension)" : nil
-        let samples = try audioPath.map { try writeAudioPass(timeline, to: $0) } ?? 0
+        let samples = try audio.value()
         let format = timeline.output.format
         let frames = try SmartMux.write(pieces, frameRate: timeline.frameRate, audioPath: audioPath, to: path,
                                         container: format.container, muxOptions: format.muxOptions)

@@ -116,22 +116,37 @@ final class SmartChunkTests: EndToEndTestCase {
         XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines) + "\(strict.status)", "0")
     }
 
-    /// HEVC (x265, closed GOPs; parameter sets in band): `render --cache --chunks 3` gives the one-pass smart render's
-    /// packets and decodes with `-xerror` without a message.
+    /// HEVC (x265; parameter sets in band), closed GOPs and open ones (CRA keyframes with RASL pictures: a copy starts
+    /// at a CRA picture without them, made a broken link): `render --cache --chunks 3` gives the one-pass smart render's
+    /// packets and frames and decodes with `-xerror` without a message. A copied chain of open GOPs is not cut.
     func testChunkedHEVCSmartRenderIsTheOnePassRender() throws {
-        let src = try smartSource("hevc.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:no-open-gop=1:log-level=error", "-tag:v", "hvc1"],
-                                  encoder: "libx265")
-        try EditFileWriter.data(smartCutsEdit(src)).write(to: URL(fileURLWithPath: path("hevc.json")))
-        let one = try segue(["render", path("hevc.json"), "-o", path("one.mp4"), "--backend", "cpu", "--progress", "none"])
-        XCTAssertEqual(one.status, 0, one.stderr)
-        XCTAssertEqual(try cachedRender(path("hevc.json"), path("chunked.mp4"), cache: path("cache")), [0, 3])
-        let reference = try packetMD5s(path("one.mp4"))
-        XCTAssertEqual(reference.count, 96)
-        XCTAssertEqual(try packetMD5s(path("chunked.mp4")), reference)
-        XCTAssertEqual(try TestSupport.ffprobe(path("chunked.mp4"), "stream=codec_tag_string")["codec_tag_string"], "hev1")
-        let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path("chunked.mp4"), "-f", "null", "-"])
-        XCTAssertEqual(strict.status, 0, strict.stderr)
-        XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "")
+        let sources: [(String, String, [Range<Int64>])] = [("closed", "no-open-gop=1", [20..<45, 71..<96]), ("open", "open-gop=1", [20..<42, 71..<94])]
+        for (name, gop, copied) in sources {
+            let src = try smartSource("\(name).mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:\(gop):log-level=error", "-tag:v", "hvc1"],
+                                      encoder: "libx265")
+            let edit = smartCutsEdit(src)
+            XCTAssertEqual(try SmartPlan.make(try RenderJob.resolve(edit)).stretches.filter(\.isCopied).map(\.frames), copied, name)
+            try EditFileWriter.data(edit).write(to: URL(fileURLWithPath: path("\(name).json")))
+            let one = try segue(["render", path("\(name).json"), "-o", path("\(name)-one.mp4"), "--backend", "cpu", "--progress", "none"])
+            XCTAssertEqual(one.status, 0, one.stderr)
+            XCTAssertEqual(try cachedRender(path("\(name).json"), path("\(name)-chunked.mp4"), cache: path("cache")), [0, 3], name)
+            let reference = try packetMD5s(path("\(name)-one.mp4"))
+            XCTAssertEqual(reference.count, 96)
+            XCTAssertEqual(try packetMD5s(path("\(name)-chunked.mp4")), reference, name)
+            XCTAssertEqual(try md5s(path("\(name)-chunked.mp4")), try md5s(path("\(name)-one.mp4")), name)
+            XCTAssertEqual(try TestSupport.ffprobe(path("\(name)-chunked.mp4"), "stream=codec_tag_string")["codec_tag_string"], "hev1")
+            let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path("\(name)-chunked.mp4"), "-f", "null", "-"])
+            XCTAssertEqual(strict.status, 0, strict.stderr)
+            XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", name)
+            // The source from frame 5: copied from frame 25 to its end, a chain of GOPs; open ones are not cut (their
+            // RASL pictures need the GOP before), closed ones are at each keyframe.
+            var long = Edit(clips: [clip(src, start: 0.2)])
+            long.renderSize = PixelSize(width: 320, height: 180)
+            long.frameRate = FrameRate(25)
+            long.output.smart = true
+            XCTAssertEqual(try ChunkPlanner.plan(long, editPath: path("long.json"), chunks: 4).chunks.map { $0.start..<$0.end },
+                           name == "open" ? [0..<20, 20..<95] : [0..<20, 20..<45, 45..<70, 70..<95], name)
+        }
     }
 
     /// `segue plan --json` of a smart edit holds the smart plan: each stretch's frames, the copied ones' source and

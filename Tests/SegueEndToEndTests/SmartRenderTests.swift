@@ -122,8 +122,10 @@ final class SmartRenderTests: EndToEndTestCase {
 
     /// HEVC from x265 with closed GOPs: the same stretches copied (byte-identical frames), the rest encoded by libx265
     /// with its parameter sets in band (`hev1`), decoding with `-xerror` silently; the same file rendered twice is the
-    /// same bytes. With open GOPs (CRA keyframes) only the first picture is an IDR: nothing is copied, and the plan says why.
-    func testHEVCClosedGOPsCopiedOpenGOPsSaid() throws {
+    /// same bytes. With open GOPs (x265's default: CRA keyframes whose two or three RASL pictures reference the GOP before),
+    /// a copy starts at a CRA picture without its RASL pictures (their frames encoded), the CRA made a broken link:
+    /// the copied frames are the source's, byte for byte, and FFmpeg decodes the file silently.
+    func testHEVCClosedAndOpenGOPsCopied() throws {
         let closed = try smartSource("closed.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:no-open-gop=1:log-level=error", "-tag:v", "hvc1"],
                                 encoder: "libx265")
         let edit = smartCutsEdit(closed)
@@ -132,29 +134,103 @@ final class SmartRenderTests: EndToEndTestCase {
         let (result, log) = try render(edit, "hevc.mp4")
         XCTAssertEqual(result.frames, 96)
         XCTAssertTrue(log.contains { $0.contains("smart: 50 of 96 frames copied") && $0.contains("libx265") }, "\(log)")
-        let out = try md5s(path("hevc.mp4")), whole = try md5s(closed)
-        XCTAssertEqual(out.count, 96)
-        XCTAssertEqual(Array(out[20..<45]), Array(whole[25..<50]))
-        XCTAssertEqual(Array(out[71..<96]), Array(whole[50..<75]))
+        try assertCopied(path("hevc.mp4"), of: closed, plan: plan, frames: 96)
         XCTAssertEqual(try TestSupport.ffprobe(path("hevc.mp4"), "stream=codec_tag_string")["codec_tag_string"], "hev1")
-        let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path("hevc.mp4"), "-f", "null", "-"])
-        XCTAssertEqual(strict.status, 0, strict.stderr)
-        XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "")
         _ = try render(edit, "hevc-again.mp4")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("hevc.mp4"))), try Data(contentsOf: URL(fileURLWithPath: path("hevc-again.mp4"))))
 
         let open = try smartSource("open.mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:open-gop=1:log-level=error"], encoder: "libx265")
         let s = try SmartIndex.read(path: open, policy: .default)
         XCTAssertEqual(s.nonIDRKeyframes, 3)
+        // Decoding order: the IDR picture's GOP shows frames 0–22; each CRA picture (frames 25, 50, 75) is followed by
+        // its RASL pictures, the two or three frames before it.
+        XCTAssertEqual(s.gops.map(\.frames), [0..<23, 23..<47, 47..<73, 73..<100])
+        XCTAssertEqual(s.gops.map(\.startFrames), [0..<23, 25..<47, 50..<73, 75..<100])
+        XCTAssertEqual(s.gops.map(\.skippedAtStart), [0, 2, 3, 2])
+        let openEdit = smartCutsEdit(open)
+        let openPlan = try SmartPlan.make(try RenderJob.resolve(openEdit))
+        let copied = openPlan.stretches.compactMap { st -> String? in
+            if case .copied(_, let k, _) = st.kind { return "\(st.frames) from \(k)" }
+            return nil
+        }
+        // Output frames 0–45 show source frames 5–50, 46–55 the crossfade, 56–95 source frames 35–74: copies start at
+        // the CRA pictures of frames 25 and 50, and end before the RASL pictures of the next CRA picture.
+        XCTAssertEqual(copied, ["20..<42 from 25..<47", "71..<94 from 50..<73"], "\(openPlan.lines)")
+        _ = try render(openEdit, "hevc-open.mp4")
+        try assertCopied(path("hevc-open.mp4"), of: open, plan: openPlan, frames: 96)
+    }
+
+    /// A source that says nothing of its colour, 1280×720 (read as BT.709 limited range): its whole GOPs are copied
+    /// and the other frames encoded untagged too, so that a player guesses the same for all of them — every frame of
+    /// the output, copied or encoded, has no colour description, and the copied ones are the source's.
+    func testUntaggedHDSourceIsCopiedAndEncodedUntagged() throws {
+        let src = path("untagged.mp4")
+        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=1280x720:r=25:d=3", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p",
+                                "-g", "25", "-keyint_min", "25", "-sc_threshold", "0", src])
+        XCTAssertEqual(try TestSupport.ffprobe(src, "stream=color_space")["color_space"], "unknown")
+        var edit = Edit(clips: [clip(src, start: 0.2, duration: 2.6)])
+        edit.output.smart = true
+        let plan = try SmartPlan.make(try RenderJob.resolve(edit))
+        XCTAssertEqual(plan.lines, ["frames 0–19 encoded: from the cut to the next keyframe", "frames 20–44 copied from untagged.mp4 (its frames 25–49)",
+                                    "frames 45–64 encoded: after the last whole GOP", "25 frames copied, 40 encoded"])
+        XCTAssertEqual(plan.streams[src]?.encoderOptions["colorspace"], "unspecified")
+        _ = try render(edit, "untagged-smart.mp4")
+        try assertCopied(path("untagged-smart.mp4"), of: src, plan: plan, frames: 65, secondDecoder: false)
+        let r = try TestSupport.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=color_space,color_primaries,color_transfer",
+                                                "-of", "csv=p=0", path("untagged-smart.mp4")])
+        let tags = r.text.split(separator: "\n").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
+        XCTAssertEqual(tags.count, 65)
+        XCTAssertEqual(Set(tags), ["unknown,unknown,unknown"], "every frame untagged")
+    }
+
+    /// H.264 with open GOPs (x264 `open-gop`: keyframes after the first are recovery points, not IDR pictures, and
+    /// the B-frames after them reference the GOP before) is copied only from its IDR picture: the cuts edit copies
+    /// nothing and says why; the whole file, from its first frame, is copied whole (its last GOPs open).
+    func testH264OpenGOPsAreCopiedOnlyFromTheIDRPicture() throws {
+        let src = try smartSource("open264.mp4", ["-x264-params", "open-gop=1"])
+        let s = try SmartIndex.read(path: src, policy: .default)
+        XCTAssertEqual(s.nonIDRKeyframes, 3)
         XCTAssertEqual(s.gops.map(\.frames), [0..<100])
-        let openPlan = try SmartPlan.make(try RenderJob.resolve(smartCutsEdit(open)))
-        XCTAssertEqual(openPlan.copiedFrames, 0)
-        XCTAssertEqual(openPlan.mainReason, "no whole GOP (from an IDR picture to the next) inside the stretch")
+        let cuts = try SmartPlan.make(try RenderJob.resolve(smartCutsEdit(src)))
+        XCTAssertEqual(cuts.copiedFrames, 0)
+        XCTAssertEqual(cuts.mainReason, "no whole GOP (from a keyframe to the next) inside the stretch")
+        XCTAssertTrue(cuts.lines.contains("frames 0–45 encoded: no whole GOP (from a keyframe to the next) inside the stretch"), "\(cuts.lines)")
+        var whole = Edit(clips: [clip(src)])
+        whole.output.smart = true
+        let plan = try SmartPlan.make(try RenderJob.resolve(whole))
+        XCTAssertEqual(plan.lines, ["frames 0–99 copied from open264.mp4 (its frames 0–99)", "100 frames copied, 0 encoded"])
+        _ = try render(whole, "open264-smart.mp4")
+        try assertCopied(path("open264-smart.mp4"), of: src, plan: plan, frames: 100, secondDecoder: false)
+    }
+
+    /// `file` has `frames` frames; its copied stretches (`plan`) decode to `source`'s frames byte for byte; it decodes
+    /// with FFmpeg's `-xerror` without a message, and (HEVC, 320×180, `secondDecoder`) with libde265 to the same frames.
+    func assertCopied(_ file: String, of source: String, plan: SmartPlan, frames: Int, secondDecoder: Bool = true) throws {
+        let out = try md5s(file), whole = try md5s(source)
+        XCTAssertEqual(out.count, frames)
+        for st in plan.stretches {
+            guard case .copied(_, let k, _) = st.kind else { continue }
+            XCTAssertEqual(Array(out[Int(st.frames.lowerBound)..<Int(st.frames.upperBound)]), Array(whole[k]), "copied frames \(st.frames)")
+        }
+        let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", file, "-f", "null", "-"])
+        XCTAssertEqual(strict.status, 0, strict.stderr)
+        XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "FFmpeg's messages decoding \(file)")
+        // A second decoder, libde265's (`make test` installs it): the same frames, silently.
+        guard secondDecoder else { return }
+        let annexB = file + ".hevc", yuv = file + ".yuv"
+        XCTAssertEqual(try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", file, "-map", "0:v", "-c", "copy", "-bsf:v", "hevc_mp4toannexb", "-f", "hevc", annexB]).status, 0)
+        let de265 = try TestSupport.run("libde265-dec265", ["-q", "-o", yuv, annexB])
+        XCTAssertEqual(de265.status, 0, de265.stderr)
+        XCTAssertFalse((de265.text + de265.stderr).contains("WARNING"), de265.text + de265.stderr)
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "320x180", "-i", yuv, "-f", "framemd5", "-"])
+        let theirs = r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(theirs, out, "libde265's frames of \(file) are FFmpeg's")
     }
 
     /// Real files from `../shared/media` (skipped without them): a Pixel 7 clip (turned 180°, VFR) is encoded, "rotated
     /// source"; a 640×360 23.976 fps H.264 file from another encoder, tagged BT.709 by `h264_metadata` (its stream rate
-    /// 2997/125, the output's 24000/1001), is copied whole, frame for frame.
+    /// 2997/125, the output's 24000/1001), is copied whole, frame for frame; an iPhone 4S clip cut into mid-GOP has its
+    /// later GOPs copied, byte for byte, and decodes silently; an untagged Android 1080p clip is copied.
     func testRealFiles() throws {
         guard let media = TestSupport.sharedMedia else { throw XCTSkip("no ../shared/media") }
         let phone = "\(media)/pixel7_rot180_vfr_noaudio.mp4", plain = "\(media)/h264_640x360_23.976_aac48k.mp4"
@@ -171,6 +247,32 @@ final class SmartRenderTests: EndToEndTestCase {
         let (result, _) = try render(edit, "real.mp4")
         XCTAssertEqual(result.frames, 24)
         XCTAssertEqual(try md5s(path("real.mp4")), try md5s(tagged))
+
+        // An iPhone 4S clip (H.264 Baseline, 568×320, 30 fps, IDR pictures at frames 0, 30 and 60), its display
+        // matrix taken off by a remux (the packets are the phone's): cut in at frame 27, the GOPs from frame 30 to the end copied.
+        let iphone = "\(media)/iphone4s_rot-90_audiofirst.mov"
+        guard FileManager.default.fileExists(atPath: iphone) else { return }
+        let upright = path("iphone.mov")
+        try TestSupport.ffmpeg(["-i", iphone, "-c", "copy", "-metadata:s:v:0", "rotate=0", upright])
+        var cut = Edit(clips: [clip(upright, start: 0.902)])
+        cut.output.smart = true
+        // Its frames are 1/30 s apart (from frame 25 on 1/600 s late: the cut, at frame 27, allows for it); the stream says 30000/1001.
+        cut.frameRate = FrameRate(30)
+        let plan = try SmartPlan.make(try RenderJob.resolve(cut))
+        XCTAssertEqual(plan.lines, ["frames 0–2 encoded: from the cut to the next keyframe", "frames 3–38 copied from iphone.mov (its frames 30–65)",
+                                    "36 frames copied, 3 encoded"])
+        _ = try render(cut, "iphone-smart.mp4")
+        try assertCopied(path("iphone-smart.mp4"), of: upright, plan: plan, frames: 39, secondDecoder: false)
+
+        // An Android phone's 1080p clip that says nothing of its colour (read as BT.709): copied as it is.
+        let android = "\(media)/android6_1080p_3frames.mp4"
+        guard FileManager.default.fileExists(atPath: android) else { return }
+        var whole = Edit(clips: [clip(android)])
+        whole.output.smart = true
+        let androidPlan = try SmartPlan.make(try RenderJob.resolve(whole))
+        XCTAssertEqual(androidPlan.lines, ["frames 0–2 copied from android6_1080p_3frames.mp4 (its frames 0–2)", "3 frames copied, 0 encoded"])
+        _ = try render(whole, "android-smart.mp4")
+        try assertCopied(path("android-smart.mp4"), of: android, plan: androidPlan, frames: 3, secondDecoder: false)
     }
 
     /// Two files with the same parameter sets (x264's, same settings, other pictures) are both copied into one output;

@@ -38,4 +38,22 @@ extension EndToEndTestCase {
         }
         return cpu
     }
+
+    /// Writes a `.cube` file: `header` lines, then `size` (1D) or size³ (3D) entries of `f` at each lattice point.
+    func cube(_ name: String, size n: Int, is3D: Bool = true, header: [String] = [], _ f: (Double, Double, Double) -> (Double, Double, Double)) throws -> String {
+        // The size first: FFmpeg reads DOMAIN_ lines only after it (the Cube specification allows any order).
+        var lines = [is3D ? "LUT_3D_SIZE \(n)" : "LUT_1D_SIZE \(n)"] + header
+        let k = Double(n - 1)
+        if is3D {
+            for b in 0..<n { for g in 0..<n { for r in 0..<n {
+                let v = f(Double(r) / k, Double(g) / k, Double(b) / k)
+                lines.append(String(format: "%.6f %.6f %.6f", v.0, v.1, v.2))
+            } } }
+        } else {
+            for i in 0..<n { let v = f(Double(i) / k, Double(i) / k, Double(i) / k); lines.append(String(format: "%.6f %.6f %.6f", v.0, v.1, v.2)) }
+        }
+        let p = path(name)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: p, atomically: true, encoding: .utf8)
+        return p
+    }
 }
