@@ -2,6 +2,7 @@ import XCTest
 import SegueCore
 import SegueEdit
 import SegueFarm
+import SegueMedia
 import SeguePipeline
 import SegueTestSupport
 
@@ -56,6 +57,12 @@ final class SmartChunkTests: EndToEndTestCase {
         // And by the encoder the encoded frames are matched with (the first copied file's, maybe in another chunk).
         let key = ChunkKeys(timeline: timeline, renderer: "cpu").description(of: 0..<20)
         XCTAssertTrue(key.contains("smart: libx264 level=1.2 profile=high x264-params=sps-id=1 sets="), key)
+        // The stitch's avcC: each distinct set once; another set with an id already there is refused.
+        let sets = try XCTUnwrap(AVCConfiguration(try XCTUnwrap(plan.matchedStream).parameterSets))
+        XCTAssertEqual(sets.merging(sets), sets)
+        var other = sets
+        other.sps[0][other.sps[0].count - 1] ^= 1
+        XCTAssertNil(sets.merging(other), "an SPS with id 0 that is not the copied stream's")
     }
 
     /// `render --cache --chunks 3` and `farm local --chunks 4` of the smart edit give the one-pass smart render's
