@@ -41,6 +41,8 @@ public struct SmartStream: Equatable, Sendable {
     public var framePTS: [Int64] = []
     /// Each packet's presentation timestamp in the stream's time base, in decoding order (the file's order).
     public var packetPTS: [Int64] = []
+    /// Each packet's display-order frame index, in decoding order.
+    public var packetFrames: [Int] = []
     /// The stretches a copy may take, in order (each starts at an IRAP picture; a stretch whose frames are not a run,
     /// such as an H.264 open GOP's, is left out).
     public var gops: [GOP] = []
@@ -50,6 +52,25 @@ public struct SmartStream: Equatable, Sendable {
 
     /// The GOP whose first packet is `packet`, if one is.
     public func gop(startingAt packet: Int) -> GOP? { gops.first { $0.packets.lowerBound == packet } }
+
+    /// The longest copy that starts at `gop` and shows only frames in `allowed` (display order): its packets in
+    /// decoding order from the GOP's first (its RASL pictures left out) to the last packet whose frames, with all
+    /// before it, are exactly a run of frames — what a decoder starting there shows, no frame left out, none outside.
+    /// Crosses GOPs (a later CRA picture's RASL pictures decode after the GOP before). Nil when no packet can be
+    /// copied (its first frame lies outside `allowed`).
+    /// - Returns: the frames shown (display order) and the packets (decoding order).
+    public func longestCopy(from gop: GOP, within allowed: Range<Int>) -> (frames: Range<Int>, packets: Range<Int>)? {
+        let skip = gop.skippedPackets
+        var lo = Int.max, hi = Int.min, count = 0
+        var best: (frames: Range<Int>, packets: Range<Int>)?
+        for i in gop.packets.lowerBound..<packetFrames.count where !skip.contains(i) {
+            let f = packetFrames[i]
+            guard allowed.contains(f) else { break }
+            lo = min(lo, f); hi = max(hi, f); count += 1
+            if hi - lo + 1 == count { best = (lo..<(hi + 1), gop.packets.lowerBound..<(i + 1)) }
+        }
+        return best
+    }
 
     /// The packets (decoding order) a copy of `packets`, which start a GOP, writes: all but the RASL pictures of the
     /// GOP it starts at (`GOP.skippedPackets`).

@@ -64,6 +64,7 @@ public enum SmartIndex {
         guard s.problem == nil else { return s }
         var displayIndex: [Int64: Int] = [:]
         for (k, pts) in sorted.enumerated() { displayIndex[pts] = k }
+        s.packetFrames = packets.map { displayIndex[$0.pts]! }
         // Stretches from each copy start to the packet before the next; kept when their frames are exactly a run, with
         // and without the RASL pictures right after the start (the only ones there may be).
         var starts = packets.indices.filter { packets[$0].start }

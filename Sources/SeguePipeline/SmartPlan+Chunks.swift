@@ -3,7 +3,8 @@ import SegueCore
 /// Where a smart render may be cut into chunks (`segue farm`, `--cache`, `--chunks`: docs/farms.md) so that every
 /// chunk is a smart render of its own and the chunks joined are the one-pass smart render's packets: at the start of
 /// each copied stretch, at each GOP inside it that decodes on its own (from an IDR picture, or an HEVC CRA picture
-/// without RASL pictures), and at the end of each copied stretch (where a run of encoded frames starts). A run of encoded frames is never cut: the one-pass render encodes
+/// without RASL pictures) and whose packets to the copy's end show the frames after those before it, and at the end
+/// of each copied stretch (where a run of encoded frames starts). A run of encoded frames is never cut: the one-pass render encodes
 /// it with one encoder, from one IDR picture, and a chunk does the same.
 extension SmartPlan {
     /// One piece of a smart render's output, in output frames from the chunk's (or render's) first.
@@ -18,7 +19,7 @@ extension SmartPlan {
         }
     }
 
-    /// The copied stretches cut at every GOP of their source, and the maximal runs of encoded frames, in output order.
+    /// The copied stretches cut where they may be, and the maximal runs of encoded frames, in output order.
     var finestPieces: [Piece] {
         var out: [Piece] = []
         for s in stretches {
@@ -30,22 +31,23 @@ extension SmartPlan {
                     out.append(.encoded(frames: s.frames))
                 }
             case .copied(let path, let source, let packets):
-                // The stretch's chain of GOPs, cut before each GOP after the first that decodes on its own (no RASL
-                // pictures, which need the GOP before: a copy starting there would leave them out).
-                let gops = (streams[path]?.gops ?? []).filter { packets.contains($0.packets.lowerBound) }
-                var starts = [0] + gops.indices.dropFirst().filter { gops[$0].skippedAtStart == 0 }
-                if gops.isEmpty { starts = [] }
-                for (k, i) in starts.enumerated() {
-                    let j = k + 1 < starts.count ? starts[k + 1] : gops.count
-                    let first = i == 0 ? source.lowerBound : gops[i].frames.lowerBound
-                    let last = j == gops.count ? source.upperBound : gops[j].frames.lowerBound
-                    let end = j == gops.count ? packets.upperBound : gops[j].packets.lowerBound
-                    let start = s.frames.lowerBound + Int64(first - source.lowerBound)
-                    out.append(.copied(frames: start..<(start + Int64(last - first)), path: path, sourceFrames: first..<last,
-                                       packets: gops[i].packets.lowerBound..<end))
+                // Cut before each GOP inside the copy whose packets, to the copy's end, show the frames from its first
+                // on, and those before it the frames before: a GOP without RASL pictures (which need the GOP before).
+                var bounds: [(packet: Int, frame: Int)] = [(packets.lowerBound, source.lowerBound)]
+                if let stream = streams[path] {
+                    let written = stream.copied(packets)
+                    for g in stream.gops where g.packets.lowerBound > packets.lowerBound && g.packets.lowerBound < packets.upperBound && g.skippedAtStart == 0 {
+                        let before = written.filter { $0 < g.packets.lowerBound }.map { stream.packetFrames[$0] }
+                        let after = written.filter { $0 >= g.packets.lowerBound }.map { stream.packetFrames[$0] }
+                        if let last = before.max(), let first = after.min(), last < first { bounds.append((g.packets.lowerBound, first)) }
+                    }
                 }
-                // (A stretch whose GOPs the index does not list cannot be: it is copied whole.)
-                if gops.isEmpty { out.append(.copied(frames: s.frames, path: path, sourceFrames: source, packets: packets)) }
+                bounds.append((packets.upperBound, source.upperBound))
+                for (a, b) in zip(bounds, bounds.dropFirst()) {
+                    let start = s.frames.lowerBound + Int64(a.frame - source.lowerBound)
+                    out.append(.copied(frames: start..<(start + Int64(b.frame - a.frame)), path: path, sourceFrames: a.frame..<b.frame,
+                                       packets: a.packet..<b.packet))
+                }
             }
         }
         return out

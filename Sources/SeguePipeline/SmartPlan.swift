@@ -80,28 +80,20 @@ public struct SmartPlan: Sendable {
             var m = n + 1
             while m < frames.count, frames[m] == .direct(path: path, frame: k0 + (m - n)) { m += 1 }
             let run = k0..<(k0 + (m - n))
-            // Chains of GOPs inside the run, each GOP after the first of a chain showing the frames right after the one
-            // before (its RASL pictures, if any, then decode); the first shows its `startFrames`.
-            let gops = streams[path]!.gops
-            var at = n, i = 0, chains = 0
-            while i < gops.count {
-                guard gops[i].startFrames.lowerBound >= k0 + (at - n), gops[i].startFrames.upperBound <= run.upperBound else { i += 1; continue }
-                var j = i, last = gops[i].startFrames.upperBound
-                while j + 1 < gops.count, gops[j + 1].packets.lowerBound == gops[j].packets.upperBound, gops[j + 1].frames.lowerBound == last,
-                      gops[j + 1].frames.upperBound <= run.upperBound {
-                    j += 1
-                    last = gops[j].frames.upperBound
-                }
-                let first = gops[i].startFrames.lowerBound
-                let start = n + first - k0, end = n + last - k0
-                encoded(Int64(at)..<Int64(start), chains == 0 ? "from the cut to the next keyframe" : "a GOP that does not decode on its own")
-                out.append(Stretch(frames: Int64(start)..<Int64(end), kind: .copied(path: path, sourceFrames: first..<last,
-                                                                                    packets: gops[i].packets.lowerBound..<gops[j].packets.upperBound)))
-                at = end
-                chains += 1
-                i = j + 1
+            // From each copy start inside the run, the longest copy that shows only the run's frames (across GOPs,
+            // to the last packet whose frames are all shown); the frames before it and after it are encoded.
+            let stream = streams[path]!
+            var at = k0, copies = 0
+            for gop in stream.gops where gop.startFrames.lowerBound >= at {
+                guard let copy = stream.longestCopy(from: gop, within: at..<run.upperBound) else { continue }
+                encoded(Int64(n + at - k0)..<Int64(n + copy.frames.lowerBound - k0),
+                        copies == 0 ? "from the cut to the next keyframe" : "between copies (a GOP that does not decode on its own)")
+                out.append(Stretch(frames: Int64(n + copy.frames.lowerBound - k0)..<Int64(n + copy.frames.upperBound - k0),
+                                   kind: .copied(path: path, sourceFrames: copy.frames, packets: copy.packets)))
+                at = copy.frames.upperBound
+                copies += 1
             }
-            encoded(Int64(at)..<Int64(m), chains == 0 ? "no whole GOP (from a keyframe to the next) inside the stretch" : "after the last whole GOP")
+            encoded(Int64(n + at - k0)..<Int64(m), copies == 0 ? "no keyframe inside the stretch to start a copy at" : "after the last packet whose frames are all shown")
             n = m
         }
         stretches = out

@@ -31,22 +31,23 @@ final class SmartChunkTests: EndToEndTestCase {
     }
 
     /// The plan cuts only where the smart plan may: at a copied stretch's first frame or IDR picture and where an
-    /// encoded run starts (frames 0, 20, 45, 71 here: the encoded run 45–70 holds the crossfade and is never cut).
+    /// encoded run starts (frames 0, 20, 45, 46, 71 here: the copy 20–45 runs from source frame 25 across the IDR
+    /// picture of frame 50, output 45; the encoded run 46–70 holds the crossfade and is never cut).
     func testChunksAreCutWhereTheSmartPlanMayBeCut() throws {
         let (smart, _, _) = try writeEdits()
         let edit = try EditFile.load(path: smart)
         let timeline = try RenderJob.resolve(edit)
         let plan = try SmartPlan.make(timeline)
-        XCTAssertEqual(plan.cutPoints, [0, 20, 45, 71])
+        XCTAssertEqual(plan.cutPoints, [0, 20, 45, 46, 71])
         func ranges(_ n: Int) throws -> [Range<Int64>] { try ChunkPlanner.plan(edit, editPath: smart, chunks: n).chunks.map { $0.start..<$0.end } }
         XCTAssertEqual(try ranges(3), [0..<20, 20..<71, 71..<96])
-        XCTAssertEqual(try ranges(4), [0..<20, 20..<45, 45..<71, 71..<96])
-        XCTAssertEqual(try ranges(8), [0..<20, 20..<45, 45..<71, 71..<96], "fewer chunks than asked where cut points are sparse")
+        XCTAssertEqual(try ranges(4), [0..<20, 20..<46, 46..<71, 71..<96])
+        XCTAssertEqual(try ranges(8), [0..<20, 20..<45, 45..<46, 46..<71, 71..<96], "fewer chunks than asked where cut points are sparse")
         // The chunk of frames 20–70: the copied stretch, then the encoded run, counted from the chunk's first frame.
-        XCTAssertEqual(plan.pieces(in: 20..<71)?.map(\.frames), [0..<25, 25..<51])
+        XCTAssertEqual(plan.pieces(in: 20..<71)?.map(\.frames), [0..<26, 26..<51])
         XCTAssertNil(plan.pieces(in: 20..<60), "a range that ends inside an encoded run")
         let p = try ChunkPlanner.plan(edit, editPath: smart, chunks: 3)
-        XCTAssertEqual(p.smart?.copiedFrames, 50)
+        XCTAssertEqual(p.smart?.copiedFrames, 51)
         XCTAssertEqual(p.smart?.source, path("a.mp4"))
         XCTAssertTrue(p.settings.hasSuffix(" smart"), p.settings)
         // The cache keys a smart chunk apart from the same frames of a normal render.
@@ -65,7 +66,8 @@ final class SmartChunkTests: EndToEndTestCase {
         XCTAssertNil(sets.merging(other), "an SPS with id 0 that is not the copied stream's")
     }
 
-    /// `render --cache --chunks 3` and `farm local --chunks 4` of the smart edit give the one-pass smart render's
+    /// `render --cache --chunks 3` and `farm local --chunks 8` (5 chunks, one the copied IDR picture of frame 45 alone) of
+    /// the smart edit give the one-pass smart render's
     /// packets (so its decoded frames), the source's frames in the copied stretches, its frame count and duration, and
     /// decode with `-xerror` without a message. A second cached render reuses the 3 chunks; the same edit without
     /// `--smart` reuses none of them.
@@ -77,14 +79,14 @@ final class SmartChunkTests: EndToEndTestCase {
         XCTAssertEqual(frames.count, 96)
         let cache = path("cache")
         XCTAssertEqual(try cachedRender(smart, path("cached.mp4"), cache: cache), [0, 3])
-        let farm = try segue(["farm", "local", smart, "--chunks", "4", "--jobs", "2", "-o", path("farm.mp4"), "--backend", "cpu"])
+        let farm = try segue(["farm", "local", smart, "--chunks", "8", "--jobs", "2", "-o", path("farm.mp4"), "--backend", "cpu"])
         XCTAssertEqual(farm.status, 0, farm.stderr)
-        XCTAssertTrue(farm.stderr.contains("in 4 chunks (smart: 50 frames copied, 46 encoded;"), farm.stderr)
+        XCTAssertTrue(farm.stderr.contains("in 5 chunks (smart: 51 frames copied, 45 encoded;"), farm.stderr)
         for out in ["cached.mp4", "farm.mp4"] {
             XCTAssertEqual(try packetMD5s(path(out)), reference, "\(out): the one-pass smart render's packets")
             let decoded = try md5s(path(out))
             XCTAssertEqual(decoded, frames, "\(out): the one-pass smart render's frames")
-            XCTAssertEqual(Array(decoded[20..<45]), Array(source[25..<50]), "\(out): copied frames 20–44")
+            XCTAssertEqual(Array(decoded[20..<46]), Array(source[25..<51]), "\(out): copied frames 20–45")
             XCTAssertEqual(Array(decoded[71..<96]), Array(source[50..<75]), "\(out): copied frames 71–95")
             for entry in ["duration", "nb_frames"] {
                 XCTAssertEqual(try TestSupport.ffprobe(path(out), "stream=\(entry)")[entry], try TestSupport.ffprobe(path("one.mp4"), "stream=\(entry)")[entry], "\(out): \(entry)")
@@ -127,7 +129,7 @@ final class SmartChunkTests: EndToEndTestCase {
     /// at a CRA picture without them, made a broken link): `render --cache --chunks 3` gives the one-pass smart render's
     /// packets and frames and decodes with `-xerror` without a message. A copied chain of open GOPs is not cut.
     func testChunkedHEVCSmartRenderIsTheOnePassRender() throws {
-        let sources: [(String, String, [Range<Int64>])] = [("closed", "no-open-gop=1", [20..<45, 71..<96]), ("open", "open-gop=1", [20..<42, 71..<94])]
+        let sources: [(String, String, [Range<Int64>])] = [("closed", "no-open-gop=1", [20..<46, 71..<96]), ("open", "open-gop=1", [20..<46, 71..<94])]
         for (name, gop, copied) in sources {
             let src = try smartSource("\(name).mp4", ["-x265-params", "keyint=25:min-keyint=25:scenecut=0:\(gop):log-level=error", "-tag:v", "hvc1"],
                                       encoder: "libx265")
@@ -165,15 +167,15 @@ final class SmartChunkTests: EndToEndTestCase {
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.text.utf8)) as? [String: Any])
         XCTAssertNotNil(json["clips"], "the timeline report is still there")
         let plan = try XCTUnwrap(json["smart"] as? [String: Any])
-        XCTAssertEqual(plan["copiedFrames"] as? Int, 50)
-        XCTAssertEqual(plan["encodedFrames"] as? Int, 46)
+        XCTAssertEqual(plan["copiedFrames"] as? Int, 51)
+        XCTAssertEqual(plan["encodedFrames"] as? Int, 45)
         let stretches = try XCTUnwrap(plan["stretches"] as? [[String: Any]])
         XCTAssertEqual(stretches.map { "\($0["firstFrame"]!)-\($0["endFrame"]!) \($0["reason"] as? String ?? "copied")" },
-                       ["0-20 from the cut to the next keyframe", "20-45 copied", "45-46 after the last whole GOP", "46-56 transition",
+                       ["0-20 from the cut to the next keyframe", "20-46 copied", "46-56 transition",
                         "56-71 from the cut to the next keyframe", "71-96 copied"])
         let copied = stretches.filter { $0["copied"] as? Bool == true }
         XCTAssertEqual(copied.map { $0["source"] as? String }, [src, src])
-        XCTAssertEqual(copied.map { [$0["sourceFirstFrame"] as? Int, $0["sourceEndFrame"] as? Int] }, [[25, 50], [50, 75]])
+        XCTAssertEqual(copied.map { [$0["sourceFirstFrame"] as? Int, $0["sourceEndFrame"] as? Int] }, [[25, 51], [50, 75]])
         let without = try segue(["plan", plain, "--json"])
         XCTAssertEqual(without.status, 0, without.stderr)
         XCTAssertNil((try JSONSerialization.jsonObject(with: Data(without.text.utf8)) as? [String: Any])?["smart"])

@@ -18,9 +18,10 @@ extension EndToEndTestCase {
         return p
     }
 
-    /// Each decoded frame's MD5 in display order (`-f framemd5`).
-    func md5s(_ file: String) throws -> [String] {
-        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:v", "-f", "framemd5", "-"])
+    /// Each decoded frame's MD5 in display order (`-f framemd5`); `raw`: the file is raw 4:2:0 of that size.
+    func md5s(_ file: String, raw size: String? = nil) throws -> [String] {
+        let input = size.map { ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", $0] } ?? []
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error"] + input + ["-i", file, "-map", "0:v", "-f", "framemd5", "-"])
         XCTAssertEqual(r.status, 0, r.stderr)
         return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
     }
