@@ -153,9 +153,9 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
     }
 
     /// For a smart plan, what it copies, in words for the messages that name the chunks (" (smart: 50 frames copied,
-    /// 46 encoded; cut only where a copied stretch's keyframe or an encoded run starts)"); "" for others.
+    /// 46 encoded; cut at the copied stretches' keyframes and where encoded runs start)"); "" for others.
     public var smartNote: String {
-        smart.map { " (smart: \($0.copiedFrames) frames copied, \($0.encodedFrames) encoded; cut only where a copied stretch's keyframe or an encoded run starts)" } ?? ""
+        smart.map { " (smart: \($0.copiedFrames) frames copied, \($0.encodedFrames) encoded; cut at the copied stretches' keyframes and where encoded runs start)" } ?? ""
     }
 
     /// The row of `format` in the output-format table.

@@ -11,11 +11,13 @@ extension SmartPlan {
     public enum Piece: Equatable, Sendable {
         /// Output frames `frames` copied from `path`'s packets `packets` (decoding order), its frames `sourceFrames`.
         case copied(frames: Range<Int64>, path: String, sourceFrames: Range<Int>, packets: Range<Int>)
-        /// Output frames `frames` encoded by one encoder (consecutive encoded stretches, whatever their reasons).
-        case encoded(frames: Range<Int64>)
+        /// Output frames `frames` encoded by one encoder (consecutive encoded stretches, whatever their reasons);
+        /// `lookahead`: the frames of the run that follow them in another chunk (0: the run ends with them), which the
+        /// encoder is fed as lookahead as a normal chunk's is (up to the format's `lookahead`), not written.
+        case encoded(frames: Range<Int64>, lookahead: Int64 = 0)
 
         public var frames: Range<Int64> {
-            switch self { case .copied(let f, _, _, _), .encoded(let f): return f }
+            switch self { case .copied(let f, _, _, _), .encoded(let f, _): return f }
         }
     }
 
@@ -25,7 +27,7 @@ extension SmartPlan {
         for s in stretches {
             switch s.kind {
             case .encoded:
-                if case .encoded(let f)? = out.last, f.upperBound == s.frames.lowerBound {
+                if case .encoded(let f, _)? = out.last, f.upperBound == s.frames.lowerBound {
                     out[out.count - 1] = .encoded(frames: f.lowerBound..<s.frames.upperBound)
                 } else {
                     out.append(.encoded(frames: s.frames))
@@ -58,30 +60,42 @@ extension SmartPlan {
 
     /// `ranges` (contiguous, covering the output) with each boundary moved to the nearest cut point (`cutPoints`; the
     /// earlier of two as near), ranges that become empty left out: fewer chunks than asked when cut points are sparse.
+    /// A boundary inside a run of encoded frames whose nearest cut point is more than half a chunk away (the mean of
+    /// the chunks on either side) stays where it is: the run is encoded in two chunks, each from an IDR picture (the
+    /// one-pass render encodes it in one), so that a long run (a logo over minutes of a recording) is spread out.
     public func chunkRanges(_ ranges: [Range<Int64>]) -> [Range<Int64>] {
         let cuts = cutPoints, total = ranges.last?.upperBound ?? 0
         var bounds: [Int64] = [0]
-        for r in ranges.dropFirst() {
+        for (prev, r) in zip(ranges, ranges.dropFirst()) {
             let b = r.lowerBound
-            guard let best = cuts.min(by: { (abs($0 - b), $0) < (abs($1 - b), $1) }) else { continue }
+            guard var best = cuts.min(by: { (abs($0 - b), $0) < (abs($1 - b), $1) }) else { continue }
+            if abs(best - b) > Int64(prev.count + r.count) / 4, insideEncodedRun(b) { best = b }
             if best > bounds.last! && best < total { bounds.append(best) }
         }
         bounds.append(total)
         return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
     }
 
-    /// The pieces of output frames `range` (from a cut point to the next or to the end), the copied ones joined where
-    /// they continue one another in one source, with frames counted from `range.lowerBound`; nil when `range` does not
-    /// start and end at cut points (a chunk of another plan).
+    /// Whether output frame `n` lies inside a run of encoded frames, after its first.
+    func insideEncodedRun(_ n: Int64) -> Bool {
+        finestPieces.contains { if case .encoded(let f, _) = $0 { return f.lowerBound < n && n < f.upperBound }; return false }
+    }
+
+    /// The pieces of output frames `range` (from a cut point, or a frame inside a run of encoded frames, to the next or
+    /// to the end), the copied ones joined where they continue one another in one source, with frames counted from
+    /// `range.lowerBound`; nil when `range` starts or ends elsewhere (a chunk of another plan).
     public func pieces(in range: Range<Int64>) -> [Piece]? {
         let all = finestPieces
-        guard range.lowerBound == 0 || all.contains(where: { $0.frames.lowerBound == range.lowerBound }),
-              range.upperBound == all.last?.frames.upperBound || all.contains(where: { $0.frames.lowerBound == range.upperBound }) else { return nil }
+        func valid(_ n: Int64) -> Bool { n == 0 || n == all.last?.frames.upperBound || all.contains { $0.frames.lowerBound == n } || insideEncodedRun(n) }
+        guard valid(range.lowerBound), valid(range.upperBound) else { return nil }
         var out: [Piece] = []
-        for p in all where range.contains(p.frames.lowerBound) {
+        for p in all where p.frames.lowerBound < range.upperBound && p.frames.upperBound > range.lowerBound {
             let f = (p.frames.lowerBound - range.lowerBound)..<(p.frames.upperBound - range.lowerBound)
             switch p {
-            case .encoded: out.append(.encoded(frames: f))
+            case .encoded:
+                // A run cut by the chunk's ends: its frames inside the chunk, and how many follow in the next chunk.
+                let lo = max(f.lowerBound, 0), hi = min(f.upperBound, Int64(range.count))
+                out.append(.encoded(frames: lo..<hi, lookahead: f.upperBound - hi))
             case .copied(_, let path, let source, let packets):
                 if case .copied(let f0, let p0, let s0, let k0)? = out.last, p0 == path, f0.upperBound == f.lowerBound,
                    s0.upperBound == source.lowerBound, k0.upperBound == packets.lowerBound {

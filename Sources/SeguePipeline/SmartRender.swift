@@ -50,6 +50,7 @@ extension RenderJob {
     /// of its own that starts at an IDR picture with PTS 0: its copied stretches as the source's packets (`SmartMux`),
     /// its encoded ones as the one-pass smart render encodes them; a chunk of encoded frames only is that encoder's file.
     /// The stitch joins the chunks' packets through `SmartMux` again.
+    /// An encoded run that goes on in the next chunk is fed its next frames as lookahead (`SmartPlan.Piece.encoded`).
     /// - Throws: `UsageError` when `frames` does not start and end where the plan may cut (a plan made from another
     ///   edit or other files: make the plan again), as `encode`, `MediaError`.
     package static func smartEncodeChunk(_ timeline: Timeline, plan: SmartPlan, frames: Range<Int64>, renderer: FrameRenderer, to path: String,
@@ -77,7 +78,9 @@ extension RenderJob {
         stretchOptions.progress = nil
         stretchOptions.verbose = false
         let total = Int64(range.count)
-        func encodeStretch(_ r: Range<Int64>, to file: String) throws -> [String] {
+        let lookahead = timeline.output.format.lookahead(for: settings)
+        /// `ahead`: frames of the run after `r`, in another chunk (fed to the encoder as lookahead, not written).
+        func encodeStretch(_ r: Range<Int64>, ahead: Int64, to file: String) throws -> [String] {
             try options.checkCancellation(frame: r.lowerBound - range.lowerBound, of: total)
             // Progress over the whole output: the frames before this stretch (copied or encoded) count as done.
             let base = r.lowerBound - range.lowerBound
@@ -87,12 +90,13 @@ extension RenderJob {
                     report(RenderProgress(frame: base + p.frame, total: total, fps: p.fps, speed: p.speed, elapsed: p.elapsed, eta: p.eta, stage: "render"))
                 }
             }
-            return try encode(timeline, renderer: renderer, to: file, options: each, frames: r, settings: settings, watchdog: watchdog).warnings
+            return try encode(timeline, renderer: renderer, to: file, options: each, frames: r, encoderLookahead: min(lookahead, ahead),
+                              settings: settings, watchdog: watchdog).warnings
         }
         let withAudio = options.audio && range == 0..<timeline.frameCount && timeline.output.format.hasAudio
         // A chunk of encoded frames only: the encoder's file is the chunk.
-        if !withAudio, planned.count == 1, case .encoded(let f) = planned[0] {
-            let warnings = try encodeStretch(f.lowerBound + range.lowerBound..<f.upperBound + range.lowerBound, to: path)
+        if !withAudio, planned.count == 1, case .encoded(let f, let ahead) = planned[0] {
+            let warnings = try encodeStretch(f.lowerBound + range.lowerBound..<f.upperBound + range.lowerBound, ahead: ahead, to: path)
             return (Int64(f.count), 0, warnings, false)
         }
         let parts = path + ".parts"
@@ -106,9 +110,9 @@ extension RenderJob {
         var pieces: [SmartMux.Piece] = [], warnings: [String] = []
         for p in planned {
             switch p {
-            case .encoded(let f):
+            case .encoded(let f, let ahead):
                 let file = "\(parts)/\(pieces.count).mp4"
-                warnings += try encodeStretch(f.lowerBound + range.lowerBound..<f.upperBound + range.lowerBound, to: file)
+                warnings += try encodeStretch(f.lowerBound + range.lowerBound..<f.upperBound + range.lowerBound, ahead: ahead, to: file)
                 pieces.append(SmartMux.Piece(.encoded(path: file), startFrame: f.lowerBound))
             case .copied(let f, let file, let source, let packets):
                 pieces.append(SmartMux.Piece(.copied(plan.streams[file]!, packets: packets, firstFrame: source.lowerBound), startFrame: f.lowerBound))

@@ -42,10 +42,13 @@ final class SmartChunkTests: EndToEndTestCase {
         func ranges(_ n: Int) throws -> [Range<Int64>] { try ChunkPlanner.plan(edit, editPath: smart, chunks: n).chunks.map { $0.start..<$0.end } }
         XCTAssertEqual(try ranges(3), [0..<20, 20..<71, 71..<96])
         XCTAssertEqual(try ranges(4), [0..<20, 20..<46, 46..<71, 71..<96])
-        XCTAssertEqual(try ranges(8), [0..<20, 20..<45, 45..<46, 46..<71, 71..<96], "fewer chunks than asked where cut points are sparse")
+        XCTAssertEqual(try ranges(6), [0..<20, 20..<46, 46..<71, 71..<96], "fewer chunks than asked where cut points are sparse")
+        // A boundary inside an encoded run more than half a chunk (6 frames) from a cut point stays: 12 and 60.
+        XCTAssertEqual(try ranges(8), [0..<12, 12..<20, 20..<45, 45..<46, 46..<60, 60..<71, 71..<96])
         // The chunk of frames 20–70: the copied stretch, then the encoded run, counted from the chunk's first frame.
         XCTAssertEqual(plan.pieces(in: 20..<71)?.map(\.frames), [0..<26, 26..<51])
-        XCTAssertNil(plan.pieces(in: 20..<60), "a range that ends inside an encoded run")
+        XCTAssertNil(plan.pieces(in: 20..<30), "a range that ends inside a copied stretch (not at a keyframe)")
+        XCTAssertEqual(plan.pieces(in: 46..<60), [.encoded(frames: 0..<14, lookahead: 11)], "a chunk of a run continued in the next chunk")
         let p = try ChunkPlanner.plan(edit, editPath: smart, chunks: 3)
         XCTAssertEqual(p.smart?.copiedFrames, 51)
         XCTAssertEqual(p.smart?.source, path("a.mp4"))
@@ -66,8 +69,7 @@ final class SmartChunkTests: EndToEndTestCase {
         XCTAssertNil(sets.merging(other), "an SPS with id 0 that is not the copied stream's")
     }
 
-    /// `render --cache --chunks 3` and `farm local --chunks 8` (5 chunks, one the copied IDR picture of frame 45 alone) of
-    /// the smart edit give the one-pass smart render's
+    /// `render --cache --chunks 3` and `farm local --chunks 4` of the smart edit give the one-pass smart render's
     /// packets (so its decoded frames), the source's frames in the copied stretches, its frame count and duration, and
     /// decode with `-xerror` without a message. A second cached render reuses the 3 chunks; the same edit without
     /// `--smart` reuses none of them.
@@ -79,9 +81,9 @@ final class SmartChunkTests: EndToEndTestCase {
         XCTAssertEqual(frames.count, 96)
         let cache = path("cache")
         XCTAssertEqual(try cachedRender(smart, path("cached.mp4"), cache: cache), [0, 3])
-        let farm = try segue(["farm", "local", smart, "--chunks", "8", "--jobs", "2", "-o", path("farm.mp4"), "--backend", "cpu"])
+        let farm = try segue(["farm", "local", smart, "--chunks", "4", "--jobs", "2", "-o", path("farm.mp4"), "--backend", "cpu"])
         XCTAssertEqual(farm.status, 0, farm.stderr)
-        XCTAssertTrue(farm.stderr.contains("in 5 chunks (smart: 51 frames copied, 45 encoded;"), farm.stderr)
+        XCTAssertTrue(farm.stderr.contains("in 4 chunks (smart: 51 frames copied, 45 encoded;"), farm.stderr)
         for out in ["cached.mp4", "farm.mp4"] {
             XCTAssertEqual(try packetMD5s(path(out)), reference, "\(out): the one-pass smart render's packets")
             let decoded = try md5s(path(out))
@@ -101,6 +103,33 @@ final class SmartChunkTests: EndToEndTestCase {
         XCTAssertEqual(try packetMD5s(path("again.mp4")), reference)
         XCTAssertEqual(try cachedRender(plain, path("plain.mp4"), cache: cache), [0, 3], "a render without --smart reuses no smart chunk")
         XCTAssertNotEqual(try md5s(path("plain.mp4")), frames)
+    }
+
+    /// `--chunks 8`: 7 chunks, one the copied IDR picture of frame 45 alone, the encoded runs 0–19 and 46–70 each
+    /// cut in two (at 12 and 60, more than half a chunk from a cut point). The copied frames are the source's and the
+    /// one-pass render's packets; the encoded frames are encoded otherwise (each part from an IDR picture) and as good:
+    /// their mean PSNR against a lossless render within 0.5 dB of the one-pass render's.
+    func testLongEncodedRunsAreCutInChunks() throws {
+        let (smart, plain, src) = try writeEdits()
+        let one = try segue(["render", smart, "-o", path("one.mp4"), "--backend", "cpu", "--progress", "none"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertEqual(try cachedRender(smart, path("eight.mp4"), cache: path("cache"), chunks: 8), [0, 7])
+        let reference = try packetMD5s(path("one.mp4")), out = try packetMD5s(path("eight.mp4"))
+        XCTAssertEqual(out.count, 96)
+        let decoded = try md5s(path("eight.mp4")), source = try md5s(src)
+        XCTAssertEqual(Array(decoded[20..<46]), Array(source[25..<51]))
+        XCTAssertEqual(Array(decoded[71..<96]), Array(source[50..<75]))
+        XCTAssertNotEqual(out, reference, "the split encoded runs are other packets")
+        let strict = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", path("eight.mp4"), "-f", "null", "-"])
+        XCTAssertEqual(strict.stderr.trimmingCharacters(in: .whitespacesAndNewlines) + "\(strict.status)", "0")
+        XCTAssertEqual(try TestSupport.ffprobe(path("eight.mp4"), "stream=duration")["duration"], try TestSupport.ffprobe(path("one.mp4"), "stream=duration")["duration"])
+        let lossless = try segue(["render", plain, "-o", path("lossless.mkv"), "--codec", "ffv1", "--backend", "cpu", "--progress", "none", "--no-audio"])
+        XCTAssertEqual(lossless.status, 0, lossless.stderr)
+        let encoded = Array(Int64(0)..<20) + Array(Int64(46)..<71)
+        let chunked = try meanPSNR(path("eight.mp4"), path("lossless.mkv"), frames: encoded)
+        let single = try meanPSNR(path("one.mp4"), path("lossless.mkv"), frames: encoded)
+        XCTAssertGreaterThan(chunked, 35)
+        XCTAssertLessThanOrEqual(abs(chunked - single), 0.5, "encoded frames: \(chunked) dB in 7 chunks, \(single) dB in one pass")
     }
 
     /// One copied stretch of three GOPs (the source from frame 5: frames 0–19 encoded, 20–94 copied from its frames

@@ -82,23 +82,6 @@ final class SmartRenderTests: EndToEndTestCase {
         }
     }
 
-    /// The mean over `frames` (output frame numbers) of the PSNR (Y′CbCr average, dB) of `file` against `reference`.
-    func meanPSNR(_ file: String, _ reference: String, frames: [Int64]) throws -> Double {
-        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-i", reference, "-lavfi", "[0:v][1:v]psnr=stats_file=-", "-f", "null", "-"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        var byFrame: [Int64: Double] = [:]
-        for line in r.text.split(separator: "\n") {
-            let fields = Dictionary(line.split(separator: " ").compactMap { f -> (String, String)? in
-                let kv = f.split(separator: ":", maxSplits: 1)
-                return kv.count == 2 ? (String(kv[0]), String(kv[1])) : nil
-            }, uniquingKeysWith: { a, _ in a })
-            if let n = fields["n"].flatMap({ Int64($0) }), let v = fields["psnr_avg"].flatMap({ Double($0) }) { byFrame[n - 1] = min(v, 100) }
-        }
-        let values = frames.compactMap { byFrame[$0] }
-        XCTAssertEqual(values.count, frames.count)
-        return values.reduce(0, +) / Double(max(1, values.count))
-    }
-
     /// The packet index of a 100-frame source with a keyframe every 25: four GOPs of 25 frames, each from an IDR
     /// picture; its avcC read back byte for byte, SPS and PPS id 0, so the encoder is given id 1; the frame rule.
     func testIndexOfASource() throws {
