@@ -4,8 +4,8 @@ import SegueCore
 /// chunk is a smart render of its own and the chunks joined are the one-pass smart render's packets: at the start of
 /// each copied stretch, at each GOP inside it that decodes on its own (from an IDR picture, or an HEVC CRA picture
 /// without RASL pictures) and whose packets to the copy's end show the frames after those before it, and at the end
-/// of each copied stretch (where a run of encoded frames starts). A run of encoded frames is never cut: the one-pass render encodes
-/// it with one encoder, from one IDR picture, and a chunk does the same.
+/// of each copied stretch (where a run of encoded frames starts). A run of encoded frames is cut only where no such point
+/// lies within half a chunk (`chunkRanges`): the one-pass render encodes it with one encoder, from one IDR picture.
 extension SmartPlan {
     /// One piece of a smart render's output, in output frames from the chunk's (or render's) first.
     public enum Piece: Equatable, Sendable {
@@ -37,11 +37,14 @@ extension SmartPlan {
                 // on, and those before it the frames before: a GOP without RASL pictures (which need the GOP before).
                 var bounds: [(packet: Int, frame: Int)] = [(packets.lowerBound, source.lowerBound)]
                 if let stream = streams[path] {
-                    let written = stream.copied(packets)
-                    for g in stream.gops where g.packets.lowerBound > packets.lowerBound && g.packets.lowerBound < packets.upperBound && g.skippedAtStart == 0 {
-                        let before = written.filter { $0 < g.packets.lowerBound }.map { stream.packetFrames[$0] }
-                        let after = written.filter { $0 >= g.packets.lowerBound }.map { stream.packetFrames[$0] }
-                        if let last = before.max(), let first = after.min(), last < first { bounds.append((g.packets.lowerBound, first)) }
+                    // The packets written (decoding order), the largest frame up to each and the smallest from each.
+                    let written = stream.copied(packets), frames = written.map { stream.packetFrames[$0] }
+                    let position = Dictionary(uniqueKeysWithValues: written.enumerated().map { ($1, $0) })
+                    var upTo = frames, from = frames
+                    for i in upTo.indices.dropFirst() { upTo[i] = max(upTo[i], upTo[i - 1]) }
+                    for i in from.indices.reversed().dropFirst() { from[i] = min(from[i], from[i + 1]) }
+                    for g in stream.gops where g.packets.lowerBound > packets.lowerBound && g.skippedAtStart == 0 {
+                        if let k = position[g.packets.lowerBound], k > 0, upTo[k - 1] < from[k] { bounds.append((g.packets.lowerBound, from[k])) }
                     }
                 }
                 bounds.append((packets.upperBound, source.upperBound))
@@ -60,25 +63,25 @@ extension SmartPlan {
 
     /// `ranges` (contiguous, covering the output) with each boundary moved to the nearest cut point (`cutPoints`; the
     /// earlier of two as near), ranges that become empty left out: fewer chunks than asked when cut points are sparse.
-    /// A boundary inside a run of encoded frames whose nearest cut point is more than half a chunk away (the mean of
-    /// the chunks on either side) stays where it is: the run is encoded in two chunks, each from an IDR picture (the
+    /// A boundary inside a run of encoded frames whose nearest cut point is more than half a chunk away (half the mean
+    /// of the chunks on either side) stays where it is: the run is encoded in two chunks, each from an IDR picture (the
     /// one-pass render encodes it in one), so that a long run (a logo over minutes of a recording) is spread out.
     public func chunkRanges(_ ranges: [Range<Int64>]) -> [Range<Int64>] {
-        let cuts = cutPoints, total = ranges.last?.upperBound ?? 0
+        let all = finestPieces, cuts = all.map(\.frames.lowerBound), total = ranges.last?.upperBound ?? 0
         var bounds: [Int64] = [0]
         for (prev, r) in zip(ranges, ranges.dropFirst()) {
             let b = r.lowerBound
             guard var best = cuts.min(by: { (abs($0 - b), $0) < (abs($1 - b), $1) }) else { continue }
-            if abs(best - b) > Int64(prev.count + r.count) / 4, insideEncodedRun(b) { best = b }
+            if abs(best - b) > Int64(prev.count + r.count) / 4, SmartPlan.insideEncodedRun(b, all) { best = b }
             if best > bounds.last! && best < total { bounds.append(best) }
         }
         bounds.append(total)
         return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
     }
 
-    /// Whether output frame `n` lies inside a run of encoded frames, after its first.
-    func insideEncodedRun(_ n: Int64) -> Bool {
-        finestPieces.contains { if case .encoded(let f, _) = $0 { return f.lowerBound < n && n < f.upperBound }; return false }
+    /// Whether output frame `n` lies inside a run of encoded frames of `pieces`, after its first.
+    static func insideEncodedRun(_ n: Int64, _ pieces: [Piece]) -> Bool {
+        pieces.contains { if case .encoded(let f, _) = $0 { return f.lowerBound < n && n < f.upperBound }; return false }
     }
 
     /// The pieces of output frames `range` (from a cut point, or a frame inside a run of encoded frames, to the next or
@@ -86,7 +89,7 @@ extension SmartPlan {
     /// `range.lowerBound`; nil when `range` starts or ends elsewhere (a chunk of another plan).
     public func pieces(in range: Range<Int64>) -> [Piece]? {
         let all = finestPieces
-        func valid(_ n: Int64) -> Bool { n == 0 || n == all.last?.frames.upperBound || all.contains { $0.frames.lowerBound == n } || insideEncodedRun(n) }
+        func valid(_ n: Int64) -> Bool { n == 0 || n == all.last?.frames.upperBound || all.contains { $0.frames.lowerBound == n } || SmartPlan.insideEncodedRun(n, all) }
         guard valid(range.lowerBound), valid(range.upperBound) else { return nil }
         var out: [Piece] = []
         for p in all where p.frames.lowerBound < range.upperBound && p.frames.upperBound > range.lowerBound {
