@@ -15,7 +15,8 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
                 libraqm-dev libharfbuzz-dev libfribidi-dev libfreetype-dev libfontconfig-dev libunibreak-dev libass-dev \
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
                 tesseract-ocr tesseract-ocr-eng tesseract-ocr-ara tesseract-ocr-chi-sim libharfbuzz-bin \
-                man-db groff-base zsh fish
+                man-db groff-base zsh fish \
+                libmicrohttpd-dev libsqlite3-dev
 # Only `make test` and `make farm-test` need these (the real Slurm cluster of Tests/Farm/farm-test.sh; libde265, the
 # second HEVC decoder of SmartRenderTests; headless Chromium,
 # the browser oracle of BrowserOracleTests): installed with

@@ -28,6 +28,9 @@ let package = Package(
         .systemLibrary(name: "CTextShaping", path: "Sources/CTextShaping", pkgConfig: "raqm",
                        providers: [.apt(["libraqm-dev", "libharfbuzz-dev", "libfribidi-dev", "libfreetype-dev", "libfontconfig-dev", "libunibreak-dev"])]),
         .systemLibrary(name: "CASS", path: "Sources/CASS", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
+        // `segue serve`: GNU libmicrohttpd (the HTTP/1.1 server) and SQLite (the durable queue), imported by SegueService only.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Pictures larger than FFmpeg decodes, read shrunk on load: libpng row by row, libjpeg-turbo's DCT scaling.
         .target(name: "CLargeStill", path: "Sources/CLargeStill",
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("exif")]),
@@ -54,8 +57,10 @@ let package = Package(
         .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueEdit", "SegueMedia", "SegueGL", "SegueCore"]),
         // Segue: the library product: build an edit in code, resolve it, render it (ExportSession: async progress, Task cancellation), one frame, probe, record
         .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueText", "SegueEdit", "SegueCore"]),
+        // SegueService: `segue serve`, the render service: the HTTP API (libmicrohttpd through CMicroHTTPD), the durable queue (SQLite through CSQLite), renders run as child `segue render` processes under the untrusted-edit policy, tenants' tokens and assets, webhooks owed
+        .target(name: "SegueService", dependencies: ["SegueMedia", "SegueCore", "CMicroHTTPD", "CSQLite"], resources: [.embedInCode("openapi.json")]),
         // segue: the command line, a client of Segue and SegueFarm: the option table, help, completion, man page
-        .executableTarget(name: "segue", dependencies: ["Segue", "SegueFarm", "SeguePipeline", "SegueEdit", "SegueCore"]),
+        .executableTarget(name: "segue", dependencies: ["Segue", "SegueFarm", "SegueService", "SeguePipeline", "SegueEdit", "SegueCore"]),
         // A library program for the exit test (issue 22 #11): renders on the GPU and exits at once, however it ended.
         .executableTarget(name: "segue-exit-check", dependencies: ["Segue"], path: "Tests/ExitCheck"),
         .target(name: "SegueTestSupport", dependencies: ["SegueCore"], path: "Tests/SegueTestSupport"),
@@ -63,6 +68,7 @@ let package = Package(
         .testTarget(name: "SegueEditTests", dependencies: ["SegueEdit", "SegueCore", "SegueTestSupport"]),
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueCore", "SegueReference", "SegueGL", "SegueShaders", "SegueMedia", "SegueTestSupport"]),
         .testTarget(name: "SegueEndToEndTests", dependencies: ["Segue", "SegueEdit", "SegueCore", "SeguePipeline", "SegueFarm", "SegueMedia", "SegueReference", "SegueText", "SegueTestSupport"]),
+        .testTarget(name: "SegueServiceTests", dependencies: ["SegueService", "SegueCore", "SegueTestSupport"]),
         .testTarget(name: "SegueTextTests", dependencies: ["SegueText", "SegueEdit", "SegueCore", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

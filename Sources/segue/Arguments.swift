@@ -39,8 +39,10 @@ struct Arguments {
     var warnsOfUnusedValues = true
     /// `segue batch`: `--poster PATTERN`, `--poster-at SECONDS`, `--results FILE`, `--row K` (one row, as an array task runs it).
     var poster: String?, posterAt: Double?, results: String?, row: Int?
-    /// `segue batch --engine local|slurm`.
+    /// `segue batch --engine local|slurm` (and `segue serve`'s).
     var batchEngine = "local"
+    /// `segue serve`'s own options.
+    var serve = ServeArguments()
     /// `--missing-media error|black|slate`: what an OTIO timeline's missing media become.
     var missingMedia: MissingMediaPolicy?
     /// `--overlay FILE[:x,y,scale[,opacity]]`, in order: each a track above the edit.

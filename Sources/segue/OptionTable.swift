@@ -172,7 +172,7 @@ enum FileKinds {
 /// The table, and what is read from it.
 enum OptionTable {
     /// Every option, in the order help lists them within a group.
-    static let all: [OptionSpec] = commandOptions + templateOptions + pictureOptions + encodingOptions + audioOptions + gpuOptions + inputOptions + farmOptions
+    static let all: [OptionSpec] = commandOptions + templateOptions + pictureOptions + encodingOptions + audioOptions + gpuOptions + inputOptions + farmOptions + serveOptions
         + generalOptions
 
     /// Each option by each of its names.

@@ -84,7 +84,7 @@ extension OptionTable {
                    commands: Scopes.farmRuns, completion: .directory) { a, v in a.farm.workDir = v.text },
         OptionSpec(name: "--jobs", value: "J", defaultValue: "cores/8; batch: cores/2",
                    help: "processes at once", group: .farm,
-                   commands: ["farm local", "batch"]) { a, v in a.farm.maxParallel = try v.count(min: 1) },
+                   commands: ["farm local", "batch", "serve"]) { a, v in a.farm.maxParallel = try v.count(min: 1) },
         OptionSpec(name: "--partition", value: "P", help: "the Slurm partition", group: .farm, commands: ["farm slurm", "batch"]) { a, v in a.farm.partition = v.text },
         OptionSpec(name: "--gres", value: "G", help: "the generic resources of each chunk job, e.g. gpu:1", group: .farm,
                    commands: ["farm slurm", "batch"]) { a, v in a.farm.gres = v.text },
