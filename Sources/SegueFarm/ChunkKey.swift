@@ -2,6 +2,7 @@ import Foundation
 import SegueCore
 import SegueEdit
 import SegueMedia
+import SeguePipeline
 
 /// The content hash a chunk is cached under (`ChunkCache`): SHA-256 of everything that decides the chunk's bytes.
 ///
@@ -12,7 +13,9 @@ import SegueMedia
 /// - the content (SHA-256 of the bytes, never the name or modification time) of every file those frames read: the
 ///   items' media, the transitions' shaders and images; and of the edit's caption and font files (`Timeline.textFiles`);
 /// - the output settings (`ChunkPlanner.settingsDescription`: codec, encoder, crf, preset, size, rate, pixel format,
-///   colour), the chunk's frame range, the edit's length, the renderer that draws the frames, and Segue's version.
+///   colour), the chunk's frame range, the edit's length, the renderer that draws the frames, and Segue's version;
+/// - for a smart render (`OutputSettings.smart`), the encoder its encoded frames are matched with and the copied stream's
+///   parameter sets (`SmartPlan.matchedStream`: the first copied file, which may lie outside the chunk).
 ///
 /// Files are hashed once per `ChunkKeys` (one render, or one chunk worker).
 public final class ChunkKeys {
@@ -21,6 +24,13 @@ public final class ChunkKeys {
     let timeline: Timeline
     let renderer: String
     private var fileHashes: [String: String] = [:]
+    /// What a smart render's encoded frames are matched with, in words (read once).
+    private lazy var smartMatch: String = {
+        guard let plan = try? SmartPlan.make(timeline) else { return "smart: the sources' packets cannot be read" }
+        guard let m = plan.matchedStream else { return "smart: nothing copied" }
+        let options = m.encoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        return "smart: \(m.encoder) \(options) sets=\(Digest.sha256(m.parameterSets))"
+    }()
 
     /// - Parameters:
     ///   - timeline: the resolved timeline the chunks are rendered from.
@@ -48,7 +58,7 @@ public final class ChunkKeys {
         var lines = ["segue-chunk-cache/\(ChunkKeys.formatVersion) segue=\(SegueVersion.current)",
                      ChunkPlanner.settingsDescription(t),
                      "frames=\(range.lowerBound)..<\(range.upperBound) fed=\(fed.lowerBound)..<\(fed.upperBound) total=\(t.frameCount)",
-                     "renderer=\(renderer)"]
+                     "renderer=\(renderer)"] + (t.output.smart ? [smartMatch] : [])
         var items = Set<Int>(), files = Set<String>()
         for n in fed {
             let plan = t.plan(frame: n)

@@ -35,6 +35,21 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
         }
     }
 
+    /// A smart render's chunks (`OutputSettings.smart`, docs/smart-rendering.md): cut where the smart plan may be cut
+    /// (`SmartPlan.chunkRanges`: at a copied stretch's IDR pictures and where its encoded runs start), each chunk a smart
+    /// render of its frames, joined by `SmartMux`.
+    public struct Smart: Codable, Equatable, Sendable {
+        /// The first copied file: its parameter sets and stream parameters head the stitched file's (`SmartMux`).
+        public let source: String
+        /// Output frames copied and encoded.
+        public let copiedFrames: Int64, encodedFrames: Int64
+        /// The smart plan in words (`SmartPlan.lines`).
+        public let lines: [String]
+        public init(source: String, copiedFrames: Int64, encodedFrames: Int64, lines: [String]) {
+            self.source = source; self.copiedFrames = copiedFrames; self.encodedFrames = encodedFrames; self.lines = lines
+        }
+    }
+
     /// The plan format; a reader refuses other versions. 2: the output format is recorded (`format`). 3: the plan holds
     /// the resolved edit every worker renders (`resolvedEdit`) instead of the command line to replay (`editArguments`).
     public static let formatVersion = 3
@@ -69,17 +84,20 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
     /// The input policy the plan was made under (`--root`, `--allow-indirect-inputs`, the limits): every worker, the
     /// audio pass and `farm resume` open the edit's files under it. Nil in plans written before it was recorded.
     public let inputPolicy: InputPolicy?
+    /// A smart render's chunks (`Smart`); nil for a normal render (and for a smart edit with nothing to copy, which
+    /// renders as usual).
+    public let smart: Smart?
 
     public init(edit: String, resolvedEdit: JSONValue, inputs: [String] = [], editHash: String, settings: String, settingsHash: String,
                 format: OutputSettings.Codec, width: Int, height: Int, frameRate: FrameRate, totalFrames: Int64, chunks: [Chunk], audio: AudioPass?,
-                inputPolicy: InputPolicy? = nil) {
+                inputPolicy: InputPolicy? = nil, smart: Smart? = nil) {
         version = ChunkPlan.formatVersion
         self.format = format
         self.edit = edit; self.resolvedEdit = resolvedEdit; self.inputs = inputs; self.editHash = editHash; self.settings = settings; self.settingsHash = settingsHash
         self.width = width; self.height = height; self.frameRate = frameRate.description
         self.totalFrames = totalFrames
         duration = MediaTime(frame: totalFrames, rate: frameRate).seconds
-        self.chunks = chunks; self.audio = audio; self.inputPolicy = inputPolicy
+        self.chunks = chunks; self.audio = audio; self.inputPolicy = inputPolicy; self.smart = smart
     }
 
     /// Splits `[0, total)` into `count` contiguous ranges as equal as whole frames allow: chunk `i` starts at
@@ -132,6 +150,12 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
             next = c.end
         }
         return next == totalFrames ? nil : "the chunks end at frame \(next), the edit at \(totalFrames)"
+    }
+
+    /// For a smart plan, what it copies, in words for the messages that name the chunks (" (smart: 50 frames copied,
+    /// 46 encoded; cut at the copied stretches' keyframes and where encoded runs start)"); "" for others.
+    public var smartNote: String {
+        smart.map { " (smart: \($0.copiedFrames) frames copied, \($0.encodedFrames) encoded; cut at the copied stretches' keyframes and where encoded runs start)" } ?? ""
     }
 
     /// The row of `format` in the output-format table.

@@ -21,9 +21,7 @@ public enum ChunkPlanner {
     public static func plan(_ edit: Edit, editPath: String, chunks count: Int, audio: Bool = true, policy: InputPolicy = .default,
                             frameTimeout: Double? = 120, bundle: String? = nil, chunkSeconds: Int? = nil) throws -> ChunkPlan {
         let format = edit.output.format
-        if edit.output.smart {
-            throw UsageError("--smart is not done for chunked renders yet (segue farm, --cache, --chunks): render it in one pass, or without --smart (docs/smart-rendering.md)")
-        }
+        if edit.output.smart { try RenderJob.checkSmart(edit, keepPartial: false) }
         guard format.chunkable else {
             let chunkable = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue)" }.joined(separator: " or ")
             throw UsageError("\(format.name) is rendered in one pass, not in chunks (segue farm, --cache, --chunks): render it without them, or render the chunks with \(chunkable)")
@@ -38,9 +36,19 @@ public enum ChunkPlanner {
         let read = try readResolved(json, bundleFolder: resolved.bundleFolder, policy: policy)
         let saved = read.resolution!
         let timeline = try RenderJob.resolve(read, policy: policy)
-        let ranges = try chunkSeconds.map { s in
+        var ranges = try chunkSeconds.map { s in
             try ChunkPlan.ranges(total: timeline.frameCount, length: max(1, MediaTime(value: Int64(s), timescale: 1).rounded(toUnitsOf: Int64(timeline.frameRate.numerator), per: Int64(timeline.frameRate.denominator))))
         } ?? ChunkPlan.ranges(total: timeline.frameCount, count: count)
+        // A smart render is cut only where each chunk can be a smart render of its own (`SmartPlan.chunkRanges`); one
+        // that copies nothing renders as usual, in the chunks asked for.
+        var smart: ChunkPlan.Smart?
+        if timeline.output.smart {
+            let s = try SmartPlan.make(timeline)
+            if let source = s.matchedStream {
+                ranges = s.chunkRanges(ranges)
+                smart = ChunkPlan.Smart(source: source.path, copiedFrames: s.copiedFrames, encodedFrames: s.encodedFrames, lines: s.lines)
+            }
+        }
         let pass: ChunkPlan.AudioPass? = saved.audio ? ChunkPlan.AudioPass(
             sampleRate: timeline.audio.sampleRate, channels: timeline.audio.channels,
             samples: MediaTime(frame: timeline.frameCount, rate: timeline.frameRate).rounded(toUnitsOf: Int64(timeline.audio.sampleRate)),
@@ -54,7 +62,7 @@ public enum ChunkPlanner {
                          chunks: ranges.enumerated().map { i, r in
                              ChunkPlan.Chunk(index: i, start: r.lowerBound, end: r.upperBound, file: ChunkPlan.fileName(index: i, format: format))
                          },
-                         audio: pass, inputPolicy: policy)
+                         audio: pass, inputPolicy: policy, smart: smart)
     }
 
     /// A resolved edit's JSON read back as a worker reads it, its bundle's relative paths from `bundleFolder` (the one
@@ -80,7 +88,8 @@ public enum ChunkPlanner {
         var s = "segue-chunks/\(ChunkPlan.formatVersion) codec=\(o.codec.rawValue) encoder=\(format.videoEncoder(o))"
         if format.takesEncoderSettings { s += " crf=\(o.crf) preset=\(o.preset)" }
         let colour = "pix_fmt=\(format.pixelFormat(o.dynamicRange) ?? "?") colour=" + (o.dynamicRange == .sdr ? "bt709/limited" : "bt2020/\(o.dynamicRange.rawValue)/limited")
-        return s + " size=\(t.renderSize) rate=\(t.frameRate) \(colour) tonemap=\(o.toneMap.rawValue)"
+        // A smart render's chunks copy packets and encode with the copied stream's settings: never a normal render's.
+        return s + " size=\(t.renderSize) rate=\(t.frameRate) \(colour) tonemap=\(o.toneMap.rawValue)" + (o.smart ? " smart" : "")
     }
 
     /// SHA-256 of what decides the output: the resolved timeline (as `segue plan --json` reports it: still durations

@@ -59,9 +59,13 @@ extension RenderJob {
         let started = Date()
         var o = options
         o.audio = false
+        // A smart render's chunk: a smart render of its frames (the plan cut it where one may start and end).
+        let smart = try plan.smart.map { _ in try SmartPlan.make(timeline) }
         let (result, summary) = try writeAtomically(to: video) { temp in
-            let result = try encode(timeline, renderer: renderer, to: temp, options: o, frames: chunk.start..<chunk.end,
-                                    encoderLookahead: timeline.output.format.lookahead(for: timeline.output), watchdog: watchdog)
+            let result = try smart.map {
+                try smartEncodeChunk(timeline, plan: $0, frames: chunk.start..<chunk.end, renderer: renderer, to: temp, options: o, watchdog: watchdog)
+            } ?? encode(timeline, renderer: renderer, to: temp, options: o, frames: chunk.start..<chunk.end,
+                        encoderLookahead: timeline.output.format.lookahead(for: timeline.output), watchdog: watchdog)
             // Check the file as stitch will, before it is put in place.
             let s = try VideoPacketSummary(path: temp, frameRate: timeline.frameRate)
             guard s.frames == chunk.frames, s.startsWithKeyframe, s.timestampsContinuous else {

@@ -93,7 +93,7 @@ public enum Farm {
         var state = FarmState(engine: engine.name, edit: plan.edit, plan: layout.plan, chunkDir: layout.chunks, logDir: layout.logs,
                               segue: segue, options: options, submissions: [])
         try engine.writeScripts(FarmJob(state: state, plan: plan, layout: layout))
-        log("segue: plan \(layout.plan): \(plan.totalFrames) frames at \(plan.frameRate) fps in \(plan.chunks.count) chunks")
+        log("segue: plan \(layout.plan): \(plan.totalFrames) frames at \(plan.frameRate) fps in \(plan.chunks.count) chunks\(plan.smartNote)")
         if FileManager.default.fileExists(atPath: output) {
             log("segue: note: \(output) exists; the stitch will replace it (`farm status` counts it as done only once it is rewritten)")
         }

@@ -51,7 +51,9 @@ public enum Stitcher {
             switch ChunkRender.verify(chunk, in: directory, plan: plan) {
             case .failure(let p): problems.append(p)
             case .success(let r):
-                if let h = header, h != r.codecHeaderHash {
+                // A smart render's chunks differ in their parameter sets (the copied stream's, the encoder's or both):
+                // `SmartMux` joins them into one record.
+                if plan.smart == nil, let h = header, h != r.codecHeaderHash {
                     problems.append(ChunkProblem(index: chunk.index, reason: "its codec header differs from the other chunks' (another encoder build or settings?)"))
                 } else {
                     header = header ?? r.codecHeaderHash
@@ -95,7 +97,14 @@ public enum Stitcher {
         let rate = plan.rate!
         let pieces = plan.chunks.map { StreamCopy.Piece(path: "\(directory)/\($0.file)", startFrame: $0.start) }
         return try RenderJob.writeAtomically(to: output) { temp in
-            try StreamCopy.concatenate(pieces, frameRate: rate, audioPath: audio, to: temp, container: format.container, muxOptions: format.muxOptions)
+            if let smart = plan.smart {
+                // Each chunk's packets as they are, behind the copied stream's parameters (`SmartMux`).
+                let source = try SmartIndex.read(path: smart.source, policy: plan.inputPolicy ?? .default)
+                try SmartMux.write(pieces.map { SmartMux.Piece(.encoded(path: $0.path), startFrame: $0.startFrame) }, frameRate: rate,
+                                   audioPath: audio, to: temp, container: format.container, muxOptions: format.muxOptions, parameterSource: source)
+            } else {
+                try StreamCopy.concatenate(pieces, frameRate: rate, audioPath: audio, to: temp, container: format.container, muxOptions: format.muxOptions)
+            }
             let s = try VideoPacketSummary(path: temp, frameRate: rate)
             guard s.frames == plan.totalFrames, s.timestampsContinuous else {
                 throw MediaError(path: output, function: nil, message: "the joined file has \(s.frames) frames (continuous timestamps: \(s.timestampsContinuous)); the plan says \(plan.totalFrames)")

@@ -61,6 +61,21 @@ public struct AVCConfiguration: Equatable, Sendable {
         return c
     }
 
+    /// `self` with the SPS and PPS of `other` it does not hold (byte for byte) added after its own (as `adding`); nil
+    /// when one of them has the id of another set of `self` (a decoder could not tell the two apart).
+    public func merging(_ other: AVCConfiguration) -> AVCConfiguration? {
+        var c = self
+        for s in other.sps where !c.sps.contains(s) {
+            if let id = AVCConfiguration.spsID(s), c.spsIDs.contains(id) { return nil }
+            c.sps.append(s)
+        }
+        for p in other.pps where !c.pps.contains(p) {
+            if let id = AVCConfiguration.ppsID(p), c.ppsIDs.contains(id) { return nil }
+            c.pps.append(p)
+        }
+        return c
+    }
+
     /// `seq_parameter_set_id` of an SPS NAL unit: after the header, profile_idc, the constraint flags and level_idc.
     public static func spsID(_ nal: [UInt8]) -> Int? {
         var r = BitReader(rbsp(nal, from: 4))

@@ -35,15 +35,21 @@ public enum SmartMux {
     ///   packets are not the ones its index named, the output cannot be written).
     @discardableResult
     public static func write(_ pieces: [Piece], frameRate: FrameRate, audioPath: String?, to path: String,
-                             container: String, muxOptions: [String: String]) throws -> Int64 {
+                             container: String, muxOptions: [String: String], parameterSource: SmartStream? = nil) throws -> Int64 {
         let frameBase = AVRational(num: frameRate.denominator, den: frameRate.numerator)
-        let firstCopied = pieces.lazy.compactMap { piece -> SmartStream? in if case .copied(let s, _, _) = piece.source { return s }; return nil }.first
+        let firstCopied = parameterSource
+            ?? pieces.lazy.compactMap { piece -> SmartStream? in if case .copied(let s, _, _) = piece.source { return s }; return nil }.first
         guard let firstCopied else { throw MediaError(path: path, function: nil, message: "nothing is copied") }
         // HEVC: x265's parameter sets have the copied stream's ids, so both go in band, before each copied IDR.
         let inBand = firstCopied.codec == "hevc" ? HEVCConfiguration(firstCopied.parameterSets)?.inBand : nil
+        // The stream's parameters are the copied stream's.
+        let copiedConfig = AVCConfiguration(firstCopied.parameterSets)
+        let source = try InputFile(path: firstCopied.path, policy: MediaInput.ownFiles)
+        guard let sourceIndex = source.bestStream(AVMEDIA_TYPE_VIDEO) else { throw MediaError(path: firstCopied.path, function: nil, message: "no video stream") }
+        let params = try StreamParameters(copying: source.stream(sourceIndex), path: firstCopied.path)
         // First pass: each piece's packets' frames (display order within the piece), and the parameter sets.
         var shown: [[Int]] = []
-        var encodedConfig: AVCConfiguration?, copiedConfig: AVCConfiguration?, template: StreamParameters?
+        var encodedConfig: AVCConfiguration?
         for piece in pieces {
             switch piece.source {
             case .encoded(let file):
@@ -52,21 +58,16 @@ public enum SmartMux {
                 let bytes = par.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.extradata_size))) } ?? []
                 if inBand == nil {
                     guard let c = AVCConfiguration(bytes) else { throw MediaError(path: file, function: nil, message: "the encoded stretch has no avcC") }
-                    if let e = encodedConfig, e != c {
-                        throw MediaError(path: file, function: nil, message: "the encoded stretches' parameter sets differ from one another")
+                    // A chunk of a smart render holds the copied stream's sets too: each set once, no two with one id.
+                    guard let merged = encodedConfig.map({ $0.merging(c) }) ?? c else {
+                        throw MediaError(path: file, function: nil, message: "the encoded stretches' parameter sets differ from one another with the same ids")
                     }
-                    encodedConfig = c
+                    encodedConfig = merged
                 }
                 var frames: [Int] = []
                 while try r.next() { frames.append(Int(r.frame(r.packet.ptr.pointee.pts, frameBase))) }
                 shown.append(frames)
             case .copied(let stream, let packets, let firstFrame):
-                if template == nil {
-                    copiedConfig = AVCConfiguration(stream.parameterSets)
-                    let file = try InputFile(path: stream.path, policy: MediaInput.ownFiles)
-                    guard let vi = file.bestStream(AVMEDIA_TYPE_VIDEO) else { throw MediaError(path: stream.path, function: nil, message: "no video stream") }
-                    template = try StreamParameters(copying: file.stream(vi), path: stream.path)
-                }
                 let index = Dictionary(uniqueKeysWithValues: stream.framePTS.enumerated().map { ($1, $0) })
                 shown.append(stream.copied(packets).map { index[stream.packetPTS[$0]]! - firstFrame })
             }
@@ -77,10 +78,14 @@ public enum SmartMux {
             switch piece.source { case .encoded(let p): file = p; case .copied(let s, _, _): file = s.path }
             throw MediaError(path: file, function: nil, message: "a stretch's packets do not show its frames 0…\(frames.count - 1) once each")
         }
-        guard let params = template else { throw MediaError(path: path, function: nil, message: "nothing is copied") }
         // H.264: one avcC with both streams' parameter sets (their ids differ); HEVC: the copied stream's hvcC, hev1.
-        let bytes = inBand != nil ? firstCopied.parameterSets
-            : copiedConfig.map { c in encodedConfig.map { c.adding($0) } ?? c }?.bytes ?? firstCopied.parameterSets
+        var bytes = firstCopied.parameterSets
+        if inBand == nil, let c = copiedConfig {
+            guard let all = encodedConfig.map({ c.merging($0) }) ?? c else {
+                throw MediaError(path: path, function: nil, message: "the encoded stretches' parameter sets have the ids of the copied stream's")
+            }
+            bytes = all.bytes
+        }
         // The largest reordering delay: how many packets before its own place in display order a frame is decoded.
         let delay = shown.map { frames in frames.enumerated().map { $0.offset - $0.element }.max() ?? 0 }.max() ?? 0
 

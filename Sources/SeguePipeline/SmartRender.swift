@@ -11,7 +11,7 @@ extension RenderJob {
     /// Refuses a smart render of what cannot be one: another output than MP4 (`--codec h264`: the copied packets are
     /// H.264 or HEVC), another encoder than libx264 or libx265, HDR output, a transparent background, `--keep-partial`.
     /// - Throws: `UsageError`.
-    static func checkSmart(_ edit: Edit, keepPartial: Bool) throws {
+    package static func checkSmart(_ edit: Edit, keepPartial: Bool) throws {
         let o = edit.output
         guard o.format.codec == .h264 else {
             throw UsageError("--smart copies H.264 and HEVC packets into MP4 output (--codec h264): it does not write \(o.format.name) (--codec \(o.codec.rawValue)); leave out --smart or write h264")
@@ -33,69 +33,96 @@ extension RenderJob {
     static func smartEncode(_ timeline: Timeline, renderer: FrameRenderer, to path: String, options: RenderOptions,
                             watchdog: Watchdog?) throws -> (frames: Int64, samples: Int64, warnings: [String], stopped: Bool) {
         let plan = try SmartPlan.make(timeline)
-        guard let firstCopy = plan.stretches.first(where: \.isCopied), case .copied(let firstPath, _, _) = firstCopy.kind,
-              let matched = plan.streams[firstPath] else {
+        guard plan.copiedFrames > 0 else {
             options.log("segue: --smart: nothing can be copied (\(plan.mainReason)); rendered as usual")
             return try encode(timeline, renderer: renderer, to: path, options: options, watchdog: watchdog)
         }
         if options.verbose { plan.lines.dropLast().forEach { options.log("segue: smart: \($0)") } }
+        let r = try smartWrite(timeline, plan: plan, frames: 0..<timeline.frameCount, renderer: renderer, to: path, options: options, watchdog: watchdog)
+        if options.verbose, let matched = plan.matchedStream {
+            options.log("segue: smart: \(plan.copiedFrames) of \(timeline.frameCount) frames copied from the sources' packets, \(plan.encodedFrames) encoded "
+                        + "(\(matched.encoder) \(matched.encoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))")
+        }
+        return r
+    }
+
+    /// One chunk of a smart render (`SmartPlan.chunkRanges`): output frames `frames`, video only, into `path` as a file
+    /// of its own that starts at an IDR picture with PTS 0: its copied stretches as the source's packets (`SmartMux`),
+    /// its encoded ones as the one-pass smart render encodes them; a chunk of encoded frames only is that encoder's file.
+    /// The stitch joins the chunks' packets through `SmartMux` again.
+    /// An encoded run that goes on in the next chunk is fed its next frames as lookahead (`SmartPlan.Piece.encoded`).
+    /// - Throws: `UsageError` when `frames` does not start and end where the plan may cut (a plan made from another
+    ///   edit or other files: make the plan again), as `encode`, `MediaError`.
+    package static func smartEncodeChunk(_ timeline: Timeline, plan: SmartPlan, frames: Range<Int64>, renderer: FrameRenderer, to path: String,
+                                         options: RenderOptions, watchdog: Watchdog?) throws -> (frames: Int64, samples: Int64, warnings: [String], stopped: Bool) {
+        var o = options
+        o.audio = false
+        return try smartWrite(timeline, plan: plan, frames: frames, renderer: renderer, to: path, options: o, watchdog: watchdog)
+    }
+
+    /// Writes output frames `range` of the smart render `plan` (which copies something) to `path`, with the audio pass
+    /// when `options.audio` (the whole output only).
+    private static func smartWrite(_ timeline: Timeline, plan: SmartPlan, frames range: Range<Int64>, renderer: FrameRenderer, to path: String,
+                                   options: RenderOptions, watchdog: Watchdog?) throws -> (frames: Int64, samples: Int64, warnings: [String], stopped: Bool) {
+        guard let matched = plan.matchedStream, let planned = plan.pieces(in: range) else {
+            throw UsageError("--smart: frames \(range.lowerBound)–\(range.upperBound - 1) do not start and end where this smart render may be cut (the plan was made from other files?): make the plan again")
+        }
         // One encoder per encoded stretch in this process: each must see fresh (zero) memory, as the first does, or
         // libx264's lookahead reads what the one before left and the stretch differs from run to run (HeapPolicy).
         HeapPolicy.zeroFillFromNow()
         var settings = timeline.output
         settings.encoderOptions = matched.encoderOptions
         settings.encoder = matched.encoder
-        let parts = path + ".parts"
-        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: parts) }
         var stretchOptions = options
         stretchOptions.audio = false
         stretchOptions.progress = nil
         stretchOptions.verbose = false
-        // The audio pass (the whole mix, as a single-pass render encodes it) runs beside the encoded stretches.
-        let withAudio = options.audio && timeline.output.format.hasAudio
-        let audioPath = withAudio ? "\(parts)/audio.\(timeline.output.format.audioPassExtension)" : nil
-        let audio = BackgroundWork { try audioPath.map { try writeAudioPass(timeline, to: $0) } ?? 0 }
-        // Before the parts folder is removed (`defer` above runs after this one), the audio pass has ended.
-        defer { _ = try? audio.value() }
-        var pieces: [SmartMux.Piece] = [], warnings: [String] = []
-        var pending: Range<Int64>?
-        func flush() throws {
-            guard let r = pending else { return }
-            pending = nil
-            try options.checkCancellation(frame: r.lowerBound, of: timeline.frameCount)
-            let file = "\(parts)/\(pieces.count).mp4"
+        let total = Int64(range.count)
+        let lookahead = timeline.output.format.lookahead(for: settings)
+        /// `ahead`: frames of the run after `r`, in another chunk (fed to the encoder as lookahead, not written).
+        func encodeStretch(_ r: Range<Int64>, ahead: Int64, to file: String) throws -> [String] {
+            try options.checkCancellation(frame: r.lowerBound - range.lowerBound, of: total)
             // Progress over the whole output: the frames before this stretch (copied or encoded) count as done.
-            let total = timeline.frameCount, base = r.lowerBound
+            let base = r.lowerBound - range.lowerBound
             var each = stretchOptions
             if let report = options.progress {
                 each.progress = { @Sendable (p: RenderProgress) in
                     report(RenderProgress(frame: base + p.frame, total: total, fps: p.fps, speed: p.speed, elapsed: p.elapsed, eta: p.eta, stage: "render"))
                 }
             }
-            warnings += try encode(timeline, renderer: renderer, to: file, options: each, frames: r, settings: settings,
-                                   watchdog: watchdog).warnings
-            pieces.append(SmartMux.Piece(.encoded(path: file), startFrame: r.lowerBound))
+            return try encode(timeline, renderer: renderer, to: file, options: each, frames: r, encoderLookahead: min(lookahead, ahead),
+                              settings: settings, watchdog: watchdog).warnings
         }
-        for s in plan.stretches {
-            switch s.kind {
-            case .encoded:
-                pending = pending.map { $0.lowerBound..<s.frames.upperBound } ?? s.frames
-            case .copied(let file, let source, let packets):
-                try flush()
-                pieces.append(SmartMux.Piece(.copied(plan.streams[file]!, packets: packets, firstFrame: source.lowerBound), startFrame: s.frames.lowerBound))
+        let withAudio = options.audio && range == 0..<timeline.frameCount && timeline.output.format.hasAudio
+        // A chunk of encoded frames only: the encoder's file is the chunk.
+        if !withAudio, planned.count == 1, case .encoded(let f, let ahead) = planned[0] {
+            let warnings = try encodeStretch(f.lowerBound + range.lowerBound..<f.upperBound + range.lowerBound, ahead: ahead, to: path)
+            return (Int64(f.count), 0, warnings, false)
+        }
+        let parts = path + ".parts"
+        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: parts) }
+        // The audio pass (the whole mix, as a single-pass render encodes it) runs beside the encoded stretches.
+        let audioPath = withAudio ? "\(parts)/audio.\(timeline.output.format.audioPassExtension)" : nil
+        let audio = BackgroundWork { try audioPath.map { try writeAudioPass(timeline, to: $0) } ?? 0 }
+        // Before the parts folder is removed (`defer` above runs after this one), the audio pass has ended.
+        defer { _ = try? audio.value() }
+        var pieces: [SmartMux.Piece] = [], warnings: [String] = []
+        for p in planned {
+            switch p {
+            case .encoded(let f, let ahead):
+                let file = "\(parts)/\(pieces.count).mp4"
+                warnings += try encodeStretch(f.lowerBound + range.lowerBound..<f.upperBound + range.lowerBound, ahead: ahead, to: file)
+                pieces.append(SmartMux.Piece(.encoded(path: file), startFrame: f.lowerBound))
+            case .copied(let f, let file, let source, let packets):
+                pieces.append(SmartMux.Piece(.copied(plan.streams[file]!, packets: packets, firstFrame: source.lowerBound), startFrame: f.lowerBound))
             }
         }
-        try flush()
         let samples = try audio.value()
         let format = timeline.output.format
         let frames = try SmartMux.write(pieces, frameRate: timeline.frameRate, audioPath: audioPath, to: path,
                                         container: format.container, muxOptions: format.muxOptions)
         options.progress?(RenderProgress(frame: frames, total: frames, fps: 0, speed: 0, elapsed: 0, eta: 0, stage: "done"))
-        if options.verbose {
-            options.log("segue: smart: \(plan.copiedFrames) of \(timeline.frameCount) frames copied from the sources' packets, \(plan.encodedFrames) encoded "
-                        + "(\(matched.encoder) \(matched.encoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))")
-        }
         return (frames, samples, warnings, false)
     }
 
@@ -116,6 +143,13 @@ extension RenderJob {
 }
 
 extension SmartPlan {
+    /// The first copied stretch's source: the stream the encoded stretches are made to match (`SmartStream.encoder`,
+    /// `encoderOptions`) and whose parameter sets head the output's; nil when nothing is copied.
+    public var matchedStream: SmartStream? {
+        for s in stretches { if case .copied(let path, _, _) = s.kind { return streams[path] } }
+        return nil
+    }
+
     /// The reason that keeps the most frames from being copied ("transition"), or "nothing to show".
     public var mainReason: String {
         var frames: [String: Int64] = [:]

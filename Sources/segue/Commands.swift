@@ -103,7 +103,9 @@ func planCommand(_ given: Arguments) throws {
     let timeline = try waitFor { try await resolve(edit, policy: policy) }
     timeline.warnings.forEach { say("warning: \($0)") }
     let report = TimelineReport(timeline)
-    if a.json { try printJSON(report) } else {
+    if a.json {
+        try printJSON(PlanJSON(report: report, smart: edit.output.smart ? try SmartPlan.make(timeline).report : nil))
+    } else {
         print(report.text, terminator: "")
         if edit.output.smart {
             // What a smart render copies and why the rest is encoded (`SmartPlan`).
@@ -114,6 +116,17 @@ func planCommand(_ given: Arguments) throws {
     }
 }
 
+/// `segue plan --json`: the timeline report, and for a smart edit its smart plan (`"smart"`: `SmartPlan.Report`).
+struct PlanJSON: Encodable {
+    let report: TimelineReport
+    let smart: SmartPlan.Report?
+    enum Keys: String, CodingKey { case smart }
+    func encode(to encoder: Encoder) throws {
+        try report.encode(to: encoder)
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encodeIfPresent(smart, forKey: .smart)
+    }
+}
 
 /// `segue export-otio EDIT.json -o EDIT.otio`: the library's `exportOTIO` (the edit resolved, then written as OTIO).
 func exportOTIOCommand(_ given: Arguments) throws {

@@ -19,7 +19,7 @@ func planChunksCommand(_ given: Arguments) throws {
             throw UsageError("the output path \(out) is the edit file; choose another output path")
         }
         try ChunkPlanner.write(plan, to: out)
-        say("segue: wrote \(out): \(plan.totalFrames) frames at \(plan.frameRate) fps in \(plan.chunks.count) chunks")
+        say("segue: wrote \(out): \(plan.totalFrames) frames at \(plan.frameRate) fps in \(plan.chunks.count) chunks\(plan.smartNote)")
     } else {
         try printJSON(plan)
     }

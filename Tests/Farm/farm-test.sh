@@ -7,6 +7,7 @@
 # Then the edit exported as an OpenTimelineIO bundle (.otioz) renders on the farm to the same frames. Every plan holds
 # the resolved edit its workers render (`segue resolve`'s; run 1 submits one resolved beforehand): nothing is replayed.
 # Run 6: `segue batch --engine slurm` renders a template once per row as an array job, a bad row failing alone.
+# Run 7: a smart edit (`--smart`) in 4 chunks: the one-pass smart render's video packets, frames and audio.
 # Usage: Tests/Farm/farm-test.sh [SEGUE_BINARY]   (run by `make farm-test`, part of `make test`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -208,4 +209,24 @@ set +e
 "$segue" batch card.json rows.csv -o 'run6/{{id}}.mp4' --engine slurm --backend cpu --no-audio --progress none 2>run6b.txt; rc=$?
 set -e
 [ "$rc" = 1 ] && grep -q "0 rendered, 2 skipped, 1 failed" run6b.txt || { cat run6b.txt; fail "batch run 6 again: rc $rc"; }
+echo "farm-test: run 7: a smart edit (--smart): chunks cut at the copied stretches' keyframes, the stitch copying"
+ffmpeg -nostdin -v error -f lavfi -i testsrc2=s=320x180:r=25:d=4 -f lavfi -i sine=f=440:d=4 -c:v libx264 -preset medium \
+  -pix_fmt yuv420p -g 25 -keyint_min 25 -sc_threshold 0 -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv \
+  -c:a aac -shortest smart.mp4
+cat > smart.json <<JSON
+{"renderSize": {"width": 320, "height": 180}, "frameRate": 25,
+ "clips": [{"path": "smart.mp4", "start": 0.2, "duration": 2.24},
+           {"path": "smart.mp4", "start": 1.0, "duration": 2.0, "transition": {"type": "crossfade", "duration": 0.4}}],
+ "output": {"smart": true}}
+JSON
+"$segue" render smart.json -o smart-single.mp4 --backend cpu --progress none
+"$segue" farm slurm smart.json --chunks 4 -o out7.mp4 --work-dir run7 --backend cpu 2>run7.txt
+grep -q "in 4 chunks (smart: 51 frames copied, 45 encoded" run7.txt || { cat run7.txt; fail "run 7's plan is not a smart one in 4 chunks"; }
+wait_queue
+[ -f out7.mp4 ] || { cat run7/logs/*; fail "run 7 produced no output"; }
+packets() { ffmpeg -nostdin -v error -i "$1" -map 0:v -c copy -f framemd5 - | grep -v '^#'; }
+[ "$(packets out7.mp4)" = "$(packets smart-single.mp4)" ] || fail "run 7's video packets differ from the one-pass smart render's"
+[ "$(framemd5 out7.mp4 v)" = "$(framemd5 smart-single.mp4 v)" ] || fail "run 7's frames differ from the one-pass smart render's"
+[ "$(framemd5 out7.mp4 a)" = "$(framemd5 smart-single.mp4 a)" ] || fail "run 7's audio differs from the one-pass smart render's"
+[ -z "$(ffmpeg -nostdin -v warning -xerror -i out7.mp4 -f null - 2>&1)" ] || fail "FFmpeg warns decoding run 7's output"
 echo "farm-test: OK"

@@ -22,13 +22,6 @@ final class ChunkCacheTests: EndToEndTestCase {
         return edit
     }
 
-    /// MD5 of each video packet, as stored (no decoding).
-    func packets(_ file: String) throws -> [String] {
-        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
-    }
-
     /// Renders with `--cache`; returns (reused, rendered) as `--verbose` says them, and standard error.
     func cachedRender(_ edit: String, cache: String, out: String, chunks: String = "12") throws -> (reused: Int, rendered: Int, stderr: String) {
         let r = try segue(["render", edit, "-o", out, "--cache", cache, "--chunks", chunks, "--backend", "cpu", "--verbose", "--progress", "none"])
@@ -47,19 +40,19 @@ final class ChunkCacheTests: EndToEndTestCase {
         var edit = try writeEdit(title: "Alice")
         let cold = try cachedRender(edit, cache: cache, out: path("cold.mp4"))
         XCTAssertEqual([cold.reused, cold.rendered], [0, 12])
-        let coldPackets = try packets(path("cold.mp4"))
+        let coldPackets = try packetMD5s(path("cold.mp4"))
         XCTAssertEqual(coldPackets.count, 48)
         let warm = try cachedRender(edit, cache: cache, out: path("warm.mp4"))
         XCTAssertEqual([warm.reused, warm.rendered], [12, 0])
-        XCTAssertEqual(try packets(path("warm.mp4")), coldPackets)
+        XCTAssertEqual(try packetMD5s(path("warm.mp4")), coldPackets)
 
         // One title changed: the chunks that show it (3 and 4) are rendered; the file equals a cold render of it.
         edit = try writeEdit(title: "Bob")
         let changed = try cachedRender(edit, cache: cache, out: path("changed.mp4"))
         XCTAssertEqual([changed.reused, changed.rendered], [10, 2])
         _ = try cachedRender(edit, cache: path("empty-cache"), out: path("changed-cold.mp4"))
-        let changedPackets = try packets(path("changed.mp4"))
-        XCTAssertEqual(changedPackets, try packets(path("changed-cold.mp4")))
+        let changedPackets = try packetMD5s(path("changed.mp4"))
+        XCTAssertEqual(changedPackets, try packetMD5s(path("changed-cold.mp4")))
         XCTAssertNotEqual(changedPackets, coldPackets)
         // Outside the title's frames (12–17, and the chunk boundaries at 12 and 20) the packets are the cold render's.
         XCTAssertEqual(Array(changedPackets[0..<12]), Array(coldPackets[0..<12]))
@@ -87,7 +80,7 @@ final class ChunkCacheTests: EndToEndTestCase {
         let again = try cachedRender(edit, cache: cache, out: path("again.mp4"))
         XCTAssertTrue(again.stderr.contains("warning: cache entry \(victim) is damaged"), again.stderr)
         XCTAssertEqual([again.reused, again.rendered], [11, 1], "the damaged entry rendered again")
-        XCTAssertEqual(try packets(path("again.mp4")), try packets(path("replaced.mp4")))
+        XCTAssertEqual(try packetMD5s(path("again.mp4")), try packetMD5s(path("replaced.mp4")))
 
         // Prune to half: the least recently used go (the earlier versions' chunks), the size ends under the limit.
         func cacheBytes() throws -> Int64 {
@@ -123,20 +116,20 @@ final class ChunkCacheTests: EndToEndTestCase {
         """.utf8).write(to: URL(fileURLWithPath: edit))
         let single = try segue(["render", edit, "-o", path("single.mkv"), "--backend", "cpu", "--no-audio", "--progress", "none"])
         XCTAssertEqual(single.status, 0, single.stderr)
-        let reference = try packets(path("single.mkv"))
+        let reference = try packetMD5s(path("single.mkv"))
         XCTAssertEqual(reference.count, 30)
         for (chunks, jobs) in [(1, 1), (3, 2), (7, 1), (7, 2)] {
             let out = path("farm-\(chunks)-\(jobs).mkv")
             let r = try segue(["farm", "local", edit, "--chunks", String(chunks), "--jobs", String(jobs), "-o", out, "--backend", "cpu", "--no-audio"])
             XCTAssertEqual(r.status, 0, r.stderr)
-            XCTAssertEqual(try packets(out), reference, "\(chunks) chunks, \(jobs) jobs")
+            XCTAssertEqual(try packetMD5s(out), reference, "\(chunks) chunks, \(jobs) jobs")
         }
         let cache = path("farm-cache")
         for run in 0..<2 {
             let out = path("cached-\(run).mkv"), work = path("cached-work-\(run)")
             let r = try segue(["farm", "local", edit, "--chunks", "3", "-o", out, "--work-dir", work, "--backend", "cpu", "--no-audio", "--cache", cache])
             XCTAssertEqual(r.status, 0, r.stderr)
-            XCTAssertEqual(try packets(out), reference)
+            XCTAssertEqual(try packetMD5s(out), reference)
             let logs = try FileManager.default.contentsOfDirectory(atPath: "\(work)/logs").filter { $0.hasPrefix("chunk_") }
             let reused = try logs.filter { try String(contentsOfFile: "\(work)/logs/\($0)", encoding: .utf8).contains("reused from the cache") }
             XCTAssertEqual(reused.count, run == 0 ? 0 : 3, logs.joined(separator: " "))
@@ -149,6 +142,6 @@ final class ChunkCacheTests: EndToEndTestCase {
         _ = try cachedRender(edit, cache: path("cache"), out: path("cached.mp4"), chunks: "3")
         let r = try segue(["farm", "local", edit, "--chunks", "3", "--jobs", "2", "-o", path("farm.mp4"), "--backend", "cpu"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(try packets(path("farm.mp4")), try packets(path("cached.mp4")))
+        XCTAssertEqual(try packetMD5s(path("farm.mp4")), try packetMD5s(path("cached.mp4")))
     }
 }

@@ -106,4 +106,10 @@ class EndToEndTestCase: XCTestCase {
         return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
     }
 
+    /// MD5 of each video packet, as stored (no decoding): `ffmpeg -c copy -f framemd5` lines.
+    func packetMD5s(_ file: String) throws -> [String] {
+        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+    }
 }

@@ -112,12 +112,6 @@ final class RecordTests: RecordTestCase {
         XCTAssertEqual(try probe(merged, "height"), 120)
     }
 
-    /// The MD5 of every decoded video frame (FFmpeg's framemd5), in order.
-    func md5s(_ file: String) throws -> [String] {
-        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:v", "-f", "framemd5", "-"])
-        return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
-    }
-
     /// `--square` on a source turned by its display matrix (a portrait phone clip served over HTTP): upright and
     /// square, as FFmpeg's own autorotate and a centre crop give it.
     func testSquareOfARotatedSourceIsUpright() throws {

@@ -9,14 +9,6 @@ import SegueTestSupport
 /// Smart rendering (`--smart`, docs/smart-rendering.md): the untouched stretches of an H.264 source copied as its
 /// packets, the rest encoded by libx264 set up to match.
 final class SmartRenderTests: EndToEndTestCase {
-    /// Each decoded frame's MD5 in display order (`-f framemd5`); `raw`: the file is raw 4:2:0 of that size.
-    func md5s(_ file: String, raw size: String? = nil) throws -> [String] {
-        let input = size.map { ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", $0] } ?? []
-        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error"] + input + ["-i", file, "-map", "0:v", "-f", "framemd5", "-"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return r.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
-    }
-
     /// The progress reports of the last `render`.
     var progress: [RenderProgress] = []
 
@@ -88,23 +80,6 @@ final class SmartRenderTests: EndToEndTestCase {
             XCTAssertGreaterThan(smart, 35, name)
             XCTAssertLessThanOrEqual(abs(smart - usual), 0.5, "\(name): encoded stretches \(smart) dB, the normal render's \(usual) dB")
         }
-    }
-
-    /// The mean over `frames` (output frame numbers) of the PSNR (Y′CbCr average, dB) of `file` against `reference`.
-    func meanPSNR(_ file: String, _ reference: String, frames: [Int64]) throws -> Double {
-        let r = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-i", reference, "-lavfi", "[0:v][1:v]psnr=stats_file=-", "-f", "null", "-"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        var byFrame: [Int64: Double] = [:]
-        for line in r.text.split(separator: "\n") {
-            let fields = Dictionary(line.split(separator: " ").compactMap { f -> (String, String)? in
-                let kv = f.split(separator: ":", maxSplits: 1)
-                return kv.count == 2 ? (String(kv[0]), String(kv[1])) : nil
-            }, uniquingKeysWith: { a, _ in a })
-            if let n = fields["n"].flatMap({ Int64($0) }), let v = fields["psnr_avg"].flatMap({ Double($0) }) { byFrame[n - 1] = min(v, 100) }
-        }
-        let values = frames.compactMap { byFrame[$0] }
-        XCTAssertEqual(values.count, frames.count)
-        return values.reduce(0, +) / Double(max(1, values.count))
     }
 
     /// The packet index of a 100-frame source with a keyframe every 25: four GOPs of 25 frames, each from an IDR
@@ -377,7 +352,7 @@ final class SmartRenderTests: EndToEndTestCase {
         XCTAssertEqual(bytes[0], bytes[1], "two smart renders of one edit differ")
     }
 
-    /// `--smart` with another output format is refused, saying so; so is a chunked render of a smart edit.
+    /// `--smart` with another output format is refused, saying so; in a chunked render too.
     func testSmartWithAnotherCodecIsRefused() throws {
         let src = try smartSource("a.mp4", [])
         var edit = smartCutsEdit(src)
@@ -388,9 +363,9 @@ final class SmartRenderTests: EndToEndTestCase {
             XCTAssertTrue("\(error)".contains("--smart copies H.264 and HEVC packets into MP4 output"), "\(error)")
             XCTAssertTrue("\(error)".contains("FFV1"), "\(error)")
         }
-        // Chunked renders (farms, --cache) say that they do not smart-render yet.
-        XCTAssertThrowsError(try ChunkPlanner.plan(smartCutsEdit(src), editPath: path("e.json"), chunks: 2)) { error in
-            XCTAssertTrue("\(error)".contains("--smart is not done for chunked renders yet"), "\(error)")
+        // Chunked renders (farms, --cache) of it too.
+        XCTAssertThrowsError(try ChunkPlanner.plan(edit, editPath: path("e.json"), chunks: 2)) { error in
+            XCTAssertTrue("\(error)".contains("--smart copies H.264 and HEVC packets into MP4 output"), "\(error)")
         }
     }
 }
