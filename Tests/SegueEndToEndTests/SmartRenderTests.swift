@@ -180,12 +180,18 @@ final class SmartRenderTests: EndToEndTestCase {
         XCTAssertEqual(cuts.copiedFrames, 0)
         XCTAssertEqual(cuts.mainReason, "no keyframe inside the stretch to start a copy at")
         XCTAssertTrue(cuts.lines.contains("frames 0–45 encoded: no keyframe inside the stretch to start a copy at"), "\(cuts.lines)")
-        var whole = Edit(clips: [clip(src)])
+        try assertCopiedWhole(src, frames: 100)
+    }
+
+    /// A smart render of all of `source` (`frames` frames) copies it whole, frame for frame, decoding silently.
+    func assertCopiedWhole(_ source: String, frames n: Int) throws {
+        var whole = Edit(clips: [clip(source)])
         whole.output.smart = true
         let plan = try SmartPlan.make(try RenderJob.resolve(whole))
-        XCTAssertEqual(plan.lines, ["frames 0–99 copied from open264.mp4 (its frames 0–99)", "100 frames copied, 0 encoded"])
-        _ = try render(whole, "open264-smart.mp4")
-        try assertCopied(path("open264-smart.mp4"), of: src, plan: plan, frames: 100, secondDecoder: false)
+        let name = URL(fileURLWithPath: source).lastPathComponent
+        XCTAssertEqual(plan.lines, ["frames 0–\(n - 1) copied from \(name) (its frames 0–\(n - 1))", "\(n) frames copied, 0 encoded"])
+        _ = try render(whole, "\(name)-whole.mp4")
+        try assertCopied(path("\(name)-whole.mp4"), of: source, plan: plan, frames: n, secondDecoder: false)
     }
 
     /// `file` has `frames` frames; its copied stretches (`plan`) decode to `source`'s frames byte for byte; it decodes
@@ -259,12 +265,7 @@ final class SmartRenderTests: EndToEndTestCase {
         // An Android phone's 1080p clip that says nothing of its colour (read as BT.709): copied as it is.
         let android = "\(media)/android6_1080p_3frames.mp4"
         guard FileManager.default.fileExists(atPath: android) else { return }
-        var whole = Edit(clips: [clip(android)])
-        whole.output.smart = true
-        let androidPlan = try SmartPlan.make(try RenderJob.resolve(whole))
-        XCTAssertEqual(androidPlan.lines, ["frames 0–2 copied from android6_1080p_3frames.mp4 (its frames 0–2)", "3 frames copied, 0 encoded"])
-        _ = try render(whole, "android-smart.mp4")
-        try assertCopied(path("android-smart.mp4"), of: android, plan: androidPlan, frames: 3, secondDecoder: false)
+        try assertCopiedWhole(android, frames: 3)
     }
 
     /// Two files with the same parameter sets (x264's, same settings, other pictures) are both copied into one output;
