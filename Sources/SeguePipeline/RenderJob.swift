@@ -81,6 +81,10 @@ public struct RenderProgress: Codable, Sendable {
     public let eta: Double
     /// "render" while frames are produced, "done" at the end.
     public let stage: String
+
+    public init(frame: Int64, total: Int64, fps: Double, speed: Double, elapsed: Double, eta: Double, stage: String) {
+        self.frame = frame; self.total = total; self.fps = fps; self.speed = speed; self.elapsed = elapsed; self.eta = eta; self.stage = stage
+    }
 }
 
 /// What a finished render wrote.

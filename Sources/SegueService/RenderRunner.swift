@@ -1,13 +1,22 @@
 import Foundation
 
-/// Runs the queue: `jobs` renders at once, each in a child process — this executable's `segue render`, under the
-/// untrusted-edit policy (`--root` the tenant's assets, `--output-root` the job's folder, the CLI's default limits and
-/// frame watchdog) — reading its `--progress json` lines. A child that crashes fails its render, never the server.
+/// Runs the queue: `jobs` renders at once, each in a child process — this executable's `segue render`, or with
+/// `Engine.slurm` its `segue farm slurm --wait` (the chunks a Slurm job array, the child following them; after a
+/// restart `segue farm resume --wait` follows the same jobs: nothing rendered twice) — under the untrusted-edit policy
+/// (`--root` the tenant's assets, `--output-root` the job's folder, the CLI's default limits and frame watchdog),
+/// reading its `--progress json` lines. A child that crashes fails its render, never the server.
 public final class RenderRunner: @unchecked Sendable {
+    /// Where renders run.
+    public enum Engine: Sendable, Equatable {
+        case local
+        /// `segue farm slurm` in `chunks` chunks, with `arguments` (`--partition P`).
+        case slurm(chunks: Int, arguments: [String])
+    }
     let store: RenderStore
     let layout: ServiceLayout
     let executable: String
     let jobs: Int
+    let engine: Engine
     /// The body of a render's webhook, from its final record (nil: none is recorded).
     let callbackBody: @Sendable (RenderRecord) -> String
 
@@ -19,8 +28,26 @@ public final class RenderRunner: @unchecked Sendable {
     /// Frames written by the children of this server since it started (for /metrics).
     public private(set) var framesWritten: Int64 = 0
 
-    public init(store: RenderStore, layout: ServiceLayout, executable: String, jobs: Int, callbackBody: @escaping @Sendable (RenderRecord) -> String) {
-        self.store = store; self.layout = layout; self.executable = executable; self.jobs = max(1, jobs); self.callbackBody = callbackBody
+    public init(store: RenderStore, layout: ServiceLayout, executable: String, jobs: Int, engine: Engine = .local,
+                callbackBody: @escaping @Sendable (RenderRecord) -> String) {
+        self.store = store; self.layout = layout; self.executable = executable; self.jobs = max(1, jobs); self.engine = engine
+        self.callbackBody = callbackBody
+    }
+
+    /// The child's command line for render `id` of `tenant`: `segue render`, or on Slurm `segue farm slurm --wait`
+    /// (`farm resume --wait` when a farm render of it was submitted before: a restart follows the same jobs).
+    func arguments(_ id: String, tenant: String) -> [String] {
+        let dir = layout.job(id)
+        let values = FileManager.default.fileExists(atPath: "\(dir)/values.json") ? ["--values", "\(dir)/values.json"] : []
+        let policy = ["--root", layout.assets(tenant), "--output-root", dir, "--progress", "json"]
+        switch engine {
+        case .local:
+            return ["render", "\(dir)/edit.json", "-o", layout.output(id)] + policy + values
+        case .slurm(let chunks, let extra):
+            let farm = "\(dir)/farm"
+            if FileManager.default.fileExists(atPath: "\(farm)/farm.json") { return ["farm", "resume", farm, "--wait", "--progress", "json"] }
+            return ["farm", "slurm", "\(dir)/edit.json", "--chunks", "\(chunks)", "-o", layout.output(id), "--work-dir", farm, "--wait"] + policy + values + extra
+        }
     }
 
     /// Recovers what a killed server left (`recover`) and starts taking renders from the queue.
@@ -77,6 +104,16 @@ public final class RenderRunner: @unchecked Sendable {
         let child = children[id]
         condition.unlock()
         child?.terminate()
+        // On Slurm the jobs outlive the child that follows them: cancel them too.
+        let farm = "\(layout.job(id))/farm"
+        if case .slurm = engine, FileManager.default.fileExists(atPath: "\(farm)/farm.json") {
+            let scancel = Process()
+            scancel.executableURL = URL(fileURLWithPath: executable)
+            scancel.arguments = ["farm", "cancel", farm]
+            scancel.standardOutput = FileHandle.nullDevice
+            scancel.standardError = FileHandle.nullDevice
+            if (try? scancel.run()) != nil { scancel.waitUntilExit() }
+        }
         return true
     }
 
@@ -123,12 +160,9 @@ public final class RenderRunner: @unchecked Sendable {
             return
         }
         let dir = layout.job(id)
-        var arguments = ["render", "\(dir)/edit.json", "-o", layout.output(id), "--root", layout.assets(record.tenant),
-                         "--output-root", dir, "--progress", "json"]
-        if FileManager.default.fileExists(atPath: "\(dir)/values.json") { arguments += ["--values", "\(dir)/values.json"] }
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executable)
-        child.arguments = arguments
+        child.arguments = arguments(id, tenant: record.tenant)
         child.currentDirectoryURL = URL(fileURLWithPath: dir)
         let errors = Pipe()
         child.standardError = errors

@@ -7,8 +7,13 @@ public struct ServiceConfiguration: Sendable {
     public var data: String
     /// `--token-file`; nil: a token is made and written to DATA/token (mode 0600).
     public var tokenFile: String?
-    /// "local" (child processes on this machine); "slurm" is refused for now.
+    /// "local": each render a child `segue render` on this machine; "slurm": a child `segue farm slurm --wait`, the
+    /// render cut into `chunks` chunks run as a Slurm job array (docs/farms.md), resumed where it stood after a restart.
     public var engine = "local"
+    /// Chunks of a render on Slurm.
+    public var chunks = 4
+    /// More options of `segue farm slurm` (`--partition P`).
+    public var farmArguments: [String] = []
     /// Renders at once.
     public var jobs = 2
     /// The largest upload, bytes.
@@ -36,8 +41,8 @@ public final class RenderService: HTTPHandler, @unchecked Sendable {
     /// Opens the data folder and the queue and reads the tokens. Throws `ServiceError` (bad options, tokens),
     /// `SQLiteError`, or a file error.
     public init(_ configuration: ServiceConfiguration, callbacks: any RenderCallbacks = LoggingCallbacks()) throws {
-        guard configuration.engine == "local" else {
-            throw ServiceError(status: 0, message: "--engine \(configuration.engine): not yet supported by segue serve (only local; farm slurm runs chunked renders on Slurm)")
+        guard ["local", "slurm"].contains(configuration.engine) else {
+            throw ServiceError(status: 0, message: "--engine \(configuration.engine): segue serve runs renders locally or on Slurm (local, slurm)")
         }
         self.configuration = configuration
         layout = try ServiceLayout(root: configuration.data)
@@ -48,6 +53,7 @@ public final class RenderService: HTTPHandler, @unchecked Sendable {
         }
         limiter = RateLimiter(requestsPerSecond: configuration.rateLimit)
         runner = RenderRunner(store: store, layout: layout, executable: configuration.executable, jobs: configuration.jobs,
+                              engine: configuration.engine == "slurm" ? .slurm(chunks: configuration.chunks, arguments: configuration.farmArguments) : .local,
                               callbackBody: { String(decoding: RenderService.json($0.json), as: UTF8.self) })
         let tokens = tokens
         webhooks = CallbackQueue(store: store, callbacks: callbacks, key: { tokens.token(of: $0) })

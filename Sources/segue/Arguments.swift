@@ -59,6 +59,8 @@ struct Arguments {
     /// `--cache DIR` (render, farm): the chunk cache; `--max-size` of `cache prune`, in bytes.
     var cache: String?, maxSize: Int64?
     var farm = FarmOptions(), dryRun = false
+    /// `farm slurm|resume --wait`: follow the farm render to its end.
+    var waitForFarm = false
     /// `--format` of `segue man`.
     var manFormat = ManPage.Format.roff
     /// Every option given, in order, with its value (nil for a flag).

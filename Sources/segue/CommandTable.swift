@@ -92,7 +92,7 @@ enum CommandTable {
         CommandSpec(name: "farm", summary: "plan a chunked render, run it on this machine or a cluster, and stitch it (docs/farms.md)",
                     synopsis: ["farm [local] EDIT.json --chunks N -o OUT.mp4 [--jobs J] [options]",
                                "farm slurm EDIT.json --chunks N -o OUT.mp4 [--partition P] [--gres gpu:1] [--time T] [options]",
-                               "farm status WORK_DIR [--json]", "farm resume WORK_DIR"],
+                               "farm status WORK_DIR [--json]", "farm resume WORK_DIR [--wait]", "farm cancel WORK_DIR"],
                     subcommands: farmSubcommands, run: farmCommand),
         CommandSpec(name: "cache", summary: "the chunk cache of render --cache and farm --cache: prune it to a size",
                     synopsis: ["cache prune DIR --max-size SIZE"], subcommands: cacheSubcommands, run: cacheCommand),
@@ -123,13 +123,15 @@ enum CommandTable {
                     arguments: .files(FileKinds.edits)),
         CommandSpec(name: "slurm", summary: "chunk jobs submitted to Slurm (an array), the audio pass and a stitch that waits for both",
                     synopsis: ["farm slurm EDIT.json --chunks N -o OUT.mp4 [--work-dir DIR] [--partition P] [--gres gpu:1] [--time T] "
-                               + "[--max-parallel K] [--retries R] [--dry-run] [--allow-local] [options]"],
+                               + "[--max-parallel K] [--retries R] [--dry-run] [--allow-local] [--wait] [options]"],
                     arguments: .files(FileKinds.edits)),
         CommandSpec(name: "status", summary: "each chunk, the audio pass and the stitch of a farm's work folder",
                     synopsis: ["farm status WORK_DIR [--json]"], notes: ["Exits 0 written, 3 queued or running, 1 failed or never submitted."],
                     arguments: .directory),
         CommandSpec(name: "resume", summary: "submit again what failed (a local run: render it here and stitch)",
-                    synopsis: ["farm resume WORK_DIR"], arguments: .directory),
+                    synopsis: ["farm resume WORK_DIR [--wait]"], arguments: .directory),
+        CommandSpec(name: "cancel", summary: "cancel the jobs a farm render submitted that are still queued or running",
+                    synopsis: ["farm cancel WORK_DIR"], arguments: .directory),
     ]
 
     /// `cache`'s subcommands.

@@ -104,10 +104,10 @@ func stitchCommand(_ a: Arguments) throws {
     say(String(format: "segue: wrote %@: %lld frames (%.3f s) from %d chunks, audio %.3f s", r.path, r.frames, r.seconds, plan.chunks.count, r.audioSeconds))
 }
 
-/// `segue farm [local]|slurm|status|resume ...`: without an engine, an edit file runs on this machine (`local`).
+/// `segue farm [local]|slurm|status|resume|cancel ...`: without an engine, an edit file runs on this machine (`local`).
 func farmCommand(_ a: Arguments) throws {
     let engines = FarmEngines.all.map(\.name).joined(separator: ", ")
-    guard let first = a.positional.first else { throw UsageError("farm needs an engine (\(engines)), status or resume") }
+    guard let first = a.positional.first else { throw UsageError("farm needs an engine (\(engines)), status, resume or cancel") }
     var rest = a
     let sub: String
     if first.lowercased().hasSuffix(".json") && FarmEngines.named(first) == nil { sub = "local" } else {
@@ -116,7 +116,7 @@ func farmCommand(_ a: Arguments) throws {
     }
     guard CommandTable.farmSubcommands.contains(where: { $0.name == sub }) else {
         let near = NearestName.suggestion(for: sub, among: CommandTable.farmSubcommands.map(\.name))
-        throw UsageError("farm needs an engine (\(engines)), status or resume (got \(sub)\(near.map { "; did you mean \($0)?" } ?? ""))")
+        throw UsageError("farm needs an engine (\(engines)), status, resume or cancel (got \(sub)\(near.map { "; did you mean \($0)?" } ?? ""))")
     }
     try OptionTable.check(a.given, scope: "farm \(sub)")
     switch sub {
@@ -145,6 +145,7 @@ func farmCommand(_ a: Arguments) throws {
             if st.done { say("segue: wrote \(state.options.output) with \((engine as! LocalEngine).jobs) chunk process(es) at once") }
             exit(st.exitStatus)
         }
+        if rest.waitForFarm && !rest.dryRun { try waitForFarm(options.workDir ?? options.output + ".segue-farm", progress: rest.progress) }
     case "status":
         guard rest.positional.count == 1 else { throw UsageError("farm status takes the work folder") }
         let st = try Farm.status(rest.positional[0])
@@ -174,8 +175,12 @@ func farmCommand(_ a: Arguments) throws {
             exit(st.exitStatus)
         }
         try Farm.resume(work, log: say)
+        if rest.waitForFarm { try waitForFarm(work, progress: rest.progress) }
+    case "cancel":
+        guard rest.positional.count == 1 else { throw UsageError("farm cancel takes the work folder") }
+        try cancelFarm(rest.positional[0])
     default:
-        throw UsageError("farm needs an engine (\(engines)), status or resume (got \(sub))")
+        throw UsageError("farm needs an engine (\(engines)), status, resume or cancel (got \(sub))")
     }
 }
 

@@ -15,7 +15,7 @@ extension OptionTable {
                        + "); frame and sheet: a .png, plan --chunks and resolve: a .json, render --chunk: a folder",
                    group: .command, commands: Scopes.editing.union(["stitch", "frame", "sheet", "record"]), completion: .anyFile) { a, v in a.output = v.text },
         .choice("--progress", ProgressStyle.allCases, defaultValue: "bar on a terminal, else none", help: "progress on standard error",
-                group: .command, commands: ["render", "record", "batch"]) { a, p in a.progress = p },
+                group: .command, commands: ["render", "record", "batch", "farm slurm", "farm resume"]) { a, p in a.progress = p },
         OptionSpec(name: "--keep-partial", help: "on Ctrl-C keep the frames written: the output is fragmented MP4 (as record writes), playable however far it got",
                    group: .command, commands: ["render"]) { a, _ in a.options.keepPartial = true },
         OptionSpec(name: "--json", help: "print JSON (for programs) instead of text", group: .command,
@@ -69,7 +69,7 @@ extension OptionTable {
 
     static let farmOptions: [OptionSpec] = [
         OptionSpec(name: "--chunks", value: "N", help: "cut the edit into N chunks (plan: print or write a chunk plan; render: with --cache)", group: .farm,
-                   commands: Scopes.farmRuns.union(["plan", "render"])) { a, v in a.chunks = try v.count(min: 1) },
+                   commands: Scopes.farmRuns.union(["plan", "render", "serve"])) { a, v in a.chunks = try v.count(min: 1) },
         OptionSpec(name: "--cache", value: "DIR", help: "reuse the chunks whose content hash is in DIR, render and store the others (docs/farms.md)",
                    group: .farm, commands: Scopes.farmRuns.union(["render"]), effect: .forwarded, completion: .directory) { a, v in a.cache = v.text },
         OptionSpec(name: "--max-size", value: "SIZE", help: "remove the least recently used entries until the cache is under SIZE (500M, 2G)",
@@ -85,7 +85,7 @@ extension OptionTable {
         OptionSpec(name: "--jobs", value: "J", defaultValue: "cores/8; batch: cores/2",
                    help: "processes at once", group: .farm,
                    commands: ["farm local", "batch", "serve"]) { a, v in a.farm.maxParallel = try v.count(min: 1) },
-        OptionSpec(name: "--partition", value: "P", help: "the Slurm partition", group: .farm, commands: ["farm slurm", "batch"]) { a, v in a.farm.partition = v.text },
+        OptionSpec(name: "--partition", value: "P", help: "the Slurm partition", group: .farm, commands: ["farm slurm", "batch", "serve"]) { a, v in a.farm.partition = v.text },
         OptionSpec(name: "--gres", value: "G", help: "the generic resources of each chunk job, e.g. gpu:1", group: .farm,
                    commands: ["farm slurm", "batch"]) { a, v in a.farm.gres = v.text },
         OptionSpec(name: "--time", value: "T", help: "each chunk job's time limit, as Slurm takes it", group: .farm,
@@ -101,6 +101,8 @@ extension OptionTable {
         },
         OptionSpec(name: "--allow-local", help: "allow a work folder that other nodes may not see (one machine)", group: .farm,
                    commands: ["farm slurm"]) { a, _ in a.farm.allowLocal = true },
+        OptionSpec(name: "--wait", help: "stay until the output is written or a job failed (exit status as farm status's); --progress follows the chunks",
+                   group: .farm, commands: ["farm slurm", "farm resume"]) { a, _ in a.waitForFarm = true },
     ]
 
     static let generalOptions: [OptionSpec] = [

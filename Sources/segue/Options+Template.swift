@@ -35,7 +35,7 @@ extension OptionTable {
                    help: "batch: one JSON line per row (row, output, status, error, seconds, sha256); rows whose output is there with its hash are skipped",
                    group: .command, commands: ["batch"], completion: .files(["jsonl"])) { a, v in a.results = v.text },
         OptionSpec(name: "--engine", value: "local|slurm", defaultValue: "local",
-                   help: "batch: render the rows on this machine (--jobs at once) or as a Slurm job array (--partition, --max-parallel, …); serve: local only for now",
+                   help: "batch: render the rows on this machine (--jobs at once) or as a Slurm job array (--partition, --max-parallel, …); serve: each render a child process here, or a chunked render on Slurm (--chunks)",
                    group: .command, commands: ["batch", "serve"], completion: .values(["local", "slurm"])) { a, v in
             guard ["local", "slurm"].contains(v.text) else { throw UsageError("--engine must be local or slurm (got \(v.text))") }
             a.batchEngine = v.text

@@ -25,7 +25,8 @@ struct ServeArguments {
     var listen = "127.0.0.1:8080", data: String?, tokenFile: String?, maxUploadMiB = 1024, rateLimit = 50
 }
 
-/// `segue serve`: listens until killed; renders run as this executable's `segue render`.
+/// `segue serve`: listens until killed; renders run as this executable's `segue render` (`--engine slurm`: `segue farm
+/// slurm --wait`).
 func serveCommand(_ a: Arguments) throws {
     guard a.positional.isEmpty else { throw UsageError("serve takes no arguments (--listen HOST:PORT --data DIR)") }
     guard let data = a.serve.data else { throw UsageError("serve needs --data DIR (the queue, uploads and outputs)") }
@@ -34,6 +35,8 @@ func serveCommand(_ a: Arguments) throws {
     configuration.listen = a.serve.listen
     configuration.tokenFile = a.serve.tokenFile
     configuration.engine = a.batchEngine
+    configuration.chunks = a.chunks ?? 4
+    if let p = a.farm.partition { configuration.farmArguments += ["--partition", p] }
     configuration.jobs = a.farm.maxParallel ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 8)
     configuration.maxUpload = Int64(a.serve.maxUploadMiB) << 20
     configuration.rateLimit = Double(a.serve.rateLimit)

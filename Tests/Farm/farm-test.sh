@@ -8,6 +8,8 @@
 # the resolved edit its workers render (`segue resolve`'s; run 1 submits one resolved beforehand): nothing is replayed.
 # Run 6: `segue batch --engine slurm` renders a template once per row as an array job, a bad row failing alone.
 # Run 7: a smart edit (`--smart`) in 4 chunks: the one-pass smart render's video packets, frames and audio.
+# Run 8: `segue serve --engine slurm`: a render submitted over HTTP runs as chunk jobs and equals the single-pass
+# render; a server killed (-9) once the jobs are submitted follows the same jobs after its restart; a cancel scancels.
 # Usage: Tests/Farm/farm-test.sh [SEGUE_BINARY]   (run by `make farm-test`, part of `make test`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -229,4 +231,56 @@ packets() { ffmpeg -nostdin -v error -i "$1" -map 0:v -c copy -f framemd5 - | gr
 [ "$(framemd5 out7.mp4 v)" = "$(framemd5 smart-single.mp4 v)" ] || fail "run 7's frames differ from the one-pass smart render's"
 [ "$(framemd5 out7.mp4 a)" = "$(framemd5 smart-single.mp4 a)" ] || fail "run 7's audio differs from the one-pass smart render's"
 [ -z "$(ffmpeg -nostdin -v warning -xerror -i out7.mp4 -f null - 2>&1)" ] || fail "FFmpeg warns decoding run 7's output"
+
+echo "farm-test: run 8: segue serve --engine slurm: renders as chunked Slurm jobs, followed across a kill -9, cancelled"
+printf 'acme:farm-test-token-8\n' > tokens8
+"$segue" render edit.json -o single-auto.mp4 --backend auto --progress none
+start_server() {
+  "$segue" serve --engine slurm --chunks 3 --listen 127.0.0.1:0 --data serve8 --token-file tokens8 > serve8.out 2>> serve8.err &
+  server=$!
+  for _ in $(seq 100); do port=$(sed -nE 's#.*listening on http://127.0.0.1:([0-9]+).*#\1#p' serve8.out | tail -1); [ -n "$port" ] && break; sleep 0.1; done
+  [ -n "$port" ] || { cat serve8.err; fail "segue serve did not start"; }
+  : > serve8.out
+}
+api() { curl -sS -H "Authorization: Bearer farm-test-token-8" "$@"; }
+field() { python3 -c "import json, sys; print(json.load(sys.stdin)['$1'])"; }
+wait_render() {   # ID STATUS: polls until the render has that status
+  for _ in $(seq 300); do
+    [ "$(api "http://127.0.0.1:$port/v1/renders/$1" | field status)" = "$2" ] && return 0
+    sleep 1
+  done
+  api "http://127.0.0.1:$port/v1/renders/$1"; cat serve8.err; fail "render $1 is not $2 after 300 s"
+}
+start_server
+for k in 0 1 2; do api --data-binary @"c$k.mp4" "http://127.0.0.1:$port/v1/assets?name=c$k.mp4" > /dev/null; done
+sed -E 's#"path": "(c[0-9]\.mp4)"#"path": "asset:\1"#g' edit.json | python3 -c 'import json, sys; print(json.dumps({"edit": json.load(sys.stdin)}))' > request8.json
+id=$(api -H "Content-Type: application/json" --data-binary @request8.json "http://127.0.0.1:$port/v1/renders" | field id)
+wait_render "$id" done
+api -o served8.mp4 "http://127.0.0.1:$port/v1/renders/$id/output"
+[ "$(framemd5 served8.mp4 v)" = "$(framemd5 single-auto.mp4 v)" ] || fail "run 8's served render differs from the single-pass render"
+[ "$(ls serve8/jobs/$id/farm/chunks | wc -l)" -ge 3 ] || fail "run 8's render was not chunked on Slurm"
+# kill -9 once the chunks are submitted; the restarted server follows the same jobs (one chunks submission) to the end.
+id=$(api -H "Content-Type: application/json" --data-binary @request8.json "http://127.0.0.1:$port/v1/renders" | field id)
+for _ in $(seq 100); do [ -f "serve8/jobs/$id/farm/farm.json" ] && break; sleep 0.1; done
+kill -9 "$server"; wait "$server" 2>/dev/null || true
+start_server
+wait_render "$id" done
+python3 - "serve8/jobs/$id/farm/farm.json" <<'PY' || fail "run 8: the restarted server submitted the chunks again"
+import json, sys
+state = json.load(open(sys.argv[1]))
+kinds = [s["kind"] for s in state["submissions"]]
+assert kinds.count("chunks") == 1, kinds
+PY
+api -o served8b.mp4 "http://127.0.0.1:$port/v1/renders/$id/output"
+[ "$(framemd5 served8b.mp4 v)" = "$(framemd5 single-auto.mp4 v)" ] || fail "run 8's render across a kill -9 differs from the single-pass render"
+# Cancelled while its jobs are queued: no job of it is left in the queue.
+scontrol update NodeName=ALL State=DRAIN Reason=farm-test 2>/dev/null || $SUDO scontrol update NodeName=ALL State=DRAIN Reason=farm-test
+id=$(api -H "Content-Type: application/json" --data-binary @request8.json "http://127.0.0.1:$port/v1/renders" | field id)
+for _ in $(seq 100); do [ -f "serve8/jobs/$id/farm/farm.json" ] && break; sleep 0.1; done
+sleep 1
+api -X DELETE "http://127.0.0.1:$port/v1/renders/$id" > /dev/null
+wait_render "$id" cancelled
+scontrol update NodeName=ALL State=RESUME 2>/dev/null || $SUDO scontrol update NodeName=ALL State=RESUME
+[ -z "$(squeue -h -o %i)" ] || { squeue; fail "run 8: the cancelled render's jobs are still queued"; }
+kill "$server"; wait "$server" 2>/dev/null || true
 echo "farm-test: OK"

@@ -100,7 +100,7 @@ final class CLIHelpTests: EndToEndTestCase {
         XCTAssertTrue(farm.contains("processes at once (default: cores/8; batch: cores/2) [local]"), farm)
         XCTAssertEqual(Set(try segue(["help", "farm"]).text.components(separatedBy: "subcommands:\n")[1].split(separator: "\n")
                             .prefix { $0.hasPrefix("  ") }.map { String($0.split(separator: " ")[0]) }),
-                       Set(FarmEngines.all.map(\.name) + ["status", "resume"]))
+                       Set(FarmEngines.all.map(\.name) + ["status", "resume", "cancel"]))
         for (args, message) in [(["help", "rendr"], "unknown command rendr; did you mean render?"),
                                 (["help", "farm", "slurmm"], "farm has no subcommand slurmm")] {
             let r = try segue(args)
@@ -155,7 +155,7 @@ final class CLIHelpTests: EndToEndTestCase {
                                            ("segue farm local --par", []),
                                            ("segue farm e.json --jo", ["--jobs"]),
                                            ("segue completion ''", ["bash", "fish", "zsh"]),
-                                           ("segue help farm ''", ["local", "resume", "slurm", "status"]),
+                                           ("segue help farm ''", ["cancel", "local", "resume", "slurm", "status"]),
                                            ("segue render --size ''", []),
                                            ("segue render ''", ["a.json", "b.MP4", "e.otioz", "sub"]),
                                            ("segue render a.json --captions ''", ["a.json", "d.srt", "sub"]),   // a .json transcript too

@@ -200,11 +200,11 @@ final class ServiceEndToEndTests: XCTestCase {
         }
     }
 
-    /// What `segue serve` refuses to start with: --engine slurm (not yet), a missing --data, a malformed token file.
+    /// What `segue serve` refuses to start with: an engine it does not know, a missing --data, a malformed token file.
     func testRefusedStarts() throws {
-        let slurm = try TestSupport.run(TestSupport.segueBinary, ["serve", "--data", "\(dir)/data", "--token-file", tokens, "--engine", "slurm"])
-        XCTAssertEqual(slurm.status, 2)
-        XCTAssertTrue(slurm.stderr.contains("--engine slurm: not yet supported by segue serve"), slurm.stderr)
+        let engine = try TestSupport.run(TestSupport.segueBinary, ["serve", "--data", "\(dir)/data", "--token-file", tokens, "--engine", "kubernetes"])
+        XCTAssertEqual(engine.status, 2)
+        XCTAssertTrue(engine.stderr.contains("--engine must be local or slurm (got kubernetes)"), engine.stderr)
         let noData = try TestSupport.run(TestSupport.segueBinary, ["serve", "--token-file", tokens])
         XCTAssertEqual(noData.status, 2)
         XCTAssertTrue(noData.stderr.contains("serve needs --data DIR"), noData.stderr)

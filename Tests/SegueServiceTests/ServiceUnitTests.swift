@@ -60,4 +60,25 @@ final class ServiceUnitTests: XCTestCase {
             XCTAssertEqual("\(e)", "edit.clips[0].path: asset:../x.mp4 is not an asset name (letters, digits, _, - and .)")
         }
     }
+
+    /// The child a render runs in: `segue render` under the tenant's root; on Slurm `segue farm slurm --wait` in the
+    /// job's `farm` folder, and `segue farm resume --wait` once that farm was submitted (a restart follows its jobs).
+    func testRenderChildCommandLines() throws {
+        let data = NSTemporaryDirectory() + "serve-args-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let layout = try ServiceLayout(root: data)
+        let store = try RenderStore(path: layout.database)
+        let job = layout.job("r_1"), assets = layout.assets("acme")
+        let local = RenderRunner(store: store, layout: layout, executable: "/bin/segue", jobs: 1, callbackBody: { _ in "" })
+        XCTAssertEqual(local.arguments("r_1", tenant: "acme"),
+                       ["render", "\(job)/edit.json", "-o", "\(job)/output.mp4", "--root", assets, "--output-root", job, "--progress", "json"])
+        let slurm = RenderRunner(store: store, layout: layout, executable: "/bin/segue", jobs: 1,
+                                 engine: .slurm(chunks: 6, arguments: ["--partition", "gpu"]), callbackBody: { _ in "" })
+        XCTAssertEqual(slurm.arguments("r_1", tenant: "acme"),
+                       ["farm", "slurm", "\(job)/edit.json", "--chunks", "6", "-o", "\(job)/output.mp4", "--work-dir", "\(job)/farm", "--wait",
+                        "--root", assets, "--output-root", job, "--progress", "json", "--partition", "gpu"])
+        try FileManager.default.createDirectory(atPath: "\(job)/farm", withIntermediateDirectories: true)
+        try "{}".write(toFile: "\(job)/farm/farm.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(slurm.arguments("r_1", tenant: "acme"), ["farm", "resume", "\(job)/farm", "--wait", "--progress", "json"])
+    }
 }
