@@ -23,6 +23,10 @@ let package = Package(
         .systemLibrary(name: "CLottie", path: "Sources/CLottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
         // libzip: .otioz bundles (OpenTimelineIO timelines with their media in a zip), read by SegueMedia's ZipArchive.
         .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // libcurl: the webhooks `segue serve` POSTs when a render ends, read by SegueService's WebhookDelivery.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // OpenSSL's libcrypto: HMAC-SHA256 signatures of those webhooks (SegueService's WebhookSignature).
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Text shaping (libraqm over FriBidi and HarfBuzz, FreeType, fontconfig, libunibreak) and captions (libass),
         // imported by SegueText only.
         .systemLibrary(name: "CTextShaping", path: "Sources/CTextShaping", pkgConfig: "raqm",
@@ -56,6 +60,8 @@ let package = Package(
         .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueText", "SegueEdit", "SegueCore"]),
         // segue: the command line, a client of Segue and SegueFarm: the option table, help, completion, man page
         .executableTarget(name: "segue", dependencies: ["Segue", "SegueFarm", "SeguePipeline", "SegueEdit", "SegueCore"]),
+        // SegueService: `segue serve`'s parts: webhooks signed with HMAC-SHA256 (OpenSSL's libcrypto), POSTed through libcurl, retried with backoff
+        .target(name: "SegueService", dependencies: ["CCurl", "CCrypto"]),
         // A library program for the exit test (issue 22 #11): renders on the GPU and exits at once, however it ended.
         .executableTarget(name: "segue-exit-check", dependencies: ["Segue"], path: "Tests/ExitCheck"),
         .target(name: "SegueTestSupport", dependencies: ["SegueCore"], path: "Tests/SegueTestSupport"),
@@ -63,6 +69,7 @@ let package = Package(
         .testTarget(name: "SegueEditTests", dependencies: ["SegueEdit", "SegueCore", "SegueTestSupport"]),
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueCore", "SegueReference", "SegueGL", "SegueShaders", "SegueMedia", "SegueTestSupport"]),
         .testTarget(name: "SegueEndToEndTests", dependencies: ["Segue", "SegueEdit", "SegueCore", "SeguePipeline", "SegueFarm", "SegueMedia", "SegueReference", "SegueText", "SegueTestSupport"]),
+        .testTarget(name: "SegueServiceTests", dependencies: ["SegueService", "SegueTestSupport"]),
         .testTarget(name: "SegueTextTests", dependencies: ["SegueText", "SegueEdit", "SegueCore", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
