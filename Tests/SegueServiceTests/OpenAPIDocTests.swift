@@ -6,16 +6,8 @@ import SegueTestSupport
 /// `make openapi-venv`'s environment), with the routes, bearer security and status codes issue 38 names
 /// (Tests/Tools/openapi_check.py); a copy with a dangling $ref or an undeclared path parameter is refused.
 final class OpenAPIDocTests: XCTestCase {
-    static var venv: String {
-        ProcessInfo.processInfo.environment["SEGUE_OPENAPI_VENV"] ?? TestSupport.packageRoot + "/.build/openapi-venv"
-    }
-
     func testDocumentValidatesAndNamesEveryRoute() throws {
-        let python = Self.venv + "/bin/python"
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            if TestSupport.inCI { XCTFail("the openapi venv is missing (\(Self.venv)): `make test` makes it") }
-            throw XCTSkip("no openapi-spec-validator venv at \(Self.venv): run `make openapi-venv`")
-        }
+        let python = try TestSupport.venvPython("openapi-venv", variable: "SEGUE_OPENAPI_VENV")
         let check = TestSupport.packageRoot + "/Tests/Tools/openapi_check.py"
         let doc = TestSupport.packageRoot + "/docs/openapi.json"
         let r = try TestSupport.run(python, [check, doc])

@@ -38,6 +38,27 @@ final class WebhookTests: XCTestCase {
         XCTAssertEqual(try receiver.requests().last?["verified"] as? Bool, false)
     }
 
+    func testLargeBinaryBodyIsSentWhole() throws {
+        let receiver = try Receiver(key: "k")
+        defer { receiver.stop() }
+        let body = (0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        XCTAssertEqual(try WebhookDelivery(url: receiver.url, body: body, key: "k").attempt(timeoutSeconds: 10).get(), 204)
+        let r = try XCTUnwrap(try receiver.requests().first)
+        XCTAssertEqual(r["length"] as? Int, body.count)
+        XCTAssertEqual(r["verified"] as? Bool, true)
+    }
+
+    func testSilentReceiverTimesOut() throws {
+        let receiver = try Receiver(key: "k", extra: ["--hang", "5"])
+        defer { receiver.stop() }
+        let started = Date()
+        let result = WebhookDelivery(url: receiver.url, body: [], key: "k").attempt(timeoutSeconds: 0.5)
+        guard case .failure(.transfer(let code, let message)) = result else { return XCTFail("expected a timeout, got \(result)") }
+        XCTAssertEqual(code, 28, "CURLE_OPERATION_TIMEDOUT: \(message)")
+        XCTAssertTrue(message.contains("timed out"), message)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "bounded by timeoutSeconds")
+    }
+
     func testReceiverFailingTwiceStillGetsItOnTheThirdAttempt() throws {
         let receiver = try Receiver(key: "k", extra: ["--fail-first", "2"])
         defer { receiver.stop() }
