@@ -110,7 +110,9 @@ def wait(client, a):
             continue
         last = data
         progress = float(data.get("progress") or 0)
-        print(f"{data['status']} {progress * 100:.0f}% {data.get('frames', 0)} frames", flush=True)
+        total = data.get("totalFrames") or 0
+        frames = f"{data.get('frames', 0)}/{total}" if total else f"{data.get('frames', 0)}"
+        print(f"{data['status']} {progress * 100:.0f}% {frames} frames", flush=True)
         if data["status"] in FINAL:
             break
     if last is None or last["status"] not in FINAL:   # the stream ended early: ask once

@@ -11,17 +11,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 TOKEN = "t0k"
 OUTPUT = bytes((i * 7 + 3) % 256 for i in range(1000))
-DONE = {"id": "r-1", "status": "done", "progress": 1.0, "frames": 48, "error": None}
-# r-1's events: a comment, events of several shapes (data split over two lines, CRLF line ends), then the end.
+DONE = {"id": "r-1", "status": "done", "progress": 1.0, "frames": 48, "totalFrames": 48, "fps": 96.5, "error": None}
+# r-1's events as `segue serve` sends them: `event: progress` while it changes, then `event: end` with the final
+# record; here also a comment, data split over two lines and CRLF line ends, which the client must read too.
 EVENTS_R1 = (b": connected\n\n"
-             b"event: progress\ndata: {\"id\": \"r-1\", \"status\": \"queued\", \"progress\": 0, \"frames\": 0}\n\n"
-             b"event: progress\r\ndata: {\"id\": \"r-1\", \"status\": \"rendering\",\r\ndata: \"progress\": 0.5, \"frames\": 24}\r\n\r\n"
-             b"event: progress\ndata:" + json.dumps(DONE).encode() + b"\n\n"
-             b"event: end\ndata: {}\n\n")
+             b"event: progress\ndata: {\"id\": \"r-1\", \"status\": \"queued\", \"progress\": 0, \"frames\": 0, \"totalFrames\": 0}\n\n"
+             b"event: progress\r\ndata: {\"id\": \"r-1\", \"status\": \"rendering\",\r\ndata: \"progress\": 0.5, \"frames\": 24, \"totalFrames\": 48}\r\n\r\n"
+             b"event: end\ndata:" + json.dumps(DONE).encode() + b"\n\n")
 EVENTS_BAD = (b"event: progress\ndata: {\"id\": \"r-bad\", \"status\": \"rendering\", \"progress\": 0.25, \"frames\": 12}\n\n"
-              b"event: progress\ndata: {\"id\": \"r-bad\", \"status\": \"failed\", \"progress\": 0.25, \"frames\": 12, "
+              b"event: end\ndata: {\"id\": \"r-bad\", \"status\": \"failed\", \"progress\": 0.25, \"frames\": 12, "
               b"\"error\": \"item 0: cannot open asset:missing.mp4\"}\n\n")
-
 
 class FakeSegue:
     def __init__(self):

@@ -13,14 +13,14 @@ from openapi_spec_validator import validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
 EXPECTED = {
-    ("POST", "/v1/renders"): {"202", "400", "401", "413", "429"},
-    ("GET", "/v1/renders"): {"200", "401"},
+    ("POST", "/v1/renders"): {"202", "400", "401", "413", "422", "429"},
+    ("GET", "/v1/renders"): {"200", "400", "401"},
     ("GET", "/v1/renders/{id}"): {"200", "401", "403", "404"},
-    ("DELETE", "/v1/renders/{id}"): {"200", "401", "403", "404"},
-    ("GET", "/v1/renders/{id}/output"): {"200", "206", "401", "403", "404"},
-    ("GET", "/v1/renders/{id}/poster"): {"200", "401", "403", "404"},
+    ("DELETE", "/v1/renders/{id}"): {"200", "401", "403", "404", "409"},
+    ("GET", "/v1/renders/{id}/output"): {"200", "206", "401", "403", "404", "409", "416"},
+    ("GET", "/v1/renders/{id}/poster"): {"200", "401", "403", "404", "409"},
     ("GET", "/v1/renders/{id}/events"): {"200", "401", "403", "404"},
-    ("POST", "/v1/assets"): {"201", "401", "413"},
+    ("POST", "/v1/assets"): {"201", "400", "401", "413"},
     ("GET", "/healthz"): {"200"},
     ("GET", "/metrics"): {"200"},
     ("GET", "/openapi.json"): {"200"},

@@ -96,7 +96,7 @@ class ClientTests(unittest.TestCase):
     def test_wait_follows_the_events_until_done(self):
         out = self.client("wait", "r-1")
         self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertEqual(out.stdout.splitlines(), ["queued 0% 0 frames", "rendering 50% 24 frames", "done 100% 48 frames"])
+        self.assertEqual(out.stdout.splitlines(), ["queued 0% 0 frames", "rendering 50% 24/48 frames", "done 100% 48/48 frames"])
         r = self.only_request()
         self.assertEqual((r["method"], r["path"], r["headers"].get("Accept")), ("GET", "/v1/renders/r-1/events", "text/event-stream"))
 
