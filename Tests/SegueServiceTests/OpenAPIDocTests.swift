@@ -4,7 +4,8 @@ import SegueTestSupport
 
 /// docs/openapi.json, the document of `segue serve`'s API: valid OpenAPI 3.1 by openapi-spec-validator (PyPI, in
 /// `make openapi-venv`'s environment), with the routes, bearer security and status codes issue 38 names
-/// (Tests/Tools/openapi_check.py); a copy with a dangling $ref or an undeclared path parameter is refused.
+/// (Tests/Tools/openapi_check.py), response schemas that take the records the server sends (the fake server's) and
+/// refuse broken ones; a copy with a dangling $ref or an undeclared path parameter is refused.
 final class OpenAPIDocTests: XCTestCase {
     func testDocumentValidatesAndNamesEveryRoute() throws {
         let python = try TestSupport.venvPython("openapi-venv", variable: "SEGUE_OPENAPI_VENV")
@@ -12,7 +13,7 @@ final class OpenAPIDocTests: XCTestCase {
         let doc = TestSupport.packageRoot + "/docs/openapi.json"
         let r = try TestSupport.run(python, [check, doc])
         XCTAssertEqual(r.status, 0, r.text + r.stderr)
-        XCTAssertTrue(r.text.contains("openapi: 11 routes, valid"), r.text)
+        XCTAssertTrue(r.text.contains("openapi: 11 routes, 8 response samples, valid"), r.text)
 
         let routes = try TestSupport.run("/usr/bin/python3", [TestSupport.packageRoot + "/Tests/Tools/openapi_routes.py", doc])
         XCTAssertEqual(routes.text.split(separator: "\n").map(String.init), [

@@ -11,7 +11,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 TOKEN = "t0k"
 OUTPUT = bytes((i * 7 + 3) % 256 for i in range(1000))
-DONE = {"id": "r-1", "status": "done", "progress": 1.0, "frames": 48, "totalFrames": 48, "fps": 96.5, "error": None}
+# A record as GET /v1/renders/{id} gives it (docs/openapi.json's RenderStatus; openapi_check.py validates it).
+DONE = {"id": "r-1", "status": "done", "progress": 1.0, "frames": 48, "totalFrames": 48, "fps": 96.5, "error": None,
+        "callback": None, "created": "2026-12-02T20:00:00Z", "started": "2026-12-02T20:00:01Z",
+        "finished": "2026-12-02T20:00:03Z", "attempts": 1}
 # r-1's events as `segue serve` sends them: `event: progress` while it changes, then `event: end` with the final
 # record; here also a comment, data split over two lines and CRLF line ends, which the client must read too.
 EVENTS_R1 = (b": connected\n\n"

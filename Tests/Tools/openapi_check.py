@@ -8,7 +8,9 @@ what the issue names: the routes, bearer security, the status codes of each rout
 """
 import json, os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from openapi_routes import routes, DEFAULT_DOC
+from openapi_routes import routes, check_response, template, DEFAULT_DOC
+import jsonschema
+from fake_segue_server import DONE
 from openapi_spec_validator import validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
@@ -48,7 +50,29 @@ for (method, p), codes in EXPECTED.items():
         problems.append(f"{method} {p}: no response {sorted(missing)}")
     if p.startswith("/v1/") and op.get("security") == []:
         problems.append(f"{method} {p}: open without a token")
+# The response schemas take what the server sends and refuse what it must not: the fake server's record (written as
+# `segue serve` answers), an error, an accepted render; a record with an unknown status or no id.
+samples = [("GET", "/v1/renders/r_1", 200, DONE, True), ("GET", "/v1/renders", 200, {"renders": [DONE]}, True),
+           ("POST", "/v1/renders", 202, {"id": "r_1", "status": "queued"}, True),
+           ("GET", "/v1/renders/r_1/output", 409, {"error": "render r_1 is queued, not done"}, True),
+           ("POST", "/v1/assets?name=a.mp4", 201, {"name": "a.mp4", "size": 3, "sha256": "ab" * 32, "ref": "asset:a.mp4"}, True),
+           ("GET", "/v1/renders/r_1", 200, dict(DONE, status="finished"), False),
+           ("GET", "/v1/renders/r_1", 200, {k: v for k, v in DONE.items() if k != "id"}, False),
+           ("POST", "/v1/renders", 202, {"id": "r_1"}, False)]
+for method, p, status, body, good in samples:
+    try:
+        check_response(doc, method, p, status, body)
+        fits = True
+    except jsonschema.ValidationError:
+        fits = False
+    except Exception as e:   # no such route or status (KeyError), a $ref to nowhere
+        problems.append(f"{method} {p} {status}: {type(e).__name__}: {str(e)[:200]}")
+        continue
+    if fits != good:
+        problems.append(f"{method} {p} {status}: {body} {'refused' if good else 'accepted'} by the document's schema")
+if template(doc, "GET", "/v1/renders/r_1/poster") != "/v1/renders/{id}/poster" or template(doc, "PUT", "/healthz") is not None:
+    problems.append("template() does not match concrete paths")
 for line in problems:
     print(line)
-print(f"openapi: {len(found)} routes, {'valid' if not problems else 'INVALID'}")
+print(f"openapi: {len(found)} routes, {len(samples)} response samples, {'valid' if not problems else 'INVALID'}")
 sys.exit(1 if problems else 0)
