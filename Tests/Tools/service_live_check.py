@@ -9,7 +9,7 @@ signature Python's hmac accepts. Needs jsonschema (`make openapi-venv`'s Python)
 
   service_live_check.py SEGUE [--webhook-seconds N]
 """
-import argparse, hashlib, hmac, importlib.util, io, json, os, re, shutil, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, hashlib, hmac, http.client, importlib.util, io, json, os, re, shutil, subprocess, sys, tempfile, threading, time, urllib.request
 from contextlib import redirect_stderr, redirect_stdout
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
@@ -111,7 +111,21 @@ try:
     check(code == 0 and json.loads(out)["ref"] == "asset:clip.mp4", f"client upload: {out or err}")
     call("POST", "/v1/assets?name=clip2.mp4", body=open(f"{work}/clip.mp4", "rb").read(), headers={"Content-Type": "application/octet-stream"})
     call("POST", "/v1/assets?name=.hidden", body=b"x")
-    call("POST", "/v1/assets?name=big.bin", body=b"\0" * (3 << 19))          # 1.5 MiB over --max-upload 1: 413
+    # 1.5 MiB over --max-upload 1: refused by its Content-Length before the body (Expect: 100-continue, so that the
+    # body is never sent into a closed connection).
+    conn = http.client.HTTPConnection(url.split("//")[1], timeout=10)
+    conn.putrequest("POST", "/v1/assets?name=big.bin")
+    for k, v in (("Authorization", f"Bearer {TOKEN}"), ("Content-Length", str(3 << 19)), ("Expect", "100-continue")):
+        conn.putheader(k, v)
+    conn.endheaders()
+    try:
+        big = conn.getresponse()
+        body = big.read()
+        check(big.status == 413, f"an upload over --max-upload: {big.status}")
+        openapi_routes.check_response(doc, "POST", "/v1/assets?name=big.bin", big.status, json.loads(body))
+    except Exception as e:
+        check(False, f"an upload over --max-upload: {type(e).__name__}: {e}")
+    conn.close()
     code, out, err = run_client("submit", f"{work}/edit.json", "--callback", f"http://127.0.0.1:{hook.server_address[1]}/hook")
     check(code == 0 and out.startswith("r_"), f"client submit: {out or err}")
     rid = out.strip()

@@ -49,6 +49,7 @@ public enum WebhookSignature {
     private static func openSSLError() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         ERR_error_string_n(ERR_get_error(), &buffer, buffer.count)
-        return String(cString: buffer)
+        let end = buffer.firstIndex(of: 0) ?? buffer.count
+        return String(decoding: buffer[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
