@@ -33,6 +33,11 @@ final class WebhookTests: XCTestCase {
         XCTAssertEqual(headers["user-agent"], "segue")
         XCTAssertEqual(headers["x-segue-signature"], WebhookSignature.header(body: body, key: "tenant-a:s3cret"))
 
+        // An empty body is a zero-byte POST (not one read from standard input), signed all the same.
+        XCTAssertEqual(try WebhookDelivery(url: receiver.url, body: [], key: "tenant-a:s3cret").attempt(timeoutSeconds: 5).get(), 204)
+        XCTAssertEqual(try receiver.requests().last?["length"] as? Int, 0)
+        XCTAssertEqual(try receiver.requests().last?["verified"] as? Bool, true)
+
         // Another key: the receiver's check fails (the test can tell a wrong signature).
         _ = WebhookDelivery(url: receiver.url, body: body, key: "other").attempt(timeoutSeconds: 5)
         XCTAssertEqual(try receiver.requests().last?["verified"] as? Bool, false)

@@ -29,7 +29,11 @@ final class CurlEasy {
 
     /// Adds the request headers ("Name: value" lines) and sets them on the handle.
     func setHeaders(_ lines: [String]) -> CURLcode {
-        for line in lines { headers = curl_slist_append(headers, line) }
+        for line in lines {
+            // On failure (out of memory) curl_slist_append returns NULL and leaves the list as it was.
+            guard let longer = curl_slist_append(headers, line) else { return CURLE_OUT_OF_MEMORY }
+            headers = longer
+        }
         return segue_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headers)
     }
 

@@ -46,10 +46,11 @@ public struct WebhookDelivery: Sendable {
             // No "Expect: 100-continue" wait before the body.
             curl.setHeaders(["Content-Type: application/json", "X-Segue-Signature: \(signature)", "Expect:"]),
         ]
-        let code: CURLcode = body.withUnsafeBytes { bytes in
-            // The body is read during curl_easy_perform only, while this closure holds it.
-            setup.append(segue_curl_setopt_offset(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count)))
-            setup.append(segue_curl_setopt_pointer(h, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress)))
+        let code: CURLcode = body.withNonNullBytes { bytes, count in
+            // The body is read during curl_easy_perform only, while this closure holds it. Never NULL: with POST and no
+            // POSTFIELDS, libcurl would read the body from its read callback (standard input by default).
+            setup.append(segue_curl_setopt_offset(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(count)))
+            setup.append(segue_curl_setopt_pointer(h, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: bytes)))
             if let failed = setup.first(where: { $0 != CURLE_OK }) { return failed }
             return curl_easy_perform(h)
         }

@@ -18,8 +18,8 @@ public enum WebhookSignature {
         var out = [UInt8](repeating: 0, count: 32)
         var written = 0
         // EVP_Q_mac reads key and data only for the call; an empty buffer is passed as a valid pointer and length 0.
-        let ok = withBytes(key) { k, kCount in
-            withBytes(body) { b, bCount in
+        let ok = key.withNonNullBytes { k, kCount in
+            body.withNonNullBytes { b, bCount in
                 out.withUnsafeMutableBufferPointer { o in
                     EVP_Q_mac(nil, "HMAC", nil, "SHA256", nil, k, kCount, b, bCount, o.baseAddress, o.count, &written)
                 }
@@ -27,11 +27,6 @@ public enum WebhookSignature {
         }
         precondition(ok != nil && written == 32, "OpenSSL HMAC-SHA256 failed: \(openSSLError())")
         return out
-    }
-
-    private static func withBytes<R>(_ a: [UInt8], _ body: (UnsafeRawPointer, Int) -> R) -> R {
-        if a.isEmpty { return [UInt8(0)].withUnsafeBytes { body($0.baseAddress!, 0) } }
-        return a.withUnsafeBytes { body($0.baseAddress!, $0.count) }
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
