@@ -110,6 +110,10 @@ try:
     code, out, err = run_client("upload", f"{work}/clip.mp4", "--name", "clip.mp4")
     check(code == 0 and json.loads(out)["ref"] == "asset:clip.mp4", f"client upload: {out or err}")
     call("POST", "/v1/assets?name=clip2.mp4", body=open(f"{work}/clip.mp4", "rb").read(), headers={"Content-Type": "application/octet-stream"})
+    form = (b"--XyZ\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n--XyZ\r\nContent-Disposition: form-data; "
+            b"name=\"file\"; filename=\"c.mp4\"\r\nContent-Type: video/mp4\r\n\r\n" + open(f"{work}/clip.mp4", "rb").read() + b"\r\n--XyZ--\r\n")
+    s, _, data = call("POST", "/v1/assets?name=form.mp4", body=form, headers={"Content-Type": "multipart/form-data; boundary=XyZ"})
+    check(s == 201 and json.loads(data)["size"] == os.path.getsize(f"{work}/clip.mp4"), f"a multipart upload stores its file part: {s} {data[:120]}")
     call("POST", "/v1/assets?name=.hidden", body=b"x")
     # 1.5 MiB over --max-upload 1: refused by its Content-Length before the body (Expect: 100-continue, so that the
     # body is never sent into a closed connection).
