@@ -11,6 +11,7 @@ SWIFT_DEBUG_FLAGS ?= -Xswiftc -O
 DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-mesa0 libgl1-mesa-dri \
                 libavformat-dev libavdevice-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg python3 \
                 libheif-dev libexif-dev libtiff-dev libheif-examples libimage-exiftool-perl time libzip-dev python3-venv \
+                libcurl4-openssl-dev libssl-dev \
                 libpng-dev libjpeg62-turbo-dev librsvg2-dev librlottie-dev \
                 libraqm-dev libharfbuzz-dev libfribidi-dev libfreetype-dev libfontconfig-dev libunibreak-dev libass-dev \
                 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
@@ -24,7 +25,7 @@ DEB_PACKAGES := pkg-config libegl-dev libgles-dev libgbm-dev libdrm-dev libegl-m
 DEB_TEST_PACKAGES := slurm-wlm munge chromium libde265-examples
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv schema-venv
+.PHONY: deps build release demo memory layers text text-docs man test example farm-test fixtures fuzz leakcheck bench gpu-check clean otio-venv schema-venv openapi-venv
 
 # Installs the Debian packages that are missing (apt-get update first, as a fresh machine needs).
 deps:
@@ -100,6 +101,17 @@ schema-venv: deps
 	  echo "$(SCHEMA_PACKAGES)" > $(SCHEMA_VENV)/.segue-packages; \
 	fi
 
+# The oracle of docs/openapi.json (OpenAPIDocTests): openapi-spec-validator, which checks an OpenAPI 3.1 document
+# against the specification's schema and rules; from PyPI, in its own virtual environment (it needs a newer jsonschema
+# than schema-venv pins), made once and kept in .build. Only the tests use it.
+OPENAPI_VENV := .build/openapi-venv
+OPENAPI_PACKAGES := openapi-spec-validator==0.9.0
+openapi-venv: deps
+	@if [ ! -x $(OPENAPI_VENV)/bin/python ] || [ ! -f $(OPENAPI_VENV)/.segue-packages ] || [ "$$(cat $(OPENAPI_VENV)/.segue-packages)" != "$(OPENAPI_PACKAGES)" ]; then \
+	  rm -rf $(OPENAPI_VENV) && python3 -m venv $(OPENAPI_VENV) && $(OPENAPI_VENV)/bin/pip install -q --disable-pip-version-check $(OPENAPI_PACKAGES) && \
+	  echo "$(OPENAPI_PACKAGES)" > $(OPENAPI_VENV)/.segue-packages; \
+	fi
+
 # Every test. GPU tests run on Mesa llvmpipe where there is no GPU; under CI=true they fail rather than skip.
 # Tests/run-tests.sh runs the XCTest classes in three processes at once (names before "Li", the rest, and the classes
 # that wait on a clock: RecordTests' real-time recordings; about 6 min instead of 12.9 here: most tests use one core at
@@ -112,7 +124,7 @@ schema-venv: deps
 TEST_ENV ?= GALLIVM_PERF=nopt
 # The Slurm run (about 80 s, nearly all of it waiting on Slurm's scheduler: 8 s of CPU) runs beside the XCTest run, its
 # log printed after it.
-test: deps otio-venv schema-venv
+test: deps otio-venv schema-venv openapi-venv
 	$(SWIFT) build --build-tests $(SWIFT_DEBUG_FLAGS)
 	@mkdir -p .build/test-logs
 	@$(TEST_ENV) Tests/Farm/farm-test.sh .build/debug/segue > .build/test-logs/farm-test.log 2>&1 & farm=$$!; \

@@ -23,6 +23,10 @@ let package = Package(
         .systemLibrary(name: "CLottie", path: "Sources/CLottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
         // libzip: .otioz bundles (OpenTimelineIO timelines with their media in a zip), read by SegueMedia's ZipArchive.
         .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // libcurl: the webhooks `segue serve` POSTs when a render ends, read by SegueService's WebhookDelivery.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // OpenSSL's libcrypto: HMAC-SHA256 signatures of those webhooks (SegueService's WebhookSignature).
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Text shaping (libraqm over FriBidi and HarfBuzz, FreeType, fontconfig, libunibreak) and captions (libass),
         // imported by SegueText only.
         .systemLibrary(name: "CTextShaping", path: "Sources/CTextShaping", pkgConfig: "raqm",
@@ -57,8 +61,8 @@ let package = Package(
         .target(name: "SegueFarm", dependencies: ["SeguePipeline", "SegueEdit", "SegueMedia", "SegueGL", "SegueCore"]),
         // Segue: the library product: build an edit in code, resolve it, render it (ExportSession: async progress, Task cancellation), one frame, probe, record
         .target(name: "Segue", dependencies: ["SeguePipeline", "SegueMedia", "SegueGL", "SegueText", "SegueEdit", "SegueCore"]),
-        // SegueService: `segue serve`, the render service: the HTTP API (libmicrohttpd through CMicroHTTPD), the durable queue (SQLite through CSQLite), renders run as child `segue render` processes under the untrusted-edit policy, tenants' tokens and assets, webhooks owed
-        .target(name: "SegueService", dependencies: ["SegueEdit", "SegueMedia", "SegueCore", "CMicroHTTPD", "CSQLite"], resources: [.embedInCode("openapi.json")]),
+        // SegueService: `segue serve`, the render service: the HTTP API (libmicrohttpd through CMicroHTTPD), the durable queue (SQLite through CSQLite), renders run as child `segue render` (or `segue farm slurm`) processes under the untrusted-edit policy, tenants' tokens and assets, webhooks signed with HMAC-SHA256 (OpenSSL's libcrypto through CCrypto), POSTed through libcurl (CCurl) and retried with backoff
+        .target(name: "SegueService", dependencies: ["SegueEdit", "SegueMedia", "SegueCore", "CMicroHTTPD", "CSQLite", "CCurl", "CCrypto"], resources: [.embedInCode("openapi.json")]),
         // segue: the command line, a client of Segue and SegueFarm: the option table, help, completion, man page
         .executableTarget(name: "segue", dependencies: ["Segue", "SegueFarm", "SegueService", "SeguePipeline", "SegueEdit", "SegueCore"]),
         // A library program for the exit test (issue 22 #11): renders on the GPU and exits at once, however it ended.

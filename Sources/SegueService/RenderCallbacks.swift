@@ -28,13 +28,18 @@ public protocol RenderCallbacks: Sendable {
     func deliver(_ callback: PendingCallback) -> CallbackOutcome
 }
 
-/// The default until a webhook sender is plugged in: says on standard error what it would POST, and counts it delivered.
-public struct LoggingCallbacks: RenderCallbacks {
+/// The webhooks of `segue serve`: one POST of the render's final record through libcurl (`WebhookDelivery`), signed
+/// `X-Segue-Signature: sha256=HEX` with the submitter's token (`WebhookSignature`), 10 s at most an attempt; 2xx is
+/// delivered, anything else retried after `WebhookRetry.delays` (1, 2, 4, … 60 s), then abandoned.
+public struct WebhookCallbacks: RenderCallbacks {
     public init() {}
-    public var retryDelays: [Double] { [1, 5, 30, 120, 600] }
-    public func deliver(_ callback: PendingCallback) -> CallbackOutcome {
-        FileHandle.standardError.write(Data("segue serve: webhook for \(callback.renderID) to \(callback.url) (\(callback.body.count) bytes; no sender configured)\n".utf8))
-        return .delivered(status: 0)
+    public var retryDelays: [Double] { WebhookRetry.delays }
+    public func deliver(_ c: PendingCallback) -> CallbackOutcome {
+        switch WebhookDelivery(url: c.url, body: c.body, key: c.key).attempt(timeoutSeconds: 10) {
+        case .success(let status) where WebhookRetry.isDelivered(status: status): return .delivered(status: status)
+        case .success(let status): return .failed(status: status, message: "HTTP \(status)")
+        case .failure(let error): return .failed(status: nil, message: "\(error)")
+        }
     }
 }
 

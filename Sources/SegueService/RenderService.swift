@@ -40,7 +40,7 @@ public final class RenderService: HTTPHandler, @unchecked Sendable {
 
     /// Opens the data folder and the queue and reads the tokens. Throws `ServiceError` (bad options, tokens),
     /// `SQLiteError`, or a file error.
-    public init(_ configuration: ServiceConfiguration, callbacks: any RenderCallbacks = LoggingCallbacks()) throws {
+    public init(_ configuration: ServiceConfiguration, callbacks: any RenderCallbacks = WebhookCallbacks()) throws {
         guard ["local", "slurm"].contains(configuration.engine) else {
             throw ServiceError(status: 0, message: "--engine \(configuration.engine): segue serve runs renders locally or on Slurm (local, slurm)")
         }

@@ -110,11 +110,7 @@ final class ResolvedEditTests: EndToEndTestCase {
         XCTAssertTrue(rooted.stderr.contains("fixes what the edit may read"), rooted.stderr)
 
         // `segue schema` validates the whole resolved edit (Python's jsonschema, draft 2020-12).
-        let python = SchemaTests.venv + "/bin/python"
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            if TestSupport.inCI { XCTFail("the jsonschema venv is missing (\(SchemaTests.venv))") }
-            throw XCTSkip("no jsonschema venv at \(SchemaTests.venv): run `make schema-venv`")
-        }
+        let python = try TestSupport.venvPython("schema-venv", variable: "SEGUE_SCHEMA_VENV")
         try segue(["schema"]).stdout.write(to: URL(fileURLWithPath: path("edit.schema.json")))
         let check = try TestSupport.run(python, ["-c", "import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))",
                                                  json, path("edit.schema.json")])

@@ -12,11 +12,7 @@ final class SchemaTests: EndToEndTestCase {
     }
 
     func testThePrintedSchemaValidatesEveryShippedEditAndRefusesMisspeltFields() throws {
-        let python = Self.venv + "/bin/python"
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            if TestSupport.inCI { XCTFail("the jsonschema venv is missing (\(Self.venv)): `make test` makes it") }
-            throw XCTSkip("no jsonschema venv at \(Self.venv): run `make schema-venv`")
-        }
+        let python = try TestSupport.venvPython("schema-venv", variable: "SEGUE_SCHEMA_VENV")
         let printed = try segue(["schema"])
         XCTAssertEqual(printed.status, 0, printed.stderr)
         XCTAssertEqual(printed.stdout, EditSchema.json, "segue schema prints the library's schema")

@@ -15,6 +15,19 @@ public enum TestSupport {
     /// True when running under CI (`CI` set): GPU tests must not skip there.
     public static var inCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "false" } ?? false }
 
+    /// The Python of a virtual environment of test oracles that the Makefile makes (`make NAME`, run by `make test`):
+    /// `$variable` if set, else the package's `.build/NAME`, then `bin/python`. Skips the test when it is missing;
+    /// fails it under CI, where `make test` has made it.
+    public static func venvPython(_ name: String, variable: String) throws -> String {
+        let venv = ProcessInfo.processInfo.environment[variable] ?? packageRoot + "/.build/" + name
+        let python = venv + "/bin/python"
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            if inCI { XCTFail("the virtual environment \(venv) is missing: `make test` makes it") }
+            throw XCTSkip("no virtual environment at \(venv): run `make \(name)`")
+        }
+        return python
+    }
+
     /// `../shared/media` relative to the package root, if present.
     public static var sharedMedia: String? {
         let root = packageRoot
