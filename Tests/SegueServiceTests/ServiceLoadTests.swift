@@ -2,17 +2,17 @@ import Foundation
 import XCTest
 import SegueTestSupport
 
-/// A bounded load test: GET /v1/renders/{id} at 200 requests a second for 3 s (Tests/Tools/serve-load.py, four
-/// keep-alive connections) while two renders run: every answer 200 with a JSON body, and the latency reported.
-/// docs/service.md gives a 10 s run's numbers.
+/// A bounded load test, as the issue asks: GET /v1/renders/{id} at 200 requests a second for 10 s
+/// (Tests/Tools/serve-load.py, four keep-alive connections) while two renders run (3600 frames each): every answer 200
+/// with a JSON body, and the latency reported (docs/service.md).
 final class ServiceLoadTests: XCTestCase {
     func testStatusRequestsAt200ASecondWhileTwoRendersRun() throws {
         let dir = TestSupport.tempDir("serve-load")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let token = ServerProcess.acmeToken
-        let server = try ServerProcess.withUploadedClip(in: dir, name: "long.mp4", video: "testsrc=size=320x240:rate=30:duration=20")
+        let server = try ServerProcess.withUploadedClip(in: dir, name: "long.mp4", video: "testsrc=size=320x240:rate=30:duration=40")
         defer { server.stop() }
-        let body = #"{"edit": {"clips": [{"path": "asset:long.mp4"}, {"path": "asset:long.mp4"}, {"path": "asset:long.mp4"}]}}"#
+        let body = #"{"edit": {"clips": [{"path": "asset:long.mp4"}, {"path": "asset:long.mp4"}, {"path": "asset:long.mp4"}], "output": {"preset": "veryslow"}}}"#
         let ids = try (0..<2).map { _ in
             try XCTUnwrap(try Curl.request("\(server.base)/v1/renders", token: token, ["-X", "POST", "--data-binary", body]).json["id"] as? String)
         }
@@ -27,16 +27,17 @@ final class ServiceLoadTests: XCTestCase {
         }.map(\.intValue)
         XCTAssertFalse(frames.isEmpty, events.text)
         XCTAssertEqual(frames, frames.sorted(), events.text)
-        XCTAssertLessThanOrEqual(frames.last ?? 0, 1800)
+        XCTAssertLessThanOrEqual(frames.last ?? 0, 3600)
         let script = "\(TestSupport.packageRoot)/Tests/Tools/serve-load.py"
-        let run = try TestSupport.run("python3", [script, server.base, token, ids.joined(separator: ","), "--rate", "200", "--seconds", "3"])
+        let run = try TestSupport.run("python3", [script, server.base, token, ids.joined(separator: ","), "--rate", "200", "--seconds", "10"])
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], run.text + run.stderr)
         print("ServiceLoadTests: \(run.text)")
         XCTAssertEqual(run.status, 0, run.text)
-        XCTAssertEqual((report["requests"] as? NSNumber)?.intValue, 600)
+        XCTAssertEqual((report["requests"] as? NSNumber)?.intValue, 2000)
         XCTAssertEqual((report["errors"] as? NSNumber)?.intValue, 0)
         XCTAssertLessThan((report["p99_ms"] as? NSNumber)?.doubleValue ?? .infinity, 2000)
-        // The renders went on (on this machine, 2 cores, each takes longer than the load: both still render at its end).
+        // The renders went on (x264 `veryslow`: here, 2 cores, both still render when the load ends; a faster machine
+        // may have finished them).
         XCTAssertTrue(try statuses().allSatisfy { $0 == "rendering" || $0 == "done" })
     }
 }
