@@ -145,6 +145,25 @@ final class SmartRenderTests: EndToEndTestCase {
         try assertCopied(path("hevc-open.mp4"), of: open, plan: openPlan, frames: 96)
     }
 
+    /// x264 with 10 s GOPs (a keyframe every 250 frames, B-pyramids): the first 10 s GOP is copied whole, frame for
+    /// frame, up to a crossfade; the frames after it, inside the next 10 s GOP, are encoded, and the file decodes silently.
+    func testTenSecondGOPs() throws {
+        let src = path("gop10.mp4")
+        try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=12", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p",
+                                "-g", "250", "-keyint_min", "250", "-sc_threshold", "0", "-colorspace", "bt709", "-color_primaries", "bt709",
+                                "-color_trc", "bt709", "-color_range", "tv", src])
+        var edit = Edit(clips: [clip(src, start: 0, duration: 10.4), clip(src, tr(.crossfade, 0.4), start: 10, duration: 1.6)])
+        edit.renderSize = PixelSize(width: 320, height: 180)
+        edit.frameRate = FrameRate(25)
+        edit.output.smart = true
+        let plan = try SmartPlan.make(try RenderJob.resolve(edit))
+        XCTAssertEqual(try SmartIndex.read(path: src, policy: .default).gops.map(\.frames), [0..<250, 250..<300])
+        XCTAssertEqual(plan.lines, ["frames 0–249 copied from gop10.mp4 (its frames 0–249)", "frames 250–259 encoded: transition",
+                                    "frames 260–289 encoded: no keyframe inside the stretch to start a copy at", "250 frames copied, 40 encoded"])
+        _ = try render(edit, "gop10-smart.mp4")
+        try assertCopied(path("gop10-smart.mp4"), of: src, plan: plan, frames: 290, secondDecoder: false)
+    }
+
     /// A source that says nothing of its colour, 1280×720 (read as BT.709 limited range): its whole GOPs are copied
     /// and the other frames encoded untagged too, so that a player guesses the same for all of them — every frame of
     /// the output, copied or encoded, has no colour description, and the copied ones are the source's.
