@@ -37,6 +37,12 @@ public final class FrameRenderer: CompositeRenderer {
     /// Whether the CPU renderer draws the frames that need drawing (all but those with a gl-transitions shader).
     public var cpuComposites: Bool { machine.composites == .cpu }
 
+    /// A renderer for another thread where the CPU draws every frame (no GPU context): its own reference renderer,
+    /// the same decisions. Nil where a GPU context takes part (one context, one thread).
+    func cpuTwin(_ options: RenderOptions) -> FrameRenderer? {
+        gpu == nil ? FrameRenderer(cpu: ReferenceRenderer(), gpu: nil, composites: .cpu, options: options, why: cpuBecause) : nil
+    }
+
     /// The renderer that draws `plan`: the GPU for a gl-transitions shader, else the machine's composite drawer.
     func drawer(_ plan: FramePlan) -> CompositeRenderer {
         let needsGPU = plan.passes.contains { $0.transition?.kind == .glsl }

@@ -79,15 +79,16 @@ extension RenderJob {
         stretchOptions.verbose = false
         let total = Int64(range.count)
         let lookahead = timeline.output.format.lookahead(for: settings)
+        // Progress: the encoded frames drawn so far, over the whole output (the copied ones count when it is written).
+        let drawn = Locked<[Int: Int64]>([:])
         /// `ahead`: frames of the run after `r`, in another chunk (fed to the encoder as lookahead, not written).
-        func encodeStretch(_ r: Range<Int64>, ahead: Int64, to file: String) throws -> [String] {
-            try options.checkCancellation(frame: r.lowerBound - range.lowerBound, of: total)
-            // Progress over the whole output: the frames before this stretch (copied or encoded) count as done.
-            let base = r.lowerBound - range.lowerBound
+        func encodeStretch(_ r: Range<Int64>, ahead: Int64, to file: String, job: Int, renderer: FrameRenderer, watchdog: Watchdog?) throws -> [String] {
+            try options.checkCancellation(frame: drawn.value.values.reduce(0, +), of: total)
             var each = stretchOptions
             if let report = options.progress {
                 each.progress = { @Sendable (p: RenderProgress) in
-                    report(RenderProgress(frame: base + p.frame, total: total, fps: p.fps, speed: p.speed, elapsed: p.elapsed, eta: p.eta, stage: "render"))
+                    let done = drawn.update { $0[job] = p.frame; return $0.values.reduce(0, +) }
+                    report(RenderProgress(frame: done, total: total, fps: p.fps, speed: p.speed, elapsed: p.elapsed, eta: p.eta, stage: "render"))
                 }
             }
             return try encode(timeline, renderer: renderer, to: file, options: each, frames: r, encoderLookahead: min(lookahead, ahead),
@@ -96,7 +97,8 @@ extension RenderJob {
         let withAudio = options.audio && range == 0..<timeline.frameCount && timeline.output.format.hasAudio
         // A chunk of encoded frames only: the encoder's file is the chunk.
         if !withAudio, planned.count == 1, case .encoded(let f, let ahead) = planned[0] {
-            let warnings = try encodeStretch(f.lowerBound + range.lowerBound..<f.upperBound + range.lowerBound, ahead: ahead, to: path)
+            let warnings = try encodeStretch(f.lowerBound + range.lowerBound..<f.upperBound + range.lowerBound, ahead: ahead, to: path, job: 0,
+                                             renderer: renderer, watchdog: watchdog)
             return (Int64(f.count), 0, warnings, false)
         }
         let parts = path + ".parts"
@@ -107,17 +109,46 @@ extension RenderJob {
         let audio = BackgroundWork { try audioPath.map { try writeAudioPass(timeline, to: $0) } ?? 0 }
         // Before the parts folder is removed (`defer` above runs after this one), the audio pass has ended.
         defer { _ = try? audio.value() }
-        var pieces: [SmartMux.Piece] = [], warnings: [String] = []
+        var pieces: [SmartMux.Piece] = []
+        var stretches: [(frames: Range<Int64>, ahead: Int64, file: String)] = []
         for p in planned {
             switch p {
             case .encoded(let f, let ahead):
                 let file = "\(parts)/\(pieces.count).mp4"
-                warnings += try encodeStretch(f.lowerBound + range.lowerBound..<f.upperBound + range.lowerBound, ahead: ahead, to: file)
+                stretches.append((f.lowerBound + range.lowerBound..<f.upperBound + range.lowerBound, ahead, file))
                 pieces.append(SmartMux.Piece(.encoded(path: file), startFrame: f.lowerBound))
             case .copied(let f, let file, let source, let packets):
                 pieces.append(SmartMux.Piece(.copied(plan.streams[file]!, packets: packets, firstFrame: source.lowerBound), startFrame: f.lowerBound))
             }
         }
+        // The encoded stretches, each a file of its own: two at a time where the CPU draws them (each worker its own
+        // CPU renderer and frame watchdog; the short stretches of a smart render keep one core busy, not two), one
+        // after another where a GPU context draws. Measured on the bench's edit (2 cores): with crossfades 5.75 s
+        // against 7.0 s; the cuts alone unchanged (2.5 s) with the second worker waiting for the audio pass, 0.6 s
+        // slower without that wait.
+        let twin = ProcessInfo.processInfo.activeProcessorCount >= 2 && stretches.count > 1 ? renderer.cpuTwin(options) : nil
+        let next = Locked(0), results = Locked<[Int: Result<[String], Error>]>([:])
+        func work(_ renderer: FrameRenderer, _ watchdog: Watchdog?) {
+            while true {
+                let k = next.update { n -> Int in n += 1; return n - 1 }
+                guard k < stretches.count, !results.value.values.contains(where: { if case .failure = $0 { return true }; return false }) else { return }
+                let s = stretches[k]
+                let r = Result { try encodeStretch(s.frames, ahead: s.ahead, to: s.file, job: k, renderer: renderer, watchdog: watchdog) }
+                results.update { $0[k] = r }
+            }
+        }
+        // The second worker starts once the audio pass is over (on two cores the audio pass and one worker keep both
+        // busy; a third would slow the audio pass, which a cuts-only edit waits for).
+        let second = twin.map { twin in
+            BackgroundWork(unchecked: {
+                _ = try? audio.value()
+                work(twin, watchdog.map { Watchdog(seconds: $0.seconds, limitName: $0.limitName) })
+            })
+        }
+        work(renderer, watchdog)
+        try second?.value()
+        var warnings: [String] = []
+        for k in stretches.indices { warnings += try results.value[k]?.get() ?? [] }
         let samples = try audio.value()
         let format = timeline.output.format
         let frames = try SmartMux.write(pieces, frameRate: timeline.frameRate, audioPath: audioPath, to: path,
