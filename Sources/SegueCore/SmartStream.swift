@@ -37,8 +37,6 @@ public struct SmartStream: Equatable, Sendable {
     public var parameterSets: [UInt8] = []
     /// Each frame's presentation time from the first frame's, in display order.
     public var frameTimes: [MediaTime] = []
-    /// Each frame's presentation timestamp in the stream's time base, in display order.
-    public var framePTS: [Int64] = []
     /// Each packet's presentation timestamp in the stream's time base, in decoding order (the file's order).
     public var packetPTS: [Int64] = []
     /// Each packet's display-order frame index, in decoding order.

@@ -11,6 +11,10 @@ public struct FarmOptions: Codable, Sendable {
     public var output = ""
     /// Plan, scripts, chunks and logs; default `<output>.segue-farm` beside the output.
     public var workDir: String?
+    /// The work folder, absolute: `workDir`, or `<output>.segue-farm` beside the output.
+    public var workFolder: String {
+        URL(fileURLWithPath: workDir ?? URL(fileURLWithPath: output).standardizedFileURL.path + ".segue-farm").standardizedFileURL.path
+    }
     /// The queue to run in (Slurm's partition).
     public var partition: String?
     /// Resources per chunk job, e.g. "gpu:1" (Slurm's gres; chunk jobs only).
@@ -72,7 +76,7 @@ public enum Farm {
     public static func submit(_ edit: Edit, editPath: String, bundle: String? = nil, options: FarmOptions, engine: FarmEngine,
                               segue: String, dryRun: Bool, policy: InputPolicy = .default, log: (String) -> Void) throws -> FarmState {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
-        let work = URL(fileURLWithPath: options.workDir ?? output + ".segue-farm").standardizedFileURL.path
+        let work = options.workFolder
         let layout = FarmLayout(work: work)
         if let k = options.maxParallel, k < 1 { throw UsageError("--max-parallel must be ≥ 1 (got \(k))") }
         if options.retries < 0 { throw UsageError("--retries must be ≥ 0 (got \(options.retries))") }

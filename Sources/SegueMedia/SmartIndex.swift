@@ -57,7 +57,6 @@ public enum SmartIndex {
         guard let first = sorted.first else { s.problem = s.problem ?? "no video packets"; return s }
         if Set(sorted).count != sorted.count { s.problem = s.problem ?? "two packets have the same timestamp" }
         let tb = st.pointee.time_base
-        s.framePTS = sorted
         s.packetPTS = packets.map(\.pts)
         s.frameTimes = sorted.map { MediaTime(value: ($0 - first) * Int64(tb.num), timescale: Int64(tb.den)) }
         s.nonIDRKeyframes = packets.filter { $0.key && !$0.idr }.count
@@ -72,8 +71,8 @@ public enum SmartIndex {
         for (a, b) in zip(starts, starts.dropFirst()) {
             let skipped = packets[(a + 1)..<b].prefix { $0.rasl }.count
             guard !packets[(a + 1 + skipped)..<b].contains(where: \.rasl) else { continue }
-            guard let all = run(packets[a..<b].map { displayIndex[$0.pts]! }),
-                  let alone = run(([a] + Array((a + 1 + skipped)..<b)).map { displayIndex[packets[$0].pts]! }) else { continue }
+            guard let all = run(Array(s.packetFrames[a..<b])),
+                  let alone = run([s.packetFrames[a]] + s.packetFrames[(a + 1 + skipped)..<b]) else { continue }
             s.gops.append(SmartStream.GOP(frames: all, packets: a..<b, skippedAtStart: skipped, startFrames: alone))
         }
         return s

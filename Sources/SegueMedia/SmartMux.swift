@@ -19,7 +19,7 @@ public enum SmartMux {
             /// Every video packet of a file Segue encoded (its frame 0 is the piece's first frame).
             case encoded(path: String)
             /// The packets `packets` (decoding order) of a source whose display-order frames `firstFrame`… they show
-            /// (`SmartStream`: `framePTS` gives each frame's timestamp).
+            /// (`SmartStream`: `packetFrames` gives the frame each packet shows).
             case copied(SmartStream, packets: Range<Int>, firstFrame: Int)
         }
         public let source: Source
@@ -68,8 +68,7 @@ public enum SmartMux {
                 while try r.next() { frames.append(Int(r.frame(r.packet.ptr.pointee.pts, frameBase))) }
                 shown.append(frames)
             case .copied(let stream, let packets, let firstFrame):
-                let index = Dictionary(uniqueKeysWithValues: stream.framePTS.enumerated().map { ($1, $0) })
-                shown.append(stream.copied(packets).map { index[stream.packetPTS[$0]]! - firstFrame })
+                shown.append(stream.copied(packets).map { stream.packetFrames[$0] - firstFrame })
             }
         }
         // Every piece shows each of its frames once: none dropped, duplicated or outside it at a seam.

@@ -9,10 +9,11 @@ import SegueMedia
 /// A frame may be copied when it is a direct frame of one source: one layer (no transition, no layer above), an
 /// untouched media layer (opacity 1, no crop, blend or effect) shown at scale 1 at the source's own size without
 /// moving or turning, from an SDR source the output does not tone-map, in an SDR output without alpha. Consecutive
-/// such frames that show consecutive frames of one file make a run; the whole GOPs (`SmartStream.GOP`: from an IDR
-/// or HEVC CRA picture to the next) inside a run are copied, a chain of them at a time (the first without its RASL
-/// pictures), and the run's frames before the first (from a cut to the next keyframe) and after the last are encoded. Files whose parameter sets differ from the first copied file's are
-/// encoded.
+/// such frames that show consecutive frames of one file make a run; from each copy start inside a run (an IDR or HEVC
+/// CRA picture, `SmartStream.GOP`) the longest copy that shows only the run's frames is copied
+/// (`SmartStream.longestCopy`: across GOPs, to the last packet whose frames are all shown), and the run's frames
+/// before it (from a cut to the next keyframe) and after it are encoded. Files whose parameter sets differ from the
+/// first copied file's are encoded.
 public struct SmartPlan: Sendable {
     /// One stretch of output frames.
     public struct Stretch: Sendable, Equatable {

@@ -123,9 +123,9 @@ extension RenderJob {
         }
         // The encoded stretches, each a file of its own: two at a time where the CPU draws them (each worker its own
         // CPU renderer and frame watchdog; the short stretches of a smart render keep one core busy, not two), one
-        // after another where a GPU context draws. Measured on the bench's edit (2 cores): with crossfades 5.75 s
-        // against 7.0 s; the cuts alone unchanged (2.5 s) with the second worker waiting for the audio pass, 0.6 s
-        // slower without that wait.
+        // after another where a GPU context draws. Measured on the bench's edit (2 cores, quiet): with crossfades 5.6 s
+        // against 7.0 s one at a time; the cuts alone 2.5 s as before with the second worker waiting for the audio
+        // pass, about 0.6 s slower when it starts at once.
         let twin = ProcessInfo.processInfo.activeProcessorCount >= 2 && stretches.count > 1 ? renderer.cpuTwin(options) : nil
         let next = Locked(0), results = Locked<[Int: Result<[String], Error>]>([:])
         func work(_ renderer: FrameRenderer, _ watchdog: Watchdog?) {

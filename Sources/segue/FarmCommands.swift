@@ -139,13 +139,14 @@ func farmCommand(_ a: Arguments) throws {
         let state = try Farm.submit(resolved, editPath: editPath, bundle: settings.bundlePath, options: options, engine: engine,
                                     segue: executablePath(), dryRun: rest.dryRun, policy: settings.inputPolicy, log: say)
         // On this machine the work is over when `submit` returns: say how it went, and exit as `farm status` would.
+        let work = options.workFolder
         if name == "local" && !rest.dryRun {
-            let st = try Farm.status(options.workDir ?? options.output + ".segue-farm", engine: engine)
+            let st = try Farm.status(work, engine: engine)
             say(st.text)
             if st.done { say("segue: wrote \(state.options.output) with \((engine as! LocalEngine).jobs) chunk process(es) at once") }
             exit(st.exitStatus)
         }
-        if rest.waitForFarm && !rest.dryRun { try waitForFarm(options.workDir ?? options.output + ".segue-farm", progress: rest.progress) }
+        if rest.waitForFarm && !rest.dryRun { try waitForFarm(work, progress: rest.progress) }
     case "status":
         guard rest.positional.count == 1 else { throw UsageError("farm status takes the work folder") }
         let st = try Farm.status(rest.positional[0])

@@ -10,12 +10,13 @@ import SeguePipeline
 func waitForFarm(_ work: String, progress style: ProgressStyle?, interval: Double = 2) throws -> Never {
     let plan = try ChunkPlanner.load(URL(fileURLWithPath: work).appendingPathComponent("plan.json").path)
     let total = plan.totalFrames, rate = FrameRate.parse(plan.frameRate)?.framesPerSecond ?? 0
-    let report = progressPrinter(style ?? .none)
+    let report = progressPrinter(style ?? defaultProgressStyle())
     let started = Date()
     var reported: Int64 = -1
     while true {
         let st = try Farm.status(work)
-        let done = plan.chunks.filter { c in st.items.contains { $0.kind == "chunk" && $0.index == c.index && $0.state == "done" } }.reduce(0) { $0 + $1.frames }
+        let doneChunks = Set(st.items.filter { $0.kind == "chunk" && $0.state == "done" }.compactMap(\.index))
+        let done = plan.chunks.filter { doneChunks.contains($0.index) }.reduce(0) { $0 + $1.frames }
         let frames = st.done ? total : done
         if frames != reported, let report {
             reported = frames
