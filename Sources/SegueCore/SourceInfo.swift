@@ -112,8 +112,10 @@ public struct SourceInfo: Equatable, Sendable {
     /// (`timestampTolerance(timeBase:averageRate:baseRate:)`); zero until the clip is probed.
     public var timestampTolerance: MediaTime = .zero
 
-    /// The slack of Segue's frame rule for a stream: one tick of its time base, but at least 1 ms, and at most a
-    /// quarter of its shortest frame interval.
+    /// The rounding a stream's timestamps may carry: one tick of its time base, but at least 1 ms, and at most a
+    /// quarter of its shortest frame interval. What the timeline allows where it compares a clip's media with a
+    /// length (a clip starting or ending within it of an output frame); the frame rule adds a camera's late stamps to
+    /// it (`frameRuleSlack`).
     ///
     /// Why: containers round timestamps to their clock. Matroska/WebM and FLV count whole milliseconds, so a 30 fps
     /// frame due at 2/30 s = 66.67 ms is stamped 67 ms, after the output frame that should show it; QuickTime files
@@ -128,13 +130,30 @@ public struct SourceInfo: Equatable, Sendable {
     ///     as a clock (a 600 fps `r_frame_rate` of a variable-frame-rate clip), not as frame spacing.
     public static func timestampTolerance(timeBase: MediaTime, averageRate: Double?, baseRate: Double?) -> MediaTime {
         let millisecond = MediaTime(value: 1, timescale: 1000)
-        var tolerance = timeBase < millisecond ? millisecond : timeBase
+        return capped(timeBase < millisecond ? millisecond : timeBase, averageRate: averageRate, baseRate: baseRate)
+    }
+
+    /// The slack of Segue's frame rule (`VideoReader`, `SmartStream.frameIndex`): how far after a requested time a
+    /// frame's timestamp may lie and still be the frame shown then. `timestampTolerance` plus one tick of QuickTime's
+    /// clock (1/600 s), at most a quarter of the shortest frame interval; zero where the tolerance is (frame times
+    /// that are exact: stills, image sequences' own clock, Lottie).
+    ///
+    /// Why the 1/600 s: cameras stamp frames late on their own clock. An iPhone 4S clip's frames from the 26th on lie a
+    /// whole 600 tick (1.67 ms) after k/30 s: within one tick in the phone's file, but remuxed by FFmpeg into MP4
+    /// (timescale 19 200) they stay 1/600 s late, past the tolerance of that clock's tick (1 ms), and into Matroska up
+    /// to 2 ms late (1/600 s, then rounded to the millisecond); with the tolerance alone such a file showed frame 24
+    /// twice and never frame 25, and so on after every late frame (`ContainerTimingTests`).
+    public var frameRuleSlack: MediaTime {
+        guard MediaTime.zero < timestampTolerance else { return .zero }
+        return Self.capped(timestampTolerance + MediaTime(value: 1, timescale: 600), averageRate: nominalFrameRate, baseRate: baseFrameRate)
+    }
+
+    /// `slack`, but at most a quarter of the shortest frame interval the rates say (rates above 240 fps ignored).
+    static func capped(_ slack: MediaTime, averageRate: Double?, baseRate: Double?) -> MediaTime {
         let fastest = [averageRate, baseRate].compactMap { $0 }.filter { $0.isFinite && $0 > 0 && $0 <= 240 }.max()
-        if let r = fastest {
-            let quarter = MediaTime(value: 1_000_000, timescale: Int64((4_000_000 * r).rounded()))
-            if quarter < tolerance { tolerance = quarter }
-        }
-        return tolerance
+        guard let r = fastest else { return slack }
+        let quarter = MediaTime(value: 1_000_000, timescale: Int64((4_000_000 * r).rounded()))
+        return quarter < slack ? quarter : slack
     }
 
     /// Progressive, or interlaced with its field order: from the stream's field order

@@ -5,9 +5,10 @@ import SegueCore
 /// (no pixel conversion for the Y′CbCr formats the renderers take), `frame(at:)` an RGBA conversion.
 ///
 /// Source frame rule: for source time `s` (seconds from the clip's first frame), the picture is the last decoded
-/// frame whose PTS − first PTS ≤ `s + ε`, where ε (`SourceInfo.timestampTolerance`: one tick of the stream's
-/// time base, at least 1 ms, at most a quarter frame) absorbs the container's rounding of timestamps (Matroska
-/// stamps a 30 fps frame due at 66.67 ms as 67 ms). This holds for variable frame rates too. Past the last
+/// frame whose PTS − first PTS ≤ `s + ε`, where ε (`SourceInfo.frameRuleSlack`: one tick of the stream's time base,
+/// at least 1 ms, plus 1/600 s, at most a quarter frame) absorbs the container's rounding of timestamps (Matroska
+/// stamps a 30 fps frame due at 66.67 ms as 67 ms) and a camera's late stamps (an iPhone's, 1/600 s late). This
+/// holds for variable frame rates too. Past the last
 /// frame, the last frame is held. Times must be requested in non-decreasing order after a `seek`.
 ///
 /// Interlaced clips (see `SourceInfo.fieldOrder`) are deinterlaced with libavfilter's `bwdif`, one picture per
@@ -180,7 +181,7 @@ public final class VideoReader {
         info.imageSequence = "image sequence \(reader.pattern), pictures \(reader.first)–\(reader.last) (\(reader.count) frames"
             + (reader.missing.isEmpty ? "" : ", \(reader.missing.count) missing: \(sequence.missingFrames == .hold ? "the picture before held" : "black")")
             + ") at \(rate) fps"
-        tolerance = info.timestampTolerance
+        tolerance = info.frameRuleSlack
         info.colour = colour(of: first.frame)
     }
 
@@ -327,7 +328,7 @@ public final class VideoReader {
         }
         info.hasAlpha = Frame.hasAlpha(AVPixelFormat(rawValue: f.format))
         if !isStill { describeRecordedRates(of: st) }
-        tolerance = info.timestampTolerance
+        tolerance = info.frameRuleSlack
         info.colour = colour(of: first)
         if let o = colourOverride {
             info.colourOverridden = [("matrix", o.matrix != nil), ("range", o.range != nil), ("transfer", o.transfer != nil),

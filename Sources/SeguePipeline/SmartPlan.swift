@@ -132,7 +132,7 @@ public struct SmartPlan: Sendable {
         }
         guard let s = streams[p.spec.path] else { return .other("not indexed") }
         if let why = s.problem { return .other(why) }
-        guard let k = s.frameIndex(at: layer.sourceTime, slack: p.source.timestampTolerance) else { return .other("before the source's first frame") }
+        guard let k = s.frameIndex(at: layer.sourceTime, slack: p.source.frameRuleSlack) else { return .other("before the source's first frame") }
         return .direct(path: p.spec.path, frame: k)
     }
     fileprivate enum Frame: Equatable { case direct(path: String, frame: Int), other(String) }

@@ -178,4 +178,54 @@ final class ContainerTimingTests: EndToEndTestCase {
             XCTAssertEqual(Set(shown).count, 60, "\(ext): every frame shown")
         }
     }
+
+    /// Cameras stamp frames late on their own clock (an iPhone 4S clip's frames from the 26th on lie a whole 600 tick
+    /// after k/30 s), and users remux such files: FFmpeg writes the MP4 on a 19 200 clock with the frames still
+    /// 1/600 s late, Matroska rounds them to the millisecond (up to 2 ms late). Every frame is shown once in each.
+    /// (With a 1 ms slack the MP4 showed frame 24 twice and never showed 25, and so on every frame after.)
+    func testLateQuickTimeStampsInEveryRemux() throws {
+        let mov = path("late.mov")
+        try TestSupport.ffmpeg(["-f", "lavfi", "-i",
+                                "color=c=black:s=64x48:r=30,format=yuv420p,geq=lum='16+2*N':cb=128:cr=128,settb=1/600,setpts='N*20+gte(N\\,25)'",
+                                "-frames:v", "45", "-fps_mode", "passthrough", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast",
+                                "-pix_fmt", "yuv420p", "-video_track_timescale", "600", mov])
+        var files = [("mov", mov)]
+        for ext in ["mp4", "mkv"] {
+            let out = path("late-remuxed.\(ext)")
+            try TestSupport.ffmpeg(["-i", mov, "-c", "copy", out])
+            files.append((ext, out))
+        }
+        XCTAssertEqual(try TestSupport.ffprobe(files[1].1, "stream=time_base")["time_base"], "1/19200", "FFmpeg's MP4 clock")
+        for (ext, file) in files {
+            var edit = Edit(clips: [clip(file)])
+            edit.frameRate = FrameRate(30)
+            edit.output.codec = .ffv1
+            let out = path("late-out-\(ext).mkv")
+            _ = try render(edit, to: out, backend: .cpu, audio: false)
+            XCTAssertEqual(try counters(out), Array(0..<45), ext)
+        }
+    }
+
+    /// The iPhone 4S clip of `../shared/media` (1/600 s late frames, turned −90°) remuxed into MP4 by FFmpeg renders
+    /// exactly as the original: the same 66 output frames at 30 fps, each a different picture.
+    func testRemuxedPhoneClipRendersAsTheOriginal() throws {
+        guard let media = TestSupport.sharedMedia else { throw XCTSkip("../shared/media not present") }
+        let mov = "\(media)/iphone4s_rot-90_audiofirst.mov"
+        let mp4 = path("iphone4s-remuxed.mp4")
+        try TestSupport.ffmpeg(["-i", mov, "-map", "0:v", "-c", "copy", mp4])
+        var hashes: [[String]] = []
+        for file in [mov, mp4] {
+            var edit = Edit(clips: [clip(file)])
+            edit.frameRate = FrameRate(30)
+            edit.renderSize = PixelSize(width: 72, height: 128)
+            edit.output.codec = .ffv1
+            let out = path("phone-\(hashes.count).mkv")
+            _ = try render(edit, to: out, backend: .cpu, audio: false)
+            hashes.append(try framemd5(out, "v"))
+        }
+        XCTAssertEqual(hashes[0].count, 66)
+        let pictures = hashes[0].map { $0.split(separator: ",").last!.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(Set(pictures).count, 66, "every output frame a different picture of the phone")
+        XCTAssertEqual(hashes[1], hashes[0], "the remux shows the same pictures at the same frames")
+    }
 }
