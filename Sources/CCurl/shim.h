@@ -27,4 +27,10 @@ static inline CURLcode segue_curl_discard_body(CURL *handle) {
 static inline CURLcode segue_curl_response_code(CURL *handle, long *code) {
     return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
 }
+// Called with each address libcurl is about to connect to (CURLOPT_OPENSOCKETFUNCTION): `segue serve` checks it against
+// the addresses webhooks may go to (CallbackAddresses) and returns CURL_SOCKET_BAD to refuse it.
+static inline CURLcode segue_curl_set_opensocket(CURL *handle, curl_opensocket_callback callback, void *data) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+    return code != CURLE_OK ? code : curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, data);
+}
 #endif

@@ -32,10 +32,12 @@ public protocol RenderCallbacks: Sendable {
 /// `X-Segue-Signature: sha256=HEX` with the submitter's token (`WebhookSignature`), 10 s at most an attempt; 2xx is
 /// delivered, anything else retried after `WebhookRetry.delays` (1, 2, 4, … 60 s), then abandoned.
 public struct WebhookCallbacks: RenderCallbacks {
-    public init() {}
+    /// Whether receivers at non-public addresses are sent to (`WebhookDelivery.allowsPrivateAddresses`).
+    public let allowsPrivateAddresses: Bool
+    public init(allowsPrivateAddresses: Bool = false) { self.allowsPrivateAddresses = allowsPrivateAddresses }
     public var retryDelays: [Double] { WebhookRetry.delays }
     public func deliver(_ c: PendingCallback) -> CallbackOutcome {
-        switch WebhookDelivery(url: c.url, body: c.body, key: c.key).attempt(timeoutSeconds: 10) {
+        switch WebhookDelivery(url: c.url, body: c.body, key: c.key, allowsPrivateAddresses: allowsPrivateAddresses).attempt(timeoutSeconds: 10) {
         case .success(let status) where WebhookRetry.isDelivered(status: status): return .delivered(status: status)
         case .success(let status): return .failed(status: status, message: "HTTP \(status)")
         case .failure(let error): return .failed(status: nil, message: "\(error)")

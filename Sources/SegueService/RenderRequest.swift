@@ -10,8 +10,10 @@ struct RenderRequest {
     var values: [String: Any]?
     var callback: String?
 
-    /// Throws `ServiceError` (400 for malformed JSON, 422 for an edit the service refuses), naming the field.
-    init(body: [UInt8], tenant: String, layout: ServiceLayout, hasAsset: (String) -> Bool) throws {
+    /// Throws `ServiceError` (400 for malformed JSON or a callback URL the server will not send to, 422 for an edit
+    /// the service refuses), naming the field. Unless `allowsPrivateCallbacks`, a callback whose host is a non-public
+    /// address literal or `localhost` is refused (`CallbackAddresses`; names are checked again when resolved).
+    init(body: [UInt8], tenant: String, layout: ServiceLayout, allowsPrivateCallbacks: Bool = false, hasAsset: (String) -> Bool) throws {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
             throw ServiceError(status: 400, message: "the body must be a JSON object: {\"edit\": EDIT, \"values\": {...}, \"callback\": URL}")
         }
@@ -55,6 +57,9 @@ struct RenderRequest {
             guard let url = c as? String, let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
                   parsed.host != nil else {
                 throw ServiceError(status: 400, message: "callback: must be an http:// or https:// URL")
+            }
+            if !allowsPrivateCallbacks, let host = URLHost.of(url), let kind = CallbackAddresses.nonPublicKind(host: host) {
+                throw ServiceError(status: 400, message: "callback: " + CallbackAddresses.refusal(host, kind: kind))
             }
             callback = url
         }

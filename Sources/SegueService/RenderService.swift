@@ -24,6 +24,9 @@ public struct ServiceConfiguration: Sendable {
     public var executable: String
     /// The OpenAPI document served at /openapi.json.
     public var openAPI: [UInt8]
+    /// `--allow-private-callbacks`: webhooks may go to loopback, private, link-local and other non-public addresses
+    /// (`CallbackAddresses`); off, such callbacks are refused at submit (400) and at connect time.
+    public var allowsPrivateCallbacks = false
 
     public init(data: String, executable: String, openAPI: [UInt8]) { self.data = data; self.executable = executable; self.openAPI = openAPI }
 }
@@ -40,7 +43,8 @@ public final class RenderService: HTTPHandler, @unchecked Sendable {
 
     /// Opens the data folder and the queue and reads the tokens. Throws `ServiceError` (bad options, tokens),
     /// `SQLiteError`, or a file error.
-    public init(_ configuration: ServiceConfiguration, callbacks: any RenderCallbacks = WebhookCallbacks()) throws {
+    /// `callbacks`: what delivers the webhooks; nil: `WebhookCallbacks` with the configuration's address policy.
+    public init(_ configuration: ServiceConfiguration, callbacks: (any RenderCallbacks)? = nil) throws {
         guard ["local", "slurm"].contains(configuration.engine) else {
             throw ServiceError(status: 0, message: "--engine \(configuration.engine): segue serve runs renders locally or on Slurm (local, slurm)")
         }
@@ -56,7 +60,8 @@ public final class RenderService: HTTPHandler, @unchecked Sendable {
                               engine: configuration.engine == "slurm" ? .slurm(chunks: configuration.chunks, arguments: configuration.farmArguments) : .local,
                               callbackBody: { String(decoding: RenderService.json($0.json), as: UTF8.self) })
         let tokens = tokens
-        webhooks = CallbackQueue(store: store, callbacks: callbacks, key: { tokens.token(of: $0) })
+        webhooks = CallbackQueue(store: store, callbacks: callbacks ?? WebhookCallbacks(allowsPrivateAddresses: configuration.allowsPrivateCallbacks),
+                                 key: { tokens.token(of: $0) })
     }
 
     /// Recovers the queue, starts the renders and the webhooks, and listens. Throws what `RenderRunner.recover` and

@@ -59,7 +59,8 @@ extension RenderService {
     }
 
     func submit(_ request: HTTPRequest, tenant: String) throws -> HTTPResponse {
-        let parsed = try RenderRequest(body: request.body, tenant: tenant, layout: layout) { (try? store.hasAsset(tenant: tenant, name: $0)) ?? false }
+        let parsed = try RenderRequest(body: request.body, tenant: tenant, layout: layout,
+                                       allowsPrivateCallbacks: configuration.allowsPrivateCallbacks) { (try? store.hasAsset(tenant: tenant, name: $0)) ?? false }
         try check(parsed, tenant: tenant)
         let id = "r_" + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         try parsed.write(to: layout.job(id))

@@ -17,12 +17,16 @@ extension OptionTable {
                    group: .command, commands: ["serve"]) { a, v in a.serve.maxUploadMiB = try v.count(min: 1) },
         OptionSpec(name: "--rate-limit", value: "N", defaultValue: "50", help: "serve: requests a second a token may make (bursts of twice that); more get 429",
                    group: .command, commands: ["serve"]) { a, v in a.serve.rateLimit = try v.count(min: 1) },
+        OptionSpec(name: "--allow-private-callbacks",
+                   help: "serve: send webhooks to loopback, private and link-local addresses too (receivers on this machine or network); by default such callbacks are refused",
+                   group: .command, commands: ["serve"]) { a, _ in a.serve.allowsPrivateCallbacks = true },
     ]
 }
 
 /// `segue serve`'s settings, as the options give them.
 struct ServeArguments {
     var listen = "127.0.0.1:8080", data: String?, tokenFile: String?, maxUploadMiB = 1024, rateLimit = 50
+    var allowsPrivateCallbacks = false
 }
 
 /// `segue serve`: listens until killed; renders run as this executable's `segue render` (`--engine slurm`: `segue farm
@@ -40,6 +44,7 @@ func serveCommand(_ a: Arguments) throws {
     configuration.jobs = a.farm.maxParallel ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 8)
     configuration.maxUpload = Int64(a.serve.maxUploadMiB) << 20
     configuration.rateLimit = Double(a.serve.rateLimit)
+    configuration.allowsPrivateCallbacks = a.serve.allowsPrivateCallbacks
     signal(SIGPIPE, SIG_IGN)
     let service: RenderService, server: HTTPServer
     do {

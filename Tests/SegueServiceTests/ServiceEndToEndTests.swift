@@ -186,6 +186,12 @@ final class ServiceEndToEndTests: XCTestCase {
             (#"{"edit": {"clips": [{"path": "asset:clip.mp4"}]}}"#, 422, "is not an uploaded asset"),
             (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}], "allowIndirectInputs": true}}"#, 422, "edit.allowIndirectInputs"),
             (#"{"edit": {"clips": []}, "callback": "file:///etc/passwd"}"#, 400, "callback"),
+            // Not public (server-side request forgery): the cloud's metadata service, this machine, a private network.
+            (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}]}, "callback": "http://169.254.169.254/latest/meta-data/"}"#, 400,
+             "callback: 169.254.169.254 is a link-local"),
+            (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}]}, "callback": "http://localhost:9/hook"}"#, 400, "--allow-private-callbacks"),
+            (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}]}, "callback": "https://[fd12::1]/hook"}"#, 400, "unique local"),
+            (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}]}, "callback": "http://user@10.1.2.3:8080/hook"}"#, 400, "private (RFC 1918)"),
             // Refused when submitted, as `segue render` words it, not left to fail later.
             (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}], "titles": []}}"#, 422, "invalid edit: titles: unknown field"),
             (#"{"edit": {"clips": [{"path": "asset:holiday.mp4", "duration": "{{seconds}}"}]}}"#, 422, "seconds"),

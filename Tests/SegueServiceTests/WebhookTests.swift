@@ -20,7 +20,7 @@ final class WebhookTests: XCTestCase {
         let receiver = try Receiver(key: "tenant-a:s3cret")
         defer { receiver.stop() }
         let body = Array(#"{"id":"r1","status":"done","frames":48}"#.utf8)
-        let result = WebhookDelivery(url: receiver.url + "/hook?x=1", body: body, key: "tenant-a:s3cret").attempt(timeoutSeconds: 5)
+        let result = WebhookDelivery(url: receiver.url + "/hook?x=1", body: body, key: "tenant-a:s3cret", allowsPrivateAddresses: true).attempt(timeoutSeconds: 5)
         XCTAssertEqual(try result.get(), 204)
         let requests = try receiver.requests()
         XCTAssertEqual(requests.count, 1)
@@ -34,12 +34,12 @@ final class WebhookTests: XCTestCase {
         XCTAssertEqual(headers["x-segue-signature"], WebhookSignature.header(body: body, key: "tenant-a:s3cret"))
 
         // An empty body is a zero-byte POST (not one read from standard input), signed all the same.
-        XCTAssertEqual(try WebhookDelivery(url: receiver.url, body: [], key: "tenant-a:s3cret").attempt(timeoutSeconds: 5).get(), 204)
+        XCTAssertEqual(try WebhookDelivery(url: receiver.url, body: [], key: "tenant-a:s3cret", allowsPrivateAddresses: true).attempt(timeoutSeconds: 5).get(), 204)
         XCTAssertEqual(try receiver.requests().last?["length"] as? Int, 0)
         XCTAssertEqual(try receiver.requests().last?["verified"] as? Bool, true)
 
         // Another key: the receiver's check fails (the test can tell a wrong signature).
-        _ = WebhookDelivery(url: receiver.url, body: body, key: "other").attempt(timeoutSeconds: 5)
+        _ = WebhookDelivery(url: receiver.url, body: body, key: "other", allowsPrivateAddresses: true).attempt(timeoutSeconds: 5)
         XCTAssertEqual(try receiver.requests().last?["verified"] as? Bool, false)
     }
 
@@ -47,7 +47,7 @@ final class WebhookTests: XCTestCase {
         let receiver = try Receiver(key: "k")
         defer { receiver.stop() }
         let body = (0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        XCTAssertEqual(try WebhookDelivery(url: receiver.url, body: body, key: "k").attempt(timeoutSeconds: 10).get(), 204)
+        XCTAssertEqual(try WebhookDelivery(url: receiver.url, body: body, key: "k", allowsPrivateAddresses: true).attempt(timeoutSeconds: 10).get(), 204)
         let r = try XCTUnwrap(try receiver.requests().first)
         XCTAssertEqual(r["length"] as? Int, body.count)
         XCTAssertEqual(r["verified"] as? Bool, true)
@@ -57,7 +57,7 @@ final class WebhookTests: XCTestCase {
         let receiver = try Receiver(key: "k", extra: ["--hang", "5"])
         defer { receiver.stop() }
         let started = Date()
-        let result = WebhookDelivery(url: receiver.url, body: [], key: "k").attempt(timeoutSeconds: 0.5)
+        let result = WebhookDelivery(url: receiver.url, body: [], key: "k", allowsPrivateAddresses: true).attempt(timeoutSeconds: 0.5)
         guard case .failure(.transfer(let code, let message)) = result else { return XCTFail("expected a timeout, got \(result)") }
         XCTAssertEqual(code, 28, "CURLE_OPERATION_TIMEDOUT: \(message)")
         XCTAssertTrue(message.contains("timed out"), message)
@@ -68,7 +68,7 @@ final class WebhookTests: XCTestCase {
         let receiver = try Receiver(key: "k", extra: ["--fail-first", "2"])
         defer { receiver.stop() }
         var slept: [Double] = [], attempts: [String] = []
-        let status = WebhookRetry.deliver(WebhookDelivery(url: receiver.url, body: Array("{}".utf8), key: "k"), timeoutSeconds: 5,
+        let status = WebhookRetry.deliver(WebhookDelivery(url: receiver.url, body: Array("{}".utf8), key: "k", allowsPrivateAddresses: true), timeoutSeconds: 5,
                                           sleep: { slept.append($0) }, onAttempt: { n, r in attempts.append("\(n):\((try? r.get()) ?? -1)") })
         XCTAssertEqual(status, 204)
         XCTAssertEqual(attempts, ["1:500", "2:500", "3:204"])
@@ -96,20 +96,61 @@ final class WebhookTests: XCTestCase {
 
     func testConnectionRefusedCarriesCurlsMessage() throws {
         // Port 1 on loopback: nothing listens there.
-        let result = WebhookDelivery(url: "http://127.0.0.1:1/hook", body: [], key: "k").attempt(timeoutSeconds: 5)
+        let result = WebhookDelivery(url: "http://127.0.0.1:1/hook", body: [], key: "k", allowsPrivateAddresses: true).attempt(timeoutSeconds: 5)
         guard case .failure(.transfer(let code, let message)) = result else { return XCTFail("expected a transfer error, got \(result)") }
         XCTAssertEqual(code, 7, "CURLE_COULDNT_CONNECT")
         XCTAssertTrue(message.contains("127.0.0.1") && message.contains("port 1"), message)
         var attempts = 0
-        XCTAssertNil(WebhookRetry.deliver(WebhookDelivery(url: "http://127.0.0.1:1/", body: [], key: "k"), sleep: { _ in },
+        XCTAssertNil(WebhookRetry.deliver(WebhookDelivery(url: "http://127.0.0.1:1/", body: [], key: "k", allowsPrivateAddresses: true), sleep: { _ in },
                                           onAttempt: { _, _ in attempts += 1 }))
         XCTAssertEqual(attempts, WebhookRetry.delays.count + 1, "every attempt made, then given up")
+    }
+
+    /// Callback URLs come from strangers: a receiver on this machine is refused unless private addresses are allowed,
+    /// whether the URL names it by address (refused before connecting), by a spelling only the resolver reads (`127.1`:
+    /// refused by the check libcurl calls before it connects), by `localhost` or as an IPv4-mapped IPv6 address; nothing
+    /// reaches it. Allowed, the same receiver gets it.
+    func testPrivateReceiversAreRefusedUnlessAllowed() throws {
+        let receiver = try Receiver(key: "k")
+        defer { receiver.stop() }
+        let port = try XCTUnwrap(URL(string: receiver.url)?.port)
+        let urls = [(receiver.url, "127.0.0.1"), ("http://127.1:\(port)/hook", "127.0.0.1"), ("http://localhost:\(port)/", "localhost"),
+                    ("http://[::ffff:127.0.0.1]:\(port)/", "[::ffff:127.0.0.1]")]
+        for (url, named) in urls {
+            let result = WebhookDelivery(url: url, body: [], key: "k").attempt(timeoutSeconds: 5)
+            guard case .failure(.refusedAddress(let why)) = result else { XCTFail("\(url): expected a refusal, got \(result)"); continue }
+            XCTAssertTrue(why.hasPrefix("\(named) is a loopback address") && why.contains("--allow-private-callbacks"), why)
+        }
+        XCTAssertEqual(try receiver.requests().count, 0, "nothing reached the receiver")
+        let allowed = WebhookDelivery(url: "http://127.1:\(port)/hook", body: [], key: "k", allowsPrivateAddresses: true)
+        XCTAssertEqual(try allowed.attempt(timeoutSeconds: 5).get(), 204)
+        XCTAssertEqual(try receiver.requests().count, 1)
+    }
+
+    /// The address kinds (IANA's special-purpose registries), at their ranges' edges.
+    func testAddressKinds() {
+        let notPublic: [(String, String)] = [
+            ("127.0.0.1", "loopback"), ("127.255.255.254", "loopback"), ("10.0.0.0", "RFC 1918"), ("172.16.0.1", "RFC 1918"),
+            ("172.31.255.255", "RFC 1918"), ("192.168.1.1", "RFC 1918"), ("169.254.169.254", "link-local"), ("100.64.0.1", "carrier-grade"),
+            ("100.127.255.255", "carrier-grade"), ("0.0.0.0", "this network"), ("192.0.0.8", "protocol"), ("198.18.0.1", "benchmarking"),
+            ("198.19.255.255", "benchmarking"), ("224.0.0.1", "multicast"), ("255.255.255.255", "reserved"),
+            ("::", "unspecified"), ("[::1]", "loopback"), ("fe80::1", "link-local (fe80"), ("febf::1", "link-local (fe80"),
+            ("fc00::1", "unique local"), ("fdff::1", "unique local"), ("ff02::1", "multicast"), ("::ffff:10.0.0.1", "RFC 1918"),
+            ("::127.0.0.1", "loopback"), ("64:ff9b::169.254.169.254", "link-local"), ("LocalHost", "loopback"), ("app.localhost.", "loopback"),
+        ]
+        for (host, kind) in notPublic {
+            XCTAssertTrue(CallbackAddresses.nonPublicKind(host: host)?.contains(kind) == true, "\(host): \(String(describing: CallbackAddresses.nonPublicKind(host: host)))")
+        }
+        for host in ["8.8.8.8", "172.15.255.255", "172.32.0.0", "100.63.255.255", "100.128.0.0", "192.0.1.1", "198.20.0.0", "223.255.255.255",
+                     "169.253.255.255", "2606:4700::1111", "fec0::1", "::ffff:8.8.8.8", "example.com", "localhost.example.com"] {
+            XCTAssertNil(CallbackAddresses.nonPublicKind(host: host), host)
+        }
     }
 
     func testRedirectsAreNotFollowed() throws {
         let receiver = try Receiver(key: "k", extra: ["--redirect"])
         defer { receiver.stop() }
-        XCTAssertEqual(try WebhookDelivery(url: receiver.url + "/hook", body: Array("{}".utf8), key: "k").attempt(timeoutSeconds: 5).get(), 302)
+        XCTAssertEqual(try WebhookDelivery(url: receiver.url + "/hook", body: Array("{}".utf8), key: "k", allowsPrivateAddresses: true).attempt(timeoutSeconds: 5).get(), 302)
         XCTAssertEqual(try receiver.requests().map { $0["path"] as? String }, ["/hook"], "/elsewhere never asked")
     }
 }

@@ -103,7 +103,7 @@ subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=siz
 with open(f"{work}/edit.json", "w") as f:
     json.dump({"renderSize": {"width": 64, "height": 48}, "frameRate": 10, "clips": [{"path": "asset:clip.mp4"}]}, f)
 server = subprocess.Popen([opts.segue, "serve", "--listen", "127.0.0.1:0", "--data", f"{work}/data", "--token-file", f"{work}/tokens",
-                           "--max-upload", "1", "--rate-limit", "20"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                           "--max-upload", "1", "--rate-limit", "20", "--allow-private-callbacks"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 try:
     line = server.stdout.readline()
     m = re.search(r"listening on (http://\S+)", line)
