@@ -103,11 +103,17 @@ public enum OTIOWriter {
             p.isMedia && p.source.hasAudio && p.spec.volume > 0 && p.spec.freeze == nil && !(p.spec.pitch == .mute && !p.timeMap.isIdentity)
         }
 
-        /// The edit's output properties as the edit file writes them.
+        /// The edit's output properties as the edit file writes them: the codec only when the edit names one (else the
+        /// output's file name chooses it when the OTIO file is rendered, as it did for the edit), the other settings
+        /// only where they are not the defaults (`EditFileWriter.output`).
         func properties() -> [String: Any] {
-            let o = timeline.output
-            var output: [String: Any] = ["codec": o.codec.rawValue, "crf": o.crf, "preset": o.preset, "toneMap": o.toneMap.rawValue,
-                                         "dynamicRange": o.dynamicRange.rawValue]
+            let o = timeline.output, d = OutputSettings()
+            var output: [String: Any] = [:]
+            if !o.codecFromFileName { output["codec"] = o.codec.rawValue }
+            if o.crf != d.crf { output["crf"] = o.crf }
+            if o.preset != d.preset { output["preset"] = o.preset }
+            if o.toneMap != d.toneMap { output["toneMap"] = o.toneMap.rawValue }
+            if o.dynamicRange != d.dynamicRange { output["dynamicRange"] = o.dynamicRange.rawValue }
             if let e = o.encoder { output["encoder"] = e }
             if let l = o.loudness { output["loudness"] = l.integrated; output["truePeak"] = l.truePeak }
             var p: [String: Any] = [

@@ -125,8 +125,8 @@ public final class MediaWriter {
     /// The video encoder's set-up for `format`'s row and `settings`: the row's encoder for the range (or the one
     /// `settings` name), `pixelFormat`, 1 / frame rate as time base, the output's colour tags (`tags`: Y′CbCr with its
     /// chroma sited left; RGB full range), the row's options (with `alpha`, its alpha options over them), `crf` and
-    /// `preset` where the encoder has them, x265's HDR10 parameters for PQ (`x265HDR10Parameters`), the row's codec
-    /// tags, and the container's global headers.
+    /// `preset` where the encoder has them, x265's parameters (its log at errors only, HDR10's for PQ:
+    /// `x265HDR10Parameters`), the row's codec tags, and the container's global headers.
     static func videoEncoding(format: OutputFormat, settings: OutputSettings, size: PixelSize, frameRate: FrameRate,
                               pixelFormat: AVPixelFormat, alpha: Bool, contentPeak: Double) -> VideoEncoding {
         let codec = format.videoEncoder(settings)
@@ -143,8 +143,16 @@ public final class MediaWriter {
         e.codecTags = format.codecTags
         if format.takesEncoderSettings {
             e.optionsWhereTaken = [("crf", String(settings.crf)), ("preset", settings.preset)]
-            // PQ's static metadata as x265 writes it (SEI); libx265 in FFmpeg 5.1 takes it only this way.
-            if settings.dynamicRange == .pq && codec == "libx265" { e.options.append(("x265-params", x265HDR10Parameters(peak: contentPeak))) }
+        }
+        if codec == "libx265" {
+            // x265 prints its own lines on standard error, past FFmpeg's log (`FFmpegLog`): errors only. PQ's static
+            // metadata as x265 writes it (SEI); libx265 in FFmpeg 5.1 takes it only this way. One `x265-params` with
+            // the row's and the settings' own (`repeat-headers=1` for smart renders).
+            var params = ["log-level=error"]
+            if let given = options["x265-params"] { params.append(given) }
+            if format.takesEncoderSettings && settings.dynamicRange == .pq { params.append(x265HDR10Parameters(peak: contentPeak)) }
+            e.options.removeAll { $0.0 == "x265-params" }
+            e.options.append(("x265-params", params.joined(separator: ":")))
         }
         e.globalHeader = OutputFile.wantsGlobalHeader(format.container)
         return e

@@ -299,6 +299,12 @@ final class OTIOInterchangeTests: OTIOTestCase {
         XCTAssertEqual(try segue(["render", path("s.json"), "-o", path("json.mp4"), "--backend", "cpu"]).status, 0)
         XCTAssertEqual(try segue(["render", path("s.otio"), "-o", path("otio.mp4"), "--backend", "cpu"]).status, 0)
         XCTAssertEqual(try meanVolume(path("otio.mp4")), try meanVolume(path("json.mp4")), accuracy: 0.2, "the gain (0.5) goes with the sound")
+        // The edit names no codec, nor does the export: the output's name chooses the format, for both.
+        let otioMKV = try segue(["render", path("s.otio"), "-o", path("otio.mkv"), "--backend", "cpu"])
+        XCTAssertEqual(otioMKV.status, 0, otioMKV.stderr)
+        XCTAssertEqual(try segue(["render", path("s.json"), "-o", path("json.mkv"), "--backend", "cpu"]).status, 0)
+        XCTAssertEqual(try TestSupport.ffprobe(path("otio.mkv"), "stream=codec_name")["codec_name"],
+                       try TestSupport.ffprobe(path("json.mkv"), "stream=codec_name")["codec_name"])
     }
 
     /// `export-otio` writes whole frames at the edit's rate: an edit at 30 fps cut at times off its frames (counter

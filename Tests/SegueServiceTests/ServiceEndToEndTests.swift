@@ -190,6 +190,7 @@ final class ServiceEndToEndTests: XCTestCase {
             (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}]}, "callback": "http://169.254.169.254/latest/meta-data/"}"#, 400,
              "callback: 169.254.169.254 is a link-local"),
             (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}]}, "callback": "http://localhost:9/hook"}"#, 400, "--allow-private-callbacks"),
+            (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}]}, "callback": "http://2130706433:9/hook"}"#, 400, "2130706433 is a loopback"),
             (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}]}, "callback": "https://[fd12::1]/hook"}"#, 400, "unique local"),
             (#"{"edit": {"clips": [{"path": "asset:holiday.mp4"}]}, "callback": "http://user@10.1.2.3:8080/hook"}"#, 400, "private (RFC 1918)"),
             // Refused when submitted, as `segue render` words it, not left to fail later.

@@ -107,19 +107,19 @@ final class WebhookTests: XCTestCase {
     }
 
     /// Callback URLs come from strangers: a receiver on this machine is refused unless private addresses are allowed,
-    /// whether the URL names it by address (refused before connecting), by a spelling only the resolver reads (`127.1`:
-    /// refused by the check libcurl calls before it connects), by `localhost` or as an IPv4-mapped IPv6 address; nothing
-    /// reaches it. Allowed, the same receiver gets it.
+    /// by the check libcurl calls with each address before it connects — whether the URL names it by address, in a
+    /// spelling only resolvers read (`127.1`, `0x7f.0.0.1`), as an IPv4-mapped IPv6 address or by the name
+    /// `localhost`; nothing reaches it. Allowed, the same receiver gets it.
     func testPrivateReceiversAreRefusedUnlessAllowed() throws {
         let receiver = try Receiver(key: "k")
         defer { receiver.stop() }
         let port = try XCTUnwrap(URL(string: receiver.url)?.port)
-        let urls = [(receiver.url, "127.0.0.1"), ("http://127.1:\(port)/hook", "127.0.0.1"), ("http://localhost:\(port)/", "localhost"),
-                    ("http://[::ffff:127.0.0.1]:\(port)/", "[::ffff:127.0.0.1]")]
+        let urls = [(receiver.url, "127.0.0.1 "), ("http://127.1:\(port)/hook", "127.0.0.1 "), ("http://0x7f.0.0.1:\(port)/", "127.0.0.1 "),
+                    ("http://[::ffff:127.0.0.1]:\(port)/", "::ffff:127.0.0.1 "), ("http://localhost:\(port)/", "")]
         for (url, named) in urls {
             let result = WebhookDelivery(url: url, body: [], key: "k").attempt(timeoutSeconds: 5)
             guard case .failure(.refusedAddress(let why)) = result else { XCTFail("\(url): expected a refusal, got \(result)"); continue }
-            XCTAssertTrue(why.hasPrefix("\(named) is a loopback address") && why.contains("--allow-private-callbacks"), why)
+            XCTAssertTrue(why.hasPrefix(named) && why.contains(" is a loopback address") && why.contains("--allow-private-callbacks"), why)
         }
         XCTAssertEqual(try receiver.requests().count, 0, "nothing reached the receiver")
         let allowed = WebhookDelivery(url: "http://127.1:\(port)/hook", body: [], key: "k", allowsPrivateAddresses: true)
@@ -137,12 +137,15 @@ final class WebhookTests: XCTestCase {
             ("::", "unspecified"), ("[::1]", "loopback"), ("fe80::1", "link-local (fe80"), ("febf::1", "link-local (fe80"),
             ("fc00::1", "unique local"), ("fdff::1", "unique local"), ("ff02::1", "multicast"), ("::ffff:10.0.0.1", "RFC 1918"),
             ("::127.0.0.1", "loopback"), ("64:ff9b::169.254.169.254", "link-local"), ("LocalHost", "loopback"), ("app.localhost.", "loopback"),
+            // IPv4 as resolvers also read it (inet_aton): shortened, one number, hexadecimal, octal.
+            ("127.1", "loopback"), ("2130706433", "loopback"), ("0x7f.0.0.1", "loopback"), ("0177.0.0.1", "loopback"), ("10.1", "RFC 1918"),
         ]
         for (host, kind) in notPublic {
             XCTAssertTrue(CallbackAddresses.nonPublicKind(host: host)?.contains(kind) == true, "\(host): \(String(describing: CallbackAddresses.nonPublicKind(host: host)))")
         }
         for host in ["8.8.8.8", "172.15.255.255", "172.32.0.0", "100.63.255.255", "100.128.0.0", "192.0.1.1", "198.20.0.0", "223.255.255.255",
-                     "169.253.255.255", "2606:4700::1111", "fec0::1", "::ffff:8.8.8.8", "example.com", "localhost.example.com"] {
+                     "169.253.255.255", "2606:4700::1111", "fec0::1", "::ffff:8.8.8.8", "example.com", "localhost.example.com", "134744072",
+                     "1.2.3.example.com", "127.0.0.1.nip.example"] {
             XCTAssertNil(CallbackAddresses.nonPublicKind(host: host), host)
         }
     }

@@ -53,7 +53,8 @@ public enum CallbackAddresses {
         return nil
     }
 
-    /// The kind of a URL's host where it is an IP address literal (`127.0.0.1`, `[::1]`) or `localhost` (or a name under
+    /// The kind of a URL's host where it is an IP address literal (`127.0.0.1`, or as resolvers also read it, `127.1`,
+    /// `2130706433`, `0x7f.0.0.1`; `[::1]`) or `localhost` (or a name under
     /// `.localhost`, RFC 6761) that is not public; nil for a public address or any other name (names are checked when
     /// they are resolved, by `WebhookDelivery`).
     public static func nonPublicKind(host: String) -> String? {
@@ -61,8 +62,9 @@ public enum CallbackAddresses {
         if h.hasPrefix("[") && h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
         if h.hasSuffix(".") { h.removeLast() }
         if h == "localhost" || h.hasSuffix(".localhost") { return "loopback" }
+        // inet_aton, as resolvers read IPv4 literals: `127.1`, `2130706433`, `0x7f.0.0.1` and `0177.0.0.1` are 127.0.0.1.
         var v4 = in_addr()
-        if inet_pton(AF_INET, h, &v4) == 1 {
+        if inet_aton(h, &v4) != 0 {
             return withUnsafeBytes(of: &v4) { nonPublicKind(ipv4: $0[0], $0[1], $0[2], $0[3]) }
         }
         var v6 = in6_addr()

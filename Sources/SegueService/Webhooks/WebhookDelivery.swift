@@ -44,9 +44,6 @@ public struct WebhookDelivery: Sendable {
         guard let curl = CurlEasy() else {
             return .failure(.transfer(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not make a handle"))
         }
-        if !allowsPrivateAddresses, let host = URLHost.of(url), let kind = CallbackAddresses.nonPublicKind(host: host) {
-            return .failure(.refusedAddress(CallbackAddresses.refusal(host, kind: kind)))
-        }
         let h = curl.handle
         let timeout = max(1, Int((timeoutSeconds * 1000).rounded()))
         let check = AddressCheck()
