@@ -331,7 +331,8 @@ public struct Timeline: Sendable {
         if let rs = edit.renderSize {
             (size, reason) = (rs, edit.delivery.map { $0.size == rs } == true ? "the delivery preset \(edit.delivery!.name)'s" : "given (renderSize or --size)")
         } else if deciding.isEmpty {
-            throw EditError("renderSize", "is required for an edit without video or picture clips (only fills, gaps and text): e.g. {\"width\": 1920, \"height\": 1080}")
+            throw EditError("renderSize", "is required for an edit without video or picture clips (only fills, gaps, text, or missing media drawn as slates): "
+                            + "give --size WxH (e.g. --size 1920x1080), or {\"width\": 1920, \"height\": 1080} in an edit file")
         } else {
             let clips = deciding.map { ref, s in (size: s.displaySize, time: (try? Timeline.timing(ref, s, rate: rate))?.timeline ?? .zero) }
             let decided = Timeline.defaultRenderSize(clips, square: edit.square, which: which)

@@ -70,6 +70,16 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(tl.plan(frame: 225).from.clipIndex, 3)
     }
 
+    /// An edit of fills, gaps and text alone has no clip to take the render size from: the error says how to give one,
+    /// on the command line (an OTIO timeline whose media are slates has no edit file to add it to) and in an edit file.
+    func testAnEditWithoutPicturesAsksForASize() throws {
+        let edit = try EditFile.parse(data: Data(#"{"clips": [{"fill": "red", "duration": 1}]}"#.utf8), baseDirectory: "/e")
+        XCTAssertThrowsError(try Timeline(edit: edit, sources: [])) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.contains("renderSize") && message.contains("--size 1920x1080") && message.contains("\"width\": 1920"), message)
+        }
+    }
+
     func testFrameCountsAtStandardRates() throws {
         for (rate, expected) in [(FrameRate(25), Int64(100)), (FrameRate(30), 120), (FrameRate(30000, 1001), 120)] {
             var edit = Edit(clips: [clip("a"), clip("b", Transition(kind: .wipe, duration: MediaTime(seconds: 1)))])
