@@ -152,7 +152,9 @@ public enum OTIOWriter {
                 let first = frame(at: p.start), end = max(first, frame(at: cut))
                 if cursor < first { children.append(gap(first - cursor)) }
                 if let t = p.spec.transition, j > 0 {
-                    children.append(transition(t, frames: frame(at: p.start + t.duration) - first, video: video))
+                    let n = frame(at: p.start + t.duration) - first
+                    children.append(transition(t, frames: n, video: video))
+                    if video { checkHandle(of: placements[j - 1], until: first + n, into: p, transition: t) }
                 }
                 if only.map({ !$0(p) }) ?? false {
                     children.append(gap(end - first))
@@ -163,6 +165,20 @@ public enum OTIOWriter {
             }
             return ["OTIO_SCHEMA": "Track.1", "name": name, "kind": video ? "Video" : "Audio", "metadata": [String: Any](),
                     "source_range": NSNull(), "effects": [Any](), "markers": [Any](), "enabled": true, "children": children]
+        }
+
+        /// Warns where the outgoing item `a` of a transition into `b` would need media past its file's end in OTIO: its
+        /// whole frames run to frame `endFrame` (the transition's last frame, exclusive), while Segue shows `a` on the
+        /// frames that start within it. A clip whose file ends between two frames inside a transition asks OTIO for
+        /// the rest of that frame, which the file lacks: a reader (Segue's included) shortens the transition by it.
+        mutating func checkHandle(of a: Timeline.Placement, until endFrame: Int64, into b: Timeline.Placement, transition t: Transition) {
+            guard a.isMedia, !a.source.isStill, a.spec.freeze == nil, !a.spec.reverse, !a.spec.loop, a.timeMap.isConstant else { return }
+            let needed = a.sourceStart + a.timeMap.sourceOffset(at: MediaTime(frame: endFrame, rate: rate) - a.start)
+            let mediaEnd = a.source.duration + a.source.timestampTolerance
+            guard mediaEnd < needed else { return }
+            warnings.append("the \(t.kind.rawValue) from \(Timeline.name(a.spec)) into \(Timeline.name(b.spec)): OTIO counts whole frames, so "
+                            + "it asks for \(String(format: "%.3f", (needed - a.source.duration).seconds)) s of \(Timeline.name(a.spec)) past its file's end "
+                            + "(which falls inside the transition's last frame): a reader of the OTIO file shortens the transition by that much")
         }
 
         /// A gap of `n` frames.

@@ -307,6 +307,28 @@ final class OTIOInterchangeTests: OTIOTestCase {
                        try TestSupport.ffprobe(path("json.mkv"), "stream=codec_name")["codec_name"])
     }
 
+    /// A clip whose file ends between two frames inside a transition: Segue shows it on the frames that start within it,
+    /// OTIO's whole frames ask for the rest of the last one, which the file lacks. `export-otio` says so (a reader
+    /// shortens the transition by that much) and names the clip; an edit whose files cover the frames gets no warning.
+    func testExportWarnsWhereAFileEndsInsideATransitionsLastFrame() throws {
+        for (name, frames) in [("a", 60), ("b", 37), ("c", 45)] {
+            try TestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=25", "-frames:v", "\(frames)", "-c:v", "libx264", "-preset", "ultrafast",
+                                    "-pix_fmt", "yuv420p", path("\(name).mp4")])
+        }
+        // b lasts 37/25 = 1.48 s from 0.4 s, to 1.88 s: frame 56 (1.8667 s) is its last; the crossfade into c runs to
+        // frame 57 (1.9 s) in OTIO, 0.02 s past b's end.
+        func export(_ bDuration: String) throws -> String {
+            try #"{"frameRate": 30, "clips": [{"path": "a.mp4", "duration": 0.9}, {"path": "b.mp4"\#(bDuration), "transition": {"type": "crossfade", "duration": 0.5}}, {"path": "c.mp4", "transition": {"type": "crossfade", "duration": 0.5}}]}"#
+                .write(toFile: path("e.json"), atomically: true, encoding: .utf8)
+            let r = try segue(["export-otio", path("e.json"), "-o", path("e.otio")])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.stderr
+        }
+        let warned = try export("")
+        XCTAssertTrue(warned.contains("the crossfade from b.mp4 into c.mp4") && warned.contains("0.020 s of b.mp4 past its file's end"), warned)
+        XCTAssertFalse(try export(#", "duration": 1.4"#).contains("past its file's end"), "b cut at 1.4 s: its file covers the frames")
+    }
+
     /// `export-otio` writes whole frames at the edit's rate: an edit at 30 fps cut at times off its frames (counter
     /// clips at 24 fps, a 1.5× speed, a crossfade, a gap, an item placed `at`) exports with every item's, gap's and
     /// transition's length a whole number of frames, so the package's `duration()` is exactly the render's frame count;
