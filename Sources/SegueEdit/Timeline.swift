@@ -443,17 +443,19 @@ public struct Timeline: Sendable {
 
     /// The warnings for items of an upper video track that end after the rest of the edit (the bottom track and the
     /// audio tracks) by a frame or more: each makes the edit longer by itself (a logo given 30 s over a 10 s edit), which
-    /// `"duration": "edit"` would not. Items that last until the edit's end are not counted.
+    /// `"duration": "edit"` would not (a gap: being shorter, or not there). Items that last until the edit's end are not
+    /// counted, nor an interchange timeline's (an OTIO file's length is its longest track's, by design).
     static func lengtheningWarnings(_ all: [ItemReference], starts: [MediaTime], durations: [MediaTime], rate: FrameRate) -> [String] {
         func frames(_ t: MediaTime) -> Int64 { t.rounded(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator)) }
         let counted = all.indices.filter { !all[$0].spec.lastsUntilEditEnd }
-        let upper = counted.filter { !all[$0].audio && all[$0].track > 0 }
+        let upper = counted.filter { !all[$0].audio && all[$0].track > 0 && !all[$0].spec.interchange }
         let rest = counted.filter { all[$0].audio || all[$0].track == 0 }.map { starts[$0] + durations[$0] }.max() ?? .zero
         guard !upper.isEmpty else { return [] }
         return upper.filter { frames(starts[$0] + durations[$0]) > frames(rest) }.map { n in
             let ref = all[n], end = starts[n] + durations[n]
             return "\(ref.label) (\(Timeline.name(ref.spec))) on an upper track ends at \(fmt(end)) s, after the bottom track"
-                + " and the audio tracks (\(fmt(rest)) s): it makes the edit longer; \"duration\": \"edit\" would end it with the edit"
+                + " and the audio tracks (\(fmt(rest)) s): it makes the edit longer; "
+                + (ref.spec.content == .gap ? "a gap that ends by then, or none, would not" : "\"duration\": \"edit\" would end it with the edit")
         }
     }
 

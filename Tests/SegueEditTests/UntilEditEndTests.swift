@@ -74,6 +74,10 @@ final class UntilEditEndTests: XCTestCase {
         // Ending within the rest (or less than half a frame after it) is no warning.
         XCTAssertEqual(try timeline("11.01").warnings, [])
         XCTAssertEqual(try timeline("11.02").warnings.count, 1)
+        // A gap cannot last until the edit's end: the advice for it is its length.
+        let gap = try Timeline(edit: try parse(#"{"tracks": [{"clips": [{"path": "a.mp4"}]}, {"clips": [{"gap": 12}]}]}"#), sources: [source(seconds: 10)])
+        XCTAssertEqual(gap.warnings.count, 1, "\(gap.warnings)")
+        XCTAssertTrue(gap.warnings.first?.hasSuffix("it makes the edit longer; a gap that ends by then, or none, would not") == true, "\(gap.warnings)")
     }
 
     /// `segue resolve` writes such items back: an audio clip, which has no `untilEnd`, as `"duration": "edit"`.
