@@ -13,7 +13,7 @@ extension RenderJob {
     ///   default encoder for HDR).
     static func checkOutput(_ settings: OutputSettings, path: String, keepsAlpha: Bool = false, audio: AudioSettings? = nil) throws {
         let format = settings.format
-        guard format.accepts(fileName: path) else { throw UsageError(mismatch(format, path: path)) }
+        guard format.accepts(fileName: path) else { throw UsageError(mismatch(format, path: path, named: !settings.codecFromFileName)) }
         guard format.dynamicRanges.contains(settings.dynamicRange) else {
             throw EditError("output.dynamicRange", "\(format.name) is SDR only; HDR (\(settings.dynamicRange.rawValue)) is written by --codec h264, ffv1, vp9, av1 or prores")
         }
@@ -37,9 +37,14 @@ extension RenderJob {
     }
 
     /// The one sentence refusing an output name `format` does not write: what it writes and into which name, and
-    /// which format the name would take.
-    static func mismatch(_ format: OutputFormat, path: String) -> String {
+    /// which format the name would take. Where no codec was named (`named` false: the name chooses the format) and the
+    /// name is no format's, it says so and lists the formats, without blaming a `--codec` the user did not give.
+    static func mismatch(_ format: OutputFormat, path: String, named: Bool = true) -> String {
         let name = (path as NSString).lastPathComponent
+        let formats = OutputFormat.all.map { "\($0.codec.rawValue) .\($0.extensions[0])" }.joined(separator: ", ")
+        if !named && OutputFormat.forFileName(path) == nil && !OutputFormat.all.contains(where: { $0.extensions.contains(OutputFormat.fileExtension(path)) }) {
+            return "\(name): its name says no format Segue writes; name the output for one, or give --codec (the formats: \(formats))"
+        }
         let wanted = format.isImageSequence ? "a \(format.extensionsInWords)" : "a \(format.extensionsInWords) name"
         if let other = OutputFormat.forFileName(path) {
             return "--codec \(format.codec.rawValue) writes \(format.name), which needs \(wanted), not \(name) (\(other.name): --codec \(other.codec.rawValue))"
@@ -47,8 +52,7 @@ extension RenderJob {
         if OutputFormat.all.contains(where: { $0.isImageSequence && $0.extensions.contains(OutputFormat.fileExtension(path)) }) {
             return "\(name) is one picture; an image sequence's name is a numbered pattern such as frames/%05d.\(OutputFormat.fileExtension(path)) (--codec \(format.codec.rawValue) writes \(format.name), which needs \(wanted))"
         }
-        return "--codec \(format.codec.rawValue) writes \(format.name), which needs \(wanted), not \(name) (the formats: "
-            + OutputFormat.all.map { "\($0.codec.rawValue) .\($0.extensions[0])" }.joined(separator: ", ") + ")"
+        return "--codec \(format.codec.rawValue) writes \(format.name), which needs \(wanted), not \(name) (the formats: \(formats))"
     }
 
     /// `edit` with its output format chosen by `path`'s name when the edit names none (`OutputSettings.codecFromFileName`)

@@ -41,6 +41,11 @@ final class OutputFormatRenderTests: EndToEndTestCase {
             try test.checkFormat(format, source: source, converted: converted, containers: containers, videoCodecs: videoCodecs,
                                  decoded: decoded, minimum: minimum)
         }
+        // No codec named and a name no format takes: the name is blamed, not a --codec nobody gave.
+        XCTAssertThrowsError(try render(Edit(clips: [clip(path("a.mp4"))]), to: path("out.xyz"), backend: .cpu)) {
+            XCTAssertTrue("\($0)".hasPrefix("out.xyz: its name says no format Segue writes; name the output for one, or give --codec (the formats: h264 .mp4"), "\($0)")
+            XCTAssertEqual(($0 as? SegueError)?.exitStatus, 2)
+        }
         // Without a codec named, the file name chooses: .webm is VP9, a numbered .tif pattern a TIFF sequence.
         let byName = try render(Edit(clips: [clip(path("a.mp4"))]), to: path("chosen.webm"), backend: .cpu)
         XCTAssertEqual(byName.timeline.output.codec, .vp9)
