@@ -36,8 +36,8 @@ public enum BatchData {
     /// CSV with a header row as rows of values (text). Throws `BatchDataError` (no header, a header name twice or not
     /// a placeholder's name, a row with another number of fields).
     public static func csvRows(_ text: String, source: String) throws -> [BatchRow] {
-        let records = try csv(text, source: source)
-        guard let header = records.first else { throw BatchDataError("\(source): empty: the first row names the columns") }
+        let records = try csvFields(text, source: source)
+        guard let header = records.first?.map(\.text) else { throw BatchDataError("\(source): empty: the first row names the columns") }
         for (k, name) in header.enumerated() {
             guard Template.isName(name) else { throw BatchDataError("\(source): column \(k + 1) of the header (\"\(name)\") is not a name (letters, digits, _, - and .)") }
             guard header.firstIndex(of: name) == k else { throw BatchDataError("\(source): the header names \(name) twice") }
@@ -46,7 +46,10 @@ public enum BatchData {
             guard fields.count == header.count else {
                 throw BatchDataError("\(source): row \(k + 1) has \(fields.count) field(s); the header has \(header.count)")
             }
-            return BatchRow(number: k + 1, values: TemplateValues(Dictionary(uniqueKeysWithValues: zip(header, fields.map { .string($0) }))))
+            // An empty cell gives no value (the placeholder's default, as a spreadsheet's blank cell means); `""` the
+            // empty text.
+            let given = zip(header, fields).filter { !$0.1.text.isEmpty || $0.1.quoted }.map { ($0.0, TemplateValue.string($0.1.text)) }
+            return BatchRow(number: k + 1, values: TemplateValues(Dictionary(uniqueKeysWithValues: given)))
         }
     }
 
@@ -54,14 +57,19 @@ public enum BatchData {
     /// double quotes may hold commas, line breaks and `""` (one quote). Empty lines are skipped. Throws
     /// `BatchDataError` (a quote inside an unquoted field, an unclosed quote).
     public static func csv(_ text: String, source: String) throws -> [[String]] {
-        var records: [[String]] = [], record: [String] = [], field = ""
+        try csvFields(text, source: source).map { $0.map(\.text) }
+    }
+
+    /// `csv`'s records with each field's text and whether it was in quotes (an empty cell and `""` differ).
+    static func csvFields(_ text: String, source: String) throws -> [[(text: String, quoted: Bool)]] {
+        var records: [[(text: String, quoted: Bool)]] = [], record: [(text: String, quoted: Bool)] = [], field = ""
         var quoted = false, wasQuoted = false, line = 1
         var it = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
         func next() -> Unicode.Scalar? { if let p = pending { pending = nil; return p }; return it.next() }
         func endRecord() {
-            record.append(field)
-            if !(record.count == 1 && record[0].isEmpty && !wasQuoted) { records.append(record) }
+            record.append((field, wasQuoted))
+            if !(record.count == 1 && record[0].text.isEmpty && !wasQuoted) { records.append(record) }
             record = []; field = ""; wasQuoted = false
         }
         while let c = next() {
@@ -80,7 +88,7 @@ public enum BatchData {
             case "\"":
                 guard field.isEmpty && !wasQuoted else { throw BatchDataError("\(source): line \(line): a quote inside an unquoted field (quote the whole field and double the quote)") }
                 quoted = true; wasQuoted = true
-            case ",": record.append(field); field = ""; wasQuoted = false
+            case ",": record.append((field, wasQuoted)); field = ""; wasQuoted = false
             case "\r":
                 if let d = next(), d != "\n" { pending = d }
                 endRecord(); line += 1

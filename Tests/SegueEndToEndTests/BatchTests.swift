@@ -139,6 +139,12 @@ final class BatchTests: EndToEndTestCase {
         XCTAssertEqual(records, [["a", "b"], ["x, y", "say \"hi\""], ["two\nlines", ""]])
         XCTAssertThrowsError(try BatchData.csv("a\n\"open\n", source: "t.csv"))
         XCTAssertThrowsError(try BatchData.csvRows("a,b\n1\n", source: "t.csv")) { XCTAssert("\($0)".contains("row 1"), "\($0)") }
+        // A blank cell gives no value (the placeholder's default); quoted, it is the empty text.
+        let blank = try BatchData.csvRows("a,b,c\nx,,\"\"\n", source: "t.csv")
+        XCTAssertEqual(blank[0].values["a"], .string("x"))
+        XCTAssertNil(blank[0].values["b"])
+        XCTAssertEqual(blank[0].values["c"], .string(""))
+        XCTAssertEqual(try Template.fill("{{b|1}} {{c|2}}", values: blank[0].values, field: "t"), "1 ")
         let rows = try BatchData.jsonLines("{\"id\": 1, \"vip\": true}\n\n{\"id\": \"b\"}\n", source: "t.jsonl")
         XCTAssertEqual(rows.map(\.number), [1, 2])
         XCTAssertEqual(rows[0].values["vip"], .bool(true))
