@@ -183,7 +183,11 @@ public func renderFrame(_ edit: Edit, _ position: FramePosition, options: Export
         let n: Int64
         switch position {
         case .frame(let f): n = f
-        case .time(let t): n = t.floored(toUnitsOf: Int64(timeline.frameRate.numerator), per: Int64(timeline.frameRate.denominator))
+        case .time(let t):
+            n = t.floored(toUnitsOf: Int64(timeline.frameRate.numerator), per: Int64(timeline.frameRate.denominator))
+            guard MediaTime.zero <= t && t < timeline.duration else {
+                throw UsageError(String(format: "%.3f s is outside the edit (0 to %.3f s: frames 0…%lld)", t.seconds, timeline.duration.seconds, timeline.frameCount - 1))
+            }
         }
         let renderer = try RenderJob.makeRenderer(options.renderOptions, for: timeline)
         let (images, decoded) = try RenderJob.renderFrames(timeline, frames: [n], renderer: renderer, watchdog: watchdog)

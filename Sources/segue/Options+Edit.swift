@@ -68,7 +68,10 @@ extension OptionTable {
                    help: "a delivery preset: the size, rate, format, quality, audio and loudness a platform takes (docs/delivery.md); other options override it: "
                        + DeliveryPreset.all.map { "\($0.name): \($0.summary)" }.joined(separator: "; "),
                    group: .encoding, commands: Scopes.editing, effect: .edit, completion: .values(DeliveryPreset.all.map(\.name))) { a, v in
-            guard let d = DeliveryPreset.named(v.text) else { throw UsageError("--delivery must be \(DeliveryPreset.namesInWords) (got \(v.text))") }
+            guard let d = DeliveryPreset.named(v.text) else {
+                let near = NearestName.suggestion(for: v.text, among: DeliveryPreset.all.map(\.name))
+                throw UsageError("--delivery must be \(DeliveryPreset.namesInWords) (got \(v.text)\(near.map { "; did you mean \($0)?" } ?? ""))")
+            }
             a.delivery = d
         },
         OptionSpec(name: "--codec", value: "NAME", defaultValue: "from the output's name, else h264",

@@ -148,6 +148,10 @@ final class CLITests: EndToEndTestCase {
         try refused(["render", a, "-o", ""], "-o needs a file name")
         try refused(["render", a, "-o", path("k.avi")], ".mp4")
         try refused(["frame", a, "--at", "0.5", "-o", path("at.jpg")], ".png")
+        // A time past the edit is named in seconds, as given.
+        try refused(["frame", a, "--at", "99", "-o", path("late.png")], "99.000 s is outside the edit (0 to ")
+        try refused(["render", a, "-o", path("k.xyz")], "k.xyz: its name says no format Segue writes")
+        try refused(["render", a, "--delivery", "youtube-1080", "-o", path("d.mp4")], "(got youtube-1080; did you mean youtube-1080p?)")
         // Conflicting options.
         try refused(["render", a, "--square", "--size", "64x64", "-o", path("c.mp4")], "either --square or --size")
         try refused(["render", a, "--music", path("song.m4a"), "--no-audio", "-o", path("c.mp4")], "--no-audio")
