@@ -455,7 +455,8 @@ public struct Timeline: Sendable {
             let ref = all[n], end = starts[n] + durations[n]
             return "\(ref.label) (\(Timeline.name(ref.spec))) on an upper track ends at \(fmt(end)) s, after the bottom track"
                 + " and the audio tracks (\(fmt(rest)) s): it makes the edit longer; "
-                + (ref.spec.content == .gap ? "a gap that ends by then, or none, would not" : "\"duration\": \"edit\" would end it with the edit")
+                + (ref.spec.content == .gap ? "a gap that ends by then, or none, would not"
+                   : "\"duration\": \"edit\" would end it with the edit" + (ref.spec.text == nil ? "" : " (a --title: give its seconds, \"TEXT\":SECONDS)"))
         }
     }
 

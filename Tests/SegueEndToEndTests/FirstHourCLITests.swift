@@ -26,6 +26,9 @@ final class FirstHourCLITests: EndToEndTestCase {
         XCTAssertEqual(report.frameCount, 90)
         XCTAssertEqual(report.warnings?.count, 1)
         XCTAssertTrue(report.warnings?.first?.hasPrefix(warning) == true, "\(report.warnings ?? [])")
+        // A --title of its default 4 s over the 1 s clip: how to give it its length on the command line.
+        let titled = try segue(["plan", path("a.mp4"), "--title", "Part 2: the end"])
+        XCTAssertTrue(titled.stderr.contains("(text \"Part 2: the end\") on an upper track ends at 4 s") && titled.stderr.contains("(a --title: give its seconds, \"TEXT\":SECONDS)"), titled.stderr)
 
         let fitted = try write(#"{"tracks": [{"clips": [{"path": "a.mp4"}]}, {"clips": [{"path": "logo.png", "at": 0, "duration": "edit", "layer": {"scale": 0.25}}]}]}"#, "fitted.json")
         let r = try segue(["render", fitted, "--backend", "cpu", "--no-audio", "-o", path("fitted.mp4")])
