@@ -72,6 +72,8 @@ public enum CachedRender {
     public static func render(_ edit: Edit, editPath: String, bundle: String? = nil, to output: String, chunks: Int?,
                               options: RenderOptions, cache: ChunkCache) throws -> Result {
         let out = URL(fileURLWithPath: output).standardizedFileURL.path
+        // The output's name chooses the format where the edit names none, as `segue render` does.
+        let edit = RenderJob.chosenByName(edit, out)
         try options.inputPolicy.checkOutput(path: out)
         try RenderJob.refuseOverwriting(inputsOf: edit, with: out, others: [("the edit file", editPath)])
         let plan = try ChunkPlanner.plan(edit, editPath: editPath, chunks: chunks ?? 1, audio: options.audio, policy: options.inputPolicy,

@@ -76,6 +76,10 @@ public enum Farm {
     public static func submit(_ edit: Edit, editPath: String, bundle: String? = nil, options: FarmOptions, engine: FarmEngine,
                               segue: String, dryRun: Bool, policy: InputPolicy = .default, log: (String) -> Void) throws -> FarmState {
         let output = URL(fileURLWithPath: options.output).standardizedFileURL.path
+        // As `segue render`: where the edit names no codec, the output's name chooses the format (`-o x.mkv`: FFV1),
+        // refused before anything renders where it is not rendered in chunks (`ChunkPlanner.plan`) or the name is no
+        // format's.
+        let edit = RenderJob.chosenByName(edit, output)
         let work = options.workFolder
         let layout = FarmLayout(work: work)
         if let k = options.maxParallel, k < 1 { throw UsageError("--max-parallel must be ≥ 1 (got \(k))") }
@@ -93,6 +97,10 @@ public enum Farm {
         try policy.checkOutput(path: work + "/plan.json", option: "--work-dir")
         try RenderJob.refuseOverwriting(inputsOf: edit, with: output, others: [("the edit file", editPath)])
         let plan = try ChunkPlanner.plan(edit, editPath: editPath, chunks: options.chunks, audio: options.audio, policy: policy, bundle: bundle)
+        guard plan.outputFormat.accepts(fileName: output) else {
+            let others = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue) (\($0.extensionsInWords))" }.joined(separator: ", ")
+            throw UsageError("the farm renders \(plan.outputFormat.name) in chunks: give the output a \(plan.outputFormat.extensionsInWords) name (got \(output)); the formats rendered in chunks: \(others)")
+        }
         try ChunkPlanner.write(plan, to: layout.plan)
         var state = FarmState(engine: engine.name, edit: plan.edit, plan: layout.plan, chunkDir: layout.chunks, logDir: layout.logs,
                               segue: segue, options: options, submissions: [])

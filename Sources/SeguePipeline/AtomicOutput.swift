@@ -55,6 +55,19 @@ extension RenderJob {
         return "--codec \(format.codec.rawValue) writes \(format.name), which needs \(wanted), not \(name) (the formats: \(formats))"
     }
 
+    /// `withFormatOfFileName` for an edit that is written down before it renders (a farm's or a cache's plan, whose
+    /// workers read it): where the name chose another format than the default, the codec is recorded as named
+    /// (`codecFromFileName` false), so that the written edit keeps it.
+    public static func chosenByName(_ edit: Edit, _ path: String) -> Edit {
+        var chosen = withFormatOfFileName(edit, path)
+        if chosen.output.codec != edit.output.codec {
+            chosen.output.codecFromFileName = false
+            // A resolved edit that left the format to the output's name (`EditResolution.output`) records the choice.
+            chosen.resolution?.output = chosen.output
+        }
+        return chosen
+    }
+
     /// `edit` with its output format chosen by `path`'s name when the edit names none (`OutputSettings.codecFromFileName`)
     /// and the name is another format's (`-o clip.webm`: VP9 in WebM; `-o frames/%05d.png`: a PNG sequence).
     public static func withFormatOfFileName(_ edit: Edit, _ path: String) -> Edit {

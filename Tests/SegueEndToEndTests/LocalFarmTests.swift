@@ -57,6 +57,19 @@ final class LocalFarmTests: EndToEndTestCase {
         let bad = try segue(["farm", "local", edit, "--chunks", "3", "--partition", "gpu", "-o", out])
         XCTAssertEqual(bad.status, 2, bad.stderr)
         XCTAssertTrue(bad.stderr.contains("segue farm local does not take --partition"), bad.stderr)
+        // An edit that names no codec: the output's name chooses, as `segue render`'s does (.mkv: FFV1 chunks, the
+        // same frames); a format rendered in one pass is refused before anything renders.
+        let unnamed = path("unnamed.json")
+        let named = try String(contentsOfFile: edit, encoding: .utf8)
+        try named.replacingOccurrences(of: #"],\#n "output": {"codec": "ffv1"}}"#, with: "]}").write(toFile: unnamed, atomically: true, encoding: .utf8)
+        XCTAssertFalse(try String(contentsOfFile: unnamed, encoding: .utf8).contains("ffv1"))
+        let byName = try segue(["farm", "local", unnamed, "--chunks", "2", "-o", path("named.mkv"), "--work-dir", path("work2"), "--backend", "cpu"])
+        XCTAssertEqual(byName.status, 0, byName.stderr)
+        try assertSameAsSinglePass(path("named.mkv"), edit)
+        let webm = try segue(["farm", "local", unnamed, "--chunks", "2", "-o", path("x.webm"), "--work-dir", path("work3")])
+        XCTAssertEqual(webm.status, 2, webm.stderr)
+        XCTAssertTrue(webm.stderr.contains("is rendered in one pass, not in chunks"), webm.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("work3/chunks/chunk_0001.mp4")), "nothing rendered")
     }
 
     func testResumeAfterAKilledChunk() throws {
