@@ -20,6 +20,11 @@ extension OptionTable {
         },
         OptionSpec(name: "--values", value: "FILE", help: "fill the edit file's placeholders from a JSON object of names to strings, numbers or booleans",
                    group: .command, commands: Scopes.templating, completion: .files(["json"]), repeatable: true) { a, v in
+            // A file, as the edit file is (a pipe or a device could block the render forever).
+            var st = stat()
+            if stat(v.text, &st) == 0, let kind = InputPolicy.nonRegularKind(st.st_mode) {
+                throw UsageError("--values: \(v.text) is \(kind), not a file: write the values to a .json file, or give them with --set NAME=VALUE")
+            }
             guard let data = FileManager.default.contents(atPath: v.text) else { throw UsageError("--values: cannot read \(v.text)") }
             for (name, value) in try TemplateValues.json(data, source: v.text).values { a.templateValues[name] = value }
         },

@@ -152,6 +152,9 @@ final class CLITests: EndToEndTestCase {
         try refused(["frame", a, "--at", "99", "-o", path("late.png")], "99.000 s is outside the edit (0 to ")
         try refused(["render", a, "-o", path("k.xyz")], "k.xyz: its name says no format Segue writes")
         try refused(["render", a, "--delivery", "youtube-1080", "-o", path("d.mp4")], "(got youtube-1080; did you mean youtube-1080p?)")
+        // --values is a file, as the edit file is: a pipe is named as one (never opened: it could block).
+        XCTAssertEqual(mkfifo(path("values.fifo"), 0o600), 0)
+        try refused(["plan", a, "--values", path("values.fifo")], "is a FIFO (named pipe), not a file: write the values to a .json file, or give them with --set")
         // Conflicting options.
         try refused(["render", a, "--square", "--size", "64x64", "-o", path("c.mp4")], "either --square or --size")
         try refused(["render", a, "--music", path("song.m4a"), "--no-audio", "-o", path("c.mp4")], "--no-audio")
