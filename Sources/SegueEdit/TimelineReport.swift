@@ -210,7 +210,8 @@ public struct TimelineReport: Codable, Sendable {
         captionFormat = t.captions?.format.rawValue
         captionsByLibass = t.captions.map { _ in t.placements.contains { if case .subtitles = $0.spec.content { true } else { false } } }
         captions = (t.captions?.cues ?? []).map { cue in
-            let end = t.duration < cue.end ? t.duration : cue.end
+            // Cut at the edit's end; a cue wholly after it keeps its own times (it has no frames).
+            let end = t.duration < cue.end && cue.start < t.duration ? t.duration : cue.end
             return Cue(index: cue.index, line: cue.line, start: cue.start.seconds, end: end.seconds,
                        firstFrame: min(t.frameCount, t.firstFrame(atOrAfter: cue.start)), endFrame: min(t.frameCount, t.firstFrame(atOrAfter: end)),
                        text: cue.text)

@@ -209,7 +209,7 @@ final class TextModelTests: XCTestCase {
         XCTAssertEqual(report.captions.map(\.endFrame), [8, 15, 13, 20, 20])
         XCTAssertEqual(report.clips.count, 1, "cues are listed as captions, not as the edit's items")
         XCTAssertTrue(report.text.contains("cue 1 (line 1) 0.250–0.750 s, frames 3–7: cue"), report.text)
-        XCTAssertTrue(report.text.contains("cue 5 (line 17) 2.000–2.000 s, no frames"), report.text)
+        XCTAssertTrue(report.text.contains("cue 5 (line 17) 2.000–3.000 s, no frames"), "a cue after the edit keeps its own times: \(report.text)")
     }
 
     /// An ASS file is one placement over the whole edit, its pictures made frame by frame (the layer's source time is
