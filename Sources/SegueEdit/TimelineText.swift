@@ -78,7 +78,10 @@ extension Timeline {
     /// WebVTT cue is a text placement over `[start, end)` (clipped to the edit; cues starting at or after its end are
     /// left out, with a warning). Word-by-word captions (`CaptionSpec.words`, and a JSON transcript without it), of any
     /// format, are a text placement per page and state (`wordPieces`), in the safe area of a portrait render.
-    /// Overlapping pieces go on further tracks, each above the one before.
+    /// Overlapping pieces go on further tracks, each above the one before. A cue at the default place (no position of its
+    /// own) that starts while others there are shown is stacked above them, as players stack colliding cues (libass
+    /// for FFmpeg's `subtitles` filter): its bottom edge at the top of the highest of them, for its whole interval
+    /// (decided by the cues alone, so every frame, chunk and preview places it the same).
     static func captionPlacements(_ spec: CaptionSpec, services: TextServices, renderSize: PixelSize, editEnd: MediaTime, firstIndex: Int,
                                   firstTrack: Int, warnings: inout [String]) throws -> (file: CaptionFile, placements: [Placement], tracks: [[Int]]) {
         let file = try services.captions(spec)
@@ -113,6 +116,8 @@ extension Timeline {
                 return CaptionPiece(cue: cue, start: cue.start, end: cue.end, text: TextSpec(text: cue.text, style: style, role: .caption(anchorTop: cue.y != nil)))
             }
         let margin = safe ? WordCaptionStyle.safeSide : captionMargin
+        // Cues at the default place so far: their interval, how far they were raised and their height (pixels).
+        var stacked: [(end: MediaTime, raised: Int, height: Int)] = []
         for piece in pieces.sorted(by: { $0.start < $1.start || ($0.start == $1.start && $0.cue.index < $1.cue.index) }) {
             let cue = piece.cue, text = piece.text, style = text.style, start = piece.start
             guard start < editEnd else { if !placements.contains(where: { $0.cue?.index == cue.index }) { late.insert(cue.index) }; continue }
@@ -124,6 +129,11 @@ extension Timeline {
             item.at = start
             item.layer.x = .constant(cue.x ?? (style.align == .left ? margin : style.align == .right ? 1 - margin : 0.5))
             item.layer.y = .constant(cue.y ?? (safe ? WordCaptionStyle.safeBottom : 1 - captionMargin))
+            if wordStyle == nil && cue.y == nil {
+                let raised = stacked.filter { start < $0.end }.map { $0.raised + $0.height }.max() ?? 0
+                stacked.append((end, raised, block.pictureSize.height))
+                if raised > 0 { item.layer.y = .constant(1 - captionMargin - Double(raised) / Double(renderSize.height)) }
+            }
             let k = trackEnds.firstIndex(where: { !(start < $0) }) ?? trackEnds.count
             if k == trackEnds.count { trackEnds.append(.zero); tracks.append([]) }
             trackEnds[k] = end

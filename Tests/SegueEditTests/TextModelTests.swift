@@ -203,6 +203,12 @@ final class TextModelTests: XCTestCase {
         let layer = t.plan(frame: 3).passes.last!.from
         XCTAssertEqual(layer.outputToSource.apply(145.5, 151.5).1 * 20, 0.5, accuracy: 1e-9)
         XCTAssertEqual(layer.outputToSource.apply(145.5, 151.5).0 * 30, 0.5, accuracy: 1e-9)
+        // Cue 3 starts while cue 2 is shown at the default place: stacked above it (its bottom edge at 171 − 20 = 151),
+        // for its whole interval; cue 2 stays where it was.
+        let stacked = t.plan(frame: 12).passes.map(\.from).filter { $0.content == .text }
+        XCTAssertEqual(stacked.count, 2)
+        XCTAssertEqual(stacked[0].outputToSource.apply(145.5, 151.5).1 * 20, 0.5, accuracy: 1e-9, "cue 2 at the bottom: its top row 151")
+        XCTAssertEqual(stacked[1].outputToSource.apply(145.5, 131.5).1 * 20, 0.5, accuracy: 1e-9, "cue 3 above it: its top row 131")
         let report = TimelineReport(t)
         XCTAssertEqual(report.captionFormat, "srt")
         XCTAssertEqual(report.captions.map(\.firstFrame), [3, 10, 12, 19, 20])
