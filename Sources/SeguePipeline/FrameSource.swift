@@ -218,7 +218,7 @@ final class FrameSource {
         case .subtitles:
             if subtitles[layer.clipIndex] == nil {
                 guard case .subtitles(let path) = timeline.placements[layer.clipIndex].spec.content else { preconditionFailure("not a caption file") }
-                subtitles[layer.clipIndex] = try SubtitleRenderer(path: path, renderSize: timeline.renderSize)
+                subtitles[layer.clipIndex] = try SubtitleRenderer(path: path, renderSize: timeline.renderSize, frameRate: timeline.frameRate)
             }
             return try subtitles[layer.clipIndex]!.picture(at: layer.sourceTime)
         case .media:

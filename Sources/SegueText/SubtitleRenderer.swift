@@ -50,6 +50,12 @@ final class ASSTrack {
 /// picture is the render size, premultiplied R′G′B′A: libass's images (one colour and an 8-bit coverage each, in
 /// order) composited "over" each other. A frame whose captions did not change (libass's `detect_change`) gets the same
 /// picture, identity included (the GPU keeps its texture); a frame without captions a 1×1 transparent picture.
+///
+/// libass places an event that collides with others already on screen above them, and keeps it there while it shows:
+/// where it draws an event depends on the frames drawn before. So that a farm's chunk, a smart render's stretch or a
+/// `segue frame` preview that starts mid-edit draws what the single pass draws, a first frame (or a jump) at a time
+/// other than the next frame of `frameRate` first has libass draw the frames before it since the start of the chain
+/// of events overlapping one another up to it (`replayStart`), their pictures not made.
 public final class SubtitleRenderer {
     let library: ASSLibrary
     let renderer: ASSRenderer
@@ -57,12 +63,18 @@ public final class SubtitleRenderer {
     public let renderSize: PixelSize
     private var last: VideoPicture?
     private var lastTime: Int64?
+    /// The edit's frame rate: the times frames are drawn at (nil: each call stands alone).
+    private let frameRate: FrameRate?
+    /// The frame of the last call (on `frameRate`'s grid).
+    private var lastFrame: Int64?
     private let empty: VideoPicture
     /// Pictures made so far (tests: an unchanged frame makes none).
     public private(set) var picturesMade = 0
 
     /// - Throws: `EditError` for a file that cannot be read or parsed (with its line), `TextError` from libass.
-    public init(path: String, renderSize: PixelSize) throws {
+    /// `frameRate`: the edit's, whose frames the pictures are asked for in order (see the type's note on collisions).
+    public init(path: String, renderSize: PixelSize, frameRate: FrameRate? = nil) throws {
+        self.frameRate = frameRate
         _ = try CaptionFiles.read(path)   // the structure, with line numbers
         guard let data = FileManager.default.contents(atPath: path) else { throw EditError("captions.path", "cannot read the caption file \(path)") }
         library = try ASSLibrary()
@@ -80,9 +92,37 @@ public final class SubtitleRenderer {
     /// The events of the file, as libass read them.
     public var eventCount: Int { track.eventCount }
 
+    /// The start (ms) of the chain of events that overlap one another up to `ms`: no event shows across it.
+    func replayStart(_ ms: Int64) -> Int64 {
+        let events = (0..<track.eventCount).map { (track.handle.pointee.events[$0].Start, track.handle.pointee.events[$0].Duration) }
+        var start = ms
+        while let e = events.first(where: { $0.0 < start && start < $0.0 + $0.1 }) { start = e.0 }
+        return start
+    }
+
+    /// Has libass draw the frames of `rate` from `replayStart` up to frame `n` (exclusive), whose collisions place
+    /// the events showing at frame `n`; their images are not used.
+    func replay(before n: Int64, at ms: Int64, rate: FrameRate) {
+        let from = replayStart(ms)
+        // The first frame whose time is at or after `from`.
+        let start = MediaTime(value: from, timescale: 1000)
+        var first = start.floored(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
+        if MediaTime(frame: first, rate: rate) < start { first += 1 }
+        first = max(0, first)
+        var changed: Int32 = 0
+        for m in first..<max(first, n) {
+            _ = ass_render_frame(renderer.handle, track.handle, MediaTime(frame: m, rate: rate).floored(toUnitsOf: 1000, per: 1), &changed)
+        }
+    }
+
     /// The captions at `t` (seconds on the timeline).
     public func picture(at t: MediaTime) throws -> VideoPicture {
         let ms = t.floored(toUnitsOf: 1000, per: 1)
+        if let rate = frameRate {
+            let n = t.floored(toUnitsOf: Int64(rate.numerator), per: Int64(rate.denominator))
+            if n != lastFrame && n != (lastFrame ?? -1) + 1 { replay(before: n, at: ms, rate: rate) }
+            lastFrame = n
+        }
         var changed: Int32 = 0
         let images = ass_render_frame(renderer.handle, track.handle, ms, &changed)
         if changed == 0, let last, lastTime != nil { return last }

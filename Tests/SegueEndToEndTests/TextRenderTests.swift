@@ -231,8 +231,21 @@ final class TextRenderTests: EndToEndTestCase {
     }
 
     /// An edit with a title and SubRip and ASS captions chunked in 3 (seams inside the title and a cue) is the single
-    /// pass exactly; editing the caption file invalidates the chunk plan.
+    /// pass exactly; editing the caption file invalidates the chunk plan. ASS events that collide: libass raises the
+    /// second above the first and keeps it there after the first ends, which the third chunk (from 0.667 s, only the
+    /// second showing) draws as the single pass does (libass replays the frames since the events began).
     func testChunkedTextIsTheSinglePass() throws {
+        try """
+        [Script Info]
+        ScriptType: v4.00+
+        PlayResX: 160
+        PlayResY: 90
+
+        [Events]
+        Format: Layer, Start, End, Style, Text
+        Dialogue: 0,0:00:00.00,0:00:00.50,Default,First below
+        Dialogue: 0,0:00:00.20,0:00:00.95,Default,Second raised
+        """.write(toFile: path("collide.ass"), atomically: true, encoding: .utf8)
         try "1\n00:00:00,200 --> 00:00:00,900\nAcross a seam\n".write(toFile: path("subs.srt"), atomically: true, encoding: .utf8)
         try """
         [Script Info]
@@ -244,7 +257,7 @@ final class TextRenderTests: EndToEndTestCase {
         Format: Layer, Start, End, Style, Text
         Dialogue: 0,0:00:00.10,0:00:00.80,Default,{\\fad(200,0)}Fading in
         """.write(toFile: path("subs.ass"), atomically: true, encoding: .utf8)
-        for subs in ["subs.srt", "subs.ass"] {
+        for subs in ["subs.srt", "subs.ass", "collide.ass"] {
             let e = path("text-\(subs).json")
             try """
             {"renderSize": {"width": 160, "height": 90}, "frameRate": 30, "output": {"codec": "ffv1"}, "captions": "\(subs)",
