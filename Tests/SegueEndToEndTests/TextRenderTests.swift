@@ -235,28 +235,13 @@ final class TextRenderTests: EndToEndTestCase {
     /// second above the first and keeps it there after the first ends, which the third chunk (from 0.667 s, only the
     /// second showing) draws as the single pass does (libass replays the frames since the events began).
     func testChunkedTextIsTheSinglePass() throws {
-        try """
-        [Script Info]
-        ScriptType: v4.00+
-        PlayResX: 160
-        PlayResY: 90
-
-        [Events]
-        Format: Layer, Start, End, Style, Text
-        Dialogue: 0,0:00:00.00,0:00:00.50,Default,First below
-        Dialogue: 0,0:00:00.20,0:00:00.95,Default,Second raised
-        """.write(toFile: path("collide.ass"), atomically: true, encoding: .utf8)
+        func ass(_ name: String, _ events: [String]) throws {
+            try (["[Script Info]", "ScriptType: v4.00+", "PlayResX: 160", "PlayResY: 90", "", "[Events]", "Format: Layer, Start, End, Style, Text"]
+                 + events.map { "Dialogue: 0,\($0)" }).joined(separator: "\n").write(toFile: path(name), atomically: true, encoding: .utf8)
+        }
+        try ass("collide.ass", ["0:00:00.00,0:00:00.50,Default,First below", "0:00:00.20,0:00:00.95,Default,Second raised"])
         try "1\n00:00:00,200 --> 00:00:00,900\nAcross a seam\n".write(toFile: path("subs.srt"), atomically: true, encoding: .utf8)
-        try """
-        [Script Info]
-        ScriptType: v4.00+
-        PlayResX: 160
-        PlayResY: 90
-
-        [Events]
-        Format: Layer, Start, End, Style, Text
-        Dialogue: 0,0:00:00.10,0:00:00.80,Default,{\\fad(200,0)}Fading in
-        """.write(toFile: path("subs.ass"), atomically: true, encoding: .utf8)
+        try ass("subs.ass", ["0:00:00.10,0:00:00.80,Default,{\\fad(200,0)}Fading in"])
         for subs in ["subs.srt", "subs.ass", "collide.ass"] {
             let e = path("text-\(subs).json")
             try """
