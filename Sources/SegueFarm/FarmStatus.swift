@@ -57,12 +57,19 @@ extension Farm {
             }
             return nil
         }
+        // The output counts only if it was written after this plan (not left over from an earlier run).
+        let output = state.options.output
+        func modified(_ p: String) -> Date? { (try? FileManager.default.attributesOfItem(atPath: p))?[.modificationDate] as? Date }
+        let stitched = modified(output).map { written in modified(layout.plan).map { written >= $0 } ?? false } ?? false
         var items: [FarmStatus.Item] = []
         for chunk in plan.chunks {
             switch ChunkRender.verify(chunk, in: layout.chunks, plan: plan) {
             case .success(let r):
                 items.append(.init(kind: "chunk", index: chunk.index, state: "done",
                                    detail: String(format: "frames [%lld, %lld), %.1f s on %@", r.start, r.end, r.seconds, r.host)))
+            case .failure(let p) where stitched:
+                // Removed (or changed) after the stitch: what it held is in the output, nothing to submit again.
+                items.append(.init(kind: "chunk", index: chunk.index, state: "done", detail: "stitched into the output; its file now: \(p.reason)"))
             case .failure(let p):
                 if let e = entry(.chunks, task: chunk.index) {
                     items.append(.init(kind: "chunk", index: chunk.index, state: e.state.lowercased(), detail: "job \(e.job)_\(chunk.index) (\(e.reason))"))
@@ -76,7 +83,9 @@ extension Farm {
         func submitted(_ kind: FarmJobKind) -> Bool { state.submissions.contains { $0.kind == kind } }
         if plan.audio != nil {
             let path = "\(layout.chunks)/\(plan.audio!.file)"
-            if let why = ChunkRender.verifyAudio(plan, at: path) {
+            if let why = ChunkRender.verifyAudio(plan, at: path), stitched {
+                items.append(.init(kind: "audio", index: nil, state: "done", detail: "stitched into the output; its file now: \(why)"))
+            } else if let why = ChunkRender.verifyAudio(plan, at: path) {
                 if let e = entry(.audio) {
                     items.append(.init(kind: "audio", index: nil, state: e.state.lowercased(), detail: "job \(e.job) (\(e.reason))"))
                 } else {
@@ -87,10 +96,7 @@ extension Farm {
                 items.append(.init(kind: "audio", index: nil, state: "done", detail: path))
             }
         }
-        // The output counts only if it was written after this plan (not left over from an earlier run).
-        let output = state.options.output
-        func modified(_ p: String) -> Date? { (try? FileManager.default.attributesOfItem(atPath: p))?[.modificationDate] as? Date }
-        if let written = modified(output), let planned = modified(layout.plan), written >= planned {
+        if stitched {
             items.append(.init(kind: "stitch", index: nil, state: "done", detail: output))
         } else if let e = entry(.stitch) {
             items.append(.init(kind: "stitch", index: nil, state: e.state.lowercased(), detail: "job \(e.job) (\(e.reason))"))

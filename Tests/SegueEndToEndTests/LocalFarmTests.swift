@@ -50,6 +50,13 @@ final class LocalFarmTests: EndToEndTestCase {
         let status = try segue(["farm", "status", work])
         XCTAssertEqual(status.status, 0, status.stderr)
         XCTAssertEqual(status.text.split(separator: "\n").filter { $0.contains(" done ") }.count, 5, status.text)
+        // A chunk file removed after the stitch: still done (it is in the output), nothing for `farm resume` to do.
+        let chunkFile = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: "\(work)/chunks").first { $0.hasPrefix("chunk_0001.") && !$0.hasSuffix(".json") })
+        try FileManager.default.removeItem(atPath: "\(work)/chunks/\(chunkFile)")
+        let after = try segue(["farm", "status", work])
+        XCTAssertEqual(after.status, 0, after.text)
+        XCTAssertFalse(after.text.contains("failed"), after.text)
+        XCTAssertTrue(after.text.contains("stitched into the output; its file now: missing"), after.text)
         // The scripts run the same commands by hand.
         let chunks = try String(contentsOfFile: "\(work)/chunks.sh", encoding: .utf8)
         XCTAssertTrue(chunks.contains("render --plan \(work)/plan.json --chunk auto -o \(work)/chunks --progress none --backend cpu"), chunks)
