@@ -75,14 +75,19 @@ public final class GPURenderer: CompositeRenderer {
     public var fuseColour = true
     /// `GL_MAX_TEXTURE_SIZE`, read once: the largest picture or render size this context takes.
     private let maxTextureSize: Int
-    /// Texture units: a pass's layers take 0…2 (From) and 3…5 (To), the noise table 6, a gl-transitions shader's
-    /// images 8…, the texels below a pass 12 and 13.
+    /// Texture units: a pass's layers take 0…2 (From) and 3…5 (To), the noise table 6, the layers' LUTs 7 (From) and
+    /// 15 (To), a gl-transitions shader's images 8…, the texels below a pass 12 and 13, a track matte 16…18, a blended
+    /// pass's backdrop (`backdropUnits`) 19…21 where the GPU has them.
     private static let belowUnit = 12
     /// The first of a track matte's three texture units (`layer.glsl` spelled `Matte`): past the 16 the others use
     /// (ES 3.0 guarantees 16 per fragment shader; Mesa and desktop drivers give 32).
     private static let matteUnit = 16
     /// `GL_MAX_TEXTURE_IMAGE_UNITS`, read once: a track matte needs `matteUnit + 3` of them.
     private let maxTextureUnits: Int
+    /// The units of a blended pass's backdrop (Y′, Cb, Cr): 19…21, clear of every other unit a pass binds (a layer's
+    /// LUT, a 3D texture, on 7 or 15 beside a 2D backdrop on the same unit was `GL_INVALID_OPERATION` at the draw);
+    /// on a GPU of only the 16 units ES 3.0 guarantees, 7, 14 and 15 (a blended layer with a LUT then needs the CPU).
+    private var backdropUnits: [Int] { maxTextureUnits >= 22 ? [19, 20, 21] : [7, 14, 15] }
 
     /// Creates the EGL context and compiles the common programs. Throws `GPUError`.
     public init(options: EGLOptions = EGLOptions()) throws {
@@ -424,8 +429,9 @@ public final class GPURenderer: CompositeRenderer {
     /// targets themselves while luma is drawn (chroma comes after), their copy while chroma is.
     private func bindBackdrop(_ program: GLProgram, output: OutputPass) {
         let chroma = output == .luma ? chromaTarget!.attachments : belowTextures(chromaTarget!)
-        for (name, unit, texture) in [("segue_backdropY", 7, belowTextures(lumaTarget!)[0]), ("segue_backdropCb", 14, chroma[0]),
-                                      ("segue_backdropCr", 15, chroma[1])] {
+        let units = backdropUnits
+        for (name, unit, texture) in [("segue_backdropY", units[0], belowTextures(lumaTarget!)[0]), ("segue_backdropCb", units[1], chroma[0]),
+                                      ("segue_backdropCr", units[2], chroma[1])] {
             glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
             glBindTexture(GLenum(GL_TEXTURE_2D), texture.id)
             glUniform1i(program.location(name), GLint(unit))

@@ -8,9 +8,20 @@ import SegueTestSupport
 /// both backends: every pixel's planes are the multiply's colour, (128, 128, 128)·(255, 128, 0)/255 = (128, 64, 0), as
 /// the output's Y′CbCr.
 final class BlendEndToEndTests: EndToEndTestCase {
+    /// The same with a LUT on the blended layer (an identity table: the same colours): its 3D texture and the
+    /// blended pass's backdrop once shared a texture unit, `GL_INVALID_OPERATION` at the draw on the GPU.
+    func testMultipliedFillWithALUTRendersOnBothBackends() throws {
+        try checkMultipliedFill(lut: try cube("identity.cube", size: 2) { ($0, $1, $2) })
+    }
+
     func testMultipliedFillRendersAsTheFormulaOnBothBackends() throws {
+        try checkMultipliedFill(lut: nil)
+    }
+
+    func checkMultipliedFill(lut: String?) throws {
         var top = ClipSpec.fill(RGBColour(r: 255, g: 128, b: 0), duration: MediaTime(seconds: 0.2))
         top.layer.blend = .multiply
+        if let lut { top.effects = [.lut(LUTEffect(path: lut))] }
         var edit = Edit(tracks: [VideoTrack(clips: [ClipSpec.fill(RGBColour(r: 128, g: 128, b: 128), duration: MediaTime(seconds: 0.2))]),
                                  VideoTrack(clips: [top])])
         edit.renderSize = PixelSize(width: 64, height: 48)
