@@ -94,8 +94,16 @@ public struct GLTransitionShader: Hashable, Sendable {
             uniforms.append(Uniform(name: name, type: type, defaultValue: value ?? type.zero, line: t.line))
             i = nameIndex + 1
         }
+        // The renderer binds a shader's images on texture units 8…11, between the layers' and the pass's own.
+        let images = uniforms.filter { $0.type.base == .sampler2D }
+        if images.count > GLTransitionShader.maxImages {
+            throw EditError(field, "\(self.name):\(images[GLTransitionShader.maxImages].line): \(images.count) image uniforms (sampler2D): a gl-transitions shader may take at most \(GLTransitionShader.maxImages)")
+        }
         self.uniforms = uniforms
     }
+
+    /// The most image (`sampler2D`) uniforms a shader may declare: the texture units the renderer keeps for them.
+    public static let maxImages = 4
 
     /// The uniform named `name`.
     public func uniform(_ name: String) -> Uniform? { uniforms.first { $0.name == name } }

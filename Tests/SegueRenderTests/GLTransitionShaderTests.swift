@@ -11,6 +11,16 @@ final class GLTransitionShaderTests: XCTestCase {
         try GLTransitionShader(source: source, path: "/t/x.glsl", name: "x.glsl", field: "clips[1].transition.shader")
     }
 
+    /// A shader's images go on the texture units kept for them (8…11): a fifth is refused, naming its line, before any
+    /// draw binds it on a unit a pass uses for something else.
+    func testAtMostFourImageUniforms() throws {
+        let four = (1...4).map { "uniform sampler2D map\($0);" }.joined(separator: "\n")
+        XCTAssertEqual(try shader(four + "\nvec4 transition(vec2 uv) { return getFromColor(uv); }").uniforms.count, 4)
+        XCTAssertThrowsError(try shader(four + "\nuniform sampler2D map5;\nvec4 transition(vec2 uv) { return getFromColor(uv); }")) {
+            XCTAssertTrue("\($0)".contains("x.glsl:5: 5 image uniforms (sampler2D): a gl-transitions shader may take at most 4"), "\($0)")
+        }
+    }
+
     func testUniformsAndTheirDefaults() throws {
         let s = try shader("""
         uniform float size; // = 0.3
