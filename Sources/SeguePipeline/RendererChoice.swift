@@ -75,13 +75,16 @@ extension RenderJob {
 
     /// The decoded image of every image parameter (`sampler2D` uniforms of glsl transitions), by path, each opened
     /// under `policy`.
-    /// - Throws: `MediaError` naming a file that cannot be decoded; `InputRefused`, `LimitExceeded`.
+    /// - Throws: `EditError` naming the parameter (`clips[1].transition.params.luma`) for a file that is not a picture
+    ///   it can decode (as an input that is not a media file: exit 2); `InputRefused`, `LimitExceeded`.
     static func images(of transitions: [Transition], policy: InputPolicy = .default) throws -> [String: RGBAImage] {
         var out: [String: RGBAImage] = [:]
         for t in transitions {
-            for case .image(let path) in t.params.values where !path.isEmpty && out[path] == nil {
+            for (name, value) in t.params.sorted(by: { $0.key < $1.key }) {
+                guard case .image(let path) = value, !path.isEmpty, out[path] == nil else { continue }
                 do { out[path] = try StillImage.read(path, policy: policy) } catch let e as MediaError {
-                    throw MediaError(path: path, function: e.function, code: e.code, message: "a transition's image parameter: \(e.message)", outputIO: e.isRetryable)
+                    let field = (t.shader?.field).map { $0.hasSuffix(".shader") ? String($0.dropLast(".shader".count)) : $0 } ?? "transition"
+                    throw EditError("\(field).params.\(name)", "\(path) is not a picture this transition can use (\(e.message))")
                 }
             }
         }

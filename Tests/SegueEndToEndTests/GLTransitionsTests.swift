@@ -243,5 +243,11 @@ final class GLTransitionsTests: EndToEndTestCase {
             XCTAssertEqual(r.status, 2, r.stderr)
             XCTAssertTrue(r.stderr.contains(says), "\(params): \(r.stderr)")
         }
+        // An image parameter that is no picture: an invalid edit naming the parameter (it was a failed render).
+        try Data("LUT_3D_SIZE 2\n".utf8).write(to: URL(fileURLWithPath: path("grade.cube")))
+        let notPicture = try TestSupport.run(TestSupport.segueBinary, ["render", try edit("Good", params: #", "params": {"mask": "grade.cube"}"#),
+                                                                       "--backend", "gpu", "-o", path("np.mkv")])
+        XCTAssertEqual(notPicture.status, 2, notPicture.stderr)
+        XCTAssertTrue(notPicture.stderr.contains("clips[1].transition.params.mask: ") && notPicture.stderr.contains("grade.cube is not a picture"), notPicture.stderr)
     }
 }
