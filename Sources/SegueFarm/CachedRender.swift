@@ -79,10 +79,7 @@ public enum CachedRender {
         let plan = try ChunkPlanner.plan(edit, editPath: editPath, chunks: chunks ?? 1, audio: options.audio, policy: options.inputPolicy,
                                          frameTimeout: options.frameTimeout, bundle: bundle,
                                          chunkSeconds: chunks == nil ? defaultChunkSeconds : nil)
-        guard plan.outputFormat.accepts(fileName: out) else {
-            let others = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue) (\($0.extensionsInWords))" }.joined(separator: ", ")
-            throw UsageError("--cache renders \(plan.outputFormat.name) in chunks: give the output a \(plan.outputFormat.extensionsInWords) name (got \(out)); the formats rendered in chunks: \(others)")
-        }
+        try plan.checkOutputName(out, renderer: "--cache")
         // The chunks, plan and audio pass in a work folder beside the output (same filesystem), removed afterwards.
         let work = (out as NSString).deletingLastPathComponent + "/." + (out as NSString).lastPathComponent + ".segue-cache-\(getpid())"
         try RenderJob.ensureDirectory(work)

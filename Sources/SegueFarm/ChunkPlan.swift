@@ -161,6 +161,14 @@ public struct ChunkPlan: Codable, Equatable, Sendable {
     /// The row of `format` in the output-format table.
     public var outputFormat: OutputFormat { OutputFormat.of(format) }
 
+    /// Refuses an output name the chunks' format does not take (the stitch would), before anything renders;
+    /// `renderer` names what renders in chunks in the message ("the farm", "--cache"). Throws `UsageError`.
+    public func checkOutputName(_ output: String, renderer: String) throws {
+        guard !outputFormat.accepts(fileName: output) else { return }
+        let others = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue) (\($0.extensionsInWords))" }.joined(separator: ", ")
+        throw UsageError("\(renderer) renders \(outputFormat.name) in chunks: give the output a \(outputFormat.extensionsInWords) name (got \(output)); the formats rendered in chunks: \(others)")
+    }
+
     /// The frame rate as a `FrameRate`.
     public var rate: FrameRate? { FrameRate.parse(frameRate) }
 }

@@ -97,10 +97,7 @@ public enum Farm {
         try policy.checkOutput(path: work + "/plan.json", option: "--work-dir")
         try RenderJob.refuseOverwriting(inputsOf: edit, with: output, others: [("the edit file", editPath)])
         let plan = try ChunkPlanner.plan(edit, editPath: editPath, chunks: options.chunks, audio: options.audio, policy: policy, bundle: bundle)
-        guard plan.outputFormat.accepts(fileName: output) else {
-            let others = OutputFormat.all.filter(\.chunkable).map { "--codec \($0.codec.rawValue) (\($0.extensionsInWords))" }.joined(separator: ", ")
-            throw UsageError("the farm renders \(plan.outputFormat.name) in chunks: give the output a \(plan.outputFormat.extensionsInWords) name (got \(output)); the formats rendered in chunks: \(others)")
-        }
+        try plan.checkOutputName(output, renderer: "the farm")
         try ChunkPlanner.write(plan, to: layout.plan)
         var state = FarmState(engine: engine.name, edit: plan.edit, plan: layout.plan, chunkDir: layout.chunks, logDir: layout.logs,
                               segue: segue, options: options, submissions: [])

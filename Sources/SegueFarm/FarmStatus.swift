@@ -83,9 +83,10 @@ extension Farm {
         func submitted(_ kind: FarmJobKind) -> Bool { state.submissions.contains { $0.kind == kind } }
         if plan.audio != nil {
             let path = "\(layout.chunks)/\(plan.audio!.file)"
-            if let why = ChunkRender.verifyAudio(plan, at: path), stitched {
+            let problem = ChunkRender.verifyAudio(plan, at: path)
+            if let why = problem, stitched {
                 items.append(.init(kind: "audio", index: nil, state: "done", detail: "stitched into the output; its file now: \(why)"))
-            } else if let why = ChunkRender.verifyAudio(plan, at: path) {
+            } else if let why = problem {
                 if let e = entry(.audio) {
                     items.append(.init(kind: "audio", index: nil, state: e.state.lowercased(), detail: "job \(e.job) (\(e.reason))"))
                 } else {
